@@ -1,0 +1,3 @@
+export * from "./input";
+export * from "./result";
+export { normalizeExecuteCodeResult } from "./normalize";

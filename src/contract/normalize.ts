@@ -1,0 +1,168 @@
+import { z } from "zod";
+import {
+  executeCodeResultSchema,
+  type ExecuteCodeResult,
+  type NormalizedExecuteCodeResult,
+} from "./result";
+
+const NO_TRUNCATION = { stdout: 0, stderr: 0 } as const;
+const count = z.number().finite().nonnegative();
+const optionalText = z.string().nullish().transform((v) => v ?? "");
+
+/** `{ stdout, stderr, exitCode, wallTimeMs }` or `{ timedOut: true }`, as hand-written server tools return. */
+const plainShape = z
+  .object({
+    stdout: optionalText,
+    stderr: optionalText,
+    exitCode: z.number().int().nullish(),
+    signal: z.string().nullish(),
+    wallTimeMs: count.nullish(),
+    timedOut: z.boolean().optional(),
+    timeoutMs: count.nullish(),
+  })
+  .refine((v) => v.exitCode !== undefined || v.timedOut !== undefined, {
+    message: "needs exitCode or timedOut",
+  });
+
+/** The sandbox service's flat `/v1/exec` response. `wall_time` is in milliseconds. */
+const sandboxShape = z.object({
+  stdout: z.string(),
+  stderr: z.string(),
+  code: z.number().int().nullable(),
+  signal: z.string().nullish(),
+  wall_time: count.nullish(),
+  timed_out: z.boolean().optional(),
+  status: z.string().nullish(),
+});
+
+/** `{ error: "…" }` (what AI SDK runtimes put in place of a failed or denied call) or `{ error: { message } }`. */
+const errorShape = z.object({
+  error: z.union([
+    z.string(),
+    z.object({ message: z.string(), code: z.string().optional() }),
+  ]),
+});
+
+/** MCP-style `{ content: [{ type: "text", text }] }`. */
+const mcpTextShape = z.object({
+  content: z.array(z.object({ type: z.string(), text: z.string().optional() })),
+});
+
+const TEXT_RESULT = /^\s*stdout:\r?\n([\s\S]*?)\r?\nstderr:\r?\n([\s\S]*?)(?:\r?\nexit code: (-?\d+))?\s*$/i;
+
+function fromText(text: string): ExecuteCodeResult | null {
+  const match = TEXT_RESULT.exec(text);
+  if (!match) return null;
+  return {
+    status: "completed",
+    stdout: match[1] ?? "",
+    stderr: match[2] ?? "",
+    exitCode: match[3] === undefined ? null : Number(match[3]),
+    signal: null,
+    wallTimeMs: null,
+    truncated: { ...NO_TRUNCATION },
+  };
+}
+
+function parseJsonObject(text: string): unknown {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{")) return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return undefined;
+  }
+}
+
+function normalizeValue(value: unknown, depth: number): ExecuteCodeResult | null {
+  if (depth > 3 || value === null || value === undefined) return null;
+
+  if (typeof value === "string") {
+    const json = parseJsonObject(value);
+    return json === undefined ? fromText(value) : normalizeValue(json, depth + 1);
+  }
+  if (typeof value !== "object") return null;
+
+  const own = executeCodeResultSchema.safeParse(value);
+  if (own.success) return own.data;
+
+  const sandbox = sandboxShape.safeParse(value);
+  if (sandbox.success) {
+    const s = sandbox.data;
+    const wallTimeMs = s.wall_time ?? null;
+    if (s.timed_out || s.status === "TO") {
+      return {
+        status: "timeout",
+        timeoutMs: null,
+        stdout: s.stdout,
+        stderr: s.stderr,
+        wallTimeMs,
+        truncated: { ...NO_TRUNCATION },
+      };
+    }
+    return {
+      status: "completed",
+      stdout: s.stdout,
+      stderr: s.stderr,
+      exitCode: s.code,
+      signal: s.signal ?? null,
+      wallTimeMs,
+      truncated: { ...NO_TRUNCATION },
+    };
+  }
+
+  const plain = plainShape.safeParse(value);
+  if (plain.success) {
+    const p = plain.data;
+    if (p.timedOut) {
+      return {
+        status: "timeout",
+        timeoutMs: p.timeoutMs ?? null,
+        stdout: p.stdout,
+        stderr: p.stderr,
+        wallTimeMs: p.wallTimeMs ?? null,
+        truncated: { ...NO_TRUNCATION },
+      };
+    }
+    return {
+      status: "completed",
+      stdout: p.stdout,
+      stderr: p.stderr,
+      exitCode: p.exitCode ?? null,
+      signal: p.signal ?? null,
+      wallTimeMs: p.wallTimeMs ?? null,
+      truncated: { ...NO_TRUNCATION },
+    };
+  }
+
+  const error = errorShape.safeParse(value);
+  if (error.success) {
+    const e = error.data.error;
+    return typeof e === "string"
+      ? { status: "error", code: "tool_error", message: e }
+      : { status: "error", code: e.code ?? "tool_error", message: e.message };
+  }
+
+  const mcp = mcpTextShape.safeParse(value);
+  if (mcp.success) {
+    const text = mcp.data.content
+      .filter((part) => part.type === "text" && part.text !== undefined)
+      .map((part) => part.text)
+      .join("\n");
+    return text ? normalizeValue(text, depth + 1) : null;
+  }
+
+  return null;
+}
+
+/**
+ * Turns any result seen in the wild into the kit's result type. Accepts the
+ * kit's own shape, the plain `{ stdout, stderr, exitCode, wallTimeMs }` /
+ * `{ timedOut: true }` shape, the sandbox's flat `{ stdout, stderr, code,
+ * signal, wall_time }` response, `stdout:\n…\nstderr:\n…` text, `{ error }`,
+ * MCP text content and JSON strings of any of these. Anything else is returned
+ * as `{ status: "unrecognised", raw }` so that nothing is lost.
+ */
+export function normalizeExecuteCodeResult(value: unknown): NormalizedExecuteCodeResult {
+  return normalizeValue(value, 0) ?? { status: "unrecognised", raw: value };
+}

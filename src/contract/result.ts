@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+/** Characters the server cut from each stream; 0 when nothing was cut. */
+export const truncationSchema = z.object({
+  stdout: z.number().int().nonnegative(),
+  stderr: z.number().int().nonnegative(),
+});
+
+/** The program ran to its end (or was killed by a signal). */
+export const completedResultSchema = z.object({
+  status: z.literal("completed"),
+  stdout: z.string(),
+  stderr: z.string(),
+  /** Exit status; null when a signal ended the process. */
+  exitCode: z.number().int().nullable(),
+  /** Signal name such as "SIGKILL", when one ended the process. */
+  signal: z.string().nullable(),
+  wallTimeMs: z.number().nonnegative().nullable(),
+  truncated: truncationSchema,
+});
+
+/** The program ran past the time limit; what it printed so far is kept. */
+export const timeoutResultSchema = z.object({
+  status: z.literal("timeout"),
+  timeoutMs: z.number().nonnegative().nullable(),
+  stdout: z.string(),
+  stderr: z.string(),
+  wallTimeMs: z.number().nonnegative().nullable(),
+  truncated: truncationSchema,
+});
+
+/** The sandbox is rate-limited; a retry makes sense after `retryAfterMs`. */
+export const busyResultSchema = z.object({
+  status: z.literal("busy"),
+  retryAfterMs: z.number().nonnegative().nullable(),
+  message: z.string(),
+});
+
+/** The tool itself failed: the program may not have run at all. */
+export const errorResultSchema = z.object({
+  status: z.literal("error"),
+  /** A stable machine-readable code, e.g. "sandbox_unavailable". */
+  code: z.string(),
+  /** A sentence a student can read and a model can act on. */
+  message: z.string(),
+});
+
+/** The kit's own result of one `execute_code` call. */
+export const executeCodeResultSchema = z.discriminatedUnion("status", [
+  completedResultSchema,
+  timeoutResultSchema,
+  busyResultSchema,
+  errorResultSchema,
+]);
+
+export type ExecuteCodeTruncation = z.infer<typeof truncationSchema>;
+export type ExecuteCodeCompletedResult = z.infer<typeof completedResultSchema>;
+export type ExecuteCodeTimeoutResult = z.infer<typeof timeoutResultSchema>;
+export type ExecuteCodeBusyResult = z.infer<typeof busyResultSchema>;
+export type ExecuteCodeErrorResult = z.infer<typeof errorResultSchema>;
+export type ExecuteCodeResult = z.infer<typeof executeCodeResultSchema>;
+
+/** A result whose shape the kit does not know; shown raw, never dropped. */
+export interface UnrecognisedResult {
+  status: "unrecognised";
+  raw: unknown;
+}
+
+export type NormalizedExecuteCodeResult = ExecuteCodeResult | UnrecognisedResult;

@@ -1,0 +1,225 @@
+import {
+  normalizeExecuteCodeResult,
+  type ExecuteCodeTruncation,
+} from "../contract";
+import { isCompleteJson, readStreamingCode } from "./streaming-args";
+
+/** Every state an `execute_code` card can be in. */
+export const EXECUTE_CODE_PHASES = [
+  "writing",
+  "awaiting-approval",
+  "running",
+  "succeeded",
+  "failed",
+  "timed-out",
+  "busy",
+  "denied",
+  "cancelled",
+  "error",
+  "awaiting-client",
+] as const;
+
+export type ExecuteCodePhase = (typeof EXECUTE_CODE_PHASES)[number];
+
+/**
+ * The tool-call state a renderer receives. Structurally the same as
+ * assistant-ui's `ToolCallMessagePartProps`, so those props pass straight in;
+ * other chat libraries can fill it by hand.
+ */
+export interface ExecuteCodeCallState {
+  status?: {
+    type: "running" | "complete" | "incomplete" | "requires-action";
+    reason?: string;
+    error?: unknown;
+  };
+  args?: unknown;
+  argsText?: string;
+  result?: unknown;
+  isError?: boolean;
+  approval?: {
+    id: string;
+    approved?: boolean;
+    reason?: string;
+    resolution?: "cancelled" | "expired";
+  };
+}
+
+export interface ExecuteCodeOutput {
+  stdout: string;
+  stderr: string;
+  truncated: ExecuteCodeTruncation;
+}
+
+/** Everything the card shows, decided once, from the call state alone. */
+export interface ExecuteCodeView {
+  phase: ExecuteCodePhase;
+  /** The program, growing while the model writes it. */
+  code: string;
+  /** False while the arguments are still streaming. */
+  codeComplete: boolean;
+  /** Output panes; null when the program produced none (or never ran). */
+  output: ExecuteCodeOutput | null;
+  exit: { code: number | null; signal: string | null } | null;
+  wallTimeMs: number | null;
+  timeoutMs: number | null;
+  retryAfterMs: number | null;
+  /** Why the tool failed. `raw` holds a result the kit did not recognise. */
+  error: { code: string; message: string; raw?: unknown } | null;
+  denial: { reason: string | null; expired: boolean } | null;
+  /** Why the call stopped early, for the cancelled phase. */
+  cancelReason: string | null;
+}
+
+const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete"> = {
+  output: null,
+  exit: null,
+  wallTimeMs: null,
+  timeoutMs: null,
+  retryAfterMs: null,
+  error: null,
+  denial: null,
+  cancelReason: null,
+};
+
+function readCode(state: ExecuteCodeCallState, complete: boolean): string {
+  const fromArgs =
+    state.args && typeof state.args === "object" && "code" in state.args
+      ? (state.args as { code?: unknown }).code
+      : undefined;
+  const parsed = typeof fromArgs === "string" ? fromArgs : null;
+  const streamed = state.argsText ? readStreamingCode(state.argsText) : null;
+  if (complete) return parsed ?? streamed ?? "";
+  // While streaming, the raw text can be ahead of the partial parse.
+  if (streamed !== null && streamed.length >= (parsed?.length ?? 0)) return streamed;
+  return parsed ?? "";
+}
+
+function argsComplete(state: ExecuteCodeCallState): boolean {
+  if (state.argsText) return isCompleteJson(state.argsText);
+  const args = state.args as { code?: unknown } | undefined;
+  return typeof args?.code === "string";
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value instanceof Error) return value.message;
+  if (value && typeof value === "object" && "message" in value) {
+    const message = (value as { message: unknown }).message;
+    if (typeof message === "string") return message;
+  }
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "code" | "codeComplete"> {
+  const normalized = normalizeExecuteCodeResult(result);
+  if (isError && normalized.status !== "error") {
+    const message =
+      result && typeof result === "object" && "error" in result
+        ? describe((result as { error: unknown }).error)
+        : describe(result);
+    return { ...EMPTY_VIEW, phase: "error", error: { code: "tool_error", message } };
+  }
+  switch (normalized.status) {
+    case "completed": {
+      const failed =
+        normalized.signal !== null || (normalized.exitCode !== null && normalized.exitCode !== 0);
+      return {
+        ...EMPTY_VIEW,
+        phase: failed ? "failed" : "succeeded",
+        output: {
+          stdout: normalized.stdout,
+          stderr: normalized.stderr,
+          truncated: normalized.truncated,
+        },
+        exit: { code: normalized.exitCode, signal: normalized.signal },
+        wallTimeMs: normalized.wallTimeMs,
+      };
+    }
+    case "timeout":
+      return {
+        ...EMPTY_VIEW,
+        phase: "timed-out",
+        output: {
+          stdout: normalized.stdout,
+          stderr: normalized.stderr,
+          truncated: normalized.truncated,
+        },
+        wallTimeMs: normalized.wallTimeMs,
+        timeoutMs: normalized.timeoutMs,
+      };
+    case "busy":
+      return {
+        ...EMPTY_VIEW,
+        phase: "busy",
+        retryAfterMs: normalized.retryAfterMs,
+        error: { code: "busy", message: normalized.message },
+      };
+    case "error":
+      return {
+        ...EMPTY_VIEW,
+        phase: "error",
+        error: { code: normalized.code, message: normalized.message },
+      };
+    case "unrecognised":
+      return {
+        ...EMPTY_VIEW,
+        phase: "error",
+        error: { code: "unrecognised_result", message: "", raw: normalized.raw },
+      };
+  }
+}
+
+/**
+ * Decides the card's phase and what each pane shows. The only place the
+ * phase is derived: the UI renders what this returns.
+ */
+export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeView {
+  const complete = argsComplete(state);
+  const code = readCode(state, complete);
+  const base = { code, codeComplete: complete };
+  const { approval, status } = state;
+
+  // A denial outranks the error result that runtimes attach to it.
+  if (approval?.approved === false || approval?.resolution === "expired") {
+    const expired = approval.resolution === "expired";
+    return {
+      ...base,
+      ...EMPTY_VIEW,
+      phase: "denied",
+      denial: { reason: expired ? null : (approval.reason ?? null), expired },
+    };
+  }
+
+  if (state.result !== undefined) return { ...base, ...fromResult(state.result, !!state.isError) };
+
+  if (approval?.resolution === "cancelled") {
+    return { ...base, ...EMPTY_VIEW, phase: "cancelled", cancelReason: approval.reason ?? null };
+  }
+  if (approval && approval.approved === undefined) {
+    return { ...base, ...EMPTY_VIEW, phase: "awaiting-approval" };
+  }
+
+  switch (status?.type) {
+    case "incomplete":
+      if (status.reason === "error") {
+        return {
+          ...base,
+          ...EMPTY_VIEW,
+          phase: "error",
+          error: { code: "run_failed", message: status.error === undefined ? "" : describe(status.error) },
+        };
+      }
+      return { ...base, ...EMPTY_VIEW, phase: "cancelled", cancelReason: status.reason ?? null };
+    case "requires-action":
+      return { ...base, ...EMPTY_VIEW, phase: complete ? "awaiting-client" : "writing" };
+    case "complete":
+      // The message ended and no result ever came back for this call.
+      return { ...base, ...EMPTY_VIEW, phase: "cancelled", cancelReason: "no-result" };
+    default:
+      return { ...base, ...EMPTY_VIEW, phase: complete ? "running" : "writing" };
+  }
+}
