@@ -1,0 +1,6 @@
+export {
+  ExecuteCodeToolUI,
+  makeExecuteCodeToolUI,
+  makeExecuteCodeRenderer,
+  type ExecuteCodeToolUIOptions,
+} from "./make-execute-code-tool-ui";

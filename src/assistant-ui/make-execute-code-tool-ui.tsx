@@ -1,0 +1,59 @@
+"use client";
+
+import {
+  makeAssistantToolUI,
+  type AssistantToolUI,
+  type ToolCallMessagePartProps,
+} from "@assistant-ui/react";
+import type { ExecuteCodeInput } from "../contract";
+import { ExecuteCodeCard } from "../ui/execute-code-card";
+import type { ExecuteCodeLabels } from "../ui/labels";
+
+export interface ExecuteCodeToolUIOptions {
+  /** Name of the tool to render; `execute_code` unless the host had to rename it. */
+  toolName?: string;
+  labels?: Partial<ExecuteCodeLabels>;
+  theme?: "light" | "dark";
+  className?: string;
+}
+
+type Props = ToolCallMessagePartProps<Partial<ExecuteCodeInput>, unknown>;
+
+/** The tool-call renderer itself, for hosts that register renderers through toolkits or `MessagePrimitive.Parts`. */
+export function makeExecuteCodeRenderer({ labels, theme, className }: Omit<ExecuteCodeToolUIOptions, "toolName"> = {}) {
+  function ExecuteCodeToolRender(props: Props) {
+    const { approval, respondToApproval } = props;
+    const waiting = approval !== undefined && approval.approved === undefined && !approval.resolution;
+    return (
+      <ExecuteCodeCard
+        status={props.status}
+        args={props.args}
+        argsText={props.argsText}
+        result={props.result}
+        isError={props.isError}
+        approval={approval}
+        labels={labels}
+        theme={theme}
+        className={className}
+        onApprove={waiting ? () => respondToApproval({ approved: true }) : undefined}
+        onDeny={waiting ? () => respondToApproval({ approved: false }) : undefined}
+      />
+    );
+  }
+  return ExecuteCodeToolRender;
+}
+
+/**
+ * An assistant-ui tool UI for a code-execution tool. Mount the returned
+ * component once anywhere under `AssistantRuntimeProvider`.
+ */
+export function makeExecuteCodeToolUI(options: ExecuteCodeToolUIOptions = {}): AssistantToolUI {
+  const { toolName = "execute_code", ...rest } = options;
+  return makeAssistantToolUI<Partial<ExecuteCodeInput>, unknown>({
+    toolName,
+    render: makeExecuteCodeRenderer(rest),
+  });
+}
+
+/** The `execute_code` tool UI with English labels. */
+export const ExecuteCodeToolUI = makeExecuteCodeToolUI();

@@ -1,0 +1,87 @@
+import Anser from "anser";
+import { memo, type CSSProperties, type ReactNode } from "react";
+
+// Escape sequences anser leaves behind (cursor moves, OSC titles) and other
+// control bytes: never shown raw.
+// eslint-disable-next-line no-control-regex
+const LEFTOVER_CONTROLS = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+const NAMED = new Set([
+  "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+  "bright-black", "bright-red", "bright-green", "bright-yellow",
+  "bright-blue", "bright-magenta", "bright-cyan", "bright-white",
+]);
+const NAMED_BY_INDEX = [...NAMED];
+
+/** xterm's 256-colour palette above the 16 themable colours. */
+function paletteColor(index: number): string | undefined {
+  if (index < 16) return undefined;
+  if (index >= 232) {
+    const grey = 8 + (index - 232) * 10;
+    return `rgb(${grey}, ${grey}, ${grey})`;
+  }
+  const n = index - 16;
+  const level = (v: number) => (v === 0 ? 0 : 55 + v * 40);
+  return `rgb(${level(Math.floor(n / 36))}, ${level(Math.floor(n / 6) % 6)}, ${level(n % 6)})`;
+}
+
+interface Paint {
+  className?: string;
+  color?: string;
+}
+
+function paint(cls: string | null, truecolor: string | null, layer: "fg" | "bg"): Paint {
+  if (!cls) return {};
+  const name = cls.replace(/^ansi-/, "");
+  if (NAMED.has(name)) return { className: `ecu-ansi-${layer}-${name}` };
+  if (name === "truecolor" && truecolor) return { color: `rgb(${truecolor})` };
+  const palette = /^palette-(\d+)$/.exec(name);
+  if (palette) {
+    const index = Number(palette[1]);
+    const named = NAMED_BY_INDEX[index];
+    return named ? { className: `ecu-ansi-${layer}-${named}` } : { color: paletteColor(index) };
+  }
+  return {};
+}
+
+/** Keeps what a terminal would show of each line after carriage returns (progress bars). */
+function applyCarriageReturns(text: string): string {
+  if (!text.includes("\r")) return text;
+  return text
+    .replace(/\r\n/g, "\n")
+    .split("\n")
+    .map((line) => line.slice(line.lastIndexOf("\r") + 1))
+    .join("\n");
+}
+
+/** Removes every escape sequence, for copying and for matching. */
+export function stripAnsi(text: string): string {
+  return applyCarriageReturns(text).replace(LEFTOVER_CONTROLS, "");
+}
+
+/**
+ * Terminal text as React spans: SGR colours, bold, italic, underline and
+ * dim become classes or inline colours; every other control byte is dropped.
+ * The content is only ever a text node, never HTML.
+ */
+export const AnsiText = memo(function AnsiText({ text }: { text: string }) {
+  const clean = applyCarriageReturns(text);
+  if (!clean.includes("\x1b")) return <>{clean.replace(LEFTOVER_CONTROLS, "")}</>;
+  const chunks = Anser.ansiToJson(clean, { use_classes: true, remove_empty: true, json: true });
+  const nodes: ReactNode[] = chunks.map((chunk, i) => {
+    const content = chunk.content.replace(LEFTOVER_CONTROLS, "");
+    if (!content) return null;
+    const fg = paint(chunk.fg, chunk.fg === "ansi-truecolor" ? chunk.fg_truecolor : null, "fg");
+    const bg = paint(chunk.bg, chunk.bg === "ansi-truecolor" ? chunk.bg_truecolor : null, "bg");
+    const decorations = chunk.decorations.map((d) => `ecu-ansi-${d}`);
+    const classes = [fg.className, bg.className, ...decorations].filter(Boolean);
+    if (!classes.length && !fg.color && !bg.color) return content;
+    const style: CSSProperties | undefined =
+      fg.color || bg.color ? { color: fg.color, backgroundColor: bg.color } : undefined;
+    return (
+      <span key={i} className={classes.join(" ") || undefined} style={style}>
+        {content}
+      </span>
+    );
+  });
+  return <>{nodes}</>;
+});

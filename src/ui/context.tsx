@@ -1,0 +1,21 @@
+import { createContext, useContext } from "react";
+import type { ExecuteCodeView } from "../view";
+import type { ExecuteCodeLabels } from "./labels";
+
+export interface ExecuteCodeContextValue {
+  view: ExecuteCodeView;
+  labels: ExecuteCodeLabels;
+  /** Line of the code block picked from a traceback, 1-based. */
+  focusedLine: number | null;
+  focusLine: (line: number | null) => void;
+  /** DOM id prefix for labelled regions. */
+  id: string;
+}
+
+export const ExecuteCodeContext = createContext<ExecuteCodeContextValue | null>(null);
+
+export function useExecuteCode(): ExecuteCodeContextValue {
+  const value = useContext(ExecuteCodeContext);
+  if (!value) throw new Error("ExecuteCode parts must be rendered inside <ExecuteCode.Root>.");
+  return value;
+}

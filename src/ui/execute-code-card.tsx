@@ -1,0 +1,53 @@
+"use client";
+
+import { memo, useMemo } from "react";
+import { deriveExecuteCodeView, type ExecuteCodeCallState } from "../view";
+import { ExecuteCode } from "./execute-code";
+import type { ExecuteCodeLabels } from "./labels";
+
+export interface ExecuteCodeCardProps extends ExecuteCodeCallState {
+  labels?: Partial<ExecuteCodeLabels>;
+  theme?: "light" | "dark";
+  className?: string;
+  /** Called with Run in the awaiting-approval phase. Without both callbacks no buttons are shown. */
+  onApprove?: () => void;
+  /** Called with Deny in the awaiting-approval phase. */
+  onDeny?: () => void;
+}
+
+/**
+ * The whole `execute_code` card for one tool call. Takes the call state
+ * (assistant-ui's tool-call props fit as they are) and needs no runtime, so
+ * plain AI SDK `useChat` apps can render it too.
+ */
+export const ExecuteCodeCard = memo(function ExecuteCodeCard({
+  status,
+  args,
+  argsText,
+  result,
+  isError,
+  approval,
+  labels,
+  theme,
+  className,
+  onApprove,
+  onDeny,
+}: ExecuteCodeCardProps) {
+  const view = useMemo(
+    () => deriveExecuteCodeView({ status, args, argsText, result, isError, approval }),
+    [status, args, argsText, result, isError, approval],
+  );
+  return (
+    <ExecuteCode.Root view={view} labels={labels} theme={theme} className={className}>
+      <ExecuteCode.Header>
+        <ExecuteCode.Status />
+        <ExecuteCode.Exit />
+        <ExecuteCode.Timing />
+      </ExecuteCode.Header>
+      <ExecuteCode.Source />
+      <ExecuteCode.Message />
+      {onApprove && onDeny && <ExecuteCode.Approval onApprove={onApprove} onDeny={onDeny} />}
+      <ExecuteCode.Output />
+    </ExecuteCode.Root>
+  );
+});

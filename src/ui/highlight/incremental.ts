@@ -1,0 +1,69 @@
+import type { CodeToken, Tokenizer } from "./types";
+
+/**
+ * Highlights a program that grows at its end, as streamed tool arguments do,
+ * without re-highlighting what is already done: finished lines are tokenized
+ * once and the grammar state after them carries on to the next batch. An edit
+ * anywhere but the end starts over. Work is done in small steps so that the
+ * caller can yield to the browser between them.
+ */
+export class IncrementalHighlight {
+  private code = "";
+  /** Length of the prefix of `code` whose lines are tokenized for good. */
+  private doneLength = 0;
+  private lines: CodeToken[][] = [];
+  private state: unknown = undefined;
+  /** Tokens of the last, unfinished line, and the text they were made for. */
+  private tail: { text: string; tokens: CodeToken[] } | null = null;
+
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly linesPerStep = 40,
+  ) {}
+
+  /** Sets the program to highlight; keeps the finished lines it shares with the last one. */
+  setCode(code: string): void {
+    if (!code.startsWith(this.code.slice(0, this.doneLength))) {
+      this.doneLength = 0;
+      this.lines = [];
+      this.state = undefined;
+    }
+    this.code = code;
+    if (this.tail && this.tail.text !== code.slice(this.doneLength)) this.tail = null;
+  }
+
+  /** True when every line of the current program is highlighted. */
+  get done(): boolean {
+    return this.doneLength === this.code.length || this.tail !== null;
+  }
+
+  /** Highlights the next batch of lines. Returns true when nothing is left to do. */
+  step(): boolean {
+    if (this.done) return true;
+    const rest = this.code.slice(this.doneLength);
+    let cut = -1;
+    let from = 0;
+    for (let n = 0; n < this.linesPerStep; n++) {
+      const newline = rest.indexOf("\n", from);
+      if (newline === -1) break;
+      cut = newline;
+      from = newline + 1;
+    }
+    if (cut === -1) {
+      // Only the unfinished last line is left: tokenize it without committing.
+      this.tail = { text: rest, tokens: this.tokenizer.tokenize(rest, this.state).lines[0] ?? [] };
+      return true;
+    }
+    const chunk = rest.slice(0, cut);
+    const { lines, state } = this.tokenizer.tokenize(chunk, this.state);
+    this.lines = this.lines.concat(lines);
+    this.state = state;
+    this.doneLength += cut + 1;
+    return this.done;
+  }
+
+  /** Tokens per line so far; finished lines keep their identity between calls. */
+  snapshot(): CodeToken[][] {
+    return this.tail ? [...this.lines, this.tail.tokens] : this.lines.slice();
+  }
+}

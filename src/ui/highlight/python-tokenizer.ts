@@ -1,0 +1,33 @@
+// Loaded lazily in its own chunk: shiki core, the Python grammar, two themes
+// and the JavaScript regex engine (no WASM).
+import { createHighlighterCore } from "shiki/core";
+import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
+import python from "shiki/langs/python.mjs";
+import githubDark from "shiki/themes/github-dark.mjs";
+import githubLight from "shiki/themes/github-light.mjs";
+import type { CodeToken, Tokenizer } from "./types";
+
+export async function createPythonTokenizer(): Promise<Tokenizer> {
+  const highlighter = await createHighlighterCore({
+    langs: [python],
+    themes: [githubLight, githubDark],
+    engine: createJavaScriptRegexEngine(),
+  });
+  return {
+    tokenize(code, state) {
+      const result = highlighter.codeToTokens(code, {
+        lang: "python",
+        themes: { light: "github-light", dark: "github-dark" },
+        defaultColor: false,
+        ...(state ? { grammarState: state as never } : {}),
+      });
+      const lines = result.tokens.map((line) =>
+        line.map((token): CodeToken => ({
+          content: token.content,
+          style: (token.htmlStyle ?? {}) as Record<string, string>,
+        })),
+      );
+      return { lines, state: result.grammarState };
+    },
+  };
+}

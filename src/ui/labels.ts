@@ -1,0 +1,172 @@
+import type { ExecuteCodePhase } from "../view";
+
+/** Every string the card shows. Pass a partial set to override single strings. */
+export interface ExecuteCodeLabels {
+  /** BCP 47 tag used to format numbers and durations. */
+  locale: string;
+  /** Heading of the card. */
+  title: string;
+  /** Short status per phase, announced to screen readers when it changes. */
+  phase: Record<ExecuteCodePhase, string>;
+  code: string;
+  stdout: string;
+  stderr: string;
+  emptyStdout: string;
+  emptyStderr: string;
+  noOutput: string;
+  copy: (what: string) => string;
+  copied: string;
+  expand: string;
+  collapse: string;
+  hiddenLines: (count: string) => string;
+  hiddenCharacters: (count: string) => string;
+  showAll: string;
+  truncated: (stream: string, characters: string) => string;
+  exitCode: (code: string) => string;
+  exitUnknown: string;
+  signal: (name: string) => string;
+  wallTime: (duration: string) => string;
+  elapsed: (duration: string) => string;
+  timedOut: (limit: string | null) => string;
+  busy: (seconds: string | null) => string;
+  busyNow: string;
+  denied: string;
+  deniedReason: (reason: string) => string;
+  expired: string;
+  cancelled: string;
+  cancelledNoResult: string;
+  error: string;
+  unrecognised: string;
+  awaitingApproval: string;
+  awaitingClient: string;
+  run: string;
+  deny: string;
+  goToLine: (line: string) => string;
+}
+
+export const englishLabels: ExecuteCodeLabels = {
+  locale: "en",
+  title: "Python",
+  phase: {
+    writing: "Writing code…",
+    "awaiting-approval": "Waiting for approval",
+    running: "Running…",
+    succeeded: "Finished",
+    failed: "Failed",
+    "timed-out": "Timed out",
+    busy: "Sandbox busy",
+    denied: "Not run",
+    cancelled: "Cancelled",
+    error: "Could not run",
+    "awaiting-client": "Waiting for the browser",
+  },
+  code: "Code",
+  stdout: "Output",
+  stderr: "Errors",
+  emptyStdout: "No output.",
+  emptyStderr: "No errors.",
+  noOutput: "The program printed nothing.",
+  copy: (what) => `Copy ${what.toLowerCase()}`,
+  copied: "Copied",
+  expand: "Expand",
+  collapse: "Collapse",
+  hiddenLines: (count) => `${count} lines hidden`,
+  hiddenCharacters: (count) => `${count} characters hidden`,
+  showAll: "Show all",
+  truncated: (stream, characters) =>
+    `The server cut ${characters} characters from the end of ${stream.toLowerCase()}.`,
+  exitCode: (code) => `Exit ${code}`,
+  exitUnknown: "Exit code unknown",
+  signal: (name) => `Killed by ${name}`,
+  wallTime: (duration) => `took ${duration}`,
+  elapsed: (duration) => `${duration} elapsed`,
+  timedOut: (limit) =>
+    limit
+      ? `Stopped after ${limit}: the program ran too long. Output up to that point is kept.`
+      : "Stopped: the program ran too long. Output up to that point is kept.",
+  busy: (seconds) =>
+    seconds ? `The sandbox is busy. Try again in ${seconds} s.` : "The sandbox is busy. Try again shortly.",
+  busyNow: "The sandbox is busy. You can try again now.",
+  denied: "This code was not run.",
+  deniedReason: (reason) => `Reason: ${reason}`,
+  expired: "The approval request expired, so this code was not run.",
+  cancelled: "The run was cancelled before it finished.",
+  cancelledNoResult: "The chat ended before this code returned a result.",
+  error: "The code could not be run.",
+  unrecognised: "The tool returned a result in a shape this card does not know. Here it is as it came:",
+  awaitingApproval: "Check the code, then choose whether to run it.",
+  awaitingClient: "Waiting for the browser to run the code.",
+  run: "Run",
+  deny: "Deny",
+  goToLine: (line) => `Go to line ${line} of the code`,
+};
+
+export const germanLabels: ExecuteCodeLabels = {
+  locale: "de",
+  title: "Python",
+  phase: {
+    writing: "Code wird geschrieben…",
+    "awaiting-approval": "Wartet auf Freigabe",
+    running: "Läuft…",
+    succeeded: "Fertig",
+    failed: "Fehlgeschlagen",
+    "timed-out": "Zeit überschritten",
+    busy: "Sandbox ausgelastet",
+    denied: "Nicht ausgeführt",
+    cancelled: "Abgebrochen",
+    error: "Ausführung nicht möglich",
+    "awaiting-client": "Wartet auf den Browser",
+  },
+  code: "Code",
+  stdout: "Ausgabe",
+  stderr: "Fehler",
+  emptyStdout: "Keine Ausgabe.",
+  emptyStderr: "Keine Fehler.",
+  noOutput: "Das Programm hat nichts ausgegeben.",
+  copy: (what) => `${what} kopieren`,
+  copied: "Kopiert",
+  expand: "Aufklappen",
+  collapse: "Zuklappen",
+  hiddenLines: (count) => `${count} Zeilen ausgeblendet`,
+  hiddenCharacters: (count) => `${count} Zeichen ausgeblendet`,
+  showAll: "Alles zeigen",
+  truncated: (stream, characters) =>
+    `Der Server hat ${characters} Zeichen am Ende von „${stream}“ abgeschnitten.`,
+  exitCode: (code) => `Exit ${code}`,
+  exitUnknown: "Exit-Code unbekannt",
+  signal: (name) => `Beendet durch ${name}`,
+  wallTime: (duration) => `Dauer ${duration}`,
+  elapsed: (duration) => `${duration} vergangen`,
+  timedOut: (limit) =>
+    limit
+      ? `Nach ${limit} gestoppt: Das Programm lief zu lange. Die Ausgabe bis dahin bleibt erhalten.`
+      : "Gestoppt: Das Programm lief zu lange. Die Ausgabe bis dahin bleibt erhalten.",
+  busy: (seconds) =>
+    seconds
+      ? `Die Sandbox ist ausgelastet. Neuer Versuch in ${seconds} s.`
+      : "Die Sandbox ist ausgelastet. Bitte gleich noch einmal versuchen.",
+  busyNow: "Die Sandbox ist ausgelastet. Ein neuer Versuch ist jetzt möglich.",
+  denied: "Dieser Code wurde nicht ausgeführt.",
+  deniedReason: (reason) => `Grund: ${reason}`,
+  expired: "Die Freigabe ist abgelaufen, daher wurde dieser Code nicht ausgeführt.",
+  cancelled: "Die Ausführung wurde abgebrochen, bevor sie fertig war.",
+  cancelledNoResult: "Der Chat endete, bevor dieser Code ein Ergebnis lieferte.",
+  error: "Der Code konnte nicht ausgeführt werden.",
+  unrecognised:
+    "Das Werkzeug lieferte ein Ergebnis in einer Form, die diese Karte nicht kennt. Hier ist es unverändert:",
+  awaitingApproval: "Prüfen Sie den Code und entscheiden Sie, ob er laufen soll.",
+  awaitingClient: "Wartet darauf, dass der Browser den Code ausführt.",
+  run: "Ausführen",
+  deny: "Ablehnen",
+  goToLine: (line) => `Zu Zeile ${line} des Codes springen`,
+};
+
+/** Fills a partial label set from the English defaults. */
+export function resolveLabels(overrides?: Partial<ExecuteCodeLabels>): ExecuteCodeLabels {
+  if (!overrides) return englishLabels;
+  return {
+    ...englishLabels,
+    ...overrides,
+    phase: { ...englishLabels.phase, ...overrides.phase },
+  };
+}

@@ -1,0 +1,60 @@
+import { Fragment, memo } from "react";
+import { findProgramFrames } from "../view";
+import { AnsiText, stripAnsi } from "./ansi";
+import type { ExecuteCodeLabels } from "./labels";
+
+const LINE_REF = /line (\d+)/;
+
+export interface StderrTextProps {
+  text: string;
+  programLineCount: number;
+  labels: ExecuteCodeLabels;
+  onGoToLine?: (line: number) => void;
+}
+
+/**
+ * stderr with the traceback frames that point into the program turned into
+ * links to that line of the code block.
+ */
+export const StderrText = memo(function StderrText({
+  text,
+  programLineCount,
+  labels,
+  onGoToLine,
+}: StderrTextProps) {
+  const frames = onGoToLine ? findProgramFrames(text, programLineCount) : [];
+  if (!frames.length) return <AnsiText text={text} />;
+
+  const lines = text.split("\n");
+  const parts = [];
+  let from = 0;
+  for (const frame of frames) {
+    if (frame.stderrLine > from) {
+      parts.push(<AnsiText key={`t${from}`} text={`${lines.slice(from, frame.stderrLine).join("\n")}\n`} />);
+    }
+    const plain = stripAnsi(lines[frame.stderrLine] ?? "");
+    const ref = LINE_REF.exec(plain);
+    const at = ref?.index ?? plain.length;
+    const refText = ref?.[0] ?? "";
+    parts.push(
+      <Fragment key={`f${frame.stderrLine}`}>
+        {plain.slice(0, at)}
+        <button
+          type="button"
+          className="ecu-frame-link"
+          data-slot="execute-code-frame-link"
+          data-line={frame.programLine}
+          aria-label={labels.goToLine(String(frame.programLine))}
+          onClick={() => onGoToLine?.(frame.programLine)}
+        >
+          {refText}
+        </button>
+        {plain.slice(at + refText.length)}
+        {frame.stderrLine < lines.length - 1 ? "\n" : ""}
+      </Fragment>,
+    );
+    from = frame.stderrLine + 1;
+  }
+  if (from < lines.length) parts.push(<AnsiText key={`t${from}`} text={lines.slice(from).join("\n")} />);
+  return <>{parts}</>;
+});
