@@ -1,0 +1,37 @@
+import type { Preview } from "@storybook/react-vite";
+import "../src/styles.css";
+
+const preview: Preview = {
+  parameters: {
+    layout: "padded",
+    // Every story must pass axe: a violation fails its test.
+    a11y: { test: "error" },
+  },
+  globalTypes: {
+    theme: {
+      description: "Colour scheme of the card",
+      toolbar: { title: "Theme", icon: "mirror", items: ["light", "dark"], dynamicTitle: true },
+    },
+  },
+  initialGlobals: { theme: "light" },
+  decorators: [
+    (Story, context) => {
+      const theme = context.parameters.theme ?? context.globals.theme ?? "light";
+      return (
+        <div
+          data-theme={theme}
+          style={{
+            maxWidth: 760,
+            padding: 16,
+            background: theme === "dark" ? "#010409" : "#ffffff",
+            colorScheme: theme,
+          }}
+        >
+          <Story />
+        </div>
+      );
+    },
+  ],
+};
+
+export default preview;

@@ -1,0 +1,83 @@
+import type { ExecuteCodeCallState, ExecuteCodeResult } from "../src";
+
+/** Tool-call states for every phase and edge case, shared by the stories and the unit tests. */
+
+export const running = { type: "running" } as const;
+export const complete = { type: "complete" } as const;
+
+export function call(code: string, extra: Partial<ExecuteCodeCallState> = {}): ExecuteCodeCallState {
+  return {
+    status: complete,
+    args: { code },
+    argsText: JSON.stringify({ code }),
+    ...extra,
+  };
+}
+
+export function completed(partial: Partial<Extract<ExecuteCodeResult, { status: "completed" }>>): ExecuteCodeResult {
+  return {
+    status: "completed",
+    stdout: "",
+    stderr: "",
+    exitCode: 0,
+    signal: null,
+    wallTimeMs: 184,
+    truncated: { stdout: 0, stderr: 0 },
+    ...partial,
+  };
+}
+
+export const primesCode = `def is_prime(n):
+    if n < 2:
+        return False
+    for d in range(2, int(n ** 0.5) + 1):
+        if n % d == 0:
+            return False
+    return True
+
+primes = [n for n in range(2, 50) if is_prime(n)]
+print(primes)
+print("count:", len(primes))`;
+
+export const primesOutput = "[2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47]\ncount: 15\n";
+
+export const tracebackCode = `def mean(values):
+    return sum(values) / len(values)
+
+scores = []
+print("scores:", scores)
+print(mean(scores))`;
+
+export const tracebackStderr = `Traceback (most recent call last):
+  File "<exec>", line 6, in <module>
+  File "<exec>", line 2, in mean
+ZeroDivisionError: division by zero
+`;
+
+export const writingArgsText = '{"code":"def is_prime(n):\\n    if n < 2:\\n        return Fal';
+
+export const ansiOutput =
+  "\x1b[1mTest report\x1b[0m\n" +
+  "\x1b[32m✔ test_addition passed\x1b[0m\n" +
+  "\x1b[31m✘ test_division failed\x1b[0m\n" +
+  "\x1b[33mwarning:\x1b[0m \x1b[4mslow test\x1b[0m (\x1b[38;5;208m1.2 s\x1b[0m)\n" +
+  "\x1b[38;2;120;80;200mtruecolor line\x1b[0m\x1b[2K\n" +
+  "progress 10%\rprogress 50%\rprogress 100%\n";
+
+export const htmlOutput =
+  '<script>window.__pwned = true</script>\n<img src=x onerror="window.__pwned = true">\n<b>not bold</b> &amp; <a href="javascript:alert(1)">link</a>\n';
+
+export const unicodeOutput = "π ≈ 3.14159\n∑ 1/n² = π²/6\nGrüße, 世界! 🐍\nالعربية\n";
+
+export function longOutput(lines: number): string {
+  return Array.from({ length: lines }, (_, i) => `line ${i + 1}: ${"x".repeat(i % 40)}`).join("\n");
+}
+
+/** A realistic program of exactly `length` characters. */
+export function largeProgram(length = 20_000): string {
+  let code = "";
+  for (let i = 0; code.length < length; i++) {
+    code += `def step_${i}(values, factor=${i}):\n    """Scale every value by ${i}."""\n    return [v * factor + ${i} for v in values if v % 3 != ${i % 3}]  # ${"·".repeat(i % 7)}\n\n`;
+  }
+  return code.slice(0, length);
+}
