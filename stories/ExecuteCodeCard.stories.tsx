@@ -72,7 +72,7 @@ export const StreamingCode: Story = {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "writing");
     await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), { timeout: 5000 });
-    await expect(slot(root, "source")?.textContent?.replace(/\n$/, "")).toBe(primesCode);
+    await expect(slot(root, "source")?.querySelector("code")?.textContent?.replace(/\n$/, "")).toBe(primesCode);
     await highlighted(root);
     await expect(within(root).getByRole("status")).toHaveTextContent("Running");
   },
@@ -117,7 +117,7 @@ export const FailedWithTraceback: Story = {
     await expect(root).toHaveAttribute("data-phase", "failed");
     await expect(slot(root, "exit")).toHaveAttribute("data-exit-code", "1");
     await expect(slot(root, "stderr")).toHaveTextContent("ZeroDivisionError: division by zero");
-    await userEvent.click(canvas.getByRole("button", { name: "Go to line 2 of the code" }));
+    await userEvent.click(canvas.getByRole("button", { name: "line 2" }));
     const line = slot(root, "source")?.querySelector('[data-line="2"]');
     await expect(line).toHaveAttribute("data-focused", "true");
     await expect(line).toHaveTextContent("return sum(values) / len(values)");
@@ -285,8 +285,8 @@ export const BothPanes: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     const canvas = within(root);
-    await expect(canvas.getByRole("region", { name: "Output" })).toHaveTextContent("result: 42");
-    await expect(canvas.getByRole("region", { name: "Errors" })).toHaveTextContent("UserWarning");
+    await expect(canvas.getByRole("group", { name: "Output" })).toHaveTextContent("result: 42");
+    await expect(canvas.getByRole("group", { name: "Errors" })).toHaveTextContent("UserWarning");
   },
 };
 
@@ -336,7 +336,9 @@ export const AnsiColours: Story = {
     const stdout = slot(root, "stdout")!;
     await expect(stdout.textContent).not.toContain("\x1b");
     await expect(stdout.textContent).not.toContain("[0m");
-    await expect(stdout.querySelector(".ecu-ansi-fg-green")).toHaveTextContent("✔ test_addition passed");
+    const passed = within(stdout).getByText("✔ test_addition passed");
+    await expect(passed.style.getPropertyValue("--ecu-ansi-fg")).toBe("var(--ecu-ansi-green)");
+    await expect(getComputedStyle(passed).color).not.toBe(getComputedStyle(stdout).color);
     await expect(stdout.querySelector(".ecu-ansi-bold")).toHaveTextContent("Test report");
     await expect(stdout).toHaveTextContent("progress 100%");
     await expect(stdout).not.toHaveTextContent("progress 50%");
@@ -383,8 +385,8 @@ export const GermanLabels: Story = {
     const root = card(canvasElement);
     const canvas = within(root);
     await expect(canvas.getByRole("status")).toHaveTextContent("Fehlgeschlagen");
-    await expect(canvas.getByRole("region", { name: "Ausgabe" })).toBeInTheDocument();
-    await expect(canvas.getByRole("region", { name: "Fehler" })).toBeInTheDocument();
+    await expect(canvas.getByRole("group", { name: "Ausgabe" })).toBeInTheDocument();
+    await expect(canvas.getByRole("group", { name: "Fehler" })).toBeInTheDocument();
   },
 };
 

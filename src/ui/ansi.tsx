@@ -24,23 +24,17 @@ function paletteColor(index: number): string | undefined {
   return `rgb(${level(Math.floor(n / 36))}, ${level(Math.floor(n / 6) % 6)}, ${level(n % 6)})`;
 }
 
-interface Paint {
-  className?: string;
-  color?: string;
-}
-
-function paint(cls: string | null, truecolor: string | null, layer: "fg" | "bg"): Paint {
-  if (!cls) return {};
+/** A colour as a CSS value: the theme's variable for the 16 named colours, rgb() for the rest. */
+function colorValue(cls: string | null, truecolor: string | null): string | undefined {
+  if (!cls) return undefined;
   const name = cls.replace(/^ansi-/, "");
-  if (NAMED.has(name)) return { className: `ecu-ansi-${layer}-${name}` };
-  if (name === "truecolor" && truecolor) return { color: `rgb(${truecolor})` };
+  if (NAMED.has(name)) return `var(--ecu-ansi-${name})`;
+  if (name === "truecolor") return truecolor ? `rgb(${truecolor})` : undefined;
   const palette = /^palette-(\d+)$/.exec(name);
-  if (palette) {
-    const index = Number(palette[1]);
-    const named = NAMED_BY_INDEX[index];
-    return named ? { className: `ecu-ansi-${layer}-${named}` } : { color: paletteColor(index) };
-  }
-  return {};
+  if (!palette) return undefined;
+  const index = Number(palette[1]);
+  const named = NAMED_BY_INDEX[index];
+  return named ? `var(--ecu-ansi-${named})` : paletteColor(index);
 }
 
 /** Keeps what a terminal would show of each line after carriage returns (progress bars). */
@@ -70,15 +64,16 @@ export const AnsiText = memo(function AnsiText({ text }: { text: string }) {
   const nodes: ReactNode[] = chunks.map((chunk, i) => {
     const content = chunk.content.replace(LEFTOVER_CONTROLS, "");
     if (!content) return null;
-    const fg = paint(chunk.fg, chunk.fg === "ansi-truecolor" ? chunk.fg_truecolor : null, "fg");
-    const bg = paint(chunk.bg, chunk.bg === "ansi-truecolor" ? chunk.bg_truecolor : null, "bg");
-    const decorations = chunk.decorations.map((d) => `ecu-ansi-${d}`);
-    const classes = [fg.className, bg.className, ...decorations].filter(Boolean);
-    if (!classes.length && !fg.color && !bg.color) return content;
-    const style: CSSProperties | undefined =
-      fg.color || bg.color ? { color: fg.color, backgroundColor: bg.color } : undefined;
+    const fg = colorValue(chunk.fg, chunk.fg === "ansi-truecolor" ? chunk.fg_truecolor : null);
+    const bg = colorValue(chunk.bg, chunk.bg === "ansi-truecolor" ? chunk.bg_truecolor : null);
+    const classes = chunk.decorations.map((d) => `ecu-ansi-${d}`);
+    // The stylesheet keeps these colours readable on the card's background.
+    if (fg) classes.push("ecu-ansi-fg");
+    if (bg) classes.push("ecu-ansi-bg");
+    if (!classes.length) return content;
+    const style = fg || bg ? ({ "--ecu-ansi-fg": fg, "--ecu-ansi-bg": bg } as CSSProperties) : undefined;
     return (
-      <span key={i} className={classes.join(" ") || undefined} style={style}>
+      <span key={i} className={classes.join(" ")} style={style}>
         {content}
       </span>
     );

@@ -68,6 +68,7 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, id, clas
 
   return (
     <section
+      role="group"
       data-slot="execute-code-source"
       aria-labelledby={headingId}
       data-complete={complete || undefined}

@@ -34,6 +34,7 @@ export function OutputPane({ stream, text, truncatedChars = 0, labels, renderTex
 
   return (
     <section
+      role="group"
       data-slot={`execute-code-${stream}`}
       aria-labelledby={titleId}
       data-empty={empty || undefined}

@@ -44,7 +44,7 @@ export const StderrText = memo(function StderrText({
           className="ecu-frame-link"
           data-slot="execute-code-frame-link"
           data-line={frame.programLine}
-          aria-label={labels.goToLine(String(frame.programLine))}
+          title={labels.goToLine(String(frame.programLine))}
           onClick={() => onGoToLine?.(frame.programLine)}
         >
           {refText}
