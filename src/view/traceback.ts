@@ -17,7 +17,7 @@ export interface ProgramFrame {
  * usual `File "<exec>", line 3, in <module>` frames and for syntax errors.
  */
 export function findProgramFrames(stderr: string, programLineCount: number): ProgramFrame[] {
-  if (!stderr.includes("File \"")) return [];
+  if (!stderr.includes("File ")) return [];
   const frames: ProgramFrame[] = [];
   stderr.split("\n").forEach((text, stderrLine) => {
     const match = FRAME.exec(text.replace(SGR, ""));

@@ -1,0 +1,199 @@
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { ExecuteCodeCard, germanLabels, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
+import {
+  ansiOutput,
+  call,
+  completed,
+  htmlOutput,
+  primesCode,
+  primesOutput,
+  running,
+  tracebackCode,
+  tracebackStderr,
+  writingArgsText,
+} from "../stories/fixtures";
+
+const slot = (container: HTMLElement, name: string) =>
+  container.querySelector<HTMLElement>(`[data-slot="execute-code${name ? `-${name}` : ""}"]`);
+
+const everyPhase: [ExecuteCodePhase, ExecuteCodeCardProps][] = [
+  ["writing", { status: running, args: {}, argsText: writingArgsText }],
+  ["awaiting-approval", call("print(1)", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } })],
+  ["running", call("print(1)", { status: running })],
+  ["succeeded", call("print(1)", { result: completed({ stdout: "1\n" }) })],
+  ["failed", call("1/0", { result: completed({ stderr: "ZeroDivisionError", exitCode: 1 }) })],
+  ["timed-out", call("while 1: pass", { result: { timedOut: true, timeoutMs: 1000 } })],
+  ["busy", call("print(1)", { result: { status: "busy", retryAfterMs: 5000, message: "" } })],
+  ["denied", call("print(1)", { approval: { id: "a", approved: false } })],
+  ["cancelled", call("print(1)", { status: { type: "incomplete", reason: "cancelled" } })],
+  ["error", call("print(1)", { result: { status: "error", code: "x", message: "down" } })],
+  ["awaiting-client", call("print(1)", { status: { type: "requires-action", reason: "tool-calls" } })],
+];
+
+describe("ExecuteCodeCard: DOM contract", () => {
+  it.each(everyPhase)("renders the %s phase with its contract attributes", (phase, props) => {
+    const { container } = render(<ExecuteCodeCard {...props} />);
+    expect(slot(container, "")).toHaveAttribute("data-phase", phase);
+    expect(slot(container, "source")).toBeInTheDocument();
+    const status = screen.getByRole("status");
+    expect(status).toHaveAttribute("data-slot", "execute-code-status");
+    expect(status.textContent).not.toBe("");
+    const hasPanes = ["succeeded", "failed", "timed-out"].includes(phase);
+    expect(slot(container, "stdout") !== null).toBe(hasPanes);
+    expect(slot(container, "stderr") !== null).toBe(hasPanes);
+  });
+
+  it("labels the panes and shows the exit code", () => {
+    const { container } = render(
+      <ExecuteCodeCard {...call(tracebackCode, { result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }) })} />,
+    );
+    expect(screen.getByRole("group", { name: "Output" })).toHaveTextContent("scores: []");
+    expect(screen.getByRole("group", { name: "Errors" })).toHaveTextContent("ZeroDivisionError");
+    expect(screen.getByRole("group", { name: "Code" })).toHaveTextContent("def mean(values):");
+    expect(slot(container, "exit")).toHaveAttribute("data-exit-code", "1");
+    expect(slot(container, "exit")).toHaveTextContent("Exit 1");
+  });
+
+  it("says so when one pane is empty instead of hiding it", () => {
+    render(<ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} />);
+    expect(screen.getByRole("group", { name: "Errors" })).toHaveTextContent("No errors.");
+  });
+});
+
+describe("ExecuteCodeCard: hostile output", () => {
+  it("shows HTML as text and creates no element from it", () => {
+    const { container } = render(
+      <ExecuteCodeCard {...call("print(html)", { result: completed({ stdout: htmlOutput, stderr: htmlOutput }) })} />,
+    );
+    expect(slot(container, "stdout")).toHaveTextContent('<img src=x onerror="window.__pwned = true">');
+    expect(container.querySelector("script, img, a, b")).toBeNull();
+  });
+
+  it("shows HTML in the code as text too", () => {
+    const { container } = render(<ExecuteCodeCard {...call('print("<img src=x onerror=alert(1)>")', { status: running })} />);
+    expect(container.querySelector("img")).toBeNull();
+    expect(slot(container, "source")).toHaveTextContent("<img src=x onerror=alert(1)>");
+  });
+
+  it("never leaks ANSI escape bytes, in either pane, and keeps the colours as spans", () => {
+    const { container } = render(
+      <ExecuteCodeCard {...call("x", { result: completed({ stdout: ansiOutput, stderr: `\x1b[31mError\x1b[0m\x1b]0;title\x07\x1b[?25l` }) })} />,
+    );
+    for (const name of ["stdout", "stderr"]) {
+      const text = slot(container, name)?.textContent ?? "";
+      expect(text).not.toMatch(/\x1b|\[\d+m|\[\?25l|\]0;/);
+    }
+    expect(slot(container, "stderr")).toHaveTextContent("Error");
+    const red = within(slot(container, "stdout")!).getByText("✘ test_division failed");
+    expect(red.style.getPropertyValue("--ecu-ansi-fg")).toBe("var(--ecu-ansi-red)");
+  });
+});
+
+describe("ExecuteCodeCard: behaviour", () => {
+  it("links traceback frames to the lines of the program", async () => {
+    const user = userEvent.setup();
+    const { container } = render(
+      <ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />,
+    );
+    await user.click(screen.getByRole("button", { name: "line 2" }));
+    const line = container.querySelector('[data-line="2"]');
+    expect(line).toHaveAttribute("data-focused", "true");
+    expect(container.querySelectorAll("[data-focused]")).toHaveLength(1);
+    await user.click(screen.getByRole("button", { name: "line 6" }));
+    expect(container.querySelector('[data-line="6"]')).toHaveAttribute("data-focused", "true");
+    expect(line).not.toHaveAttribute("data-focused");
+  });
+
+  it("copies the code and the output without escape bytes", async () => {
+    const user = userEvent.setup();
+    render(<ExecuteCodeCard {...call(primesCode, { result: completed({ stdout: `\x1b[32m${primesOutput}\x1b[0m` }) })} />);
+    await user.click(screen.getByRole("button", { name: "Copy code" }));
+    expect(await navigator.clipboard.readText()).toBe(primesCode);
+    await user.click(screen.getByRole("button", { name: "Copy output" }));
+    expect(await navigator.clipboard.readText()).toBe(primesOutput);
+    expect(screen.getAllByRole("button", { name: "Copied" })).toHaveLength(2);
+  });
+
+  it("highlights the code in place once the highlighter has loaded", async () => {
+    const { container } = render(<ExecuteCodeCard {...call(primesCode, { status: running })} />);
+    expect(slot(container, "source")?.querySelector("code")).toHaveTextContent("def is_prime(n):");
+    await waitFor(() => expect(container.querySelector(".ecu-token")).not.toBeNull(), { timeout: 5000 });
+    expect(slot(container, "source")?.querySelector("code")?.textContent).toBe(`${primesCode}\n`);
+  });
+
+  it("grows the code while the arguments stream", () => {
+    const { container, rerender } = render(<ExecuteCodeCard status={running} args={{}} argsText='{"code":"a = 1' />);
+    expect(slot(container, "source")?.querySelector("code")).toHaveTextContent("a = 1");
+    rerender(<ExecuteCodeCard status={running} args={{}} argsText={'{"code":"a = 1\\nb = 2'} />);
+    expect(container.querySelectorAll(".ecu-code-line")).toHaveLength(2);
+    expect(slot(container, "")).toHaveAttribute("data-phase", "writing");
+  });
+
+  it("counts down the busy delay", () => {
+    vi.useFakeTimers();
+    try {
+      const { container } = render(
+        <ExecuteCodeCard {...call("x", { result: { status: "busy", retryAfterMs: 3000, message: "" } })} />,
+      );
+      expect(slot(container, "message")).toHaveTextContent("Try again in 3 s.");
+      act(() => vi.advanceTimersByTime(2000));
+      expect(slot(container, "message")).toHaveTextContent("Try again in 1 s.");
+      act(() => vi.advanceTimersByTime(1500));
+      expect(slot(container, "message")).toHaveTextContent("You can try again now.");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("shows the seconds elapsed while running", () => {
+    vi.useFakeTimers();
+    try {
+      const { container } = render(<ExecuteCodeCard {...call("x", { status: running })} />);
+      expect(slot(container, "timing")).toHaveTextContent("0 ms elapsed");
+      act(() => vi.advanceTimersByTime(3000));
+      expect(slot(container, "timing")).toHaveTextContent("3 s elapsed");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("answers an approval once, however often it is clicked", async () => {
+    const user = userEvent.setup();
+    const onApprove = vi.fn();
+    const onDeny = vi.fn();
+    render(
+      <ExecuteCodeCard
+        {...call("print(1)", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } })}
+        onApprove={onApprove}
+        onDeny={onDeny}
+      />,
+    );
+    await user.dblClick(screen.getByRole("button", { name: "Run" }));
+    await user.click(screen.getByRole("button", { name: "Deny" }));
+    expect(onApprove).toHaveBeenCalledTimes(1);
+    expect(onDeny).not.toHaveBeenCalled();
+  });
+
+  it("announces phase changes through the polite status region", () => {
+    const { rerender } = render(<ExecuteCodeCard {...call("print(1)", { status: running })} />);
+    const status = screen.getByRole("status");
+    expect(status).toHaveTextContent("Running…");
+    rerender(<ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} />);
+    expect(screen.getByRole("status")).toBe(status);
+    expect(status).toHaveTextContent("Finished");
+  });
+
+  it("uses every label from the label set", () => {
+    render(
+      <ExecuteCodeCard
+        {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })}
+        labels={germanLabels}
+      />,
+    );
+    expect(screen.getByRole("status")).toHaveTextContent("Fehlgeschlagen");
+    expect(screen.getByRole("group", { name: "Ausgabe" })).toHaveTextContent("Keine Ausgabe.");
+    expect(screen.getByRole("button", { name: "Code kopieren" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,198 @@
+import { describe, expect, it } from "vitest";
+import {
+  deriveExecuteCodeView,
+  findProgramFrames,
+  readStreamingCode,
+  windowOutput,
+  type ExecuteCodeCallState,
+} from "../src/view";
+import { call, completed, primesCode, running, tracebackStderr } from "../stories/fixtures";
+
+const phase = (state: ExecuteCodeCallState) => deriveExecuteCodeView(state).phase;
+
+describe("deriveExecuteCodeView: phases", () => {
+  it("is writing while the arguments stream, and shows the code so far", () => {
+    const view = deriveExecuteCodeView({ status: running, args: {}, argsText: '{"code":"print(\\"hi' });
+    expect(view.phase).toBe("writing");
+    expect(view.code).toBe('print("hi');
+    expect(view.codeComplete).toBe(false);
+    expect(phase({ status: running, args: {}, argsText: "" })).toBe("writing");
+  });
+
+  it("is running once the arguments are complete and no result has come", () => {
+    const view = deriveExecuteCodeView(call(primesCode, { status: running }));
+    expect(view.phase).toBe("running");
+    expect(view.code).toBe(primesCode);
+    expect(view.codeComplete).toBe(true);
+  });
+
+  it("accepts args without argsText", () => {
+    expect(phase({ status: running, args: { code: "1" } })).toBe("running");
+  });
+
+  it("succeeds on exit 0 and fails on a non-zero exit or a signal", () => {
+    const ok = deriveExecuteCodeView(call("print(1)", { result: completed({ stdout: "1\n" }) }));
+    expect(ok.phase).toBe("succeeded");
+    expect(ok.output).toEqual({ stdout: "1\n", stderr: "", truncated: { stdout: 0, stderr: 0 } });
+    expect(ok.exit).toEqual({ code: 0, signal: null });
+    expect(phase(call("x", { result: completed({ exitCode: 3 }) }))).toBe("failed");
+    expect(phase(call("x", { result: completed({ exitCode: null, signal: "SIGKILL" }) }))).toBe("failed");
+  });
+
+  it("times out with the limit and the partial output", () => {
+    const view = deriveExecuteCodeView(
+      call("while True: print(1)", {
+        result: { timedOut: true, timeoutMs: 5000, stdout: "1\n1\n" },
+      }),
+    );
+    expect(view.phase).toBe("timed-out");
+    expect(view.timeoutMs).toBe(5000);
+    expect(view.output?.stdout).toBe("1\n1\n");
+  });
+
+  it("is busy with the retry delay", () => {
+    const view = deriveExecuteCodeView(call("x", { result: { status: "busy", retryAfterMs: 7000, message: "" } }));
+    expect(view.phase).toBe("busy");
+    expect(view.retryAfterMs).toBe(7000);
+  });
+
+  it("turns a tool error and an isError result into the error phase with the message", () => {
+    const own = deriveExecuteCodeView(
+      call("x", { result: { status: "error", code: "sandbox_unavailable", message: "down" } }),
+    );
+    expect(own.phase).toBe("error");
+    expect(own.error).toEqual({ code: "sandbox_unavailable", message: "down" });
+    const runtime = deriveExecuteCodeView(call("x", { isError: true, result: { error: "fetch failed" } }));
+    expect(runtime.error?.message).toBe("fetch failed");
+    const plainText = deriveExecuteCodeView(call("x", { isError: true, result: "boom" }));
+    expect(plainText.error?.message).toBe("boom");
+  });
+
+  it("keeps an unrecognised result raw", () => {
+    const view = deriveExecuteCodeView(call("x", { result: { answer: 42 } }));
+    expect(view.phase).toBe("error");
+    expect(view.error).toEqual({ code: "unrecognised_result", message: "", raw: { answer: 42 } });
+  });
+
+  it("awaits approval, then runs once approved", () => {
+    const waiting = call("x", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } });
+    expect(phase(waiting)).toBe("awaiting-approval");
+    expect(phase({ ...waiting, status: running, approval: { id: "a", approved: true } })).toBe("running");
+    expect(
+      phase({ ...waiting, status: complete, approval: { id: "a", approved: true }, result: completed({}) }),
+    ).toBe("succeeded");
+  });
+
+  it("is denied with the reason, even though runtimes attach an error result", () => {
+    const view = deriveExecuteCodeView(
+      call("x", { approval: { id: "a", approved: false, reason: "not now" }, isError: true, result: { error: "not now" } }),
+    );
+    expect(view.phase).toBe("denied");
+    expect(view.denial).toEqual({ reason: "not now", expired: false });
+    expect(view.output).toBeNull();
+  });
+
+  it("says when an approval expired", () => {
+    const view = deriveExecuteCodeView(call("x", { approval: { id: "a", resolution: "expired" } }));
+    expect(view.phase).toBe("denied");
+    expect(view.denial).toEqual({ reason: null, expired: true });
+    expect(phase(call("x", { approval: { id: "a", resolution: "cancelled" } }))).toBe("cancelled");
+  });
+
+  it("is cancelled when the run stopped early, and error when it failed", () => {
+    expect(phase(call("x", { status: { type: "incomplete", reason: "cancelled" } }))).toBe("cancelled");
+    expect(phase(call("x", { status: { type: "incomplete", reason: "length" } }))).toBe("cancelled");
+    const failed = deriveExecuteCodeView(
+      call("x", { status: { type: "incomplete", reason: "error", error: new Error("network lost") } }),
+    );
+    expect(failed.phase).toBe("error");
+    expect(failed.error?.message).toBe("network lost");
+  });
+
+  it("is cancelled when the message completed without a result", () => {
+    const view = deriveExecuteCodeView(call("x", { status: complete }));
+    expect(view.phase).toBe("cancelled");
+    expect(view.cancelReason).toBe("no-result");
+  });
+
+  it("awaits the client when the runtime asks the browser for the result", () => {
+    expect(phase(call("x", { status: { type: "requires-action", reason: "tool-calls" } }))).toBe("awaiting-client");
+  });
+
+  it("walks a whole run: writing, running, succeeded", () => {
+    const code = "print(6 * 7)";
+    const full = JSON.stringify({ code });
+    const seen = [];
+    for (let i = 1; i < full.length; i++) {
+      seen.push(phase({ status: running, args: {}, argsText: full.slice(0, i) }));
+    }
+    seen.push(phase({ status: running, args: { code }, argsText: full }));
+    seen.push(phase({ status: complete, args: { code }, argsText: full, result: completed({ stdout: "42\n" }) }));
+    expect([...new Set(seen)]).toEqual(["writing", "running", "succeeded"]);
+  });
+});
+
+const complete = { type: "complete" } as const;
+
+describe("readStreamingCode", () => {
+  it("decodes escapes and leaves out an escape cut in half", () => {
+    expect(readStreamingCode('{"code":"a\\nb')).toBe("a\nb");
+    expect(readStreamingCode('{"code":"a\\')).toBe("a");
+    expect(readStreamingCode('{"code":"caf\\u00')).toBe("caf");
+    expect(readStreamingCode('{"code":"caf\\u00e9"}')).toBe("café");
+    expect(readStreamingCode('{"code":"x = \\"q\\"", "other": 1}')).toBe('x = "q"');
+  });
+
+  it("returns null until the code value starts", () => {
+    expect(readStreamingCode("")).toBeNull();
+    expect(readStreamingCode('{"co')).toBeNull();
+    expect(readStreamingCode('{"code":')).toBeNull();
+    expect(readStreamingCode('{"code":"')).toBe("");
+  });
+});
+
+describe("findProgramFrames", () => {
+  it("links frames in the program and skips library frames and impossible lines", () => {
+    const stderr = [
+      "Traceback (most recent call last):",
+      '  File "<exec>", line 6, in <module>',
+      '  File "/usr/lib/python3.12/statistics.py", line 430, in mean',
+      '  File "<exec>", line 99, in f',
+      "ValueError: bad",
+    ].join("\n");
+    expect(findProgramFrames(stderr, 10)).toEqual([{ stderrLine: 1, programLine: 6 }]);
+    expect(findProgramFrames(tracebackStderr, 6).map((f) => f.programLine)).toEqual([6, 2]);
+  });
+
+  it("reads colourised tracebacks and syntax errors", () => {
+    expect(findProgramFrames('  File \x1b[35m"main.py"\x1b[0m, line \x1b[35m3\x1b[0m', 5)).toEqual([
+      { stderrLine: 0, programLine: 3 },
+    ]);
+    expect(findProgramFrames('  File "<string>", line 1\n    print(\n         ^\nSyntaxError: x', 1)).toHaveLength(1);
+  });
+});
+
+describe("windowOutput", () => {
+  it("keeps short output whole", () => {
+    expect(windowOutput("a\nb")).toEqual({ kind: "whole", text: "a\nb" });
+  });
+
+  it("keeps the head and the tail of many lines and counts what is hidden", () => {
+    const text = Array.from({ length: 1000 }, (_, i) => `l${i}`).join("\n");
+    const shown = windowOutput(text);
+    expect(shown.kind).toBe("cut");
+    if (shown.kind !== "cut") return;
+    expect(shown.head.split("\n")).toHaveLength(400);
+    expect(shown.tail.split("\n")).toHaveLength(150);
+    expect(shown.hiddenLines).toBe(450);
+    expect(shown.tail.endsWith("l999")).toBe(true);
+  });
+
+  it("cuts one huge line by characters", () => {
+    const shown = windowOutput("x".repeat(1_000_000));
+    expect(shown.kind).toBe("cut");
+    if (shown.kind !== "cut") return;
+    expect(shown.head.length + shown.tail.length).toBe(60_000);
+    expect(shown.hiddenChars).toBe(940_000);
+  });
+});
