@@ -1,0 +1,144 @@
+import {
+  AssistantRuntimeProvider,
+  ComposerPrimitive,
+  MessagePrimitive,
+  ThreadPrimitive,
+} from "@assistant-ui/react";
+import { useChatRuntime } from "@assistant-ui/react-ai-sdk";
+import { act, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createUIMessageStream, createUIMessageStreamResponse, DefaultChatTransport, type UIMessageChunk } from "ai";
+import { describe, expect, it } from "vitest";
+import { ExecuteCodeToolUI, makeExecuteCodeToolUI } from "../src";
+
+/** A chat server stand-in: streams the chunks it is given, pausing wherever the test says. */
+function scriptedServer() {
+  const steps: Array<{ chunks: UIMessageChunk[]; release: Promise<void>; open: () => void }> = [];
+  const step = (...chunks: UIMessageChunk[]) => {
+    let open!: () => void;
+    const release = new Promise<void>((resolve) => (open = resolve));
+    steps.push({ chunks, release, open });
+    return { release: () => act(async () => open()) };
+  };
+  const fetch = async () =>
+    createUIMessageStreamResponse({
+      stream: createUIMessageStream({
+        execute: async ({ writer }) => {
+          for (const { chunks, release } of steps) {
+            await release;
+            for (const chunk of chunks) writer.write(chunk);
+          }
+        },
+      }),
+    });
+  return { step, fetch };
+}
+
+function Chat({ fetch, children }: { fetch: typeof globalThis.fetch; children?: React.ReactNode }) {
+  const runtime = useChatRuntime({ transport: new DefaultChatTransport({ api: "/api/chat", fetch }) });
+  return (
+    <AssistantRuntimeProvider runtime={runtime}>
+      {children ?? <ExecuteCodeToolUI />}
+      <ThreadPrimitive.Root>
+        <ThreadPrimitive.Messages>
+          {() => (
+            <MessagePrimitive.Root>
+              <MessagePrimitive.Parts />
+            </MessagePrimitive.Root>
+          )}
+        </ThreadPrimitive.Messages>
+        <ComposerPrimitive.Root>
+          <ComposerPrimitive.Input aria-label="Message" />
+          <ComposerPrimitive.Send>Send</ComposerPrimitive.Send>
+        </ComposerPrimitive.Root>
+      </ThreadPrimitive.Root>
+    </AssistantRuntimeProvider>
+  );
+}
+
+const card = () => document.querySelector('[data-slot="execute-code"]');
+
+async function send(text: string) {
+  const user = userEvent.setup();
+  await user.type(screen.getByRole("textbox", { name: "Message" }), text);
+  await user.click(screen.getByRole("button", { name: "Send" }));
+}
+
+describe("ExecuteCodeToolUI in an assistant-ui chat (AI SDK runtime)", () => {
+  it("follows a streamed execute_code call from writing to its output", async () => {
+    const server = scriptedServer();
+    const id = "call-1";
+    const code = 'print("hello from the sandbox")';
+    const writing = server.step(
+      { type: "start" },
+      { type: "start-step" },
+      { type: "tool-input-start", toolCallId: id, toolName: "execute_code" },
+      { type: "tool-input-delta", toolCallId: id, inputTextDelta: '{"code":"print(\\"hello' },
+    );
+    const ran = server.step(
+      { type: "tool-input-delta", toolCallId: id, inputTextDelta: ' from the sandbox\\")"}' },
+      { type: "tool-input-available", toolCallId: id, toolName: "execute_code", input: { code } },
+    );
+    const done = server.step(
+      {
+        type: "tool-output-available",
+        toolCallId: id,
+        output: { status: "completed", stdout: "hello from the sandbox\n", stderr: "", exitCode: 0, signal: null, wallTimeMs: 31, truncated: { stdout: 0, stderr: 0 } },
+      },
+      { type: "finish-step" },
+      { type: "finish" },
+    );
+
+    render(<Chat fetch={server.fetch as typeof fetch} />);
+    await send("say hello");
+
+    await writing.release();
+    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "writing"));
+    expect(card()?.querySelector("code")).toHaveTextContent('print("hello');
+
+    await ran.release();
+    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "running"));
+    expect(card()?.querySelector("code")?.textContent).toBe(`${code}\n`);
+
+    await done.release();
+    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
+    expect(screen.getByRole("group", { name: "Output" })).toHaveTextContent("hello from the sandbox");
+    expect(document.querySelector('[data-slot="execute-code-exit"]')).toHaveAttribute("data-exit-code", "0");
+  });
+
+  it("shows a tool error that the server reports", async () => {
+    const server = scriptedServer();
+    const id = "call-2";
+    const all = server.step(
+      { type: "start" },
+      { type: "tool-input-available", toolCallId: id, toolName: "execute_code", input: { code: "1/0" } },
+      { type: "tool-output-error", toolCallId: id, errorText: "The sandbox did not answer." },
+      { type: "finish" },
+    );
+    render(<Chat fetch={server.fetch as typeof fetch} />);
+    await send("divide");
+    await all.release();
+    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "error"));
+    expect(document.querySelector('[data-slot="execute-code-message"]')).toHaveTextContent("The sandbox did not answer.");
+  });
+
+  it("renders a renamed tool with the options it was made with", async () => {
+    const PythonToolUI = makeExecuteCodeToolUI({ toolName: "python", labels: { title: "Sandbox" } });
+    const server = scriptedServer();
+    const all = server.step(
+      { type: "start" },
+      { type: "tool-input-available", toolCallId: "c", toolName: "python", input: { code: "print(2)" } },
+      { type: "tool-output-available", toolCallId: "c", output: { stdout: "2\n", stderr: "", exitCode: 0 } },
+      { type: "finish" },
+    );
+    render(
+      <Chat fetch={server.fetch as typeof fetch}>
+        <PythonToolUI />
+      </Chat>,
+    );
+    await send("two");
+    await all.release();
+    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
+    expect(card()).toHaveTextContent("Sandbox");
+  });
+});
