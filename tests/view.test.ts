@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   deriveExecuteCodeView,
   findProgramFrames,
+  fromAISDKToolPart,
   readStreamingCode,
   windowOutput,
   type ExecuteCodeCallState,
@@ -194,5 +195,20 @@ describe("windowOutput", () => {
     if (shown.kind !== "cut") return;
     expect(shown.head.length + shown.tail.length).toBe(60_000);
     expect(shown.hiddenChars).toBe(940_000);
+  });
+});
+
+describe("fromAISDKToolPart", () => {
+  const input = { code: "print(1)" };
+  it.each([
+    [{ state: "input-streaming", input: { code: "pri" } }, "writing"],
+    [{ state: "input-available", input }, "running"],
+    [{ state: "approval-requested", input, approval: { id: "a" } }, "awaiting-approval"],
+    [{ state: "approval-responded", input, approval: { id: "a", approved: true } }, "running"],
+    [{ state: "output-available", input, output: { stdout: "1\n", stderr: "", exitCode: 0 } }, "succeeded"],
+    [{ state: "output-error", input, errorText: "sandbox down" }, "error"],
+    [{ state: "output-denied", input, approval: { id: "a", approved: false, reason: "no" } }, "denied"],
+  ] as const)("maps %o to the %s phase", (part, expected) => {
+    expect(phase(fromAISDKToolPart(part))).toBe(expected);
   });
 });

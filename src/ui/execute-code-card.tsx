@@ -24,6 +24,7 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({
   status,
   args,
   argsText,
+  argsComplete,
   result,
   isError,
   approval,
@@ -34,8 +35,8 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({
   onDeny,
 }: ExecuteCodeCardProps) {
   const view = useMemo(
-    () => deriveExecuteCodeView({ status, args, argsText, result, isError, approval }),
-    [status, args, argsText, result, isError, approval],
+    () => deriveExecuteCodeView({ status, args, argsText, argsComplete, result, isError, approval }),
+    [status, args, argsText, argsComplete, result, isError, approval],
   );
   return (
     <ExecuteCode.Root view={view} labels={labels} theme={theme} className={className}>

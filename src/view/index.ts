@@ -7,3 +7,4 @@ export {
   type OutputWindow,
   type OutputWindowLimits,
 } from "./output-window";
+export { fromAISDKToolPart, type AISDKToolPartLike } from "./ai-sdk-tool-part";

@@ -34,6 +34,8 @@ export interface ExecuteCodeCallState {
   };
   args?: unknown;
   argsText?: string;
+  /** Whether the model has finished the arguments; read from `argsText` when left out. */
+  argsComplete?: boolean;
   result?: unknown;
   isError?: boolean;
   approval?: {
@@ -95,6 +97,7 @@ function readCode(state: ExecuteCodeCallState, complete: boolean): string {
 }
 
 function argsComplete(state: ExecuteCodeCallState): boolean {
+  if (state.argsComplete !== undefined) return state.argsComplete;
   if (state.argsText) return isCompleteJson(state.argsText);
   const args = state.args as { code?: unknown } | undefined;
   return typeof args?.code === "string";
