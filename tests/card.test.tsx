@@ -147,11 +147,14 @@ describe("ExecuteCodeCard: behaviour", () => {
     }
   });
 
-  it("shows the seconds elapsed while running", () => {
+  it("shows the seconds elapsed while running, counted from when it started to run", () => {
     vi.useFakeTimers();
     try {
-      const { container } = render(<ExecuteCodeCard {...call("x", { status: running })} />);
-      expect(slot(container, "timing")).toHaveTextContent("0 ms elapsed");
+      const { container, rerender } = render(<ExecuteCodeCard status={running} args={{}} argsText='{"code":"x' />);
+      act(() => vi.advanceTimersByTime(5000));
+      expect(slot(container, "timing")).toBeNull();
+      rerender(<ExecuteCodeCard {...call("x", { status: running })} />);
+      expect(slot(container, "timing")).toHaveTextContent("0 s elapsed");
       act(() => vi.advanceTimersByTime(3000));
       expect(slot(container, "timing")).toHaveTextContent("3 s elapsed");
     } finally {

@@ -80,7 +80,7 @@ function Timing({ className, ...props }: ComponentPropsWithoutRef<"span">) {
   const running = view.phase === "running";
   const elapsed = useElapsed(running);
   let text: string | null = null;
-  if (running) text = labels.elapsed(formatDuration(Math.floor(elapsed / 1000) * 1000, labels.locale));
+  if (running) text = labels.elapsed(`${formatCount(Math.floor(elapsed / 1000), labels.locale)} s`);
   else if (view.wallTimeMs !== null) text = labels.wallTime(formatDuration(view.wallTimeMs, labels.locale));
   if (!text) return null;
   return (

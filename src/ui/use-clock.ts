@@ -1,14 +1,14 @@
 import { useEffect, useState } from "react";
 
-/** Milliseconds since the component mounted (or since `active` last turned on), ticking while active. */
+/** Milliseconds since `active` last turned on, ticking while it stays on. */
 export function useElapsed(active: boolean, intervalMs = 1000): number {
-  const [start] = useState(() => Date.now());
-  const [now, setNow] = useState(start);
+  const [clock, setClock] = useState(() => ({ start: Date.now(), now: Date.now() }));
   useEffect(() => {
     if (!active) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    const start = Date.now();
+    setClock({ start, now: start });
+    const timer = setInterval(() => setClock({ start, now: Date.now() }), intervalMs);
     return () => clearInterval(timer);
   }, [active, intervalMs]);
-  return now - start;
+  return active ? clock.now - clock.start : 0;
 }
