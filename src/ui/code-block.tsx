@@ -1,9 +1,8 @@
 import { memo, useEffect, useRef, useState, type CSSProperties } from "react";
-import { cn } from "./cn";
-import { CopyButton } from "./copy-button";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines";
 import type { CodeToken } from "./highlight/types";
 import type { ExecuteCodeLabels } from "./labels";
+import { Pane } from "./pane";
 
 /** Programs longer than this start capped in height with an expand control. */
 const COLLAPSED_LINES = 24;
@@ -44,19 +43,16 @@ export interface CodeBlockProps {
   labels: ExecuteCodeLabels;
   /** 1-based line to highlight and scroll to, e.g. from a traceback. */
   focusedLine?: number | null;
-  id?: string;
   className?: string;
 }
 
 /** The program, highlighted with shiki as soon as the highlighter has loaded; plain text until then. */
-export function CodeBlock({ code, complete, labels, focusedLine = null, id, className }: CodeBlockProps) {
+export function CodeBlock({ code, complete, labels, focusedLine = null, className }: CodeBlockProps) {
   const lines = code.split("\n");
   const tokens = useHighlightedLines(code, complete);
   const long = lines.length > COLLAPSED_LINES;
   const [expanded, setExpanded] = useState(false);
   const preRef = useRef<HTMLPreElement>(null);
-  const headingId = id ? `${id}-code` : undefined;
-  const bodyId = id ? `${id}-code-body` : undefined;
 
   useEffect(() => {
     if (focusedLine === null) return;
@@ -67,44 +63,33 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, id, clas
   }, [focusedLine, long, expanded]);
 
   return (
-    <section
-      role="group"
-      data-slot="execute-code-source"
-      aria-labelledby={headingId}
-      data-complete={complete || undefined}
-      className={cn("ecu-pane", className)}
+    <Pane
+      slot="execute-code-source"
+      title={labels.code}
+      labels={labels}
+      expandable={long}
+      expanded={expanded}
+      onExpandedChange={setExpanded}
+      copyText={code}
+      className={className}
+      dataAttributes={{ "data-complete": complete || undefined }}
     >
-      <div className="ecu-pane-header">
-        <span id={headingId} className="ecu-pane-title">
-          {labels.code}
-        </span>
-        {long && (
-          <button
-            type="button"
-            className="ecu-text-button"
-            aria-expanded={expanded}
-            aria-controls={bodyId}
-            onClick={() => setExpanded((v) => !v)}
-          >
-            {expanded ? labels.collapse : labels.expand}
-          </button>
-        )}
-        <CopyButton text={code} label={labels.copy(labels.code)} copiedLabel={labels.copied} />
-      </div>
-      <pre
-        id={bodyId}
-        ref={preRef}
-        tabIndex={0}
-        className="ecu-code"
-        data-expanded={!long || expanded || undefined}
-        style={{ "--ecu-gutter": `${String(lines.length).length + 1}ch` } as CSSProperties}
-      >
-        <code>
-          {lines.map((text, i) => (
-            <CodeLine key={i} number={i + 1} text={text} tokens={tokens[i]} focused={focusedLine === i + 1} />
-          ))}
-        </code>
-      </pre>
-    </section>
+      {(bodyId) => (
+        <pre
+          id={bodyId}
+          ref={preRef}
+          tabIndex={0}
+          className="ecu-code"
+          data-expanded={!long || expanded || undefined}
+          style={{ "--ecu-gutter": `${String(lines.length).length + 1}ch` } as CSSProperties}
+        >
+          <code>
+            {lines.map((text, i) => (
+              <CodeLine key={i} number={i + 1} text={text} tokens={tokens[i]} focused={focusedLine === i + 1} />
+            ))}
+          </code>
+        </pre>
+      )}
+    </Pane>
   );
 }

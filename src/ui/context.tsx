@@ -8,8 +8,6 @@ export interface ExecuteCodeContextValue {
   /** Line of the code block picked from a traceback, 1-based. */
   focusedLine: number | null;
   focusLine: (line: number | null) => void;
-  /** DOM id prefix for labelled regions. */
-  id: string;
 }
 
 export const ExecuteCodeContext = createContext<ExecuteCodeContextValue | null>(null);

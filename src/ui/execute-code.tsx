@@ -1,7 +1,7 @@
 "use client";
 
 import { Slot } from "radix-ui";
-import { useEffect, useId, useMemo, useState, type ReactNode, type ComponentPropsWithoutRef } from "react";
+import { useEffect, useMemo, useState, type ReactNode, type ComponentPropsWithoutRef } from "react";
 import type { ExecuteCodeView } from "../view";
 import { cn } from "./cn";
 import { CodeBlock } from "./code-block";
@@ -24,10 +24,9 @@ export interface RootProps extends ComponentPropsWithoutRef<"div"> {
 function Root({ view, labels, theme, asChild, className, children, ...props }: RootProps) {
   const resolved = useMemo(() => resolveLabels(labels), [labels]);
   const [focusedLine, focusLine] = useState<number | null>(null);
-  const id = useId();
   const context = useMemo(
-    () => ({ view, labels: resolved, focusedLine, focusLine, id }),
-    [view, resolved, focusedLine, id],
+    () => ({ view, labels: resolved, focusedLine, focusLine }),
+    [view, resolved, focusedLine],
   );
   const Component = asChild ? Slot.Root : "div";
   return (
@@ -115,14 +114,13 @@ function Exit({ className, ...props }: ComponentPropsWithoutRef<"span">) {
 }
 
 function Source({ className }: { className?: string }) {
-  const { view, labels, focusedLine, id } = useExecuteCode();
+  const { view, labels, focusedLine } = useExecuteCode();
   return (
     <CodeBlock
       code={view.code}
       complete={view.codeComplete}
       labels={labels}
       focusedLine={focusedLine}
-      id={id}
       className={className}
     />
   );

@@ -1,10 +1,9 @@
-import { useId, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { windowOutput } from "../view";
 import { AnsiText, stripAnsi } from "./ansi";
-import { cn } from "./cn";
-import { CopyButton } from "./copy-button";
 import { formatCount } from "./format";
 import type { ExecuteCodeLabels } from "./labels";
+import { Pane } from "./pane";
 
 /** Output longer than this starts capped in height with an expand control. */
 const COLLAPSED_LINES = 16;
@@ -22,8 +21,6 @@ export interface OutputPaneProps {
 
 /** One output stream in its own labelled region, with copy, expand and "show all" for very long output. */
 export function OutputPane({ stream, text, truncatedChars = 0, labels, renderText, className }: OutputPaneProps) {
-  const titleId = useId();
-  const bodyId = useId();
   const [expanded, setExpanded] = useState(false);
   const [showAll, setShowAll] = useState(false);
   const title = stream === "stdout" ? labels.stdout : labels.stderr;
@@ -33,59 +30,50 @@ export function OutputPane({ stream, text, truncatedChars = 0, labels, renderTex
   const empty = text.length === 0;
 
   return (
-    <section
-      role="group"
-      data-slot={`execute-code-${stream}`}
-      aria-labelledby={titleId}
-      data-empty={empty || undefined}
-      className={cn("ecu-pane", className)}
+    <Pane
+      slot={`execute-code-${stream}`}
+      title={title}
+      labels={labels}
+      expandable={long}
+      expanded={expanded}
+      onExpandedChange={setExpanded}
+      copyText={empty ? undefined : () => stripAnsi(text)}
+      className={className}
+      dataAttributes={{ "data-empty": empty || undefined }}
     >
-      <div className="ecu-pane-header">
-        <span id={titleId} className="ecu-pane-title">
-          {title}
-        </span>
-        {long && (
-          <button
-            type="button"
-            className="ecu-text-button"
-            aria-expanded={expanded}
-            aria-controls={bodyId}
-            onClick={() => setExpanded((v) => !v)}
-          >
-            {expanded ? labels.collapse : labels.expand}
-          </button>
-        )}
-        {!empty && <CopyButton text={() => stripAnsi(text)} label={labels.copy(title)} copiedLabel={labels.copied} />}
-      </div>
-      {empty ? (
-        <p className="ecu-empty">{stream === "stdout" ? labels.emptyStdout : labels.emptyStderr}</p>
-      ) : (
-        <pre id={bodyId} tabIndex={0} className="ecu-output" data-expanded={!long || expanded || undefined}>
-          {shown.kind === "whole" ? (
-            render(shown.text)
+      {(bodyId) => (
+        <>
+          {empty ? (
+            <p className="ecu-empty">{stream === "stdout" ? labels.emptyStdout : labels.emptyStderr}</p>
           ) : (
-            <>
-              {render(shown.head)}
-              {"\n"}
-              <span className="ecu-hidden-marker" data-slot="execute-code-hidden">
-                {shown.hiddenLines > 0
-                  ? labels.hiddenLines(formatCount(shown.hiddenLines, labels.locale))
-                  : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.locale))}{" "}
-                <button type="button" className="ecu-text-button" onClick={() => setShowAll(true)}>
-                  {labels.showAll}
-                </button>
-              </span>
-              {"\n"}
-              {render(shown.tail)}
-            </>
+            <pre id={bodyId} tabIndex={0} className="ecu-output" data-expanded={!long || expanded || undefined}>
+              {shown.kind === "whole" ? (
+                render(shown.text)
+              ) : (
+                <>
+                  {render(shown.head)}
+                  {"\n"}
+                  <span className="ecu-hidden-marker" data-slot="execute-code-hidden">
+                    {shown.hiddenLines > 0
+                      ? labels.hiddenLines(formatCount(shown.hiddenLines, labels.locale))
+                      : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.locale))}{" "}
+                    <button type="button" className="ecu-text-button" onClick={() => setShowAll(true)}>
+                      {labels.showAll}
+                    </button>
+                  </span>
+                  {"\n"}
+                  {render(shown.tail)}
+                </>
+              )}
+            </pre>
           )}
-        </pre>
+          {truncatedChars > 0 && (
+            <p className="ecu-notice" data-slot="execute-code-truncated">
+              {labels.truncated(title, formatCount(truncatedChars, labels.locale))}
+            </p>
+          )}
+        </>
       )}
-      {truncatedChars > 0 && (
-        <p className="ecu-notice" data-slot="execute-code-truncated">
-          {labels.truncated(title, formatCount(truncatedChars, labels.locale))}
-        </p>
-      )}
-    </section>
+    </Pane>
   );
 }
