@@ -1,0 +1,160 @@
+import { tool } from "ai";
+import { executeCodeInputSchema, type ExecuteCodeResult } from "../contract";
+import { describeModelOutput } from "./model-output";
+import { describeNetworkError, postToSandbox, readSandboxResponse, type SandboxOutcome } from "./sandbox-client";
+import { createTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token";
+
+export interface ExecutionCost {
+  /** The flat cost of one execution, in the unit the host chose. */
+  amount: number;
+  toolCallId: string;
+  participantId: string;
+  tenantId: string;
+  chatbotId: string | undefined;
+}
+
+export interface ExecuteCodeLogEvent {
+  type: "execute_code";
+  toolCallId: string;
+  participantId: string;
+  tenantId: string;
+  chatbotId: string | undefined;
+  /** `completed`, `timeout`, `busy` or `error`. */
+  status: ExecuteCodeResult["status"];
+  exitCode: number | null;
+  /** Run time reported by the sandbox. */
+  wallTimeMs: number | null;
+  /** Time the whole call took, token and network included. */
+  durationMs: number;
+  /** The error code for `status: "error"`. */
+  errorCode?: string;
+  /** The program, only when `logCode` is on. */
+  code?: string;
+}
+
+export interface ExecuteCodeToolContext {
+  /** Base URL of the sandbox service; the tool POSTs to `/v1/exec` under it. */
+  sandboxUrl: string;
+  /** How to sign each execution's token: key options, or a minter of your own. */
+  signing: TokenMinterOptions | TokenMinter;
+  participantId: string;
+  tenantId: string;
+  chatbotId?: string;
+  /** The tool's own limit for one call, default 60 000 ms. */
+  timeoutMs?: number;
+  /** Characters of stdout kept, default 8 000. */
+  maxStdoutChars?: number;
+  /** Characters of stderr kept, default 4 000. */
+  maxStderrChars?: number;
+  /** Flat cost reported through `onCost` for each execution that reached the sandbox, default 1. */
+  costPerExecution?: number;
+  onCost?: (cost: ExecutionCost) => void;
+  log?: (event: ExecuteCodeLogEvent) => void;
+  /** Put the program into log events too (off by default: programs can hold personal data). */
+  logCode?: boolean;
+  fetch?: typeof fetch;
+  /** Replaces the tool description the model sees. */
+  description?: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_STDOUT_CHARS = 8_000;
+export const DEFAULT_MAX_STDERR_CHARS = 4_000;
+
+function isMinter(signing: ExecuteCodeToolContext["signing"]): signing is TokenMinter {
+  return typeof (signing as TokenMinter).mint === "function";
+}
+
+function safely(hook: (() => void) | undefined): void {
+  try {
+    hook?.();
+  } catch {
+    // A failing hook must not take the student's result with it.
+  }
+}
+
+/**
+ * The `execute_code` tool for the AI SDK: runs the model's Python in the
+ * sandbox service and returns the kit's result type. Merge it into
+ * `streamText({ tools: { execute_code: buildExecuteCodeTool(ctx) } })`.
+ */
+export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext) {
+  const timeoutMs = ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const limits = {
+    stdout: ctx.maxStdoutChars ?? DEFAULT_MAX_STDOUT_CHARS,
+    stderr: ctx.maxStderrChars ?? DEFAULT_MAX_STDERR_CHARS,
+  };
+  const minter = isMinter(ctx.signing) ? ctx.signing : createTokenMinter(ctx.signing);
+
+  return tool({
+    description:
+      ctx.description ??
+      `Run a Python 3 program and get back what it printed (stdout and stderr) and its exit code. ` +
+        `Only the standard library is available; there is no network and nothing is kept between runs, ` +
+        `so put everything the program needs in it and print what you want to see. ` +
+        `Runs stop after ${Math.round(timeoutMs / 1000)} s.`,
+    inputSchema: executeCodeInputSchema,
+    async execute({ code }, { abortSignal, toolCallId }): Promise<ExecuteCodeResult> {
+      const started = performance.now();
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = abortSignal ? AbortSignal.any([abortSignal, timeout]) : timeout;
+
+      let outcome: SandboxOutcome;
+      try {
+        const token = await minter.mint({ participantId: ctx.participantId, tenantId: ctx.tenantId });
+        const response = await postToSandbox({ url: ctx.sandboxUrl, token, code, signal, fetch: ctx.fetch });
+        outcome = await readSandboxResponse(response, limits, timeoutMs);
+      } catch (cause) {
+        // The user pressed stop: end the request, do not invent a result.
+        if (abortSignal?.aborted) throw cause;
+        outcome = {
+          ok: false,
+          result: timeout.aborted
+            ? {
+                status: "timeout",
+                timeoutMs,
+                stdout: "",
+                stderr: "",
+                wallTimeMs: Math.round(performance.now() - started),
+                truncated: { stdout: 0, stderr: 0 },
+              }
+            : describeNetworkError(cause),
+        };
+      }
+
+      const { result } = outcome;
+      if (outcome.ok && ctx.onCost) {
+        const onCost = ctx.onCost;
+        safely(() =>
+          onCost({
+            amount: ctx.costPerExecution ?? 1,
+            toolCallId,
+            participantId: ctx.participantId,
+            tenantId: ctx.tenantId,
+            chatbotId: ctx.chatbotId,
+          }),
+        );
+      }
+      if (ctx.log) {
+        const log = ctx.log;
+        safely(() =>
+          log({
+            type: "execute_code",
+            toolCallId,
+            participantId: ctx.participantId,
+            tenantId: ctx.tenantId,
+            chatbotId: ctx.chatbotId,
+            status: result.status,
+            exitCode: result.status === "completed" ? result.exitCode : null,
+            wallTimeMs: result.status === "completed" || result.status === "timeout" ? result.wallTimeMs : null,
+            durationMs: Math.round(performance.now() - started),
+            ...(result.status === "error" ? { errorCode: result.code } : {}),
+            ...(ctx.logCode ? { code } : {}),
+          }),
+        );
+      }
+      return result;
+    },
+    toModelOutput: ({ output }) => ({ type: "text", value: describeModelOutput(output) }),
+  });
+}

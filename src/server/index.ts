@@ -1,0 +1,22 @@
+export {
+  buildExecuteCodeTool,
+  DEFAULT_MAX_STDERR_CHARS,
+  DEFAULT_MAX_STDOUT_CHARS,
+  DEFAULT_TIMEOUT_MS,
+  type ExecuteCodeLogEvent,
+  type ExecuteCodeToolContext,
+  type ExecutionCost,
+} from "./execute-code-tool";
+export { describeModelOutput } from "./model-output";
+export { mergeTools, type ToolNameClash } from "./merge-tools";
+export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt";
+export {
+  createTokenMinter,
+  MAX_TOKEN_LIFETIME_SECONDS,
+  type SigningAlgorithm,
+  type TokenMinter,
+  type TokenMinterOptions,
+  type TokenSubject,
+} from "./token";
+export { sandboxResponseSchema, type SandboxResponse } from "./sandbox-client";
+export * from "../contract";

@@ -1,0 +1,29 @@
+import { normalizeExecuteCodeResult } from "../contract";
+
+function stream(name: string, text: string, cut: number): string {
+  const note = cut ? `\n[${cut} more characters of ${name} were cut]` : "";
+  return `${name}:\n${text}${note}`;
+}
+
+/** The result as the model reads it: plain text, the real output first. */
+export function describeModelOutput(output: unknown): string {
+  const result = normalizeExecuteCodeResult(output);
+  switch (result.status) {
+    case "completed": {
+      const exit = result.signal ? `killed by ${result.signal}` : `exit code: ${result.exitCode ?? "unknown"}`;
+      return [exit, stream("stdout", result.stdout, result.truncated.stdout), stream("stderr", result.stderr, result.truncated.stderr)].join("\n");
+    }
+    case "timeout":
+      return [
+        `The program was stopped because it ran longer than ${result.timeoutMs === null ? "the time limit" : `${result.timeoutMs / 1000} s`} (an endless loop or too much work). Output up to then:`,
+        stream("stdout", result.stdout, result.truncated.stdout),
+        stream("stderr", result.stderr, result.truncated.stderr),
+      ].join("\n");
+    case "busy":
+      return `The code runner is busy and did not run the program.${result.retryAfterMs === null ? "" : ` It can take another run in ${Math.ceil(result.retryAfterMs / 1000)} s.`} Tell the student, and do not guess the output.`;
+    case "error":
+      return `The program did not run: ${result.message} (${result.code}). Do not guess its output.`;
+    case "unrecognised":
+      return `The tool returned an unexpected result: ${JSON.stringify(result.raw)}`;
+  }
+}

@@ -1,0 +1,175 @@
+import { z } from "zod";
+import type { ExecuteCodeResult } from "../contract";
+import { readRetryAfterMs } from "./retry-after";
+import { truncateText } from "./truncate";
+
+/** The sandbox service's flat `/v1/exec` answer. */
+export const sandboxResponseSchema = z.object({
+  stdout: z.string(),
+  stderr: z.string(),
+  code: z.number().int().nullable(),
+  signal: z.string().nullable().optional(),
+  /** Milliseconds. */
+  wall_time: z.number().nonnegative().nullable().optional(),
+  session_id: z.string().nullable().optional(),
+  files: z.array(z.unknown()).nullable().optional(),
+  timed_out: z.boolean().optional(),
+});
+
+export type SandboxResponse = z.infer<typeof sandboxResponseSchema>;
+
+export interface SandboxRequest {
+  /** Base URL of the sandbox service, e.g. `https://sandbox.example.edu`. */
+  url: string;
+  token: string;
+  code: string;
+  signal: AbortSignal;
+  fetch?: typeof fetch;
+}
+
+export interface OutputLimits {
+  stdout: number;
+  stderr: number;
+}
+
+/** What came back from one call, before it is turned into the kit's result. */
+export type SandboxOutcome =
+  | { ok: true; result: ExecuteCodeResult; response: SandboxResponse }
+  | { ok: false; result: ExecuteCodeResult };
+
+const error = (code: string, message: string): SandboxOutcome => ({
+  ok: false,
+  result: { status: "error", code, message },
+});
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+function sandboxMessage(body: unknown, text: string): string {
+  if (body && typeof body === "object") {
+    for (const key of ["message", "error", "detail"]) {
+      const value = (body as Record<string, unknown>)[key];
+      if (typeof value === "string" && value) return value;
+    }
+  }
+  return firstLine(text);
+}
+
+/** POSTs the program to `/v1/exec`. Network failures throw; the caller decides what an abort means. */
+export async function postToSandbox(request: SandboxRequest): Promise<Response> {
+  const doFetch = request.fetch ?? fetch;
+  return doFetch(new URL("/v1/exec", request.url), {
+    method: "POST",
+    headers: { authorization: `Bearer ${request.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ lang: "py", code: request.code }),
+    signal: request.signal,
+  });
+}
+
+/** Turns any HTTP answer of the sandbox into the kit's result; nothing it said is dropped. */
+export async function readSandboxResponse(
+  response: Response,
+  limits: OutputLimits,
+  timeoutMs: number | null,
+): Promise<SandboxOutcome> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+
+  if (response.status === 429) {
+    return {
+      ok: false,
+      result: {
+        status: "busy",
+        retryAfterMs: readRetryAfterMs(response.headers.get("retry-after"), body),
+        message: "The code runner is busy (too many runs in a short time).",
+      },
+    };
+  }
+  if (response.status === 401 || response.status === 403) {
+    return error(
+      "sandbox_unauthorized",
+      `The code runner refused the request (HTTP ${response.status}: ${sandboxMessage(body, text) || "not authorised"}). This is a set-up problem on the server, not a problem with the program.`,
+    );
+  }
+  if (response.status === 413) {
+    return error("program_too_large", `The code runner refused the program as too large: ${sandboxMessage(body, text)}`);
+  }
+  if (response.status >= 400 && response.status < 500) {
+    return error(
+      "sandbox_rejected",
+      `The code runner rejected the request (HTTP ${response.status}): ${sandboxMessage(body, text) || "no reason given"}.`,
+    );
+  }
+  if (response.status >= 500) {
+    return error(
+      "sandbox_failed",
+      `The code runner failed (HTTP ${response.status})${text ? `: ${sandboxMessage(body, text)}` : ""}. The program may not have run; trying again later can help.`,
+    );
+  }
+  if (body === undefined) {
+    return error(
+      "malformed_response",
+      `The code runner answered with something that is not JSON: ${firstLine(text) || "(empty body)"}`,
+    );
+  }
+  const parsed = sandboxResponseSchema.safeParse(body);
+  if (!parsed.success) {
+    return error(
+      "malformed_response",
+      `The code runner's answer is missing fields (${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}): ${firstLine(text)}`,
+    );
+  }
+  const r = parsed.data;
+  const stdout = truncateText(r.stdout, limits.stdout);
+  const stderr = truncateText(r.stderr, limits.stderr);
+  const common = {
+    stdout: stdout.text,
+    stderr: stderr.text,
+    wallTimeMs: r.wall_time ?? null,
+    truncated: { stdout: stdout.cut, stderr: stderr.cut },
+  };
+  const result: ExecuteCodeResult = r.timed_out
+    ? { status: "timeout", timeoutMs, ...common }
+    : { status: "completed", exitCode: r.code, signal: r.signal ?? null, ...common };
+  return { ok: true, result, response: r };
+}
+
+/** A network failure as a result a student can read and a model can act on. */
+export function describeNetworkError(cause: unknown): ExecuteCodeResult {
+  const code = networkErrorCode(cause);
+  if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EHOSTUNREACH") {
+    return {
+      status: "error",
+      code: "sandbox_unavailable",
+      message: "The code runner cannot be reached right now, so the program did not run. Try again in a minute.",
+    };
+  }
+  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE") {
+    return {
+      status: "error",
+      code: "connection_reset",
+      message: "The connection to the code runner broke before it answered. The program may or may not have run; run it again to see its output.",
+    };
+  }
+  return {
+    status: "error",
+    code: "network_error",
+    message: `The code runner could not be reached (${cause instanceof Error ? cause.message : String(cause)}).`,
+  };
+}
+
+function networkErrorCode(cause: unknown): string | undefined {
+  for (let e: unknown = cause, depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
