@@ -103,7 +103,7 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext) {
       try {
         const token = await minter.mint({ participantId: ctx.participantId, tenantId: ctx.tenantId });
         const response = await postToSandbox({ url: ctx.sandboxUrl, token, code, signal, fetch: ctx.fetch });
-        outcome = await readSandboxResponse(response, limits, timeoutMs);
+        outcome = await readSandboxResponse(response, limits);
       } catch (cause) {
         // The user pressed stop: end the request, do not invent a result.
         if (abortSignal?.aborted) throw cause;

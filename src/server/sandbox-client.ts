@@ -14,6 +14,8 @@ export const sandboxResponseSchema = z.object({
   session_id: z.string().nullable().optional(),
   files: z.array(z.unknown()).nullable().optional(),
   timed_out: z.boolean().optional(),
+  /** The sandbox's own run-time limit, when it says. */
+  time_limit_ms: z.number().nonnegative().nullable().optional(),
 });
 
 export type SandboxResponse = z.infer<typeof sandboxResponseSchema>;
@@ -69,11 +71,7 @@ export async function postToSandbox(request: SandboxRequest): Promise<Response> 
 }
 
 /** Turns any HTTP answer of the sandbox into the kit's result; nothing it said is dropped. */
-export async function readSandboxResponse(
-  response: Response,
-  limits: OutputLimits,
-  timeoutMs: number | null,
-): Promise<SandboxOutcome> {
+export async function readSandboxResponse(response: Response, limits: OutputLimits): Promise<SandboxOutcome> {
   const text = await response.text();
   let body: unknown;
   try {
@@ -136,7 +134,7 @@ export async function readSandboxResponse(
     truncated: { stdout: stdout.cut, stderr: stderr.cut },
   };
   const result: ExecuteCodeResult = r.timed_out
-    ? { status: "timeout", timeoutMs, ...common }
+    ? { status: "timeout", timeoutMs: r.time_limit_ms ?? null, ...common }
     : { status: "completed", exitCode: r.code, signal: r.signal ?? null, ...common };
   return { ok: true, result, response: r };
 }

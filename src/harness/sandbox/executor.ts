@@ -1,0 +1,30 @@
+/** One program to run. */
+export interface RunRequest {
+  code: string;
+  /** Hard limit: the run is ended after this long. */
+  timeoutMs: number;
+  /** Aborted when the caller went away; the run is ended at once. */
+  signal: AbortSignal;
+}
+
+/** What running a program gave, as the sandbox reports it. */
+export interface RunOutcome {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  signal: string | null;
+  wallTimeMs: number;
+  timedOut: boolean;
+}
+
+/** A failure of the sandbox service itself, injected by the scripted executor for tests. */
+export type SandboxFault =
+  | { kind: "http-error"; status: number; body?: string }
+  | { kind: "malformed-json" }
+  | { kind: "reset" }
+  | { kind: "rate-limit"; retryAfterSeconds: number };
+
+export interface Executor {
+  run(request: RunRequest): Promise<RunOutcome | { fault: SandboxFault }>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,172 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
+import { MAX_CODE_LENGTH } from "../../contract";
+import type { Executor } from "./executor";
+import { createRateLimiter, type RateLimit } from "./rate-limiter";
+
+export interface MockSandboxOptions {
+  /** Verifies the tokens that the server tool signs. */
+  publicKey: CryptoKey | KeyObject;
+  algorithms: string[];
+  issuer: string;
+  audience: string;
+  executor: Executor;
+  /** Per (tenant, user); default 20 executions per 30 s. */
+  rateLimit?: RateLimit;
+  /** Longest run before the program is ended; default 10 000 ms. */
+  maxRunMs?: number;
+  /** Longest token lifetime accepted, in seconds; default 300. */
+  maxTokenLifetimeSeconds?: number;
+}
+
+export const DEFAULT_SANDBOX_RATE_LIMIT: RateLimit = { max: 20, windowMs: 30_000 };
+const MAX_TOKEN_CHARS = 4096;
+const MAX_BODY_BYTES = 256 * 1024;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, "body_too_large", "The request body is too large.");
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new HttpError(400, "invalid_json", "The request body is not JSON.");
+  }
+}
+
+/**
+ * A stand-in for the sandbox service with the same contract: `POST /v1/exec`
+ * with a bearer JWT, a per-user rate limit, a maximum run time, and the flat
+ * `{ stdout, stderr, code, signal, wall_time, session_id, files }` answer.
+ * Returns a request handler to mount on any Node HTTP server.
+ */
+export function createMockSandbox(options: MockSandboxOptions) {
+  const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_SANDBOX_RATE_LIMIT);
+  const maxRunMs = options.maxRunMs ?? 10_000;
+  const maxLifetime = options.maxTokenLifetimeSeconds ?? 300;
+
+  async function authenticate(req: IncomingMessage): Promise<JWTPayload> {
+    const header = req.headers.authorization ?? "";
+    const token = /^Bearer (.+)$/.exec(header)?.[1];
+    if (!token) throw new HttpError(401, "missing_token", "A bearer token is required.");
+    if (token.length > MAX_TOKEN_CHARS) throw new HttpError(401, "token_too_long", "The token is too long.");
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, options.publicKey, {
+        issuer: options.issuer,
+        audience: options.audience,
+        algorithms: options.algorithms,
+        requiredClaims: ["sub", "jti", "iat", "exp", "tenant_id"],
+      }));
+    } catch (error) {
+      const reason =
+        error instanceof errors.JWTExpired
+          ? "token_expired"
+          : error instanceof errors.JWTClaimValidationFailed
+            ? `invalid_claim_${error.claim}`
+            : "invalid_token";
+      throw new HttpError(401, reason, `The token was refused (${reason}).`);
+    }
+    if (payload.exp! - payload.iat! > maxLifetime) {
+      throw new HttpError(401, "token_lifetime_too_long", `Tokens may live at most ${maxLifetime} s.`);
+    }
+    return payload;
+  }
+
+  async function exec(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const claims = await authenticate(req);
+    const body = (await readBody(req)) as { lang?: unknown; code?: unknown };
+    if (body?.lang !== "py") throw new HttpError(400, "unsupported_language", 'Only "py" is supported.');
+    if (typeof body.code !== "string" || !body.code) throw new HttpError(400, "missing_code", "No program was sent.");
+    if (body.code.length > MAX_CODE_LENGTH) {
+      throw new HttpError(400, "program_too_long", `Programs may have at most ${MAX_CODE_LENGTH} characters.`);
+    }
+
+    const limit = limiter.take(`${String(claims.tenant_id)}:${claims.sub}`);
+    if (!limit.allowed) {
+      const seconds = Math.ceil(limit.retryAfterMs / 1000);
+      return json(
+        res,
+        429,
+        { error: "rate_limited", message: "Too many executions.", retry_after_seconds: seconds },
+        { "retry-after": String(seconds) },
+      );
+    }
+
+    // The caller hanging up (the user pressed stop) ends the run.
+    const abort = new AbortController();
+    res.on("close", () => abort.abort());
+    const outcome = await options.executor.run({ code: body.code, timeoutMs: maxRunMs, signal: abort.signal });
+    if (abort.signal.aborted) return;
+
+    if ("fault" in outcome) {
+      const fault = outcome.fault;
+      switch (fault.kind) {
+        case "http-error":
+          res.writeHead(fault.status, { "content-type": "text/plain" });
+          return void res.end(fault.body ?? "Internal error");
+        case "malformed-json":
+          res.writeHead(200, { "content-type": "application/json" });
+          return void res.end('{"stdout": "4\\n", "stderr": ');
+        case "reset":
+          return void req.socket.destroy();
+        case "rate-limit":
+          return json(
+            res,
+            429,
+            { error: "rate_limited", retry_after_seconds: fault.retryAfterSeconds },
+            { "retry-after": String(fault.retryAfterSeconds) },
+          );
+      }
+    }
+    json(res, 200, {
+      stdout: outcome.stdout,
+      stderr: outcome.stderr,
+      code: outcome.exitCode,
+      signal: outcome.signal,
+      wall_time: outcome.wallTimeMs,
+      timed_out: outcome.timedOut,
+      time_limit_ms: maxRunMs,
+      session_id: claims.jti,
+      files: [],
+    });
+  }
+
+  return {
+    /** Handles `/v1/exec`; returns false for any other path so the host can route it. */
+    handle(req: IncomingMessage, res: ServerResponse): boolean {
+      const path = (req.url ?? "").split("?")[0];
+      if (path !== "/v1/exec") return false;
+      if (req.method !== "POST") {
+        json(res, 405, { error: "method_not_allowed", message: "Use POST." }, { allow: "POST" });
+        return true;
+      }
+      exec(req, res).catch((error: unknown) => {
+        if (res.headersSent) return void res.end();
+        if (error instanceof HttpError) return json(res, error.status, { error: error.code, message: error.message });
+        json(res, 500, { error: "internal", message: "The sandbox failed." });
+      });
+      return true;
+    },
+    close: () => options.executor.close(),
+  };
+}

@@ -1,0 +1,165 @@
+import type { LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { simulateReadableStream } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+
+/** Plain-language prompts the demo offers, each with the program it runs. */
+export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; code: string }> = [
+  {
+    prompt: "Add up the numbers from 1 to 100",
+    match: /1 to 100|sum/i,
+    code: "total = sum(range(1, 101))\nprint(total)",
+  },
+  {
+    prompt: "Show me a real traceback",
+    match: /traceback|error/i,
+    code: 'def mean(values):\n    return sum(values) / len(values)\n\nscores = []\nprint("scores:", scores)\nprint(mean(scores))',
+  },
+  {
+    prompt: "Exit with code 3",
+    match: /exit/i,
+    code: 'import sys\n\nprint("leaving early")\nsys.exit(3)',
+  },
+  {
+    prompt: "Loop forever",
+    match: /forever|infinite/i,
+    code: "n = 0\nwhile True:\n    n += 1",
+  },
+  {
+    prompt: "Print a colourful report",
+    match: /colou?r/i,
+    code: 'GREEN, RED, BOLD, RESET = "\\033[32m", "\\033[31m", "\\033[1m", "\\033[0m"\nprint(f"{BOLD}Report{RESET}")\nprint(f"{GREEN}passed: 3{RESET}")\nprint(f"{RED}failed: 1{RESET}")',
+  },
+];
+
+const FENCED = /```(?:python|py|python3)?[^\n]*\n([\s\S]*?)```/i;
+
+export interface ScriptedModelOptions {
+  /** Name of the code tool the model calls. */
+  toolName?: string;
+  /** Pause between streamed chunks, so the card's writing phase is visible. Default 30 ms. */
+  chunkDelayMs?: number;
+  /** Pieces the tool input is streamed in. Default 8. */
+  inputChunks?: number;
+}
+
+function lastOf<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return items[i];
+  return undefined;
+}
+
+/** The program a user message asks for: a fenced Python block as written, or a demo prompt's program. */
+export function programFor(message: string): string | null {
+  const fenced = FENCED.exec(message);
+  if (fenced) return fenced[1]!.replace(/\n$/, "");
+  return DEMO_PROGRAMS.find((demo) => demo.match.test(message))?.code ?? null;
+}
+
+function textOfTool(prompt: LanguageModelV3Prompt): string | null {
+  const last = prompt[prompt.length - 1];
+  if (last?.role !== "tool") return null;
+  const result = lastOf(last.content, (part) => part.type === "tool-result");
+  if (!result || result.type !== "tool-result") return null;
+  const output = result.output;
+  switch (output.type) {
+    case "text":
+    case "error-text":
+      return output.value;
+    case "execution-denied":
+      return `denied: ${output.reason ?? ""}`;
+    default:
+      return JSON.stringify("value" in output ? output.value : output);
+  }
+}
+
+/** What the model says after the tool answered: the exit code and the first line of output. */
+export function replyToToolResult(text: string): string {
+  if (text.startsWith("denied:")) {
+    return "You chose not to run the code, so it did not run and I have no output to show.";
+  }
+  const exit = /^exit code: (-?\d+|unknown)/.exec(text);
+  const killed = /^killed by (\S+)/.exec(text);
+  if (exit || killed) {
+    const stdout = /\nstdout:\n([^\n]*)/.exec(text)?.[1] ?? "";
+    const stderr = /\nstderr:\n([\s\S]*)$/.exec(text)?.[1]?.trim().split("\n").pop() ?? "";
+    const status = killed ? `was killed by ${killed[1]}` : `finished with exit code ${exit![1]}`;
+    const printed = stdout ? `Its first line of output is: ${stdout}` : "It printed nothing on stdout.";
+    const failure = stderr && (killed || exit![1] !== "0") ? ` The error was: ${stderr}` : "";
+    return `The program ${status}. ${printed}${failure}`;
+  }
+  return `The code did not give a result: ${text.split("\n")[0]}`;
+}
+
+function chunked(text: string, pieces: number): string[] {
+  const size = Math.max(1, Math.ceil(text.length / pieces));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+const usage = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
+
+function textParts(text: string, pieces: number): LanguageModelV3StreamPart[] {
+  return [
+    { type: "text-start", id: "t" },
+    ...chunked(text, pieces).map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id: "t", delta })),
+    { type: "text-end", id: "t" },
+    { type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } },
+  ];
+}
+
+/**
+ * A language model that needs no key: it turns the latest user message into
+ * a streamed `execute_code` call (a fenced Python block runs exactly as
+ * written; the demo prompts map to built-in programs), and after the tool
+ * result answers with the exit code and the first line of output. Each call
+ * depends on its prompt alone, so concurrent chats share nothing.
+ */
+export function createScriptedModel(options: ScriptedModelOptions = {}) {
+  const toolName = options.toolName ?? "execute_code";
+  const chunkDelayInMs = options.chunkDelayMs ?? 30;
+  const inputChunks = options.inputChunks ?? 8;
+
+  return new MockLanguageModelV3({
+    provider: "execute-code-ui-harness",
+    modelId: "scripted",
+    doStream: async ({ prompt }) => {
+      const toolText = textOfTool(prompt);
+      let parts: LanguageModelV3StreamPart[];
+      if (toolText !== null) {
+        parts = textParts(replyToToolResult(toolText), 6);
+      } else {
+        const user = lastOf(prompt, (message) => message.role === "user");
+        const message =
+          user?.role === "user"
+            ? user.content.map((part) => (part.type === "text" ? part.text : "")).join("\n")
+            : "";
+        const code = programFor(message);
+        if (code === null) {
+          parts = textParts(
+            "Send me a Python program in a ```python block, or try one of the example prompts, and I will run it.",
+            4,
+          );
+        } else {
+          const id = `call_${crypto.randomUUID().slice(0, 8)}`;
+          const input = JSON.stringify({ code });
+          parts = [
+            { type: "tool-input-start", id, toolName },
+            ...chunked(input, inputChunks).map((delta): LanguageModelV3StreamPart => ({ type: "tool-input-delta", id, delta })),
+            { type: "tool-input-end", id },
+            { type: "tool-call", toolCallId: id, toolName, input },
+            { type: "finish", usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } },
+          ];
+        }
+      }
+      return {
+        stream: simulateReadableStream({
+          chunks: [{ type: "stream-start", warnings: [] } as LanguageModelV3StreamPart, ...parts],
+          chunkDelayInMs,
+        }),
+      };
+    },
+  });
+}
