@@ -1,0 +1,8 @@
+// The demo's example prompts; the scripted model maps each to a program.
+export const DEMO_PROMPTS = [
+  "Add up the numbers from 1 to 100",
+  "Show me a real traceback",
+  "Exit with code 3",
+  "Loop forever",
+  "Print a colourful report",
+];

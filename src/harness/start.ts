@@ -1,0 +1,35 @@
+// `npm start`: the harness with settings from the environment.
+import { startHarness } from "./harness-server";
+
+function numberFrom(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) {
+    console.error(`${name} must be a non-negative number; got "${raw}".`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const harness = await startHarness({
+  port: numberFrom("PORT", 3210),
+  host: process.env.HOST || "127.0.0.1",
+  toolTimeoutMs: numberFrom("EXECUTE_CODE_TIMEOUT_MS", 60_000),
+  sandboxUrl: process.env.EXECUTE_CODE_SANDBOX_URL || undefined,
+  rateLimit: {
+    max: numberFrom("MOCK_SANDBOX_RATE_LIMIT", 20),
+    windowMs: numberFrom("MOCK_SANDBOX_RATE_WINDOW_MS", 30_000),
+  },
+  maxRunMs: numberFrom("MOCK_SANDBOX_MAX_RUN_MS", 10_000),
+  poolSize: numberFrom("MOCK_SANDBOX_POOL_SIZE", 2),
+  chunkDelayMs: numberFrom("SCRIPTED_MODEL_DELAY_MS", 30),
+  log: process.env.HARNESS_LOG ? (event) => console.log(JSON.stringify(event)) : undefined,
+});
+
+console.log(`execute-code-ui harness: ${harness.url}`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void harness.close().then(() => process.exit(0));
+  });
+}

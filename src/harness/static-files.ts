@@ -1,0 +1,42 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".json": "application/json",
+  ".map": "application/json",
+};
+
+/** Serves a built single-page app from `root`; unknown paths get its index.html. */
+export function createStaticHandler(root: string) {
+  const base = path.resolve(root);
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const pathname = decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/");
+    let file = path.resolve(base, `.${pathname}`);
+    if (!file.startsWith(base)) {
+      res.writeHead(403).end();
+      return;
+    }
+    let info = await stat(file).catch(() => null);
+    if (!info || info.isDirectory()) {
+      file = path.join(base, "index.html");
+      info = await stat(file).catch(() => null);
+    }
+    if (!info) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("The demo page is not built: run `npm start`.");
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
+      "content-length": info.size,
+      "cache-control": file.endsWith("index.html") ? "no-cache" : "public, max-age=3600",
+    });
+    createReadStream(file).pipe(res);
+  };
+}

@@ -1,0 +1,60 @@
+import type { Locator, Page } from "@playwright/test";
+import type { ExecuteCodePhase } from "../view";
+
+/** Every `execute_code` card on the page, in order. */
+export function executeCodeCards(page: Page): Locator {
+  return page.locator('[data-slot="execute-code"]');
+}
+
+export interface ExecuteCodeCardHandle {
+  root: Locator;
+  /** The program's text (line numbers are not part of it). */
+  code: Locator;
+  stdout: Locator;
+  stderr: Locator;
+  exit: Locator;
+  status: Locator;
+  message: Locator;
+  /** The card's phase, from `data-phase`. */
+  phase(): Promise<ExecuteCodePhase>;
+  /** The exit code from `data-exit-code`, or null when there is none. */
+  exitCode(): Promise<number | null>;
+  /** The text of a stream, empty when the pane says there was none. */
+  text(stream: "stdout" | "stderr"): Promise<string>;
+  /** Waits until the card reaches one of the phases. */
+  waitForPhase(phase: ExecuteCodePhase | ExecuteCodePhase[], options?: { timeout?: number }): Promise<void>;
+}
+
+/** The card of the latest `execute_code` call (or of the one at `index`), read through the public DOM contract. */
+export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHandle {
+  const cards = executeCodeCards(page);
+  const root = index === undefined ? cards.last() : cards.nth(index);
+  const slot = (name: string) => root.locator(`[data-slot="execute-code-${name}"]`);
+  return {
+    root,
+    code: slot("source").locator("code"),
+    stdout: slot("stdout"),
+    stderr: slot("stderr"),
+    exit: slot("exit"),
+    status: slot("status"),
+    message: slot("message"),
+    async phase() {
+      return (await root.getAttribute("data-phase")) as ExecuteCodePhase;
+    },
+    async exitCode() {
+      if (!(await slot("exit").count())) return null;
+      const value = await slot("exit").getAttribute("data-exit-code");
+      return value === null ? null : Number(value);
+    },
+    async text(stream) {
+      const pane = slot(stream);
+      if ((await pane.getAttribute("data-empty")) !== null) return "";
+      return pane.locator("pre").innerText();
+    },
+    async waitForPhase(phase, options) {
+      const phases = Array.isArray(phase) ? phase : [phase];
+      const selector = phases.map((p) => `[data-phase="${p}"]`).join(", ");
+      await root.and(root.page().locator(selector)).waitFor({ timeout: options?.timeout });
+    },
+  };
+}
