@@ -99,6 +99,8 @@ export const Succeeded: Story = {
     await expect(slot(root, "exit")).toHaveAttribute("data-exit-code", "0");
     await expect(slot(root, "timing")).toHaveTextContent("took 42 ms");
     await highlighted(root);
+    // What a person selects and copies: one line break per line, no line numbers.
+    await expect(slot(root, "source")?.querySelector("code")?.innerText.replace(/\n$/, "")).toBe(primesCode);
   },
 };
 
@@ -244,7 +246,7 @@ export const UnrecognisedResult: Story = {
 };
 
 export const AwaitingClient: Story = {
-  args: call(primesCode, { status: { type: "requires-action", reason: "tool-calls" } }),
+  args: call(primesCode, { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "awaiting-client");

@@ -29,7 +29,7 @@ const everyPhase: [ExecuteCodePhase, ExecuteCodeCardProps][] = [
   ["denied", call("print(1)", { approval: { id: "a", approved: false } })],
   ["cancelled", call("print(1)", { status: { type: "incomplete", reason: "cancelled" } })],
   ["error", call("print(1)", { result: { status: "error", code: "x", message: "down" } })],
-  ["awaiting-client", call("print(1)", { status: { type: "requires-action", reason: "tool-calls" } })],
+  ["awaiting-client", call("print(1)", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" })],
 ];
 
 describe("ExecuteCodeCard: DOM contract", () => {

@@ -116,8 +116,16 @@ describe("deriveExecuteCodeView: phases", () => {
     expect(view.cancelReason).toBe("no-result");
   });
 
-  it("awaits the client when the runtime asks the browser for the result", () => {
-    expect(phase(call("x", { status: { type: "requires-action", reason: "tool-calls" } }))).toBe("awaiting-client");
+  it("awaits the client when the browser runs the code and the runtime asks it for the result", () => {
+    const waiting = call("x", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" });
+    expect(phase(waiting)).toBe("awaiting-client");
+  });
+
+  it("is cancelled when a server-run call was stopped before its result (runtimes report it as waiting)", () => {
+    const stopped = deriveExecuteCodeView(call("x", { status: { type: "requires-action", reason: "tool-calls" } }));
+    expect(stopped.phase).toBe("cancelled");
+    expect(stopped.cancelReason).toBe("stopped");
+    expect(phase({ status: { type: "requires-action", reason: "tool-calls" }, args: {}, argsText: '{"code":"x' })).toBe("cancelled");
   });
 
   it("walks a whole run: writing, running, succeeded", () => {

@@ -15,12 +15,19 @@ export interface ExecuteCodeToolUIOptions {
   labels?: Partial<ExecuteCodeLabels>;
   theme?: "light" | "dark";
   className?: string;
+  /** `"client"` when the browser runs the code and adds the result; default `"server"`. */
+  execution?: "server" | "client";
 }
 
 type Props = ToolCallMessagePartProps<Partial<ExecuteCodeInput>, unknown>;
 
 /** The tool-call renderer itself, for hosts that register renderers through toolkits or `MessagePrimitive.Parts`. */
-export function makeExecuteCodeRenderer({ labels, theme, className }: Omit<ExecuteCodeToolUIOptions, "toolName"> = {}) {
+export function makeExecuteCodeRenderer({
+  labels,
+  theme,
+  className,
+  execution,
+}: Omit<ExecuteCodeToolUIOptions, "toolName"> = {}) {
   function ExecuteCodeToolRender(props: Props) {
     const { approval, respondToApproval } = props;
     const waiting = approval !== undefined && approval.approved === undefined && !approval.resolution;
@@ -32,6 +39,7 @@ export function makeExecuteCodeRenderer({ labels, theme, className }: Omit<Execu
         result={props.result}
         isError={props.isError}
         approval={approval}
+        execution={execution}
         labels={labels}
         theme={theme}
         className={className}

@@ -28,6 +28,7 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({
   result,
   isError,
   approval,
+  execution,
   labels,
   theme,
   className,
@@ -35,8 +36,8 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({
   onDeny,
 }: ExecuteCodeCardProps) {
   const view = useMemo(
-    () => deriveExecuteCodeView({ status, args, argsText, argsComplete, result, isError, approval }),
-    [status, args, argsText, argsComplete, result, isError, approval],
+    () => deriveExecuteCodeView({ status, args, argsText, argsComplete, result, isError, approval, execution }),
+    [status, args, argsText, argsComplete, result, isError, approval, execution],
   );
   return (
     <ExecuteCode.Root view={view} labels={labels} theme={theme} className={className}>

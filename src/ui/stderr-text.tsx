@@ -43,7 +43,7 @@ export const StderrText = memo(function StderrText({
           type="button"
           className="ecu-frame-link"
           data-slot="execute-code-frame-link"
-          data-line={frame.programLine}
+          data-target-line={frame.programLine}
           title={labels.goToLine(String(frame.programLine))}
           onClick={() => onGoToLine?.(frame.programLine)}
         >

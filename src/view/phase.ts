@@ -44,6 +44,11 @@ export interface ExecuteCodeCallState {
     reason?: string;
     resolution?: "cancelled" | "expired";
   };
+  /**
+   * Who runs the code. With `"client"` a call that waits for a result is
+   * awaiting the browser; with `"server"` (the default) it was stopped.
+   */
+  execution?: "server" | "client";
 }
 
 export interface ExecuteCodeOutput {
@@ -218,7 +223,11 @@ export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeV
       }
       return { ...base, ...EMPTY_VIEW, phase: "cancelled", cancelReason: status.reason ?? null };
     case "requires-action":
-      return { ...base, ...EMPTY_VIEW, phase: complete ? "awaiting-client" : "writing" };
+      // Runtimes report a server tool whose run was stopped as waiting for a result.
+      if (!complete) return { ...base, ...EMPTY_VIEW, phase: "cancelled", cancelReason: "stopped" };
+      return state.execution === "client"
+        ? { ...base, ...EMPTY_VIEW, phase: "awaiting-client" }
+        : { ...base, ...EMPTY_VIEW, phase: "cancelled", cancelReason: "stopped" };
     case "complete":
       // The message ended and no result ever came back for this call.
       return { ...base, ...EMPTY_VIEW, phase: "cancelled", cancelReason: "no-result" };

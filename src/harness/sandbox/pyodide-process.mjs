@@ -39,6 +39,9 @@ process._kill = process.kill;
 pyodide.runPython(`
 import sys, traceback
 
+sys.stdout.reconfigure(line_buffering=True)
+sys.stderr.reconfigure(line_buffering=True)
+
 def __sandbox_run(source):
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     try:
@@ -67,31 +70,23 @@ def __sandbox_run(source):
 const runProgram = pyodide.globals.get("__sandbox_run");
 
 let current = null;
+// Each write goes out at once, so a run that is ended for taking too long
+// still reports everything it printed until then.
 function writer(stream) {
   const decoder = new TextDecoder();
   return {
     write(bytes) {
       if (!current) return bytes.length;
-      const text = decoder.decode(bytes, { stream: true });
       const room = maxOutput - current.sizes[stream];
       if (room > 0) {
+        const text = decoder.decode(bytes, { stream: true });
         const kept = text.length > room ? text.slice(0, room) : text;
         current.sizes[stream] += kept.length;
-        current.pending[stream] += kept;
-        if (current.pending[stream].length > 4096 || Date.now() - current.flushedAt > 50) flush();
+        if (kept) send({ type: "output", id: current.id, stream, text: kept });
       }
       return bytes.length;
     },
   };
-}
-function flush() {
-  for (const stream of ["stdout", "stderr"]) {
-    if (current.pending[stream]) {
-      send({ type: "output", id: current.id, stream, text: current.pending[stream] });
-      current.pending[stream] = "";
-    }
-  }
-  current.flushedAt = Date.now();
 }
 pyodide.setStdout(writer("stdout"));
 pyodide.setStderr(writer("stderr"));
@@ -100,16 +95,15 @@ pyodide.setStdin({ stdin: () => null });
 const lines = readline.createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   const { id, code } = JSON.parse(line);
-  current = { id, sizes: { stdout: 0, stderr: 0 }, pending: { stdout: "", stderr: "" }, flushedAt: Date.now() };
+  current = { id, sizes: { stdout: 0, stderr: 0 } };
   const started = performance.now();
   let exitCode;
   try {
     exitCode = runProgram(code);
   } catch (error) {
-    current.pending.stderr += `${error?.message ?? error}\n`;
+    send({ type: "output", id, stream: "stderr", text: `${error?.message ?? error}\n` });
     exitCode = 1;
   }
-  flush();
   send({ type: "done", id, exitCode, wallTimeMs: Math.round(performance.now() - started) });
   current = null;
 });

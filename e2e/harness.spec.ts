@@ -1,0 +1,136 @@
+import { expect, test, type Page } from "@playwright/test";
+import { executeCodeCard, executeCodeCards } from "../src/testing";
+import { PORTS } from "./playwright.config";
+
+const at = (port: number) => `http://127.0.0.1:${port}/`;
+
+async function send(page: Page, text: string) {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+const python = (code: string) => `Run this please:\n\`\`\`python\n${code}\n\`\`\``;
+
+test.describe("the harness demo, as a person uses it", () => {
+  test("a fenced Python block runs for real and its output appears in the card", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    const code = "import math\nfor n in range(1, 6):\n    print(n, math.factorial(n))";
+    await send(page, python(code));
+    const card = executeCodeCard(page);
+    await card.waitForPhase("succeeded");
+    expect(await card.text("stdout")).toBe("1 1\n2 2\n3 6\n4 24\n5 120\n");
+    expect(await card.text("stderr")).toBe("");
+    expect(await card.exitCode()).toBe(0);
+    await expect(card.status).toHaveText("Finished");
+    await expect(card.code).toHaveText(`${code}\n`, { useInnerText: true });
+    await expect(page.getByText("The program finished with exit code 0. Its first line of output is: 1 1")).toBeVisible();
+  });
+
+  test("the writing phase is visible while the model streams the program", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await send(page, python(`print("${"streamed ".repeat(60)}")`));
+    await executeCodeCard(page).waitForPhase("writing");
+    await executeCodeCard(page).waitForPhase("succeeded");
+  });
+
+  test("a traceback shows on stderr with exit 1, and its frames point at the code", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await page.getByRole("button", { name: "Show me a real traceback" }).click();
+    const card = executeCodeCard(page);
+    await card.waitForPhase("failed");
+    expect(await card.exitCode()).toBe(1);
+    expect(await card.text("stdout")).toBe("scores: []\n");
+    const stderr = await card.text("stderr");
+    expect(stderr).toContain('File "<exec>", line 6, in <module>');
+    expect(stderr).toContain("ZeroDivisionError: division by zero");
+    await card.stderr.getByRole("button", { name: "line 2" }).click();
+    await expect(card.code.locator('[data-line="2"]')).toHaveAttribute("data-focused", "true");
+    await expect(page.getByText("The error was: ZeroDivisionError: division by zero")).toBeVisible();
+  });
+
+  test("sys.exit(3) ends with exit code 3", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await page.getByRole("button", { name: "Exit with code 3" }).click();
+    const card = executeCodeCard(page);
+    await card.waitForPhase("failed");
+    expect(await card.exitCode()).toBe(3);
+    await expect(card.exit).toHaveText("Exit 3");
+    expect(await card.text("stdout")).toBe("leaving early\n");
+  });
+
+  test("an endless loop hits the time limit and says so", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await send(page, python('print("before the loop")\nwhile True:\n    pass'));
+    const card = executeCodeCard(page);
+    await card.waitForPhase("running");
+    await card.waitForPhase("timed-out");
+    await expect(card.message).toContainText("Stopped after 3 s");
+    expect(await card.text("stdout")).toBe("before the loop\n");
+  });
+
+  test("terminal colours are rendered, never shown as escape codes", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await page.getByRole("button", { name: "Print a colourful report" }).click();
+    const card = executeCodeCard(page);
+    await card.waitForPhase("succeeded");
+    const stdout = await card.text("stdout");
+    expect(stdout).toBe("Report\npassed: 3\nfailed: 1\n");
+    await expect(card.stdout.getByText("passed: 3")).toHaveAttribute("style", /--ecu-ansi-green/);
+  });
+
+  test("a program over 20,000 characters is refused with a clear error", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await send(page, python(`x = "${"a".repeat(20_100)}"`));
+    const card = executeCodeCard(page);
+    await card.waitForPhase("error");
+    await expect(card.message).toContainText("20,000 characters");
+  });
+
+  test("pressing stop while code runs cancels the call, and the next run works", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await page.getByRole("button", { name: "Loop forever" }).click();
+    const card = executeCodeCard(page);
+    await card.waitForPhase("running");
+    await page.getByRole("button", { name: "Stop" }).click();
+    await card.waitForPhase("cancelled");
+    await expect(card.message).toContainText(/cancelled|ended before/);
+    await send(page, python("print(6 * 7)"));
+    const next = executeCodeCard(page, 1);
+    await next.waitForPhase("succeeded");
+    expect(await next.text("stdout")).toBe("42\n");
+  });
+
+  test("the dark switch darkens the cards", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await page.getByRole("button", { name: "Add up the numbers from 1 to 100" }).click();
+    const card = executeCodeCard(page);
+    await card.waitForPhase("succeeded");
+    const background = () => card.root.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(await background()).toBe("rgb(255, 255, 255)");
+    await page.getByRole("checkbox", { name: "Dark theme" }).check();
+    expect(await background()).toBe("rgb(13, 17, 23)");
+  });
+});
+
+test("when the rate limit is reached, the card says the sandbox is busy and when to retry", async ({ page }) => {
+  await page.goto(at(PORTS.limited));
+  for (let i = 1; i <= 2; i++) {
+    await send(page, python(`print(${i})`));
+    await executeCodeCard(page, i - 1).waitForPhase("succeeded");
+  }
+  await send(page, python("print(3)"));
+  const third = executeCodeCard(page, 2);
+  await third.waitForPhase("busy");
+  await expect(third.message).toContainText(/Try again in \d+ s/);
+  await expect(third.status).toHaveText("Sandbox busy");
+  await expect(page.getByText("The code did not give a result: The code runner is busy")).toBeVisible();
+});
+
+test("when the sandbox is down, the card says so in words a student can read", async ({ page }) => {
+  await page.goto(at(PORTS.down));
+  await send(page, python("print(1)"));
+  const card = executeCodeCard(page);
+  await card.waitForPhase("error");
+  await expect(card.message).toContainText("The code runner cannot be reached right now");
+  await expect(executeCodeCards(page)).toHaveCount(1);
+});

@@ -1,0 +1,45 @@
+import { defineConfig } from "@playwright/test";
+
+// End-to-end tests against the harness as `npm start` serves it (built
+// first by `npm test`), in the system Chromium. Three instances: the main
+// one, one with a tiny rate limit, and one whose sandbox is down.
+export const PORTS = { main: 4310, limited: 4311, down: 4312 } as const;
+
+const server = (port: number, env: Record<string, string>) => ({
+  command: "node dist/harness/start.js",
+  cwd: "..",
+  url: `http://127.0.0.1:${port}/`,
+  env: { PORT: String(port), SCRIPTED_MODEL_DELAY_MS: "15", ...env },
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: "ignore" as const,
+  stderr: "pipe" as const,
+});
+
+export default defineConfig({
+  testDir: ".",
+  timeout: 60_000,
+  expect: { timeout: 20_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [["list"]],
+  use: {
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: [
+    server(PORTS.main, { MOCK_SANDBOX_MAX_RUN_MS: "3000", MOCK_SANDBOX_RATE_LIMIT: "1000" }),
+    server(PORTS.limited, { MOCK_SANDBOX_RATE_LIMIT: "2", MOCK_SANDBOX_POOL_SIZE: "1" }),
+    server(PORTS.down, { EXECUTE_CODE_SANDBOX_URL: "http://127.0.0.1:4319" }),
+  ],
+});
