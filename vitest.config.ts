@@ -20,7 +20,16 @@ export default defineConfig({
           name: "unit",
           environment: "jsdom",
           include: ["tests/**/*.test.{ts,tsx}"],
+          exclude: ["tests/node/**"],
           setupFiles: ["tests/setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["tests/node/**/*.test.ts"],
+          testTimeout: 30_000,
         },
       },
       {

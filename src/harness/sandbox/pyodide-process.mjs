@@ -36,14 +36,22 @@ process.kill = () => {
 };
 process._kill = process.kill;
 
+// The js and pyodide_js modules lead straight to JavaScript: take them away.
+// (JavaScript reached some other way is still held by the locks above.)
+for (const name of ["js", "pyodide_js"]) pyodide.unregisterJsModule(name);
+
 pyodide.runPython(`
-import sys, traceback
+import sys, traceback, linecache
+for name in ("js", "pyodide_js"):
+    sys.modules.pop(name, None)
 
 sys.stdout.reconfigure(line_buffering=True)
 sys.stderr.reconfigure(line_buffering=True)
 
 def __sandbox_run(source):
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    # Tracebacks quote the program's lines, as they do for a file.
+    linecache.cache["<exec>"] = (len(source), None, source.splitlines(True), "<exec>")
     try:
         exec(compile(source, "<exec>", "exec"), namespace)
         status = 0

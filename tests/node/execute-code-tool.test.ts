@@ -1,0 +1,277 @@
+import { createServer } from "node:http";
+import { decodeJwt, decodeProtectedHeader } from "jose";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness";
+import {
+  buildExecuteCodeTool,
+  createTokenMinter,
+  describeModelOutput,
+  mergeTools,
+  type ExecuteCodeToolContext,
+} from "../../src/server";
+import { AUDIENCE, ISSUER, listen, startSandbox } from "./sandbox-fixture";
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function setup(
+  script: (code: string) => ScriptedAnswer,
+  context: Partial<ExecuteCodeToolContext> = {},
+  sandboxOptions = {},
+) {
+  const seen: string[] = [];
+  const sandbox = await startSandbox(
+    createScriptedExecutor((code) => {
+      seen.push(code);
+      return script(code);
+    }),
+    sandboxOptions,
+  );
+  cleanups.push(sandbox.close);
+  const onCost = vi.fn();
+  const log = vi.fn();
+  const tool = buildExecuteCodeTool({
+    sandboxUrl: sandbox.url,
+    signing: sandbox.signing,
+    participantId: "student-7",
+    tenantId: "course-1",
+    chatbotId: "tutor",
+    onCost,
+    log,
+    ...context,
+  });
+  const run = (code: string, abortSignal?: AbortSignal) =>
+    tool.execute!({ code }, { toolCallId: "call-1", messages: [], abortSignal }) as Promise<unknown>;
+  return { tool, run, onCost, log, seen, sandbox };
+}
+
+describe("buildExecuteCodeTool: results", () => {
+  it("returns the run's streams, exit code and wall time, and reports cost and a log event without the code", async () => {
+    const { run, onCost, log, seen } = await setup(() => ({ stdout: "42\n", stderr: "note\n", exitCode: 0, wallTimeMs: 12 }));
+    const result = await run("print(6 * 7)");
+    expect(result).toEqual({
+      status: "completed",
+      stdout: "42\n",
+      stderr: "note\n",
+      exitCode: 0,
+      signal: null,
+      wallTimeMs: 12,
+      truncated: { stdout: 0, stderr: 0 },
+    });
+    expect(seen).toEqual(["print(6 * 7)"]);
+    expect(onCost).toHaveBeenCalledExactlyOnceWith({
+      amount: 1,
+      toolCallId: "call-1",
+      participantId: "student-7",
+      tenantId: "course-1",
+      chatbotId: "tutor",
+    });
+    expect(log).toHaveBeenCalledOnce();
+    const event = log.mock.calls[0]![0];
+    expect(event).toMatchObject({
+      type: "execute_code",
+      participantId: "student-7",
+      chatbotId: "tutor",
+      status: "completed",
+      exitCode: 0,
+      wallTimeMs: 12,
+    });
+    expect(event).not.toHaveProperty("code");
+  });
+
+  it("puts the code into the log only when asked, and uses the configured cost", async () => {
+    const { run, onCost, log } = await setup(() => ({ stdout: "" }), { logCode: true, costPerExecution: 0.25 });
+    await run("x = 1");
+    expect(log.mock.calls[0]![0].code).toBe("x = 1");
+    expect(onCost.mock.calls[0]![0].amount).toBe(0.25);
+  });
+
+  it("keeps a signal and a non-zero exit as they are", async () => {
+    const { run } = await setup(() => ({ exitCode: null, signal: "SIGKILL", stderr: "Killed" }));
+    expect(await run("x")).toMatchObject({ status: "completed", exitCode: null, signal: "SIGKILL", stderr: "Killed" });
+  });
+
+  it("cuts stdout to 8,000 and stderr to 4,000 characters by default and says how much was cut", async () => {
+    const { run } = await setup(() => ({ stdout: "o".repeat(10_000), stderr: "e".repeat(4_500) }));
+    const result = (await run("x")) as { stdout: string; stderr: string; truncated: unknown };
+    expect(result.stdout).toHaveLength(8_000);
+    expect(result.stderr).toHaveLength(4_000);
+    expect(result.truncated).toEqual({ stdout: 2_000, stderr: 500 });
+  });
+
+  it("takes other limits", async () => {
+    const { run } = await setup(() => ({ stdout: "12345", stderr: "abc" }), { maxStdoutChars: 2, maxStderrChars: 10 });
+    expect(await run("x")).toMatchObject({ stdout: "12", stderr: "abc", truncated: { stdout: 3, stderr: 0 } });
+  });
+
+  it("reports the sandbox's own time limit as a timeout with the output so far", async () => {
+    const { run } = await setup(() => ({ stdout: "partial\n", exitCode: null, signal: "SIGKILL", timedOut: true }), {}, { maxRunMs: 2500 });
+    expect(await run("while True: pass")).toMatchObject({ status: "timeout", timeoutMs: 2500, stdout: "partial\n" });
+  });
+});
+
+describe("buildExecuteCodeTool: time limit and stop", () => {
+  it("returns a timed-out result on its own time limit instead of throwing", async () => {
+    const { run, onCost, log } = await setup(() => ({ stdout: "late", delayMs: 2000 }), { timeoutMs: 150 });
+    const result = await run("slow()");
+    expect(result).toMatchObject({ status: "timeout", timeoutMs: 150, stdout: "", stderr: "" });
+    expect(onCost).not.toHaveBeenCalled();
+    expect(log.mock.calls[0]![0]).toMatchObject({ status: "timeout" });
+  });
+
+  it("stops the request when the user aborts, without inventing a result", async () => {
+    let sawAbort = false;
+    const server = createServer((req) => req.on("close", () => (sawAbort = true)));
+    const url = await listen(server);
+    cleanups.push(async () => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const signing = (await startSandbox(createScriptedExecutor(() => ({})))).signing;
+    const tool = buildExecuteCodeTool({ sandboxUrl: url, signing, participantId: "p", tenantId: "t" });
+    const stop = new AbortController();
+    const pending = tool.execute!({ code: "x" }, { toolCallId: "c", messages: [], abortSignal: stop.signal }) as Promise<unknown>;
+    setTimeout(() => stop.abort(), 100);
+    await expect(pending).rejects.toThrow(/abort/i);
+    await vi.waitFor(() => expect(sawAbort).toBe(true));
+  });
+});
+
+describe("buildExecuteCodeTool: a sandbox that is busy, failing or gone", () => {
+  it("turns 429 into busy with the delay from Retry-After", async () => {
+    const { run, onCost } = await setup(() => ({ fault: { kind: "rate-limit", retryAfterSeconds: 7 } }));
+    expect(await run("x")).toMatchObject({ status: "busy", retryAfterMs: 7000 });
+    expect(onCost).not.toHaveBeenCalled();
+  });
+
+  it("hits the sandbox's per-user rate limit", async () => {
+    const { run } = await setup(() => ({ stdout: "ok" }), {}, { rateLimit: { max: 2, windowMs: 30_000 } });
+    await run("1");
+    await run("2");
+    const third = (await run("3")) as { status: string; retryAfterMs: number };
+    expect(third.status).toBe("busy");
+    expect(third.retryAfterMs).toBeGreaterThan(28_000);
+    expect(third.retryAfterMs).toBeLessThanOrEqual(30_000);
+  });
+
+  it("reads retry_after_seconds from the body when there is no header", async () => {
+    const fetch = async () => new Response(JSON.stringify({ retry_after_seconds: 3 }), { status: 429 });
+    const { run } = await setup(() => ({}), { fetch });
+    expect(await run("x")).toMatchObject({ status: "busy", retryAfterMs: 3000 });
+  });
+
+  it.each([
+    [{ kind: "http-error", status: 500, body: "database on fire" }, "sandbox_failed", /\(HTTP 500\): database on fire/],
+    [{ kind: "http-error", status: 503 }, "sandbox_failed", /HTTP 503/],
+    [{ kind: "http-error", status: 400, body: "bad program" }, "sandbox_rejected", /HTTP 400/],
+    [{ kind: "malformed-json" }, "malformed_response", /not JSON/],
+    [{ kind: "reset" }, "connection_reset", /connection to the code runner broke/],
+  ] as const)("turns the fault %o into an error result %s", async (fault, code, message) => {
+    const { run, onCost } = await setup(() => ({ fault }));
+    const result = (await run("x")) as { status: string; code: string; message: string };
+    expect(result.status).toBe("error");
+    expect(result.code).toBe(code);
+    expect(result.message).toMatch(message);
+    expect(onCost).not.toHaveBeenCalled();
+  });
+
+  it("reports an answer with missing fields as malformed, naming them", async () => {
+    const fetch = async () => new Response(JSON.stringify({ stdout: "4" }), { status: 200 });
+    const { run } = await setup(() => ({}), { fetch });
+    expect(await run("x")).toMatchObject({ status: "error", code: "malformed_response", message: expect.stringMatching(/stderr/) });
+  });
+
+  it("says the sandbox cannot be reached when the connection is refused", async () => {
+    const closed = createServer();
+    const url = await listen(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const { run } = await setup(() => ({}), { sandboxUrl: url });
+    expect(await run("x")).toMatchObject({ status: "error", code: "sandbox_unavailable" });
+  });
+
+  it("reports a refused token as a set-up problem", async () => {
+    const other = await startSandbox(createScriptedExecutor(() => ({})));
+    cleanups.push(other.close);
+    const { run } = await setup(() => ({}), { signing: other.signing });
+    expect(await run("x")).toMatchObject({ status: "error", code: "sandbox_unauthorized", message: expect.stringMatching(/HTTP 401/) });
+  });
+
+  it("keeps the result when a hook throws", async () => {
+    const { run } = await setup(() => ({ stdout: "fine" }), {
+      onCost: () => {
+        throw new Error("billing down");
+      },
+      log: () => {
+        throw new Error("log down");
+      },
+    });
+    expect(await run("x")).toMatchObject({ status: "completed", stdout: "fine" });
+  });
+});
+
+describe("tokens", () => {
+  it("signs one short-lived token per call with the participant, tenant and a fresh id", async () => {
+    const tokens: string[] = [];
+    const fetch = async (_url: URL | RequestInfo, init?: RequestInit) => {
+      tokens.push(String(new Headers(init?.headers).get("authorization")).replace("Bearer ", ""));
+      return new Response(JSON.stringify({ stdout: "", stderr: "", code: 0 }));
+    };
+    const { run } = await setup(() => ({}), { fetch });
+    await run("1");
+    await run("2");
+    const [a, b] = tokens.map((t) => decodeJwt(t));
+    expect(a).toMatchObject({ iss: ISSUER, aud: AUDIENCE, sub: "student-7", tenant_id: "course-1" });
+    expect(a!.exp! - a!.iat!).toBe(60);
+    expect(a!.nbf).toBe(a!.iat);
+    expect(a!.jti).not.toBe(b!.jti);
+    expect(decodeProtectedHeader(tokens[0]!).alg).toBe("EdDSA");
+  });
+
+  it("refuses a lifetime over 300 s", async () => {
+    const { signing } = await startSandbox(createScriptedExecutor(() => ({})));
+    expect(() => createTokenMinter({ ...signing, lifetimeSeconds: 301 })).toThrow(RangeError);
+    const token = await createTokenMinter({ ...signing, lifetimeSeconds: 300 }).mint({ participantId: "p", tenantId: "t" });
+    const claims = decodeJwt(token);
+    expect(claims.exp! - claims.iat!).toBe(300);
+  });
+});
+
+describe("what the model reads", () => {
+  it("gives the exit code and both streams, and says what was cut", () => {
+    const text = describeModelOutput({
+      status: "completed",
+      stdout: "1\n",
+      stderr: "",
+      exitCode: 0,
+      signal: null,
+      wallTimeMs: 3,
+      truncated: { stdout: 5, stderr: 0 },
+    });
+    expect(text).toBe("exit code: 0\nstdout:\n1\n\n[5 more characters of stdout were cut]\nstderr:\n");
+  });
+
+  it("tells the model not to guess when nothing ran", () => {
+    expect(describeModelOutput({ status: "error", code: "sandbox_unavailable", message: "Down." })).toMatch(/did not run.*Do not guess/);
+    expect(describeModelOutput({ status: "busy", retryAfterMs: 2000, message: "" })).toMatch(/busy.*2 s/);
+  });
+});
+
+describe("mergeTools", () => {
+  const a = { description: "mcp" } as never;
+  const b = { description: "native" } as never;
+
+  it("lets the native tool win a name clash and logs it", () => {
+    const log = vi.fn();
+    const merged = mergeTools({ execute_code: a, search: a }, { execute_code: b }, { log });
+    expect(merged).toEqual({ execute_code: b, search: a });
+    expect(log).toHaveBeenCalledExactlyOnceWith({ type: "tool_name_clash", name: "execute_code", kept: "native" });
+  });
+
+  it("logs nothing without a clash", () => {
+    const log = vi.fn();
+    expect(Object.keys(mergeTools({ search: a }, { execute_code: b }, { log }))).toEqual(["search", "execute_code"]);
+    expect(log).not.toHaveBeenCalled();
+  });
+});

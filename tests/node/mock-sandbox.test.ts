@@ -1,0 +1,89 @@
+import { SignJWT } from "jose";
+import { afterEach, describe, expect, it } from "vitest";
+import { createScriptedExecutor } from "../../src/harness";
+import { AUDIENCE, ISSUER, startSandbox } from "./sandbox-fixture";
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function sandbox(options = {}) {
+  const s = await startSandbox(createScriptedExecutor(() => ({ stdout: "ran\n" })), options);
+  cleanups.push(s.close);
+  const post = (headers: Record<string, string>, body: unknown = { lang: "py", code: "print(1)" }) =>
+    fetch(`${s.url}/v1/exec`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const sign = (claims: Record<string, unknown>, set: (jwt: SignJWT) => SignJWT = (jwt) => jwt) => {
+    const now = Math.floor(Date.now() / 1000);
+    return set(
+      new SignJWT({ tenant_id: "t", ...claims })
+        .setProtectedHeader({ alg: "EdDSA" })
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setSubject("student")
+        .setJti(crypto.randomUUID())
+        .setIssuedAt(now)
+        .setExpirationTime(now + 60),
+    ).sign(s.privateKey);
+  };
+  return { ...s, post, sign };
+}
+
+describe("mock sandbox: the /v1/exec contract", () => {
+  it("runs a program for a valid token and answers with the flat response", async () => {
+    const s = await sandbox();
+    const token = await s.minter.mint({ participantId: "student", tenantId: "t" });
+    const response = await s.post({ authorization: `Bearer ${token}` });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ stdout: "ran\n", stderr: "", code: 0, signal: null, files: [] });
+  });
+
+  it.each([
+    ["a missing token", async () => ({}), "missing_token"],
+    ["an expired token", async (s: Awaited<ReturnType<typeof sandbox>>) => ({
+      authorization: `Bearer ${await s.sign({}, (jwt) => jwt.setIssuedAt(Math.floor(Date.now() / 1000) - 120).setExpirationTime(Math.floor(Date.now() / 1000) - 60))}`,
+    }), "token_expired"],
+    ["a token for another audience", async (s: Awaited<ReturnType<typeof sandbox>>) => ({
+      authorization: `Bearer ${await s.sign({}, (jwt) => jwt.setAudience("someone-else"))}`,
+    }), "invalid_claim_aud"],
+    ["a token that lives too long", async (s: Awaited<ReturnType<typeof sandbox>>) => ({
+      authorization: `Bearer ${await s.sign({}, (jwt) => jwt.setExpirationTime(Math.floor(Date.now() / 1000) + 3600))}`,
+    }), "token_lifetime_too_long"],
+    ["an over-long token", async (s: Awaited<ReturnType<typeof sandbox>>) => ({
+      authorization: `Bearer ${await s.sign({ padding: "x".repeat(5000) })}`,
+    }), "token_too_long"],
+    ["a token without a tenant", async (s: Awaited<ReturnType<typeof sandbox>>) => ({
+      authorization: `Bearer ${await s.sign({ tenant_id: undefined })}`,
+    }), "invalid_claim_tenant_id"],
+  ])("answers 401 for %s", async (_name, headers, error) => {
+    const s = await sandbox();
+    const response = await s.post(await headers(s));
+    expect(response.status).toBe(401);
+    expect((await response.json()).error).toBe(error);
+  });
+
+  it("limits each (tenant, user) and answers 429 with Retry-After and retry_after_seconds", async () => {
+    const s = await sandbox({ rateLimit: { max: 2, windowMs: 30_000 } });
+    const mint = async (participantId: string) => ({
+      authorization: `Bearer ${await s.minter.mint({ participantId, tenantId: "t" })}`,
+    });
+    expect((await s.post(await mint("a"))).status).toBe(200);
+    expect((await s.post(await mint("a"))).status).toBe(200);
+    const limited = await s.post(await mint("a"));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(29);
+    expect((await limited.json()).retry_after_seconds).toBe(Number(limited.headers.get("retry-after")));
+    expect((await s.post(await mint("b"))).status).toBe(200);
+  });
+
+  it("refuses other languages, empty programs, programs over 20,000 characters and other methods", async () => {
+    const s = await sandbox();
+    const auth = { authorization: `Bearer ${await s.minter.mint({ participantId: "p", tenantId: "t" })}` };
+    expect((await s.post(auth, { lang: "js", code: "1" })).status).toBe(400);
+    expect((await s.post(auth, { lang: "py", code: "" })).status).toBe(400);
+    const long = await s.post(auth, { lang: "py", code: "x".repeat(20_001) });
+    expect(long.status).toBe(400);
+    expect((await long.json()).error).toBe("program_too_long");
+    expect((await fetch(`${s.url}/v1/exec`)).status).toBe(405);
+  });
+});

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPyodideExecutor, type Executor, type RunOutcome } from "../../src/harness";
+
+let executor: Executor;
+beforeAll(() => {
+  executor = createPyodideExecutor({ poolSize: 1 });
+});
+afterAll(() => executor.close());
+
+const run = async (code: string, timeoutMs = 10_000) =>
+  (await executor.run({ code, timeoutMs, signal: new AbortController().signal })) as RunOutcome;
+
+describe("the Pyodide executor runs Python as a real interpreter would", () => {
+  it("keeps stdout and stderr apart", async () => {
+    const result = await run('import sys\nprint("out")\nprint("err", file=sys.stderr)\nprint("out again")');
+    expect(result).toMatchObject({ stdout: "out\nout again\n", stderr: "err\n", exitCode: 0, timedOut: false });
+  }, 30_000);
+
+  it("maps sys.exit like the interpreter", async () => {
+    expect((await run("import sys\nsys.exit(3)")).exitCode).toBe(3);
+    expect((await run("import sys\nsys.exit()")).exitCode).toBe(0);
+    expect(await run('import sys\nsys.exit("bye")')).toMatchObject({ exitCode: 1, stderr: "bye\n" });
+    expect((await run("import sys\nsys.exit(256 + 7)")).exitCode).toBe(7);
+  });
+
+  it("prints an uncaught exception's traceback on stderr, pointing into the program, with exit 1", async () => {
+    const result = await run("def f():\n    return 1 / 0\n\nf()");
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(
+      [
+        "Traceback (most recent call last):",
+        '  File "<exec>", line 4, in <module>',
+        "    f()",
+        "    ~^^",
+        '  File "<exec>", line 2, in f',
+        "    return 1 / 0",
+        "           ~~^~~",
+        "ZeroDivisionError: division by zero",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("reports a syntax error", async () => {
+    const result = await run("print(");
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("SyntaxError: '(' was never closed");
+  });
+
+  it("gives each run a fresh namespace", async () => {
+    await run("secret = 41");
+    const result = await run("print(secret)");
+    expect(result.stderr).toContain("NameError: name 'secret' is not defined");
+  });
+
+  it("treats input() as end of input", async () => {
+    expect((await run("input()")).stderr).toContain("EOFError");
+  });
+
+  it("ends a run past its time limit, keeps what it printed, and runs the next program", async () => {
+    const result = await run('print("started", flush=True)\nwhile True:\n    pass', 1500);
+    expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL", stdout: "started\n" });
+    expect(await run("print(2 + 2)")).toMatchObject({ stdout: "4\n", exitCode: 0 });
+  }, 30_000);
+
+  it("ends the run when the caller aborts", async () => {
+    const abort = new AbortController();
+    const pending = executor.run({ code: "while True: pass", timeoutMs: 10_000, signal: abort.signal });
+    setTimeout(() => abort.abort(), 300);
+    expect(await pending).toMatchObject({ timedOut: false, signal: "SIGKILL" });
+    expect((await run("print(1)")).stdout).toBe("1\n");
+  }, 30_000);
+});
+
+describe("the sandbox has no host access", () => {
+  it("cannot read the host's files", async () => {
+    const result = await run("print(open('/etc/passwd').read())");
+    expect(result.stderr).toContain("FileNotFoundError");
+    expect(result.stdout).toBe("");
+  });
+
+  it("has no js or pyodide_js module to reach the host", async () => {
+    expect((await run("import js")).stderr).toContain("ModuleNotFoundError: No module named 'js'");
+    expect((await run("import pyodide_js")).stderr).toContain("ModuleNotFoundError: No module named 'pyodide_js'");
+  });
+
+  it("cannot load Node modules, read the environment or stop other processes even from escaped JavaScript", async () => {
+    // A proxy of any Python object leads to JavaScript's Function constructor.
+    const escape = (js: string) =>
+      `from pyodide.ffi import create_proxy\nF = create_proxy(len).constructor.constructor\nprint(F(${JSON.stringify(js)})())`;
+    expect((await run(escape("return Object.keys(process.env).length"))).stdout).toBe("0\n");
+    expect((await run(escape("return typeof fetch"))).stdout).toBe("undefined\n");
+    expect((await run(escape("try { process.kill(process.ppid, 'SIGTERM'); return 'killed' } catch (e) { return 'refused' }"))).stdout).toBe("refused\n");
+    // import() settles after the run; a second run on the same interpreter reads what it gave.
+    await run(escape("import('node:fs').then(() => (globalThis.probe = 'loaded'), (e) => (globalThis.probe = 'refused: ' + e.message)); return ''"));
+    await expect
+      .poll(async () => (await run(escape("return String(globalThis.probe)"))).stdout, { interval: 100 })
+      .toMatch(/^refused: Importing modules is not allowed in the sandbox/);
+  });
+});

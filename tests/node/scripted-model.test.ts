@@ -1,0 +1,81 @@
+import { stepCountIs, streamText } from "ai";
+import { afterEach, describe, expect, it } from "vitest";
+import { createScriptedExecutor, createScriptedModel, DEMO_PROGRAMS, programFor, replyToToolResult } from "../../src/harness";
+import { buildExecuteCodeTool } from "../../src/server";
+import { startSandbox } from "./sandbox-fixture";
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe("programFor", () => {
+  it("runs a fenced Python block exactly as written", () => {
+    expect(programFor("Why does this fail?\n```python\nx = [1, 2]\nprint(x[5])\n```\nthanks")).toBe("x = [1, 2]\nprint(x[5])");
+    expect(programFor("```py\nprint(1)\n```")).toBe("print(1)");
+  });
+
+  it("maps each demo prompt to its program and anything else to nothing", () => {
+    for (const demo of DEMO_PROGRAMS) expect(programFor(demo.prompt)).toBe(demo.code);
+    expect(programFor("hello there")).toBeNull();
+  });
+});
+
+describe("replyToToolResult", () => {
+  it("quotes the exit code and the first line of output", () => {
+    expect(replyToToolResult("exit code: 0\nstdout:\n5050\nmore\nstderr:\n")).toBe(
+      "The program finished with exit code 0. Its first line of output is: 5050",
+    );
+    expect(replyToToolResult("exit code: 1\nstdout:\n\nstderr:\nTraceback…\nValueError: bad")).toBe(
+      "The program finished with exit code 1. It printed nothing on stdout. The error was: ValueError: bad",
+    );
+  });
+
+  it("does not pretend a program ran when it did not", () => {
+    expect(replyToToolResult("The program did not run: down")).toMatch(/did not give a result/);
+    expect(replyToToolResult("denied: no")).toMatch(/did not run/);
+  });
+});
+
+async function chat(prompt: string) {
+  const sandbox = await startSandbox(
+    createScriptedExecutor((code) => ({ stdout: `ran ${code.length} chars\n`, exitCode: 0 })),
+  );
+  cleanups.push(sandbox.close);
+  const result = streamText({
+    model: createScriptedModel({ chunkDelayMs: 0 }),
+    messages: [{ role: "user", content: prompt }],
+    tools: {
+      execute_code: buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId: "p", tenantId: "t" }),
+    },
+    stopWhen: stepCountIs(5),
+  });
+  const parts = [];
+  for await (const part of result.fullStream) parts.push(part);
+  return { parts, text: await result.text };
+}
+
+describe("the scripted model with the real server tool", () => {
+  it("streams the tool input in pieces, runs it, then quotes the result", async () => {
+    const { parts, text } = await chat("```python\nprint('hi')\n```");
+    const deltas = parts.filter((part) => part.type === "tool-input-delta");
+    expect(deltas.length).toBeGreaterThan(3);
+    const call = parts.find((part) => part.type === "tool-call");
+    expect(call && "input" in call && call.input).toEqual({ code: "print('hi')" });
+    const result = parts.find((part) => part.type === "tool-result");
+    expect(result && "output" in result && result.output).toMatchObject({ status: "completed", stdout: "ran 11 chars\n" });
+    expect(text).toBe("The program finished with exit code 0. Its first line of output is: ran 11 chars");
+  });
+
+  it("answers in text when there is nothing to run", async () => {
+    const { parts, text } = await chat("hello");
+    expect(parts.some((part) => part.type === "tool-call")).toBe(false);
+    expect(text).toMatch(/python/i);
+  });
+
+  it("depends on its prompt alone, so concurrent chats get their own programs", async () => {
+    const [a, b] = await Promise.all([chat("```python\nprint(1)\n```"), chat("```python\nprint(22)\n```")]);
+    expect(a.text).toContain("ran 8 chars");
+    expect(b.text).toContain("ran 9 chars");
+  });
+});
