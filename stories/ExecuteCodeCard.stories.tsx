@@ -99,6 +99,10 @@ export const Succeeded: Story = {
     await expect(slot(root, "exit")).toHaveAttribute("data-exit-code", "0");
     await expect(slot(root, "timing")).toHaveTextContent("took 42 ms");
     await highlighted(root);
+    // One program line per visual line.
+    const [first, second] = [1, 2].map((n) => slot(root, "source")!.querySelector(`[data-line="${n}"]`)!.getBoundingClientRect());
+    await expect(second!.top).toBeGreaterThanOrEqual(first!.bottom - 1);
+    await expect(second!.left).toBe(first!.left);
     // What a person selects and copies: one line break per line, no line numbers.
     await expect(slot(root, "source")?.querySelector("code")?.innerText.replace(/\n$/, "")).toBe(primesCode);
   },

@@ -23,16 +23,18 @@ function tokensMatch(tokens: CodeToken[], text: string): boolean {
 const CodeLine = memo(function CodeLine({ number, text, tokens, focused }: CodeLineProps) {
   const highlighted = tokens && tokensMatch(tokens, text);
   return (
-    <span className="ecu-code-line" data-line={number} data-focused={focused || undefined}>
-      {highlighted
-        ? tokens.map((token, i) => (
-            <span key={i} className="ecu-token" style={token.style as CSSProperties}>
-              {token.content}
-            </span>
-          ))
-        : text}
+    <>
+      <span className="ecu-code-line" data-line={number} data-focused={focused || undefined}>
+        {highlighted
+          ? tokens.map((token, i) => (
+              <span key={i} className="ecu-token" style={token.style as CSSProperties}>
+                {token.content}
+              </span>
+            ))
+          : text}
+      </span>
       {"\n"}
-    </span>
+    </>
   );
 });
 
