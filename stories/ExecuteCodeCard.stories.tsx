@@ -184,11 +184,39 @@ export const AwaitingApproval: Story = {
     const root = card(canvasElement);
     const canvas = within(root);
     await expect(root).toHaveAttribute("data-phase", "awaiting-approval");
+    await expect(slot(root, "message")).toHaveTextContent("Run this Python program in the sandbox?");
+    await expect(slot(root, "source")).toHaveTextContent("primes = [n for n in range(2, 50) if is_prime(n)]");
+    await highlighted(root);
     const run = canvas.getByRole("button", { name: "Run" });
     await userEvent.dblClick(run);
     await expect(args.onApprove).toHaveBeenCalledTimes(1);
     await expect(args.onDeny).not.toHaveBeenCalled();
     await expect(run).toBeDisabled();
+    await expect(canvas.getByRole("button", { name: "Deny" })).toBeDisabled();
+    // The focus stays in the card rather than falling back to the page.
+    await expect(root).toHaveFocus();
+  },
+};
+
+export const DenyWithReason: Story = {
+  args: { ...AwaitingApproval.args, onApprove: fn(), onDeny: fn() },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(card(canvasElement));
+    await userEvent.click(canvas.getByRole("button", { name: "Add a reason" }));
+    await userEvent.type(canvas.getByRole("textbox", { name: "Why not run it? (optional)" }), "I want to try it myself first");
+    await userEvent.click(canvas.getByRole("button", { name: "Deny" }));
+    await expect(args.onDeny).toHaveBeenCalledExactlyOnceWith("I want to try it myself first");
+    await expect(args.onApprove).not.toHaveBeenCalled();
+  },
+};
+
+export const ApproveWithKeyboard: Story = {
+  args: { ...AwaitingApproval.args, onApprove: fn(), onDeny: fn() },
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(card(canvasElement));
+    canvas.getByRole("button", { name: "Run" }).focus();
+    await userEvent.keyboard("{Enter}");
+    await expect(args.onApprove).toHaveBeenCalledTimes(1);
   },
 };
 
@@ -207,11 +235,12 @@ export const Denied: Story = {
 };
 
 export const ApprovalExpired: Story = {
-  args: call(primesCode, { approval: { id: "approval-1", resolution: "expired" } }),
+  // What a server that expires approvals sends back: a denial with the reason "expired".
+  args: call(primesCode, { approval: { id: "approval-1", approved: false, reason: "expired" }, isError: true, result: { error: "expired" } }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "denied");
-    await expect(slot(root, "message")).toHaveTextContent("expired");
+    await expect(slot(root, "message")).toHaveTextContent("The approval request expired, so this code was not run.");
   },
 };
 

@@ -179,6 +179,37 @@ describe("ExecuteCodeCard: behaviour", () => {
     expect(onDeny).not.toHaveBeenCalled();
   });
 
+  it("passes the reason with Deny, and Enter in the reason field denies", async () => {
+    const user = userEvent.setup();
+    const onDeny = vi.fn();
+    render(
+      <ExecuteCodeCard
+        {...call("print(1)", { approval: { id: "a" }, status: { type: "requires-action", reason: "interrupt" } })}
+        onApprove={vi.fn()}
+        onDeny={onDeny}
+      />,
+    );
+    await user.click(screen.getByRole("button", { name: "Add a reason" }));
+    await user.type(screen.getByRole("textbox", { name: "Why not run it? (optional)" }), "not now{Enter}");
+    expect(onDeny).toHaveBeenCalledExactlyOnceWith("not now");
+  });
+
+  it("shows no buttons once the approval is answered, and says what happened", () => {
+    const { rerender, container } = render(
+      <ExecuteCodeCard {...call("print(1)", { approval: { id: "a" } })} onApprove={vi.fn()} onDeny={vi.fn()} />,
+    );
+    expect(screen.getByRole("button", { name: "Run" })).toBeInTheDocument();
+    rerender(
+      <ExecuteCodeCard
+        {...call("print(1)", { approval: { id: "a", approved: false, reason: "not now" } })}
+        onApprove={vi.fn()}
+        onDeny={vi.fn()}
+      />,
+    );
+    expect(screen.queryByRole("button", { name: "Run" })).toBeNull();
+    expect(slot(container, "message")).toHaveTextContent("This code was not run. Reason: not now");
+  });
+
   it("announces phase changes through the polite status region", () => {
     const { rerender } = render(<ExecuteCodeCard {...call("print(1)", { status: running })} />);
     const status = screen.getByRole("status");

@@ -93,6 +93,12 @@ describe("deriveExecuteCodeView: phases", () => {
     expect(view.output).toBeNull();
   });
 
+  it("reads a denial with the reason \"expired\" as an expired approval", () => {
+    const view = deriveExecuteCodeView(call("x", { approval: { id: "a", approved: false, reason: "expired" }, isError: true, result: { error: "expired" } }));
+    expect(view.phase).toBe("denied");
+    expect(view.denial).toEqual({ reason: null, expired: true });
+  });
+
   it("says when an approval expired", () => {
     const view = deriveExecuteCodeView(call("x", { approval: { id: "a", resolution: "expired" } }));
     expect(view.phase).toBe("denied");

@@ -44,7 +44,7 @@ export function makeExecuteCodeRenderer({
         theme={theme}
         className={className}
         onApprove={waiting ? () => respondToApproval({ approved: true }) : undefined}
-        onDeny={waiting ? () => respondToApproval({ approved: false }) : undefined}
+        onDeny={waiting ? (reason) => respondToApproval({ approved: false, ...(reason ? { reason } : {}) }) : undefined}
       />
     );
   }

@@ -1,58 +1,151 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { convertToModelMessages, stepCountIs, streamText, type LanguageModel, type ToolSet, type UIMessage } from "ai";
+import {
+  convertToModelMessages,
+  generateText,
+  pipeUIMessageStreamToResponse,
+  stepCountIs,
+  streamText,
+  type LanguageModel,
+  type ToolSet,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
+import { createApprovalExpiry, gateCodeExecution, type GateOptions } from "../server";
 
 export interface ChatHandlerOptions {
   model: LanguageModel;
   /** The tools of one request; a function so each chat can get its own context. */
   tools: (request: IncomingMessage) => ToolSet;
   system?: string;
+  /** How long an approval request stays answerable. Default 10 minutes. */
+  approvalTtlMs?: number;
 }
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+class BadRequest extends Error {}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error("The chat request is too large.");
+    if (size > MAX_BODY_BYTES) throw new BadRequest("The request is too large.");
     chunks.push(chunk as Buffer);
   }
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  try {
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+    if (body && typeof body === "object") return body as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new BadRequest("The request body is not a JSON object.");
 }
 
-/** `POST /api/chat`: streams the model's answer, with real tool calls, as an AI SDK UI message stream. */
+function gateOptions(body: Record<string, unknown>): GateOptions {
+  return {
+    confirmCodeExecution: body.confirmCodeExecution === true,
+    confirmAllTools: body.confirmAllTools === true,
+    bypassPermissions: body.bypassPermissions === true,
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+/** Aborted when the browser hangs up: stop means stop, for the model and for a running tool. */
+function hangUpSignal(res: ServerResponse): AbortSignal {
+  const abort = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  return abort.signal;
+}
+
+/**
+ * The chat endpoints of the harness.
+ *
+ * `chat` (`POST /api/chat`) streams the answer as an AI SDK UI message stream.
+ * It takes `{ messages, confirmCodeExecution?, confirmAllTools?,
+ * bypassPermissions? }` and applies `gateCodeExecution`. Approvals are signed,
+ * and they expire.
+ *
+ * `generate` (`POST /api/generate`) returns one finished answer as JSON for
+ * `{ prompt }`. It cannot show an approval prompt, so it refuses a request
+ * that asks for the gate instead of running code unasked.
+ */
 export function createChatHandler(options: ChatHandlerOptions) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let messages: UIMessage[];
+  const expiry = createApprovalExpiry({ ttlMs: options.approvalTtlMs });
+  // Signs approval requests so that an answer only approves the exact call that was shown.
+  const approvalSecret = crypto.getRandomValues(new Uint8Array(32));
+
+  async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: Record<string, unknown>;
     try {
-      const body = (await readJson(req)) as { messages?: unknown };
-      if (!Array.isArray(body.messages)) throw new Error("The request has no messages.");
-      messages = body.messages as UIMessage[];
+      body = await readJson(req);
+      if (!Array.isArray(body.messages)) throw new BadRequest("The request has no messages.");
     } catch (error) {
-      res.writeHead(400, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
-      return;
+      return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
     }
-
-    // Stop means stop: when the browser hangs up, the model call and the running tool are aborted.
-    const abort = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) abort.abort();
-    });
-
-    const tools = options.tools(req);
+    const messages = expiry.expireStale(body.messages as UIMessage[]);
+    const tools = gateCodeExecution(options.tools(req), gateOptions(body));
     const result = streamText({
       model: options.model,
       system: options.system,
       messages: await convertToModelMessages(messages, { tools, ignoreIncompleteToolCalls: true }),
       tools,
       stopWhen: stepCountIs(5),
-      abortSignal: abort.signal,
+      abortSignal: hangUpSignal(res),
+      experimental_toolApprovalSecret: approvalSecret,
     });
-    result.pipeUIMessageStreamToResponse(res, {
-      originalMessages: messages,
-      onError: (error) => (error instanceof Error ? error.message : String(error)),
+    const stream = result
+      .toUIMessageStream({
+        originalMessages: messages,
+        onError: (error) => (error instanceof Error ? error.message : String(error)),
+      })
+      .pipeThrough(
+        new TransformStream<UIMessageChunk, UIMessageChunk>({
+          transform(chunk, controller) {
+            // Start the clock before the browser can see the request.
+            if (chunk.type === "tool-approval-request") expiry.recordRequest(chunk.approvalId);
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+    pipeUIMessageStreamToResponse({ response: res, stream });
+  }
+
+  async function generate(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: Record<string, unknown>;
+    try {
+      body = await readJson(req);
+      if (typeof body.prompt !== "string" || !body.prompt) throw new BadRequest("The request has no prompt.");
+    } catch (error) {
+      return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
+    }
+    const gate = gateOptions(body);
+    const asked = (["confirmCodeExecution", "confirmAllTools"] as const).filter((name) => gate[name]);
+    if (asked.length && !gate.bypassPermissions) {
+      return sendJson(res, 400, {
+        error: "approval_unavailable",
+        message: `${asked.join(" and ")} cannot be honoured on /api/generate: it returns one finished answer and has no way to ask before code runs. Use /api/chat, whose client shows the approval prompt.`,
+      });
+    }
+    const result = await generateText({
+      model: options.model,
+      system: options.system,
+      prompt: body.prompt,
+      tools: options.tools(req),
+      stopWhen: stepCountIs(5),
+      abortSignal: hangUpSignal(res),
     });
-  };
+    sendJson(res, 200, {
+      text: result.text,
+      toolResults: result.steps.flatMap((step) => step.toolResults.map((r) => ({ toolName: r.toolName, output: r.output }))),
+    });
+  }
+
+  return { chat, generate };
 }

@@ -30,6 +30,8 @@ export interface HarnessOptions {
   poolSize?: number;
   /** Pause between the scripted model's streamed chunks. Default 30 ms. */
   chunkDelayMs?: number;
+  /** How long an approval request stays answerable. Default 10 minutes. */
+  approvalTtlMs?: number;
   /** Folder of the built demo page. */
   demoDir?: string;
   log?: (event: ExecuteCodeLogEvent | { type: string; [key: string]: unknown }) => void;
@@ -45,8 +47,8 @@ const ISSUER = "execute-code-ui-harness";
 const AUDIENCE = "sandbox";
 
 /**
- * Starts the whole chain on one port: the demo page, `POST /api/chat` (the
- * scripted model with the real server tool), and the mock sandbox service
+ * Starts the whole chain on one port: the demo page, `POST /api/chat` and
+ * `POST /api/generate` (the scripted model with the real server tool), and the mock sandbox service
  * (`POST /v1/exec`) that the tool calls over loopback HTTP. No key, no network.
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<RunningHarness> {
@@ -77,9 +79,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     audience: AUDIENCE,
     lifetimeSeconds: 60,
   };
-  const chat = createChatHandler({
+  const handlers = createChatHandler({
     model: createScriptedModel({ chunkDelayMs: options.chunkDelayMs }),
     system: EXECUTE_CODE_SYSTEM_PROMPT,
+    approvalTtlMs: options.approvalTtlMs,
     tools: (req: IncomingMessage) => ({
       execute_code: buildExecuteCodeTool({
         sandboxUrl,
@@ -97,12 +100,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const server = createServer((req, res) => {
     if (sandbox?.handle(req, res)) return;
     const path = (req.url ?? "/").split("?")[0];
-    if (path === "/api/chat") {
+    const endpoint = path === "/api/chat" ? handlers.chat : path === "/api/generate" ? handlers.generate : null;
+    if (endpoint) {
       if (req.method !== "POST") {
         res.writeHead(405, { allow: "POST" }).end();
         return;
       }
-      chat(req, res).catch((error: unknown) => {
+      endpoint(req, res).catch((error: unknown) => {
         log({ type: "chat_error", message: error instanceof Error ? error.message : String(error) });
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
         res.end("The chat failed.");

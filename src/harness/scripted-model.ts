@@ -74,7 +74,10 @@ function textOfTool(prompt: LanguageModelV3Prompt): string | null {
 /** What the model says after the tool answered: the exit code and the first line of output. */
 export function replyToToolResult(text: string): string {
   if (text.startsWith("denied:")) {
-    return "You chose not to run the code, so it did not run and I have no output to show.";
+    const reason = text.slice("denied:".length).trim();
+    return reason === "expired"
+      ? "The approval request expired, so the code did not run and I have no output to show."
+      : `You chose not to run the code, so it did not run and I have no output to show.${reason ? ` (Your reason: ${reason})` : ""}`;
   }
   const exit = /^exit code: (-?\d+|unknown)/.exec(text);
   const killed = /^killed by (\S+)/.exec(text);

@@ -24,6 +24,7 @@ const harness = await startHarness({
   maxRunMs: numberFrom("MOCK_SANDBOX_MAX_RUN_MS", 10_000),
   poolSize: numberFrom("MOCK_SANDBOX_POOL_SIZE", 2),
   chunkDelayMs: numberFrom("SCRIPTED_MODEL_DELAY_MS", 30),
+  approvalTtlMs: numberFrom("EXECUTE_CODE_APPROVAL_TTL_MS", 600_000),
   log: process.env.HARNESS_LOG ? (event) => console.log(JSON.stringify(event)) : undefined,
 });
 

@@ -1,5 +1,6 @@
 import { tool } from "ai";
-import { executeCodeInputSchema, type ExecuteCodeResult } from "../contract";
+import { executeCodeInputSchema, type ExecuteCodeInput, type ExecuteCodeResult } from "../contract";
+import { toNeedsApproval, type ApprovalPolicy } from "./approval-gate";
 import { describeModelOutput } from "./model-output";
 import { describeNetworkError, postToSandbox, readSandboxResponse, type SandboxOutcome } from "./sandbox-client";
 import { createTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token";
@@ -55,6 +56,8 @@ export interface ExecuteCodeToolContext {
   fetch?: typeof fetch;
   /** Replaces the tool description the model sees. */
   description?: string;
+  /** Ask the user before each run: "never" (default), "always", or a function of the input. */
+  approval?: ApprovalPolicy<ExecuteCodeInput>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -94,6 +97,7 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext) {
         `so put everything the program needs in it and print what you want to see. ` +
         `Runs stop after ${Math.round(timeoutMs / 1000)} s.`,
     inputSchema: executeCodeInputSchema,
+    needsApproval: toNeedsApproval(ctx.approval),
     async execute({ code }, { abortSignal, toolCallId }): Promise<ExecuteCodeResult> {
       const started = performance.now();
       const timeout = AbortSignal.timeout(timeoutMs);

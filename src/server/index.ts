@@ -8,6 +8,13 @@ export {
   type ExecutionCost,
 } from "./execute-code-tool";
 export { describeModelOutput } from "./model-output";
+export {
+  DEFAULT_CODE_EXECUTION_TOOL_NAMES,
+  gateCodeExecution,
+  type ApprovalPolicy,
+  type GateOptions,
+} from "./approval-gate";
+export { createApprovalExpiry, type ApprovalExpiryOptions } from "./approval-expiry";
 export { mergeTools, type ToolNameClash } from "./merge-tools";
 export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt";
 export {

@@ -1,4 +1,4 @@
-import { createContext, useContext } from "react";
+import { createContext, useContext, type RefObject } from "react";
 import type { ExecuteCodeView } from "../view";
 import type { ExecuteCodeLabels } from "./labels";
 
@@ -8,6 +8,8 @@ export interface ExecuteCodeContextValue {
   /** Line of the code block picked from a traceback, 1-based. */
   focusedLine: number | null;
   focusLine: (line: number | null) => void;
+  /** The card's root, which takes the focus when an answered approval bar goes away. */
+  rootRef: RefObject<HTMLDivElement | null>;
 }
 
 export const ExecuteCodeContext = createContext<ExecuteCodeContextValue | null>(null);

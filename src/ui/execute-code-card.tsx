@@ -11,8 +11,8 @@ export interface ExecuteCodeCardProps extends ExecuteCodeCallState {
   className?: string;
   /** Called with Run in the awaiting-approval phase. Without both callbacks no buttons are shown. */
   onApprove?: () => void;
-  /** Called with Deny in the awaiting-approval phase. */
-  onDeny?: () => void;
+  /** Called with Deny in the awaiting-approval phase, with the reason if one was given. */
+  onDeny?: (reason?: string) => void;
 }
 
 /**

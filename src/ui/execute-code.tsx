@@ -1,9 +1,10 @@
 "use client";
 
 import { Slot } from "radix-ui";
-import { useEffect, useMemo, useState, type ReactNode, type ComponentPropsWithoutRef } from "react";
+import { useMemo, useRef, useState, type ReactNode, type ComponentPropsWithoutRef } from "react";
 import type { ExecuteCodeView } from "../view";
 import { cn } from "./cn";
+import { ApprovalBar, type ApprovalBarProps } from "./approval-bar";
 import { CodeBlock } from "./code-block";
 import { ExecuteCodeContext, useExecuteCode } from "./context";
 import { formatCount, formatDuration } from "./format";
@@ -24,14 +25,17 @@ export interface RootProps extends ComponentPropsWithoutRef<"div"> {
 function Root({ view, labels, theme, asChild, className, children, ...props }: RootProps) {
   const resolved = useMemo(() => resolveLabels(labels), [labels]);
   const [focusedLine, focusLine] = useState<number | null>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   const context = useMemo(
-    () => ({ view, labels: resolved, focusedLine, focusLine }),
+    () => ({ view, labels: resolved, focusedLine, focusLine, rootRef }),
     [view, resolved, focusedLine],
   );
   const Component = asChild ? Slot.Root : "div";
   return (
     <ExecuteCodeContext.Provider value={context}>
       <Component
+        ref={rootRef}
+        tabIndex={-1}
         data-slot="execute-code"
         data-phase={view.phase}
         data-theme={theme}
@@ -139,7 +143,11 @@ function Message({ className, ...props }: ComponentPropsWithoutRef<"div">) {
   let body: ReactNode = null;
   switch (view.phase) {
     case "awaiting-approval":
-      body = labels.awaitingApproval;
+      body = (
+        <>
+          <strong className="ecu-approval-question">{labels.approvalQuestion}</strong> {labels.awaitingApproval}
+        </>
+      );
       break;
     case "awaiting-client":
       body = labels.awaitingClient;
@@ -226,41 +234,13 @@ function Output({ className }: { className?: string }) {
   );
 }
 
-export interface ApprovalProps extends Omit<ComponentPropsWithoutRef<"div">, "onChange"> {
-  onApprove: () => void;
-  onDeny: () => void;
-}
+export type ApprovalProps = Omit<ApprovalBarProps, "labels" | "onAnswered">;
 
-/** Run and Deny for the awaiting-approval phase. Answers once, however often it is clicked. */
-function Approval({ onApprove, onDeny, className, ...props }: ApprovalProps) {
-  const { view, labels } = useExecuteCode();
-  const [answered, setAnswered] = useState(false);
-  const waiting = view.phase === "awaiting-approval";
-  useEffect(() => {
-    if (waiting) setAnswered(false);
-  }, [waiting]);
-  if (!waiting) return null;
-  const answer = (approve: boolean) => {
-    if (answered) return;
-    setAnswered(true);
-    (approve ? onApprove : onDeny)();
-  };
-  return (
-    <div data-slot="execute-code-approval" className={cn("ecu-approval", className)} {...props}>
-      <button
-        type="button"
-        className="ecu-button"
-        data-variant="primary"
-        disabled={answered}
-        onClick={() => answer(true)}
-      >
-        {labels.run}
-      </button>
-      <button type="button" className="ecu-button" disabled={answered} onClick={() => answer(false)}>
-        {labels.deny}
-      </button>
-    </div>
-  );
+/** Run and Deny while the card awaits approval; afterwards the card keeps the focus the buttons had. */
+function Approval(props: ApprovalProps) {
+  const { view, labels, rootRef } = useExecuteCode();
+  if (view.phase !== "awaiting-approval") return null;
+  return <ApprovalBar labels={labels} onAnswered={() => rootRef.current?.focus()} {...props} />;
 }
 
 /**

@@ -37,10 +37,13 @@ export interface ExecuteCodeLabels {
   cancelledNoResult: string;
   error: string;
   unrecognised: string;
+  approvalQuestion: string;
   awaitingApproval: string;
   awaitingClient: string;
   run: string;
   deny: string;
+  addReason: string;
+  denyReason: string;
   goToLine: (line: string) => string;
 }
 
@@ -94,10 +97,13 @@ export const englishLabels: ExecuteCodeLabels = {
   cancelledNoResult: "The chat ended before this code returned a result.",
   error: "The code could not be run.",
   unrecognised: "The tool returned a result in a shape this card does not know. Here it is as it came:",
-  awaitingApproval: "Check the code, then choose whether to run it.",
+  approvalQuestion: "Run this Python program in the sandbox?",
+  awaitingApproval: "Nothing runs until you choose Run. Check the code first.",
   awaitingClient: "Waiting for the browser to run the code.",
   run: "Run",
   deny: "Deny",
+  addReason: "Add a reason",
+  denyReason: "Why not run it? (optional)",
   goToLine: (line) => `Go to line ${line} of the code`,
 };
 
@@ -154,10 +160,13 @@ export const germanLabels: ExecuteCodeLabels = {
   error: "Der Code konnte nicht ausgeführt werden.",
   unrecognised:
     "Das Werkzeug lieferte ein Ergebnis in einer Form, die diese Karte nicht kennt. Hier ist es unverändert:",
-  awaitingApproval: "Prüfen Sie den Code und entscheiden Sie, ob er laufen soll.",
+  approvalQuestion: "Dieses Python-Programm in der Sandbox ausführen?",
+  awaitingApproval: "Nichts läuft, bevor Sie „Ausführen“ wählen. Prüfen Sie zuerst den Code.",
   awaitingClient: "Wartet darauf, dass der Browser den Code ausführt.",
   run: "Ausführen",
   deny: "Ablehnen",
+  addReason: "Grund angeben",
+  denyReason: "Warum nicht ausführen? (optional)",
   goToLine: (line) => `Zu Zeile ${line} des Codes springen`,
 };
 

@@ -193,7 +193,8 @@ export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeV
 
   // A denial outranks the error result that runtimes attach to it.
   if (approval?.approved === false || approval?.resolution === "expired") {
-    const expired = approval.resolution === "expired";
+    // Servers that expire approvals deny them with the reason "expired".
+    const expired = approval.resolution === "expired" || approval.reason === "expired";
     return {
       ...base,
       ...EMPTY_VIEW,

@@ -1,0 +1,71 @@
+import type { UIMessage } from "ai";
+
+export interface ApprovalExpiryOptions {
+  /** How long an approval request stays answerable. Default 10 minutes. */
+  ttlMs?: number;
+  now?: () => number;
+}
+
+interface ApprovalPart {
+  type: string;
+  state?: string;
+  approval?: { id: string; approved?: boolean; reason?: string };
+}
+
+function approvalParts(message: UIMessage): ApprovalPart[] {
+  return (message.parts as ApprovalPart[]).filter((part) => part.approval && typeof part.approval.id === "string");
+}
+
+/**
+ * Makes unanswered approval requests expire. Record each request as it is
+ * streamed (`recordRequest`, or `recordRequests` for a finished message);
+ * before handling the next chat request, pass
+ * its messages through `expireStale`: an approval that comes too late, twice,
+ * or for a request this server never made is turned into a denial with the
+ * reason "expired", so the code never runs.
+ */
+export function createApprovalExpiry(options: ApprovalExpiryOptions = {}) {
+  const ttlMs = options.ttlMs ?? 10 * 60_000;
+  const now = options.now ?? Date.now;
+  const issued = new Map<string, number>();
+
+  const prune = () => {
+    const time = now();
+    for (const [id, at] of issued) if (time - at > ttlMs) issued.delete(id);
+  };
+
+  const record = (approvalId: string) => {
+    if (!issued.has(approvalId)) issued.set(approvalId, now());
+  };
+
+  return {
+    ttlMs,
+    recordRequest(approvalId: string): void {
+      prune();
+      record(approvalId);
+    },
+    recordRequests(message: UIMessage): void {
+      prune();
+      for (const part of approvalParts(message)) if (part.state === "approval-requested") record(part.approval!.id);
+    },
+    expireStale<M extends UIMessage>(messages: M[]): M[] {
+      const time = now();
+      return messages.map((message) => {
+        if (message.role !== "assistant") return message;
+        let changed = false;
+        const parts = message.parts.map((raw) => {
+          const part = raw as ApprovalPart;
+          if (part.state !== "approval-responded" || part.approval?.approved !== true) return raw;
+          const at = issued.get(part.approval.id);
+          if (at !== undefined && time - at <= ttlMs) {
+            issued.delete(part.approval.id); // one answer per request
+            return raw;
+          }
+          changed = true;
+          return { ...part, approval: { ...part.approval, approved: false, reason: "expired" } } as typeof raw;
+        });
+        return changed ? { ...message, parts } : message;
+      });
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { Collapsible } from "radix-ui";
+import { useId, useRef, useState, type ComponentPropsWithoutRef } from "react";
+import { cn } from "./cn";
+import type { ExecuteCodeLabels } from "./labels";
+
+export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, "onChange"> {
+  labels: ExecuteCodeLabels;
+  onApprove: () => void;
+  onDeny: (reason?: string) => void;
+  /** Called after an answer, so the card can take the focus the buttons had. */
+  onAnswered?: () => void;
+}
+
+/**
+ * Run and Deny, with an optional reason for Deny. Answers once, however
+ * often it is clicked: the first click disables both buttons.
+ */
+export function ApprovalBar({ labels, onApprove, onDeny, onAnswered, className, ...props }: ApprovalBarProps) {
+  const [answered, setAnswered] = useState(false);
+  const answeredRef = useRef(false);
+  const [reason, setReason] = useState("");
+  const reasonId = useId();
+
+  const answer = (approve: boolean) => {
+    // A ref, not state: two clicks in one frame must not both get through.
+    if (answeredRef.current) return;
+    answeredRef.current = true;
+    setAnswered(true);
+    if (approve) onApprove();
+    else onDeny(reason.trim() || undefined);
+    onAnswered?.();
+  };
+
+  return (
+    <div data-slot="execute-code-approval" className={cn("ecu-approval", className)} {...props}>
+      <div className="ecu-approval-buttons">
+        <button
+          type="button"
+          className="ecu-button"
+          data-variant="primary"
+          disabled={answered}
+          onClick={() => answer(true)}
+        >
+          {labels.run}
+        </button>
+        <button type="button" className="ecu-button" disabled={answered} onClick={() => answer(false)}>
+          {labels.deny}
+        </button>
+        <Collapsible.Root className="ecu-approval-reason">
+          <Collapsible.Trigger className="ecu-text-button" disabled={answered}>
+            {labels.addReason}
+          </Collapsible.Trigger>
+          <Collapsible.Content>
+            <label htmlFor={reasonId} className="ecu-visually-hidden">
+              {labels.denyReason}
+            </label>
+            <input
+              id={reasonId}
+              className="ecu-input"
+              placeholder={labels.denyReason}
+              value={reason}
+              disabled={answered}
+              onChange={(event) => setReason(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === "Enter") answer(false);
+              }}
+            />
+          </Collapsible.Content>
+        </Collapsible.Root>
+      </div>
+    </div>
+  );
+}
