@@ -1,9 +1,10 @@
 import { defineConfig } from "@playwright/test";
 
 // End-to-end tests against the harness as `npm start` serves it (built
-// first by `npm test`), in the system Chromium. Three instances: the main
-// one, one with a tiny rate limit, and one whose sandbox is down.
-export const PORTS = { main: 4310, limited: 4311, down: 4312 } as const;
+// first by `npm test`), in the system Chromium. Four instances: the main
+// one, one with a tiny rate limit, one whose sandbox is down, and one whose
+// approval requests expire after two seconds.
+export const PORTS = { main: 4310, limited: 4311, down: 4312, shortApproval: 4313 } as const;
 
 const server = (port: number, env: Record<string, string>) => ({
   command: "node dist/harness/start.js",
@@ -41,5 +42,6 @@ export default defineConfig({
     server(PORTS.main, { MOCK_SANDBOX_MAX_RUN_MS: "3000", MOCK_SANDBOX_RATE_LIMIT: "1000" }),
     server(PORTS.limited, { MOCK_SANDBOX_RATE_LIMIT: "2", MOCK_SANDBOX_POOL_SIZE: "1" }),
     server(PORTS.down, { EXECUTE_CODE_SANDBOX_URL: "http://127.0.0.1:4319" }),
+    server(PORTS.shortApproval, { EXECUTE_CODE_APPROVAL_TTL_MS: "2000", MOCK_SANDBOX_POOL_SIZE: "1" }),
   ],
 });

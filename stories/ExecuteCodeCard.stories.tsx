@@ -205,7 +205,8 @@ export const DenyWithReason: Story = {
     await userEvent.click(canvas.getByRole("button", { name: "Add a reason" }));
     await userEvent.type(canvas.getByRole("textbox", { name: "Why not run it? (optional)" }), "I want to try it myself first");
     await userEvent.click(canvas.getByRole("button", { name: "Deny" }));
-    await expect(args.onDeny).toHaveBeenCalledExactlyOnceWith("I want to try it myself first");
+    await expect(args.onDeny).toHaveBeenCalledTimes(1);
+    await expect(args.onDeny).toHaveBeenCalledWith("I want to try it myself first");
     await expect(args.onApprove).not.toHaveBeenCalled();
   },
 };

@@ -99,6 +99,14 @@ describe("deriveExecuteCodeView: phases", () => {
     expect(view.denial).toEqual({ reason: null, expired: true });
   });
 
+  it("reads the server's approval_expired result as an expired approval", () => {
+    const view = deriveExecuteCodeView(
+      call("x", { approval: { id: "a", approved: true }, result: { status: "error", code: "approval_expired", message: "late" } }),
+    );
+    expect(view.phase).toBe("denied");
+    expect(view.denial).toEqual({ reason: null, expired: true });
+  });
+
   it("says when an approval expired", () => {
     const view = deriveExecuteCodeView(call("x", { approval: { id: "a", resolution: "expired" } }));
     expect(view.phase).toBe("denied");

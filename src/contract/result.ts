@@ -36,6 +36,9 @@ export const busyResultSchema = z.object({
   message: z.string(),
 });
 
+/** Error code of a call whose approval came too late: the card shows it as an expired approval. */
+export const APPROVAL_EXPIRED = "approval_expired";
+
 /** The tool itself failed: the program may not have run at all. */
 export const errorResultSchema = z.object({
   status: z.literal("error"),

@@ -10,7 +10,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import { createApprovalExpiry, gateCodeExecution, type GateOptions } from "../server";
+import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server";
 
 export interface ChatHandlerOptions {
   model: LanguageModel;
@@ -89,7 +89,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
     } catch (error) {
       return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
     }
-    const messages = expiry.expireStale(body.messages as UIMessage[]);
+    const { messages, expiredToolCallIds } = expiry.expireStale(body.messages as UIMessage[]);
     const tools = gateCodeExecution(options.tools(req), gateOptions(body));
     const result = streamText({
       model: options.model,
@@ -110,6 +110,11 @@ export function createChatHandler(options: ChatHandlerOptions) {
           transform(chunk, controller) {
             // Start the clock before the browser can see the request.
             if (chunk.type === "tool-approval-request") expiry.recordRequest(chunk.approvalId);
+            // The stream's denial carries no reason: tell the card why.
+            if (chunk.type === "tool-output-denied" && expiredToolCallIds.has(chunk.toolCallId)) {
+              controller.enqueue({ type: "tool-output-available", toolCallId: chunk.toolCallId, output: expiredApprovalResult });
+              return;
+            }
             controller.enqueue(chunk);
           },
         }),

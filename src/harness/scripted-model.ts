@@ -92,6 +92,8 @@ export function replyToToolResult(text: string): string {
   return `The code did not give a result: ${text.split("\n")[0]}`;
 }
 
+const newCallId = () => `call_${crypto.randomUUID().slice(0, 8)}`;
+
 function chunked(text: string, pieces: number): string[] {
   const size = Math.max(1, Math.ceil(text.length / pieces));
   const out: string[] = [];
@@ -125,37 +127,48 @@ export function createScriptedModel(options: ScriptedModelOptions = {}) {
   const chunkDelayInMs = options.chunkDelayMs ?? 30;
   const inputChunks = options.inputChunks ?? 8;
 
+  /** What to answer: text, or a call of the code tool. Depends on the prompt alone. */
+  const decide = (prompt: LanguageModelV3Prompt): { text: string } | { code: string } => {
+    const toolText = textOfTool(prompt);
+    if (toolText !== null) return { text: replyToToolResult(toolText) };
+    const user = lastOf(prompt, (message) => message.role === "user");
+    const message =
+      user?.role === "user" ? user.content.map((part) => (part.type === "text" ? part.text : "")).join("\n") : "";
+    const code = programFor(message);
+    return code === null
+      ? { text: "Send me a Python program in a ```python block, or try one of the example prompts, and I will run it." }
+      : { code };
+  };
+
   return new MockLanguageModelV3({
     provider: "execute-code-ui-harness",
     modelId: "scripted",
+    doGenerate: async ({ prompt }) => {
+      const answer = decide(prompt);
+      return "text" in answer
+        ? { content: [{ type: "text", text: answer.text }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }
+        : {
+            content: [{ type: "tool-call", toolCallId: newCallId(), toolName, input: JSON.stringify({ code: answer.code }) }],
+            finishReason: { unified: "tool-calls", raw: "tool_calls" },
+            usage,
+            warnings: [],
+          };
+    },
     doStream: async ({ prompt }) => {
-      const toolText = textOfTool(prompt);
+      const answer = decide(prompt);
       let parts: LanguageModelV3StreamPart[];
-      if (toolText !== null) {
-        parts = textParts(replyToToolResult(toolText), 6);
+      if ("text" in answer) {
+        parts = textParts(answer.text, 6);
       } else {
-        const user = lastOf(prompt, (message) => message.role === "user");
-        const message =
-          user?.role === "user"
-            ? user.content.map((part) => (part.type === "text" ? part.text : "")).join("\n")
-            : "";
-        const code = programFor(message);
-        if (code === null) {
-          parts = textParts(
-            "Send me a Python program in a ```python block, or try one of the example prompts, and I will run it.",
-            4,
-          );
-        } else {
-          const id = `call_${crypto.randomUUID().slice(0, 8)}`;
-          const input = JSON.stringify({ code });
-          parts = [
-            { type: "tool-input-start", id, toolName },
-            ...chunked(input, inputChunks).map((delta): LanguageModelV3StreamPart => ({ type: "tool-input-delta", id, delta })),
-            { type: "tool-input-end", id },
-            { type: "tool-call", toolCallId: id, toolName, input },
-            { type: "finish", usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } },
-          ];
-        }
+        const id = newCallId();
+        const input = JSON.stringify({ code: answer.code });
+        parts = [
+          { type: "tool-input-start", id, toolName },
+          ...chunked(input, inputChunks).map((delta): LanguageModelV3StreamPart => ({ type: "tool-input-delta", id, delta })),
+          { type: "tool-input-end", id },
+          { type: "tool-call", toolCallId: id, toolName, input },
+          { type: "finish", usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } },
+        ];
       }
       return {
         stream: simulateReadableStream({

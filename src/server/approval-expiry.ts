@@ -1,4 +1,12 @@
 import type { UIMessage } from "ai";
+import { APPROVAL_EXPIRED, type ExecuteCodeErrorResult } from "../contract";
+
+/** What the card is sent for a call whose approval expired: it shows the expired state. */
+export const expiredApprovalResult: ExecuteCodeErrorResult = {
+  status: "error",
+  code: APPROVAL_EXPIRED,
+  message: "The approval request expired, so this code was not run.",
+};
 
 export interface ApprovalExpiryOptions {
   /** How long an approval request stays answerable. Default 10 minutes. */
@@ -22,7 +30,8 @@ function approvalParts(message: UIMessage): ApprovalPart[] {
  * before handling the next chat request, pass
  * its messages through `expireStale`: an approval that comes too late, twice,
  * or for a request this server never made is turned into a denial with the
- * reason "expired", so the code never runs.
+ * reason "expired", so the code never runs. Tell the browser with
+ * `expiredApprovalResult` in place of the stream's `tool-output-denied`.
  */
 export function createApprovalExpiry(options: ApprovalExpiryOptions = {}) {
   const ttlMs = options.ttlMs ?? 10 * 60_000;
@@ -48,9 +57,10 @@ export function createApprovalExpiry(options: ApprovalExpiryOptions = {}) {
       prune();
       for (const part of approvalParts(message)) if (part.state === "approval-requested") record(part.approval!.id);
     },
-    expireStale<M extends UIMessage>(messages: M[]): M[] {
+    expireStale<M extends UIMessage>(messages: M[]): { messages: M[]; expiredToolCallIds: Set<string> } {
       const time = now();
-      return messages.map((message) => {
+      const expiredToolCallIds = new Set<string>();
+      const checked = messages.map((message) => {
         if (message.role !== "assistant") return message;
         let changed = false;
         const parts = message.parts.map((raw) => {
@@ -62,10 +72,12 @@ export function createApprovalExpiry(options: ApprovalExpiryOptions = {}) {
             return raw;
           }
           changed = true;
+          expiredToolCallIds.add((part as { toolCallId?: string }).toolCallId ?? "");
           return { ...part, approval: { ...part.approval, approved: false, reason: "expired" } } as typeof raw;
         });
         return changed ? { ...message, parts } : message;
       });
+      return { messages: checked, expiredToolCallIds };
     },
   };
 }

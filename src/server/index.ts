@@ -14,7 +14,7 @@ export {
   type ApprovalPolicy,
   type GateOptions,
 } from "./approval-gate";
-export { createApprovalExpiry, type ApprovalExpiryOptions } from "./approval-expiry";
+export { createApprovalExpiry, expiredApprovalResult, type ApprovalExpiryOptions } from "./approval-expiry";
 export { mergeTools, type ToolNameClash } from "./merge-tools";
 export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt";
 export {

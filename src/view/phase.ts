@@ -1,4 +1,5 @@
 import {
+  APPROVAL_EXPIRED,
   normalizeExecuteCodeResult,
   type ExecuteCodeTruncation,
 } from "../contract";
@@ -167,6 +168,9 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
         error: { code: "busy", message: normalized.message },
       };
     case "error":
+      if (normalized.code === APPROVAL_EXPIRED) {
+        return { ...EMPTY_VIEW, phase: "denied", denial: { reason: null, expired: true } };
+      }
       return {
         ...EMPTY_VIEW,
         phase: "error",

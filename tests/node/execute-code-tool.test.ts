@@ -211,6 +211,24 @@ describe("buildExecuteCodeTool: a sandbox that is busy, failing or gone", () => 
   });
 });
 
+describe("buildExecuteCodeTool: approval", () => {
+  it("asks never by default, always when told, or per call with a function of the input", async () => {
+    const { signing } = await startSandbox(createScriptedExecutor(() => ({})));
+    const base = { sandboxUrl: "http://127.0.0.1:1", signing, participantId: "p", tenantId: "t" };
+    expect(buildExecuteCodeTool(base).needsApproval).toBeUndefined();
+    expect(buildExecuteCodeTool({ ...base, approval: "never" }).needsApproval).toBeUndefined();
+    expect(buildExecuteCodeTool({ ...base, approval: "always" }).needsApproval).toBe(true);
+    const policy = vi.fn((input: { code: string }) => input.code.includes("import os"));
+    const needsApproval = buildExecuteCodeTool({ ...base, approval: policy }).needsApproval as (
+      input: { code: string },
+      options: { toolCallId: string; messages: [] },
+    ) => boolean | PromiseLike<boolean>;
+    expect(await needsApproval({ code: "import os" }, { toolCallId: "c1", messages: [] })).toBe(true);
+    expect(await needsApproval({ code: "print(1)" }, { toolCallId: "c2", messages: [] })).toBe(false);
+    expect(policy).toHaveBeenLastCalledWith({ code: "print(1)" }, { toolCallId: "c2" });
+  });
+});
+
 describe("tokens", () => {
   it("signs one short-lived token per call with the participant, tenant and a fresh id", async () => {
     const tokens: string[] = [];

@@ -5,10 +5,47 @@ import {
   ThreadPrimitive,
   useThreadRuntime,
 } from "@assistant-ui/react";
-import { useChatRuntime } from "@assistant-ui/react-ai-sdk";
-import { useEffect, useState } from "react";
+import { useChat } from "@ai-sdk/react";
+import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
+import { useEffect, useRef, useState } from "react";
 import { ExecuteCodeToolUI } from "../../index";
 import { DEMO_PROMPTS } from "./prompts";
+
+const MESSAGES_KEY = "demo-messages";
+const ASK_KEY = "demo-ask-before-running";
+
+function savedMessages(): UIMessage[] {
+  try {
+    const saved = JSON.parse(localStorage.getItem(MESSAGES_KEY) ?? "[]") as unknown;
+    return Array.isArray(saved) ? (saved as UIMessage[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The chat, kept in localStorage so that a reload shows the same thread (and
+ * a pending approval prompt). Each request says whether to ask before running code.
+ */
+function useDemoChat(askBeforeRunning: boolean) {
+  const ask = useRef(askBeforeRunning);
+  ask.current = askBeforeRunning;
+  const [transport] = useState(
+    () => new DefaultChatTransport({ api: "/api/chat", body: () => ({ confirmCodeExecution: ask.current }) }),
+  );
+  const chat = useChat({
+    id: "demo",
+    transport,
+    messages: savedMessages(),
+    // Answering an approval sends the chat on by itself.
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+  });
+  useEffect(() => {
+    localStorage.setItem(MESSAGES_KEY, JSON.stringify(chat.messages));
+  }, [chat.messages]);
+  return chat;
+}
 
 type Theme = "light" | "dark";
 
@@ -51,7 +88,10 @@ function Message({ role }: { role: string }) {
 
 export function DemoApp() {
   const [theme, setTheme] = useTheme();
-  const runtime = useChatRuntime();
+  const [askBeforeRunning, setAskBeforeRunning] = useState(() => localStorage.getItem(ASK_KEY) === "true");
+  useEffect(() => localStorage.setItem(ASK_KEY, String(askBeforeRunning)), [askBeforeRunning]);
+  const chat = useDemoChat(askBeforeRunning);
+  const runtime = useAISDKRuntime(chat);
   return (
     <AssistantRuntimeProvider runtime={runtime}>
       <ExecuteCodeToolUI />
@@ -67,6 +107,17 @@ export function DemoApp() {
             />
             Dark theme
           </label>
+          <label className="demo-switch">
+            <input
+              type="checkbox"
+              checked={askBeforeRunning}
+              onChange={(event) => setAskBeforeRunning(event.target.checked)}
+            />
+            Ask before running code
+          </label>
+          <button type="button" className="demo-send" onClick={() => chat.setMessages([])}>
+            New chat
+          </button>
         </header>
         <ThreadPrimitive.Root className="demo-thread">
           <ThreadPrimitive.Viewport className="demo-viewport">

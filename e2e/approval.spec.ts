@@ -1,0 +1,91 @@
+import { expect, test, type Page } from "@playwright/test";
+import { executeCodeCard, executeCodeCards } from "../src/testing";
+import { PORTS } from "./playwright.config";
+
+const at = (port: number) => `http://127.0.0.1:${port}/`;
+const python = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
+
+async function askFor(page: Page, port: number, code: string) {
+  await page.goto(at(port));
+  await page.getByRole("checkbox", { name: "Ask before running code" }).check();
+  await page.getByRole("textbox", { name: "Message" }).fill(python(code));
+  await page.getByRole("button", { name: "Send" }).click();
+  const card = executeCodeCard(page);
+  await card.waitForPhase("awaiting-approval");
+  return card;
+}
+
+test.describe("ask before running code", () => {
+  test("nothing runs until Run is clicked; then the code runs and shows its output", async ({ page }) => {
+    const card = await askFor(page, PORTS.main, 'print("approved run")');
+    await expect(card.message).toContainText("Run this Python program in the sandbox?");
+    await expect(card.code).toHaveText('print("approved run")\n', { useInnerText: true });
+    // Give a run that was not asked for every chance to show up.
+    await page.waitForTimeout(1500);
+    expect(await card.phase()).toBe("awaiting-approval");
+    await expect(card.stdout).toHaveCount(0);
+
+    await card.root.getByRole("button", { name: "Run" }).click();
+    await card.waitForPhase("succeeded");
+    expect(await card.text("stdout")).toBe("approved run\n");
+    await expect(page.getByText("The program finished with exit code 0. Its first line of output is: approved run")).toBeVisible();
+  });
+
+  test("Deny shows the denied phase, and the model says the code did not run", async ({ page }) => {
+    const card = await askFor(page, PORTS.main, 'print("should never print")');
+    await card.root.getByRole("button", { name: "Add a reason" }).click();
+    await card.root.getByRole("textbox", { name: "Why not run it? (optional)" }).fill("I will try it myself");
+    await card.root.getByRole("button", { name: "Deny" }).click();
+    await card.waitForPhase("denied");
+    await expect(card.message).toHaveText("This code was not run. Reason: I will try it myself");
+    await expect(page.getByText("You chose not to run the code, so it did not run")).toBeVisible();
+    await expect(card.stdout).toHaveCount(0);
+  });
+
+  test("a double click on Run answers once", async ({ page }) => {
+    const card = await askFor(page, PORTS.main, "print(sum(range(10)))");
+    let chatRequests = 0;
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/chat")) chatRequests++;
+    });
+    await card.root.getByRole("button", { name: "Run" }).dblclick();
+    await card.waitForPhase("succeeded");
+    expect(await card.text("stdout")).toBe("45\n");
+    await expect(page.getByText("Its first line of output is: 45")).toBeVisible();
+    expect(chatRequests).toBe(1);
+    await expect(executeCodeCards(page)).toHaveCount(1);
+  });
+
+  test("a reload while waiting still shows the prompt, and Run then runs the code", async ({ page }) => {
+    await askFor(page, PORTS.main, 'print("after reload")');
+    await page.reload();
+    const card = executeCodeCard(page);
+    await card.waitForPhase("awaiting-approval");
+    await expect(card.root.getByRole("button", { name: "Run" })).toBeVisible();
+    await card.root.getByRole("button", { name: "Run" }).click();
+    await card.waitForPhase("succeeded");
+    expect(await card.text("stdout")).toBe("after reload\n");
+  });
+
+  test("an approval given after it expired is denied, and the code never runs", async ({ page }) => {
+    const card = await askFor(page, PORTS.shortApproval, 'print("too late")');
+    await page.waitForTimeout(2500);
+    await card.root.getByRole("button", { name: "Run" }).click();
+    await card.waitForPhase("denied");
+    await expect(card.message).toHaveText("The approval request expired, so this code was not run.");
+    await expect(page.getByText("The approval request expired, so the code did not run")).toBeVisible();
+    await expect(card.stdout).toHaveCount(0);
+  });
+
+  test("a path that cannot show the prompt refuses the gate with a 400 naming the option", async ({ request }) => {
+    const refused = await request.post(`${at(PORTS.main)}api/generate`, {
+      data: { prompt: python("print(1)"), confirmCodeExecution: true },
+    });
+    expect(refused.status()).toBe(400);
+    expect((await refused.json()).message).toMatch(/^confirmCodeExecution cannot be honoured on \/api\/generate/);
+
+    const plain = await request.post(`${at(PORTS.main)}api/generate`, { data: { prompt: python("print(6 * 7)") } });
+    expect(plain.status()).toBe(200);
+    expect((await plain.json()).text).toBe("The program finished with exit code 0. Its first line of output is: 42");
+  });
+});
