@@ -4,12 +4,10 @@ import { storybookTest } from "@storybook/addon-vitest/vitest-plugin";
 import react from "@vitejs/plugin-react";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
+import { chromiumArgs, chromiumPath } from "./scripts/chromium";
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 
-// No browser can be downloaded on these machines: Playwright drives the
-// system Chromium (Debian's `chromium` package) unless CHROMIUM_PATH says otherwise.
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export default defineConfig({
   test: {
@@ -40,17 +38,7 @@ export default defineConfig({
             enabled: true,
             headless: true,
             provider: playwright({
-              launchOptions: {
-                executablePath: chromium,
-                args: [
-                  "--no-sandbox",
-                  "--disable-gpu",
-                  "--disable-background-networking",
-                  "--disable-component-update",
-                  "--disable-sync",
-                  "--no-first-run",
-                ],
-              },
+              launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
             }),
             instances: [{ browser: "chromium" }],
           },

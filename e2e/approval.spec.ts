@@ -1,15 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeCard, executeCodeCards } from "../src/testing";
+import { at, python, send } from "./helpers";
 import { PORTS } from "./playwright.config";
-
-const at = (port: number) => `http://127.0.0.1:${port}/`;
-const python = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 
 async function askFor(page: Page, port: number, code: string) {
   await page.goto(at(port));
   await page.getByRole("checkbox", { name: "Ask before running code" }).check();
-  await page.getByRole("textbox", { name: "Message" }).fill(python(code));
-  await page.getByRole("button", { name: "Send" }).click();
+  await send(page, python(code));
   const card = executeCodeCard(page);
   await card.waitForPhase("awaiting-approval");
   return card;

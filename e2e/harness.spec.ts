@@ -1,15 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { executeCodeCard, executeCodeCards } from "../src/testing";
+import { at, python, send } from "./helpers";
 import { PORTS } from "./playwright.config";
-
-const at = (port: number) => `http://127.0.0.1:${port}/`;
-
-async function send(page: Page, text: string) {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("button", { name: "Send" }).click();
-}
-
-const python = (code: string) => `Run this please:\n\`\`\`python\n${code}\n\`\`\``;
 
 test.describe("the harness demo, as a person uses it", () => {
   test("a fenced Python block runs for real and its output appears in the card", async ({ page }) => {

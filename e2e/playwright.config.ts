@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { chromiumArgs, chromiumPath } from "../scripts/chromium";
 
 // End-to-end tests against the harness as `npm start` serves it (built
 // first by `npm test`), in the system Chromium. Four instances: the main
@@ -26,17 +27,7 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     browserName: "chromium",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
   webServer: [
     server(PORTS.main, { MOCK_SANDBOX_MAX_RUN_MS: "3000", MOCK_SANDBOX_RATE_LIMIT: "1000" }),
