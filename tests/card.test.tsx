@@ -131,6 +131,18 @@ describe("ExecuteCodeCard: behaviour", () => {
     expect(slot(container, "")).toHaveAttribute("data-phase", "writing");
   });
 
+  it("renders only the last lines of a long program while it streams, and all of it once complete", () => {
+    const code = Array.from({ length: 200 }, (_, i) => `x${i} = ${i}`).join("\n");
+    const partial = JSON.stringify({ code }).slice(0, -2);
+    const { container, rerender } = render(<ExecuteCodeCard status={running} args={{}} argsText={partial} />);
+    expect(container.querySelectorAll(".ecu-code-line")).toHaveLength(60);
+    expect(container.querySelector(".ecu-code-line")).toHaveAttribute("data-line", "141");
+    expect(slot(container, "earlier")).toHaveTextContent("140 earlier lines");
+    rerender(<ExecuteCodeCard {...call(code, { status: running })} />);
+    expect(container.querySelectorAll(".ecu-code-line")).toHaveLength(200);
+    expect(slot(container, "earlier")).toBeNull();
+  });
+
   it("counts down the busy delay", () => {
     vi.useFakeTimers();
     try {

@@ -1,11 +1,14 @@
 import { memo, useEffect, useRef, useState, type CSSProperties } from "react";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines";
 import type { CodeToken } from "./highlight/types";
+import { formatCount } from "./format";
 import type { ExecuteCodeLabels } from "./labels";
 import { Pane } from "./pane";
 
 /** Programs longer than this start capped in height with an expand control. */
 const COLLAPSED_LINES = 24;
+/** While the code streams, only its last lines are rendered: each delta then costs the same, however long the program. */
+const STREAMING_TAIL_LINES = 60;
 
 interface CodeLineProps {
   number: number;
@@ -56,6 +59,13 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, classNam
   const [expanded, setExpanded] = useState(false);
   const preRef = useRef<HTMLPreElement>(null);
 
+  const hidden = complete ? 0 : Math.max(0, lines.length - STREAMING_TAIL_LINES);
+
+  // Follow the code as it arrives.
+  useEffect(() => {
+    if (!complete && preRef.current) preRef.current.scrollTop = preRef.current.scrollHeight;
+  }, [code, complete]);
+
   useEffect(() => {
     if (focusedLine === null) return;
     const line = preRef.current?.querySelector<HTMLElement>(`[data-line="${focusedLine}"]`);
@@ -86,8 +96,20 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, classNam
           style={{ "--ecu-gutter": `${String(lines.length).length + 1}ch` } as CSSProperties}
         >
           <code>
-            {lines.map((text, i) => (
-              <CodeLine key={i} number={i + 1} text={text} tokens={tokens[i]} focused={focusedLine === i + 1} />
+            {hidden > 0 && (
+              <span className="ecu-code-earlier" data-slot="execute-code-earlier">
+                {labels.earlierLines(formatCount(hidden, labels.locale))}
+                {"\n"}
+              </span>
+            )}
+            {lines.slice(hidden).map((text, i) => (
+              <CodeLine
+                key={hidden + i}
+                number={hidden + i + 1}
+                text={text}
+                tokens={tokens[hidden + i]}
+                focused={focusedLine === hidden + i + 1}
+              />
             ))}
           </code>
         </pre>

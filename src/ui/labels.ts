@@ -20,6 +20,7 @@ export interface ExecuteCodeLabels {
   collapse: string;
   hiddenLines: (count: string) => string;
   hiddenCharacters: (count: string) => string;
+  earlierLines: (count: string) => string;
   showAll: string;
   truncated: (stream: string, characters: string) => string;
   exitCode: (code: string) => string;
@@ -75,6 +76,7 @@ export const englishLabels: ExecuteCodeLabels = {
   collapse: "Collapse",
   hiddenLines: (count) => `${count} lines hidden`,
   hiddenCharacters: (count) => `${count} characters hidden`,
+  earlierLines: (count) => `… ${count} earlier lines (all of them show when the code is complete)`,
   showAll: "Show all",
   truncated: (stream, characters) =>
     `The server cut ${characters} characters from the end of ${stream.toLowerCase()}.`,
@@ -135,6 +137,7 @@ export const germanLabels: ExecuteCodeLabels = {
   collapse: "Zuklappen",
   hiddenLines: (count) => `${count} Zeilen ausgeblendet`,
   hiddenCharacters: (count) => `${count} Zeichen ausgeblendet`,
+  earlierLines: (count) => `… ${count} frühere Zeilen (alle erscheinen, sobald der Code vollständig ist)`,
   showAll: "Alles zeigen",
   truncated: (stream, characters) =>
     `Der Server hat ${characters} Zeichen am Ende von „${stream}“ abgeschnitten.`,

@@ -5,6 +5,8 @@ import type { CodeToken, Tokenizer } from "./types";
 
 /** Longest stretch of highlighting done before yielding to the browser. */
 const STEP_BUDGET_MS = 12;
+/** While code streams, highlight at most this often: each pass has a fixed cost, deltas come faster. */
+const STREAMING_INTERVAL_MS = 100;
 const CACHE_SIZE = 64;
 
 // Finished programs, keyed by their exact text, so a remounted card paints highlighted at once.
@@ -25,6 +27,7 @@ export function useHighlightedLines(code: string, final: boolean): readonly Code
   const [tokenizer, setTokenizer] = useState<Tokenizer | null>(loadedTokenizer);
   const [lines, setLines] = useState<readonly CodeToken[][]>(() => cache.get(code) ?? []);
   const engine = useRef<IncrementalHighlight | null>(null);
+  const lastPass = useRef(0);
 
   useEffect(() => {
     if (tokenizer) return;
@@ -52,14 +55,18 @@ export function useHighlightedLines(code: string, final: boolean): readonly Code
     let timer: ReturnType<typeof setTimeout> | undefined;
     const work = () => {
       const start = performance.now();
+      lastPass.current = start;
       let finished = highlight.step();
       while (!finished && performance.now() - start < STEP_BUDGET_MS) finished = highlight.step();
       const snapshot = highlight.snapshot();
       setLines(snapshot);
       if (finished && final) remember(code, snapshot);
-      else timer = setTimeout(work, 0);
+      else if (!finished) timer = setTimeout(work, 0);
     };
-    work();
+    // Deltas that come within the interval are highlighted together; the final code at once.
+    const wait = final ? 0 : lastPass.current + STREAMING_INTERVAL_MS - performance.now();
+    if (wait > 0) timer = setTimeout(work, wait);
+    else work();
     return () => clearTimeout(timer);
   }, [code, final, tokenizer]);
 
