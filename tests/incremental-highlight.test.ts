@@ -29,6 +29,14 @@ function counting(inner: Tokenizer) {
 
 const oneShot = (code: string) => tokenizer.tokenize(code).lines;
 
+describe("the Python tokenizer", () => {
+  it("colours Python as GitHub's themes do, in both schemes", () => {
+    const [line] = tokenizer.tokenize('def area(r):\n    return 3.14 * r ** 2  # "pi"').lines;
+    expect(line![0]).toEqual({ content: "def", style: expect.objectContaining({ "--shiki-light": "#CF222E", "--shiki-dark": "#FF7B72" }) });
+    expect(line!.find((t) => t.content === "area")?.style["--shiki-light"]).toBe("#8250DF");
+  });
+});
+
 describe("IncrementalHighlight", () => {
   it("gives exactly the one-shot result when code arrives a few characters at a time", () => {
     const code = `${primesCode}\n\ns = """a docstring\nthat spans\nlines"""\nprint(s)`;
