@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** The longest program the tool accepts, in characters. */
 export const MAX_CODE_LENGTH = 20_000;
@@ -7,12 +7,14 @@ export const MAX_CODE_LENGTH = 20_000;
 export const executeCodeInputSchema = z.object({
   code: z
     .string()
-    .min(1, "The program is empty.")
-    .max(
-      MAX_CODE_LENGTH,
-      `The program is longer than ${MAX_CODE_LENGTH.toLocaleString("en")} characters.`,
-    )
-    .describe("The complete Python 3 program to run. Print what you want to see."),
+    .check(
+      z.minLength(1, "The program is empty."),
+      z.maxLength(
+        MAX_CODE_LENGTH,
+        `The program is longer than ${MAX_CODE_LENGTH.toLocaleString("en")} characters.`,
+      ),
+      z.describe("The complete Python 3 program to run. Print what you want to see."),
+    ),
 });
 
 export type ExecuteCodeInput = z.infer<typeof executeCodeInputSchema>;

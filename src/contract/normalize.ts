@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import {
   executeCodeResultSchema,
   type ExecuteCodeResult,
@@ -6,46 +6,44 @@ import {
 } from "./result";
 
 const NO_TRUNCATION = { stdout: 0, stderr: 0 } as const;
-const count = z.number().finite().nonnegative();
-const optionalText = z.string().nullish().transform((v) => v ?? "");
+const count = z.number().check(z.nonnegative());
+const optionalText = z.nullish(z.string());
 
 /** `{ stdout, stderr, exitCode, wallTimeMs }` or `{ timedOut: true }`, as hand-written server tools return. */
 const plainShape = z
   .object({
     stdout: optionalText,
     stderr: optionalText,
-    exitCode: z.number().int().nullish(),
-    signal: z.string().nullish(),
-    wallTimeMs: count.nullish(),
-    timedOut: z.boolean().optional(),
-    timeoutMs: count.nullish(),
+    exitCode: z.nullish(z.int()),
+    signal: z.nullish(z.string()),
+    wallTimeMs: z.nullish(count),
+    timedOut: z.optional(z.boolean()),
+    timeoutMs: z.nullish(count),
   })
-  .refine((v) => v.exitCode !== undefined || v.timedOut !== undefined, {
-    message: "needs exitCode or timedOut",
-  });
+  .check(z.refine((v) => v.exitCode !== undefined || v.timedOut !== undefined, "needs exitCode or timedOut"));
 
 /** The sandbox service's flat `/v1/exec` response. `wall_time` is in milliseconds. */
 const sandboxShape = z.object({
   stdout: z.string(),
   stderr: z.string(),
-  code: z.number().int().nullable(),
-  signal: z.string().nullish(),
-  wall_time: count.nullish(),
-  timed_out: z.boolean().optional(),
-  status: z.string().nullish(),
+  code: z.nullable(z.int()),
+  signal: z.nullish(z.string()),
+  wall_time: z.nullish(count),
+  timed_out: z.optional(z.boolean()),
+  status: z.nullish(z.string()),
 });
 
 /** `{ error: "…" }` (what AI SDK runtimes put in place of a failed or denied call) or `{ error: { message } }`. */
 const errorShape = z.object({
   error: z.union([
     z.string(),
-    z.object({ message: z.string(), code: z.string().optional() }),
+    z.object({ message: z.string(), code: z.optional(z.string()) }),
   ]),
 });
 
 /** MCP-style `{ content: [{ type: "text", text }] }`. */
 const mcpTextShape = z.object({
-  content: z.array(z.object({ type: z.string(), text: z.string().optional() })),
+  content: z.array(z.object({ type: z.string(), text: z.optional(z.string()) })),
 });
 
 const TEXT_RESULT = /^\s*stdout:\r?\n([\s\S]*?)\r?\nstderr:\r?\n([\s\S]*?)(?:\r?\nexit code: (-?\d+))?\s*$/i;
@@ -118,16 +116,16 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeResult | null
       return {
         status: "timeout",
         timeoutMs: p.timeoutMs ?? null,
-        stdout: p.stdout,
-        stderr: p.stderr,
+        stdout: p.stdout ?? "",
+        stderr: p.stderr ?? "",
         wallTimeMs: p.wallTimeMs ?? null,
         truncated: { ...NO_TRUNCATION },
       };
     }
     return {
       status: "completed",
-      stdout: p.stdout,
-      stderr: p.stderr,
+      stdout: p.stdout ?? "",
+      stderr: p.stderr ?? "",
       exitCode: p.exitCode ?? null,
       signal: p.signal ?? null,
       wallTimeMs: p.wallTimeMs ?? null,

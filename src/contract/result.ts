@@ -1,9 +1,13 @@
-import { z } from "zod";
+// zod/mini keeps the browser bundle small; the schemas are the same.
+import * as z from "zod/mini";
 
 /** Characters the server cut from each stream; 0 when nothing was cut. */
+const count = z.int().check(z.nonnegative());
+const duration = z.nullable(z.number().check(z.nonnegative()));
+
 export const truncationSchema = z.object({
-  stdout: z.number().int().nonnegative(),
-  stderr: z.number().int().nonnegative(),
+  stdout: count,
+  stderr: count,
 });
 
 /** The program ran to its end (or was killed by a signal). */
@@ -12,27 +16,27 @@ export const completedResultSchema = z.object({
   stdout: z.string(),
   stderr: z.string(),
   /** Exit status; null when a signal ended the process. */
-  exitCode: z.number().int().nullable(),
+  exitCode: z.nullable(z.int()),
   /** Signal name such as "SIGKILL", when one ended the process. */
-  signal: z.string().nullable(),
-  wallTimeMs: z.number().nonnegative().nullable(),
+  signal: z.nullable(z.string()),
+  wallTimeMs: duration,
   truncated: truncationSchema,
 });
 
 /** The program ran past the time limit; what it printed so far is kept. */
 export const timeoutResultSchema = z.object({
   status: z.literal("timeout"),
-  timeoutMs: z.number().nonnegative().nullable(),
+  timeoutMs: duration,
   stdout: z.string(),
   stderr: z.string(),
-  wallTimeMs: z.number().nonnegative().nullable(),
+  wallTimeMs: duration,
   truncated: truncationSchema,
 });
 
 /** The sandbox is rate-limited; a retry makes sense after `retryAfterMs`. */
 export const busyResultSchema = z.object({
   status: z.literal("busy"),
-  retryAfterMs: z.number().nonnegative().nullable(),
+  retryAfterMs: duration,
   message: z.string(),
 });
 

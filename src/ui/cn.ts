@@ -1,9 +1,6 @@
 import { clsx, type ClassValue } from "clsx";
-import { extendTailwindMerge } from "tailwind-merge";
 
-const merge = extendTailwindMerge({ prefix: "ecu" });
-
-/** Joins class names; later Tailwind utilities win over earlier ones. */
+/** Joins class names. The card styles itself with its own classes, so no Tailwind class merging is needed. */
 export function cn(...inputs: ClassValue[]): string {
-  return merge(clsx(inputs));
+  return clsx(inputs);
 }

@@ -1,4 +1,5 @@
 import { createServer } from "node:http";
+import { asSchema } from "ai";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness";
@@ -208,6 +209,19 @@ describe("buildExecuteCodeTool: a sandbox that is busy, failing or gone", () => 
       },
     });
     expect(await run("x")).toMatchObject({ status: "completed", stdout: "fine" });
+  });
+});
+
+describe("buildExecuteCodeTool: what the model is told", () => {
+  it("describes the input with its limits, for the model's JSON schema", async () => {
+    const { signing } = await startSandbox(createScriptedExecutor(() => ({})));
+    const built = buildExecuteCodeTool({ sandboxUrl: "http://127.0.0.1:1", signing, participantId: "p", tenantId: "t", timeoutMs: 30_000 });
+    expect(await asSchema(built.inputSchema).jsonSchema).toMatchObject({
+      type: "object",
+      required: ["code"],
+      properties: { code: { type: "string", minLength: 1, maxLength: 20_000, description: expect.stringMatching(/Python 3 program/) } },
+    });
+    expect(built.description).toMatch(/stop after 30 s/);
   });
 });
 
