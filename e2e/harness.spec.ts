@@ -18,11 +18,24 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(page.getByText("The program finished with exit code 0. Its first line of output is: 1 1")).toBeVisible();
   });
 
-  test("the writing phase is visible while the model streams the program", async ({ page }) => {
+  test("the card shows the writing phase while the model streams the program, then runs it", async ({ page }) => {
     await page.goto(at(PORTS.main));
+    // Record every phase the card shows, however briefly.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { phases: string[] }).phases = seen;
+      new MutationObserver(() => {
+        const phase = document.querySelector("[data-slot=execute-code]")?.getAttribute("data-phase");
+        if (phase && seen.at(-1) !== phase) seen.push(phase);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
+    });
     await send(page, python(`print("${"streamed ".repeat(60)}")`));
-    await executeCodeCard(page).waitForPhase("writing");
     await executeCodeCard(page).waitForPhase("succeeded");
+    expect(await page.evaluate(() => (window as unknown as { phases: string[] }).phases)).toEqual([
+      "writing",
+      "running",
+      "succeeded",
+    ]);
   });
 
   test("a traceback shows on stderr with exit 1, and its frames point at the code", async ({ page }) => {

@@ -11,7 +11,7 @@ const server = (port: number, env: Record<string, string>) => ({
   command: "node dist/harness/start.js",
   cwd: "..",
   url: `http://127.0.0.1:${port}/`,
-  env: { PORT: String(port), SCRIPTED_MODEL_DELAY_MS: "15", ...env },
+  env: { PORT: String(port), SCRIPTED_MODEL_DELAY_MS: "40", ...env },
   reuseExistingServer: false,
   timeout: 60_000,
   stdout: "ignore" as const,
