@@ -93,13 +93,13 @@ async function browserFigures(url: string) {
     }
   }
 
-  const firstPaint = { text: [] as number[], highlight: [] as number[] };
+  const firstPaint = { text: [] as Array<number | null>, highlight: [] as number[] };
   const largeOutput = { paint: [] as number[], longest: [] as number[], nodes: [] as number[] };
   const thread = { renders: [] as number[], cards: [] as number[] };
   for (let i = 0; i < RUNS; i++) {
     {
       const { page, close } = await fresh();
-      const r = await evaluate<{ codeTextMs: number; highlightMs: number }>(page, "bench.firstPaint()");
+      const r = await evaluate<{ codeTextMs: number | null; highlightMs: number }>(page, "bench.firstPaint()");
       firstPaint.text.push(r.codeTextMs);
       firstPaint.highlight.push(r.highlightMs);
       await close();
@@ -208,7 +208,7 @@ const lines = [
   row("1 streaming", "highlighting work (tokenizer time)", ms(median(k.tokenize)), ms(median(n.tokenize)), ratio(median(k.tokenize), median(n.tokenize)), `≤ 2× one full highlight (${ms(median(k.oneShot))})`, median(k.tokenize) <= 2 * median(k.oneShot)),
   row("1 streaming", "last delta → final highlighting on screen", ms(median(k.final)), ms(median(n.final)), "", "", null),
   row("1 streaming", "final result identical to a one-shot highlight", String(k.identical.every(Boolean)), String(n.identical.every(Boolean)), "", "identical", k.identical.every(Boolean)),
-  row("2 first paint", "mount → code text visible", ms(median(b.firstPaint.text)), "", "", "first frame", null),
+  row("2 first paint", "mount → first frame, with the code text in it", ms(median(b.firstPaint.text.map((t) => t ?? Number.NaN))), "", "", "in the first frame", b.firstPaint.text.every((t) => t !== null)),
   row("2 first paint", "mount → highlighting visible (cold)", ms(median(b.firstPaint.highlight)), "", "", "< 300 ms", median(b.firstPaint.highlight) < 300),
   row("3 1 MB ANSI output", "mount → first paint", ms(median(b.largeOutput.paint)), "", "", "< 100 ms", median(b.largeOutput.paint) < 100),
   row("3 1 MB ANSI output", "longest task", ms(median(b.largeOutput.longest)), "", "", "< 50 ms", median(b.largeOutput.longest) < 50),
