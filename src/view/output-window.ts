@@ -7,10 +7,10 @@ export interface OutputWindowLimits {
 }
 
 export const DEFAULT_OUTPUT_LIMITS: OutputWindowLimits = {
-  maxLines: 600,
-  headLines: 400,
-  tailLines: 150,
-  maxChars: 60_000,
+  maxLines: 400,
+  headLines: 250,
+  tailLines: 100,
+  maxChars: 40_000,
 };
 
 export type OutputWindow =
