@@ -17,26 +17,46 @@ export type OutputWindow =
   | { kind: "whole"; text: string }
   | { kind: "cut"; head: string; tail: string; hiddenLines: number; hiddenChars: number };
 
+function countLines(text: string, stopAfter = Infinity): number {
+  let lines = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && lines <= stopAfter; i = text.indexOf("\n", i + 1)) lines++;
+  return lines;
+}
+
+/** Index of the n-th line break from the start (n ≥ 1). */
+function nthBreak(text: string, n: number): number {
+  let at = -1;
+  for (let k = 0; k < n; k++) at = text.indexOf("\n", at + 1);
+  return at;
+}
+
+/** Index of the n-th line break from the end (n ≥ 1). */
+function nthBreakFromEnd(text: string, n: number): number {
+  let at = text.length;
+  for (let k = 0; k < n; k++) at = text.lastIndexOf("\n", at - 1);
+  return at;
+}
+
 /**
  * Keeps the head and the tail of very long output so the page stays fast;
  * the middle is hidden behind "Show all" (and stays in the copied text).
+ * Scans for line breaks rather than splitting, so a megabyte costs no
+ * allocation per line.
  */
 export function windowOutput(text: string, limits: OutputWindowLimits = DEFAULT_OUTPUT_LIMITS): OutputWindow {
-  if (text.length <= limits.maxChars) {
-    let lines = 1;
-    for (let i = text.indexOf("\n"); i !== -1 && lines <= limits.maxLines; i = text.indexOf("\n", i + 1)) lines++;
-    if (lines <= limits.maxLines) return { kind: "whole", text };
+  if (text.length <= limits.maxChars && countLines(text, limits.maxLines) <= limits.maxLines) {
+    return { kind: "whole", text };
   }
-  const lines = text.split("\n");
   const charBudget = Math.floor(limits.maxChars / 2);
-  if (lines.length > limits.headLines + limits.tailLines) {
-    const head = lines.slice(0, limits.headLines).join("\n").slice(0, charBudget);
-    const tail = lines.slice(-limits.tailLines).join("\n").slice(-charBudget);
+  const total = countLines(text);
+  if (total > limits.headLines + limits.tailLines) {
+    const head = text.slice(0, nthBreak(text, limits.headLines)).slice(0, charBudget);
+    const tail = text.slice(nthBreakFromEnd(text, limits.tailLines) + 1).slice(-charBudget);
     return {
       kind: "cut",
       head,
       tail,
-      hiddenLines: lines.length - limits.headLines - limits.tailLines,
+      hiddenLines: total - limits.headLines - limits.tailLines,
       hiddenChars: text.length - head.length - tail.length,
     };
   }
@@ -47,7 +67,7 @@ export function windowOutput(text: string, limits: OutputWindowLimits = DEFAULT_
     kind: "cut",
     head,
     tail,
-    hiddenLines: Math.max(0, text.split("\n").length - head.split("\n").length - tail.split("\n").length),
+    hiddenLines: Math.max(0, total - countLines(head) - countLines(tail)),
     hiddenChars: text.length - head.length - tail.length,
   };
 }
