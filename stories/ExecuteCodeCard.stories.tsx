@@ -407,6 +407,8 @@ export const LargeProgram: Story = {
     const source = slot(root, "source")!;
     await expect(source.textContent?.length).toBeGreaterThanOrEqual(20_000);
     await highlighted(root);
+    // Selected and copied text keeps one line break per line across the blocks of lines.
+    await expect(source.querySelector("code")!.innerText.replace(/\n$/, "")).toBe(largeProgram());
     await userEvent.click(within(source).getByRole("button", { name: "Expand" }));
     await expect(within(source).getByRole("button", { name: "Collapse" })).toBeVisible();
   },
