@@ -94,7 +94,7 @@ describe("the sandbox has no host access", () => {
     // import() settles after the run; a second run on the same interpreter reads what it gave.
     await run(escape("import('node:fs').then(() => (globalThis.probe = 'loaded'), (e) => (globalThis.probe = 'refused: ' + e.message)); return ''"));
     await expect
-      .poll(async () => (await run(escape("return String(globalThis.probe)"))).stdout, { interval: 100 })
+      .poll(async () => (await run(escape("return String(globalThis.probe)"))).stdout, { interval: 100, timeout: 10_000 })
       .toMatch(/^refused: Importing modules is not allowed in the sandbox/);
   });
 });
