@@ -10,6 +10,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
+import { readJsonBody, RequestBodyError } from "./read-json-body";
 import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server";
 
 export interface ChatHandlerOptions {
@@ -26,19 +27,13 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 class BadRequest extends Error {}
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BadRequest("The request is too large.");
-    chunks.push(chunk as Buffer);
-  }
+  let body: unknown;
   try {
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
-    if (body && typeof body === "object") return body as Record<string, unknown>;
-  } catch {
-    // fall through
+    body = await readJsonBody(req, MAX_BODY_BYTES);
+  } catch (error) {
+    throw error instanceof RequestBodyError ? new BadRequest(error.message) : error;
   }
+  if (body && typeof body === "object") return body as Record<string, unknown>;
   throw new BadRequest("The request body is not a JSON object.");
 }
 

@@ -2,7 +2,7 @@
 
 import { Slot } from "radix-ui";
 import { useMemo, useRef, useState, type ReactNode, type ComponentPropsWithoutRef } from "react";
-import type { ExecuteCodeView } from "../view";
+import { UNRECOGNISED_RESULT, type ExecuteCodeView } from "../view";
 import { cn } from "./cn";
 import { ApprovalBar, type ApprovalBarProps } from "./approval-bar";
 import { CodeBlock } from "./code-block";
@@ -140,6 +140,7 @@ function BusyCountdown({ retryAfterMs }: { retryAfterMs: number }) {
 /** The sentence that explains a phase that is not a plain result. */
 function Message({ className, ...props }: ComponentPropsWithoutRef<"div">) {
   const { view, labels } = useExecuteCode();
+  const unrecognised = view.error?.code === UNRECOGNISED_RESULT;
   let body: ReactNode = null;
   switch (view.phase) {
     case "awaiting-approval":
@@ -173,20 +174,19 @@ function Message({ className, ...props }: ComponentPropsWithoutRef<"div">) {
       body = view.cancelReason === "no-result" ? labels.cancelledNoResult : labels.cancelled;
       break;
     case "error":
-      body =
-        view.error?.code === "unrecognised_result" ? (
-          <>
-            {labels.unrecognised}
-            <pre className="ecu-raw" data-slot="execute-code-raw" tabIndex={0}>
-              {stringifyRaw(view.error.raw)}
-            </pre>
-          </>
-        ) : (
-          <>
-            {labels.error}
-            {view.error?.message && <span className="ecu-error-detail"> {view.error.message}</span>}
-          </>
-        );
+      body = unrecognised ? (
+        <>
+          {labels.unrecognised}
+          <pre className="ecu-raw" data-slot="execute-code-raw" tabIndex={0}>
+            {stringifyRaw(view.error?.raw)}
+          </pre>
+        </>
+      ) : (
+        <>
+          {labels.error}
+          {view.error?.message && <span className="ecu-error-detail"> {view.error.message}</span>}
+        </>
+      );
       break;
     default:
       return null;
@@ -194,7 +194,7 @@ function Message({ className, ...props }: ComponentPropsWithoutRef<"div">) {
   return (
     <div
       data-slot="execute-code-message"
-      data-kind={view.error?.code === "unrecognised_result" ? "unrecognised" : view.phase}
+      data-kind={unrecognised ? "unrecognised" : view.phase}
       className={cn("ecu-message", className)}
       {...props}
     >

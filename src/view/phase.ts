@@ -58,6 +58,9 @@ export interface ExecuteCodeOutput {
   truncated: ExecuteCodeTruncation;
 }
 
+/** `error.code` of a result whose shape the kit does not know; `error.raw` then holds it. */
+export const UNRECOGNISED_RESULT = "unrecognised_result";
+
 /** Everything the card shows, decided once, from the call state alone. */
 export interface ExecuteCodeView {
   phase: ExecuteCodePhase;
@@ -180,7 +183,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
       return {
         ...EMPTY_VIEW,
         phase: "error",
-        error: { code: "unrecognised_result", message: "", raw: normalized.raw },
+        error: { code: UNRECOGNISED_RESULT, message: "", raw: normalized.raw },
       };
   }
 }

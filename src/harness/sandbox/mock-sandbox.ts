@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
 import { MAX_CODE_LENGTH } from "../../contract";
+import { readJsonBody, RequestBodyError } from "../read-json-body";
 import type { Executor } from "./executor";
 import { createRateLimiter, type RateLimit } from "./rate-limiter";
 
@@ -39,17 +40,13 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, "body_too_large", "The request body is too large.");
-    chunks.push(chunk as Buffer);
-  }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw new HttpError(400, "invalid_json", "The request body is not JSON.");
+    return await readJsonBody(req, MAX_BODY_BYTES);
+  } catch (error) {
+    if (!(error instanceof RequestBodyError)) throw error;
+    throw error.kind === "too-large"
+      ? new HttpError(413, "body_too_large", error.message)
+      : new HttpError(400, "invalid_json", error.message);
   }
 }
 
