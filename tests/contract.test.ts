@@ -60,6 +60,10 @@ describe("normalizeExecuteCodeResult", () => {
       truncated: { stdout: 0, stderr: 0 },
     });
     expect(normalizeExecuteCodeResult({ ...flat, status: "TO" }).status).toBe("timeout");
+    expect(normalizeExecuteCodeResult({ ...flat, timed_out: true, time_limit_ms: 5000 })).toMatchObject({
+      status: "timeout",
+      timeoutMs: 5000,
+    });
   });
 
   it("reads a text result with both streams", () => {

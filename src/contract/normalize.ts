@@ -4,6 +4,7 @@ import {
   type ExecuteCodeResult,
   type NormalizedExecuteCodeResult,
 } from "./result";
+import { sandboxResponseSchema, sandboxTimedOut } from "./sandbox-response";
 
 const NO_TRUNCATION = { stdout: 0, stderr: 0 } as const;
 const count = z.number().check(z.nonnegative());
@@ -21,17 +22,6 @@ const plainShape = z
     timeoutMs: z.nullish(count),
   })
   .check(z.refine((v) => v.exitCode !== undefined || v.timedOut !== undefined, "needs exitCode or timedOut"));
-
-/** The sandbox service's flat `/v1/exec` response. `wall_time` is in milliseconds. */
-const sandboxShape = z.object({
-  stdout: z.string(),
-  stderr: z.string(),
-  code: z.nullable(z.int()),
-  signal: z.nullish(z.string()),
-  wall_time: z.nullish(count),
-  timed_out: z.optional(z.boolean()),
-  status: z.nullish(z.string()),
-});
 
 /** `{ error: "…" }` (what AI SDK runtimes put in place of a failed or denied call) or `{ error: { message } }`. */
 const errorShape = z.object({
@@ -84,14 +74,14 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeResult | null
   const own = executeCodeResultSchema.safeParse(value);
   if (own.success) return own.data;
 
-  const sandbox = sandboxShape.safeParse(value);
+  const sandbox = sandboxResponseSchema.safeParse(value);
   if (sandbox.success) {
     const s = sandbox.data;
     const wallTimeMs = s.wall_time ?? null;
-    if (s.timed_out || s.status === "TO") {
+    if (sandboxTimedOut(s)) {
       return {
         status: "timeout",
-        timeoutMs: null,
+        timeoutMs: s.time_limit_ms ?? null,
         stdout: s.stdout,
         stderr: s.stderr,
         wallTimeMs,

@@ -25,5 +25,4 @@ export {
   type TokenMinterOptions,
   type TokenSubject,
 } from "./token";
-export { sandboxResponseSchema, type SandboxResponse } from "./sandbox-client";
 export * from "../contract";

@@ -1,24 +1,11 @@
-import { z } from "zod";
-import type { ExecuteCodeResult } from "../contract";
+import {
+  sandboxResponseSchema,
+  sandboxTimedOut,
+  type ExecuteCodeResult,
+  type SandboxResponse,
+} from "../contract";
 import { readRetryAfterMs } from "./retry-after";
 import { truncateText } from "./truncate";
-
-/** The sandbox service's flat `/v1/exec` answer. */
-export const sandboxResponseSchema = z.object({
-  stdout: z.string(),
-  stderr: z.string(),
-  code: z.number().int().nullable(),
-  signal: z.string().nullable().optional(),
-  /** Milliseconds. */
-  wall_time: z.number().nonnegative().nullable().optional(),
-  session_id: z.string().nullable().optional(),
-  files: z.array(z.unknown()).nullable().optional(),
-  timed_out: z.boolean().optional(),
-  /** The sandbox's own run-time limit, when it says. */
-  time_limit_ms: z.number().nonnegative().nullable().optional(),
-});
-
-export type SandboxResponse = z.infer<typeof sandboxResponseSchema>;
 
 export interface SandboxRequest {
   /** Base URL of the sandbox service, e.g. `https://sandbox.example.edu`. */
@@ -133,7 +120,7 @@ export async function readSandboxResponse(response: Response, limits: OutputLimi
     wallTimeMs: r.wall_time ?? null,
     truncated: { stdout: stdout.cut, stderr: stderr.cut },
   };
-  const result: ExecuteCodeResult = r.timed_out
+  const result: ExecuteCodeResult = sandboxTimedOut(r)
     ? { status: "timeout", timeoutMs: r.time_limit_ms ?? null, ...common }
     : { status: "completed", exitCode: r.code, signal: r.signal ?? null, ...common };
   return { ok: true, result, response: r };
