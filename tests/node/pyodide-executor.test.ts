@@ -72,6 +72,18 @@ describe("the Pyodide executor runs Python as a real interpreter would", () => {
   }, 30_000);
 });
 
+describe("closing the executor", () => {
+  it("fails runs that are still waiting for an interpreter instead of leaving them hanging", async () => {
+    const own = createPyodideExecutor({ poolSize: 1 });
+    const waiting = own.run({ code: "print(1)", timeoutMs: 10_000, signal: new AbortController().signal });
+    await own.close();
+    await expect(waiting).rejects.toThrow("The Python executor is closed.");
+    await expect(own.run({ code: "print(1)", timeoutMs: 10_000, signal: new AbortController().signal })).rejects.toThrow(
+      "The Python executor is closed.",
+    );
+  });
+});
+
 describe("the sandbox has no host access", () => {
   it("cannot read the host's files", async () => {
     const result = await run("print(open('/etc/passwd').read())");

@@ -102,7 +102,7 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
   const maxOutputChars = options.maxOutputChars ?? 1_000_000;
   const pyodideDir = pyodideDirectory();
   const idle: Interpreter[] = [];
-  const waiting: Array<(interpreter: Interpreter) => void> = [];
+  const waiting: Array<{ resolve: (interpreter: Interpreter) => void; reject: (error: Error) => void }> = [];
   const all = new Set<Interpreter>();
   let closed = false;
   let nextId = 1;
@@ -127,14 +127,15 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
   const release = (interpreter: Interpreter) => {
     if (interpreter.exited) return;
     const next = waiting.shift();
-    if (next) next(interpreter);
+    if (next) next.resolve(interpreter);
     else idle.push(interpreter);
   };
   const acquire = () =>
-    new Promise<Interpreter>((resolve) => {
+    new Promise<Interpreter>((resolve, reject) => {
+      if (closed) return reject(new Error("The Python executor is closed."));
       const interpreter = idle.shift();
       if (interpreter) resolve(interpreter);
-      else waiting.push(resolve);
+      else waiting.push({ resolve, reject });
     });
 
   for (let i = 0; i < poolSize; i++) start();
@@ -189,7 +190,8 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
     async close() {
       closed = true;
       for (const interpreter of all) interpreter.kill();
-      for (const resolve of waiting.splice(0)) void resolve;
+      // Runs still waiting for an interpreter fail rather than hang.
+      for (const { reject } of waiting.splice(0)) reject(new Error("The Python executor is closed."));
     },
   };
 }
