@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ExecuteCodeCard, germanLabels, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
+import { ExecuteCodeCard, germanLabels, readStreamingCode, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
 import {
   ansiOutput,
   call,
@@ -123,12 +123,55 @@ describe("ExecuteCodeCard: behaviour", () => {
     expect(slot(container, "source")?.querySelector("code")?.textContent).toBe(`${primesCode}\n`);
   });
 
-  it("grows the code while the arguments stream", () => {
+  it("grows the code while the arguments stream", async () => {
     const { container, rerender } = render(<ExecuteCodeCard status={running} args={{}} argsText='{"code":"a = 1' />);
     expect(slot(container, "source")?.querySelector("code")).toHaveTextContent("a = 1");
     rerender(<ExecuteCodeCard status={running} args={{}} argsText={'{"code":"a = 1\\nb = 2'} />);
-    expect(container.querySelectorAll(".ecu-code-line")).toHaveLength(2);
+    await waitFor(() => expect(container.querySelectorAll(".ecu-code-line")).toHaveLength(2));
     expect(slot(container, "")).toHaveAttribute("data-phase", "writing");
+  });
+
+  it("catches up with fast deltas every 80 ms while the code streams, and shows the complete code at once", () => {
+    vi.useFakeTimers();
+    try {
+      const code = Array.from({ length: 40 }, (_, i) => `x${i} = ${i}`).join("\n");
+      const full = JSON.stringify({ code });
+      const upTo = (end: number) => full.slice(0, end);
+      const linesIn = (argsText: string) => readStreamingCode(argsText)!.split("\n").length;
+      const shownLines = () => slot(container, "source")!.querySelectorAll(".ecu-code-line").length;
+      const streaming = (argsText: string) => <ExecuteCodeCard status={running} args={{}} argsText={argsText} />;
+      const { container, rerender } = render(streaming(upTo(20)));
+      rerender(streaming(upTo(60)));
+      act(() => vi.advanceTimersByTime(5));
+      expect(shownLines()).toBe(linesIn(upTo(60)));
+      // Deltas every 5 ms: the card holds them for 80 ms, then shows the latest.
+      for (let i = 1; i <= 10; i++) {
+        rerender(streaming(upTo(60 + i * 25)));
+        act(() => vi.advanceTimersByTime(5));
+        expect(shownLines()).toBe(linesIn(upTo(60)));
+      }
+      act(() => vi.advanceTimersByTime(80));
+      expect(shownLines()).toBe(linesIn(upTo(310)));
+      rerender(<ExecuteCodeCard {...call(code, { status: running })} />);
+      expect(slot(container, "")).toHaveAttribute("data-phase", "running");
+      expect(shownLines()).toBe(40);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("shows a long finished program whole in its first render, then turns it into highlighted lines block by block", async () => {
+    const code = Array.from({ length: 350 }, (_, i) => `x${i} = ${i}`).join("\n");
+    const { container } = render(<ExecuteCodeCard {...call(code, { status: running })} />);
+    const source = slot(container, "source")!;
+    expect(source.querySelector("code")?.textContent).toBe(`${code}\n`);
+    expect(source.querySelectorAll(".ecu-code-line").length).toBeLessThan(350);
+    await waitFor(() => expect(source.querySelectorAll(".ecu-code-line")).toHaveLength(350), { timeout: 5000 });
+    expect(source.querySelector('[data-line="350"] .ecu-token')).not.toBeNull();
+    expect(source.querySelector("code")?.textContent).toBe(`${code}\n`);
+    // Line numbers sit in their own column, outside the code's text.
+    expect(slot(container, "gutter")).toHaveAttribute("aria-hidden", "true");
+    expect(slot(container, "gutter")?.textContent?.split("\n")).toHaveLength(350);
   });
 
   it("renders only the last lines of a long program while it streams, and all of it once complete", () => {

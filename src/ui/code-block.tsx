@@ -1,7 +1,6 @@
-import { memo, useEffect, useRef, useState, type CSSProperties } from "react";
+import { memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines";
 import type { CodeToken } from "./highlight/types";
-import { formatCount } from "./format";
 import type { ExecuteCodeLabels } from "./labels";
 import { Pane } from "./pane";
 
@@ -9,6 +8,13 @@ import { Pane } from "./pane";
 const COLLAPSED_LINES = 24;
 /** While the code streams, only its last lines are rendered: each delta then costs the same, however long the program. */
 const STREAMING_TAIL_LINES = 60;
+/**
+ * Lines are rendered in blocks of this many. A block starts as one text node
+ * and becomes a span per line, with its tokens, one block per frame from the
+ * top: a long program as thousands of token spans in one commit would stall
+ * the page, and a plain text node costs a fraction of a span per line.
+ */
+const BLOCK_LINES = 100;
 
 interface CodeLineProps {
   number: number;
@@ -41,6 +47,37 @@ const CodeLine = memo(function CodeLine({ number, text, tokens, focused }: CodeL
   );
 });
 
+/** Line numbers in their own column, out of the code's selected and copied text. */
+const Gutter = memo(function Gutter({ from, to, blankFirst }: { from: number; to: number; blankFirst: boolean }) {
+  let numbers = blankFirst ? "\n" : "";
+  for (let n = from; n <= to; n++) numbers += n === to ? `${n}` : `${n}\n`;
+  return (
+    <span aria-hidden className="ecu-code-gutter" data-slot="execute-code-gutter">
+      {numbers}
+    </span>
+  );
+});
+
+/**
+ * How far the blocks have turned into lines: those that start before
+ * `revealed`, and those that end after `keptFrom` (the tail that was on
+ * screen while the code streamed).
+ */
+interface Reveal {
+  complete: boolean;
+  revealed: number;
+  keptFrom: number;
+}
+
+function startReveal(complete: boolean, lineCount: number, wasStreaming: boolean): Reveal {
+  if (!complete) return { complete, revealed: Number.POSITIVE_INFINITY, keptFrom: Number.POSITIVE_INFINITY };
+  return {
+    complete,
+    revealed: BLOCK_LINES,
+    keptFrom: wasStreaming ? Math.max(0, lineCount - STREAMING_TAIL_LINES) : Number.POSITIVE_INFINITY,
+  };
+}
+
 export interface CodeBlockProps {
   code: string;
   /** False while the code is still streaming in. */
@@ -58,13 +95,25 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, classNam
   const long = lines.length > COLLAPSED_LINES;
   const [expanded, setExpanded] = useState(false);
   const preRef = useRef<HTMLPreElement>(null);
-
   const hidden = complete ? 0 : Math.max(0, lines.length - STREAMING_TAIL_LINES);
 
-  // Follow the code as it arrives.
+  const [reveal, setReveal] = useState(() => startReveal(complete, lines.length, false));
+  if (reveal.complete !== complete) setReveal(startReveal(complete, lines.length, true));
+  // The next block turns into lines once highlighting has reached it.
+  const highlightedTo = Math.min(tokens.length, lines.length);
   useEffect(() => {
-    if (!complete && preRef.current) preRef.current.scrollTop = preRef.current.scrollHeight;
-  }, [code, complete]);
+    if (reveal.revealed >= lines.length || highlightedTo <= reveal.revealed) return;
+    const frame = requestAnimationFrame(() =>
+      setReveal((current) => ({ ...current, revealed: current.revealed + BLOCK_LINES })),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, [reveal, highlightedTo, lines.length]);
+
+  // Follow the code as it arrives, and keep its end in view when it completes.
+  const followEnd = !complete || reveal.keptFrom !== Number.POSITIVE_INFINITY;
+  useEffect(() => {
+    if (followEnd && preRef.current) preRef.current.scrollTop = preRef.current.scrollHeight;
+  }, [code, followEnd]);
 
   useEffect(() => {
     if (focusedLine === null) return;
@@ -73,6 +122,22 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, classNam
     if (long && !expanded) setExpanded(true);
     line.scrollIntoView?.({ block: "nearest" });
   }, [focusedLine, long, expanded]);
+
+  const body: ReactNode[] = [];
+  for (let start = hidden; start < lines.length; ) {
+    const end = Math.min(lines.length, (Math.floor(start / BLOCK_LINES) + 1) * BLOCK_LINES);
+    const focusedHere = focusedLine !== null && focusedLine > start && focusedLine <= end;
+    if (start < reveal.revealed || end > reveal.keptFrom || focusedHere) {
+      for (let i = start; i < end; i++) {
+        body.push(
+          <CodeLine key={i} number={i + 1} text={lines[i]!} tokens={tokens[i]} focused={focusedLine === i + 1} />,
+        );
+      }
+    } else {
+      body.push(`${lines.slice(start, end).join("\n")}\n`);
+    }
+    start = end;
+  }
 
   return (
     <Pane
@@ -93,24 +158,18 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, classNam
           tabIndex={0}
           className="ecu-code"
           data-expanded={!long || expanded || undefined}
-          style={{ "--ecu-gutter": `${String(lines.length).length + 1}ch` } as CSSProperties}
+          style={{ "--ecu-gutter": `${String(lines.length).length}ch` } as CSSProperties}
         >
+          <Gutter from={hidden + 1} to={lines.length} blankFirst={hidden > 0} />
           <code>
             {hidden > 0 && (
               <span className="ecu-code-earlier" data-slot="execute-code-earlier">
-                {labels.earlierLines(formatCount(hidden, labels.locale))}
+                {/* Plain digits, like the line numbers: a page's first Intl formatter takes tens of milliseconds to build. */}
+                {labels.earlierLines(String(hidden))}
                 {"\n"}
               </span>
             )}
-            {lines.slice(hidden).map((text, i) => (
-              <CodeLine
-                key={hidden + i}
-                number={hidden + i + 1}
-                text={text}
-                tokens={tokens[hidden + i]}
-                focused={focusedLine === hidden + i + 1}
-              />
-            ))}
+            {body}
           </code>
         </pre>
       )}

@@ -39,17 +39,27 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({
     () => deriveExecuteCodeView({ status, args, argsText, argsComplete, result, isError, approval, execution }),
     [status, args, argsText, argsComplete, result, isError, approval, execution],
   );
+  // The parts read the view from context; keeping them the same elements lets
+  // a streamed delta that the card does not show yet skip them.
+  const parts = useMemo(
+    () => (
+      <>
+        <ExecuteCode.Header>
+          <ExecuteCode.Status />
+          <ExecuteCode.Exit />
+          <ExecuteCode.Timing />
+        </ExecuteCode.Header>
+        <ExecuteCode.Source />
+        <ExecuteCode.Message />
+        {onApprove && onDeny && <ExecuteCode.Approval onApprove={onApprove} onDeny={onDeny} />}
+        <ExecuteCode.Output />
+      </>
+    ),
+    [onApprove, onDeny],
+  );
   return (
     <ExecuteCode.Root view={view} labels={labels} theme={theme} className={className}>
-      <ExecuteCode.Header>
-        <ExecuteCode.Status />
-        <ExecuteCode.Exit />
-        <ExecuteCode.Timing />
-      </ExecuteCode.Header>
-      <ExecuteCode.Source />
-      <ExecuteCode.Message />
-      {onApprove && onDeny && <ExecuteCode.Approval onApprove={onApprove} onDeny={onDeny} />}
-      <ExecuteCode.Output />
+      {parts}
     </ExecuteCode.Root>
   );
 });

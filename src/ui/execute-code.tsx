@@ -13,6 +13,7 @@ import { OutputPane } from "./output-pane";
 import { PHASE_LOOK } from "./phase-look";
 import { StderrText } from "./stderr-text";
 import { useElapsed } from "./use-clock";
+import { useStreamingView } from "./use-streaming-view";
 
 export interface RootProps extends ComponentPropsWithoutRef<"div"> {
   view: ExecuteCodeView;
@@ -22,7 +23,8 @@ export interface RootProps extends ComponentPropsWithoutRef<"div"> {
   asChild?: boolean;
 }
 
-function Root({ view, labels, theme, asChild, className, children, ...props }: RootProps) {
+function Root({ view: latest, labels, theme, asChild, className, children, ...props }: RootProps) {
+  const view = useStreamingView(latest);
   const resolved = useMemo(() => resolveLabels(labels), [labels]);
   const [focusedLine, focusLine] = useState<number | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);

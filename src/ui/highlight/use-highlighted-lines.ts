@@ -1,13 +1,12 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { IncrementalHighlight } from "./incremental";
 import { loadTokenizer, loadedTokenizer } from "./load-tokenizer";
 import type { CodeToken, Tokenizer } from "./types";
 
-/** Longest stretch of highlighting done before yielding to the browser. */
+/** Longest stretch of highlighting in one render; the rest continues in the next task. */
 const STEP_BUDGET_MS = 12;
-/** While code streams, highlight at most this often: each pass has a fixed cost, deltas come faster. */
-const STREAMING_INTERVAL_MS = 100;
 const CACHE_SIZE = 64;
+const NONE: readonly CodeToken[][] = [];
 
 // Finished programs, keyed by their exact text, so a remounted card paints highlighted at once.
 const cache = new Map<string, CodeToken[][]>();
@@ -19,15 +18,17 @@ function remember(code: string, lines: CodeToken[][]): void {
 }
 
 /**
- * Tokens for each line of `code` (`final` once it will not change again), or fewer lines while highlighting is still
- * on its way (the rest render as plain text). Grows incrementally while the
- * code streams and never drops back to plain text for lines already done.
+ * Tokens for each line of `code` (`final` once it will not change again), or
+ * fewer lines while highlighting is still on its way (the rest render as
+ * plain text). Highlights in the same render as the code it is given, so a
+ * streamed update costs one commit, and grows incrementally: lines already
+ * done are never tokenized again while the code grows at its end.
  */
 export function useHighlightedLines(code: string, final: boolean): readonly CodeToken[][] {
   const [tokenizer, setTokenizer] = useState<Tokenizer | null>(loadedTokenizer);
-  const [lines, setLines] = useState<readonly CodeToken[][]>(() => cache.get(code) ?? []);
   const engine = useRef<IncrementalHighlight | null>(null);
-  const lastPass = useRef(0);
+  // Bumped to carry on with a highlight that ran out of its budget.
+  const [resume, setResume] = useState(0);
 
   useEffect(() => {
     if (tokenizer) return;
@@ -42,33 +43,27 @@ export function useHighlightedLines(code: string, final: boolean): readonly Code
     };
   }, [tokenizer]);
 
-  useEffect(() => {
-    if (!tokenizer) return;
+  const { lines, finished } = useMemo(() => {
     const cached = cache.get(code);
-    if (cached) {
-      setLines(cached);
-      return;
-    }
+    if (cached) return { lines: cached, finished: true };
+    if (!tokenizer) return { lines: NONE, finished: true };
     engine.current ??= new IncrementalHighlight(tokenizer);
     const highlight = engine.current;
     highlight.setCode(code);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const work = () => {
-      const start = performance.now();
-      lastPass.current = start;
-      let finished = highlight.step();
-      while (!finished && performance.now() - start < STEP_BUDGET_MS) finished = highlight.step();
-      const snapshot = highlight.snapshot();
-      setLines(snapshot);
-      if (finished && final) remember(code, snapshot);
-      else if (!finished) timer = setTimeout(work, 0);
-    };
-    // Deltas that come within the interval are highlighted together; the final code at once.
-    const wait = final ? 0 : lastPass.current + STREAMING_INTERVAL_MS - performance.now();
-    if (wait > 0) timer = setTimeout(work, wait);
-    else work();
+    const start = performance.now();
+    let done = highlight.step();
+    while (!done && performance.now() - start < STEP_BUDGET_MS) done = highlight.step();
+    const snapshot = highlight.snapshot();
+    if (done && final) remember(code, snapshot);
+    return { lines: snapshot, finished: done };
+    // `resume` re-runs the step loop for the same code.
+  }, [code, final, tokenizer, resume]);
+
+  useEffect(() => {
+    if (finished) return;
+    const timer = setTimeout(() => setResume((n) => n + 1), 0);
     return () => clearTimeout(timer);
-  }, [code, final, tokenizer]);
+  }, [finished, lines]);
 
   return lines;
 }
