@@ -10,6 +10,7 @@ import userEvent from "@testing-library/user-event";
 import { createUIMessageStream, createUIMessageStreamResponse, DefaultChatTransport, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
 import { ExecuteCodeToolUI, makeExecuteCodeToolUI } from "../src";
+import { shownCode } from "./shown-code";
 
 /** A chat server stand-in: streams the chunks it is given, pausing wherever the test says. */
 function scriptedServer() {
@@ -98,7 +99,7 @@ describe("ExecuteCodeToolUI in an assistant-ui chat (AI SDK runtime)", () => {
 
     await ran.release();
     await waitFor(() => expect(card()).toHaveAttribute("data-phase", "running"));
-    expect(card()?.querySelector("code")?.textContent).toBe(`${code}\n`);
+    expect(shownCode(card()!)).toBe(code);
 
     await done.release();
     await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));

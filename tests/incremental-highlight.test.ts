@@ -35,6 +35,12 @@ describe("the Python tokenizer", () => {
     expect(line![0]).toEqual({ content: "def", style: expect.objectContaining({ "--shiki-light": "#CF222E", "--shiki-dark": "#FF7B72" }) });
     expect(line!.find((t) => t.content === "area")?.style["--shiki-light"]).toBe("#8250DF");
   });
+
+  it("closes a one-line docstring, so the function body after it is code, not string", () => {
+    const lines = tokenizer.tokenize('def area(r):\n    """Area of a circle."""\n    return r').lines;
+    expect(lines[1]!.map((t) => t.style["--shiki-light"])).toContain("#0A3069");
+    expect(lines[2]!.find((t) => t.content === "return")?.style["--shiki-light"]).toBe("#CF222E");
+  });
 });
 
 describe("IncrementalHighlight", () => {
@@ -83,6 +89,18 @@ describe("IncrementalHighlight", () => {
     expect(second[0]).toBe(first[0]);
     expect(second[1]).toBe(first[1]);
     expect(second[2]).not.toBe(first[2]);
+  });
+
+  it("can leave the unfinished last line for later, as it does while the code streams", () => {
+    const highlight = new IncrementalHighlight(tokenizer);
+    highlight.setCode("a = 1\nb = 2\nprint(a +");
+    while (!highlight.step(false));
+    expect(highlight.snapshot()).toHaveLength(2);
+    expect(highlight.pendingLines).toBe(false);
+    highlight.setCode("a = 1\nb = 2\nprint(a + b)\nc");
+    expect(highlight.pendingLines).toBe(true);
+    runToEnd(highlight);
+    expect(highlight.snapshot()).toEqual(oneShot("a = 1\nb = 2\nprint(a + b)\nc"));
   });
 
   it("starts over when an earlier line changes", () => {

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
+import { Fragment, memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines";
 import type { CodeToken } from "./highlight/types";
 import type { ExecuteCodeLabels } from "./labels";
@@ -9,12 +9,13 @@ const COLLAPSED_LINES = 24;
 /** While the code streams, only its last lines are rendered: each delta then costs the same, however long the program. */
 const STREAMING_TAIL_LINES = 60;
 /**
- * Lines are rendered in blocks of this many. A block starts as one text node
- * and becomes a span per line, with its tokens, one block per frame from the
- * top: a long program as thousands of token spans in one commit would stall
- * the page, and a plain text node costs a fraction of a span per line.
+ * Lines are rendered in blocks of this many, each its own block box, so a
+ * change to one block lays out that block alone. A block starts as one text
+ * node and becomes a span per line, with its tokens, one block per frame from
+ * the top: a long program as thousands of token spans in one commit would
+ * stall the page, and a plain text node costs a fraction of a span per line.
  */
-const BLOCK_LINES = 100;
+const BLOCK_LINES = 50;
 
 interface CodeLineProps {
   number: number;
@@ -32,20 +33,59 @@ function tokensMatch(tokens: CodeToken[], text: string): boolean {
 const CodeLine = memo(function CodeLine({ number, text, tokens, focused }: CodeLineProps) {
   const highlighted = tokens && tokensMatch(tokens, text);
   return (
-    <>
-      <span className="ecu-code-line" data-line={number} data-focused={focused || undefined}>
-        {highlighted
-          ? tokens.map((token, i) => (
-              <span key={i} className="ecu-token" style={token.style as CSSProperties}>
-                {token.content}
-              </span>
-            ))
-          : text}
-      </span>
-      {"\n"}
-    </>
+    <span className="ecu-code-line" data-line={number} data-focused={focused || undefined}>
+      {highlighted
+        ? tokens.map((token, i) => (
+            <span key={i} className="ecu-token" style={token.style as CSSProperties}>
+              {token.content}
+            </span>
+          ))
+        : text}
+    </span>
   );
 });
+
+interface LineBlockProps {
+  /** Index of the block's first line. */
+  first: number;
+  /** The block's lines, joined by line breaks. */
+  text: string;
+  /** Tokens of every line of the program. */
+  tokens: readonly CodeToken[][];
+  /** A span per line, with tokens; otherwise one text node. */
+  detailed: boolean;
+  focusedLine: number | null;
+}
+
+/**
+ * The line break after a block's last line is the block's own edge, so
+ * selected and copied text has one line break per line.
+ */
+const LineBlock = memo(
+  function LineBlock({ first, text, tokens, detailed, focusedLine }: LineBlockProps) {
+    if (!detailed) return <span className="ecu-code-block">{text}</span>;
+    const lines = text.split("\n");
+    return (
+      <span className="ecu-code-block">
+        {lines.map((line, i) => (
+          <Fragment key={first + i}>
+            {i > 0 && "\n"}
+            <CodeLine number={first + i + 1} text={line} tokens={tokens[first + i]} focused={focusedLine === first + i + 1} />
+          </Fragment>
+        ))}
+      </span>
+    );
+  },
+  (before, after) => {
+    if (before.text !== after.text || before.detailed !== after.detailed || before.first !== after.first) return false;
+    if (!after.detailed) return true;
+    const count = after.text.split("\n").length;
+    const inBlock = (line: number | null) => line !== null && line > after.first && line <= after.first + count;
+    if (before.focusedLine !== after.focusedLine && (inBlock(before.focusedLine) || inBlock(after.focusedLine))) return false;
+    for (let i = after.first; i < after.first + count; i++) if (before.tokens[i] !== after.tokens[i]) return false;
+    return true;
+  },
+);
 
 /** Line numbers in their own column, out of the code's selected and copied text. */
 const Gutter = memo(function Gutter({ from, to, blankFirst }: { from: number; to: number; blankFirst: boolean }) {
@@ -123,19 +163,20 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, classNam
     line.scrollIntoView?.({ block: "nearest" });
   }, [focusedLine, long, expanded]);
 
-  const body: ReactNode[] = [];
+  const blocks: ReactNode[] = [];
   for (let start = hidden; start < lines.length; ) {
     const end = Math.min(lines.length, (Math.floor(start / BLOCK_LINES) + 1) * BLOCK_LINES);
     const focusedHere = focusedLine !== null && focusedLine > start && focusedLine <= end;
-    if (start < reveal.revealed || end > reveal.keptFrom || focusedHere) {
-      for (let i = start; i < end; i++) {
-        body.push(
-          <CodeLine key={i} number={i + 1} text={lines[i]!} tokens={tokens[i]} focused={focusedLine === i + 1} />,
-        );
-      }
-    } else {
-      body.push(`${lines.slice(start, end).join("\n")}\n`);
-    }
+    blocks.push(
+      <LineBlock
+        key={Math.floor(start / BLOCK_LINES)}
+        first={start}
+        text={lines.slice(start, end).join("\n")}
+        tokens={tokens}
+        detailed={start < reveal.revealed || end > reveal.keptFrom || focusedHere}
+        focusedLine={focusedLine}
+      />,
+    );
     start = end;
   }
 
@@ -163,13 +204,12 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, classNam
           <Gutter from={hidden + 1} to={lines.length} blankFirst={hidden > 0} />
           <code>
             {hidden > 0 && (
-              <span className="ecu-code-earlier" data-slot="execute-code-earlier">
+              <span className="ecu-code-block ecu-code-earlier" data-slot="execute-code-earlier">
                 {/* Plain digits, like the line numbers: a page's first Intl formatter takes tens of milliseconds to build. */}
                 {labels.earlierLines(String(hidden))}
-                {"\n"}
               </span>
             )}
-            {body}
+            {blocks}
           </code>
         </pre>
       )}

@@ -37,8 +37,17 @@ export class IncrementalHighlight {
     return this.doneLength === this.code.length || this.tail !== null;
   }
 
-  /** Highlights the next batch of lines. Returns true when nothing is left to do. */
-  step(): boolean {
+  /** True while finished lines wait to be highlighted; the unfinished last line does not count. */
+  get pendingLines(): boolean {
+    return this.code.indexOf("\n", this.doneLength) !== -1;
+  }
+
+  /**
+   * Highlights the next batch of lines, and the unfinished last line only
+   * `withTail`: while code streams, that line changes with every delta.
+   * Returns true when nothing more is to be done.
+   */
+  step(withTail = true): boolean {
     if (this.done) return true;
     const rest = this.code.slice(this.doneLength);
     let cut = -1;
@@ -50,6 +59,7 @@ export class IncrementalHighlight {
       from = newline + 1;
     }
     if (cut === -1) {
+      if (!withTail) return true;
       // Only the unfinished last line is left: tokenize it without committing.
       this.tail = { text: rest, tokens: this.tokenizer.tokenize(rest, this.state).lines[0] ?? [] };
       return true;

@@ -19,3 +19,8 @@ export function loadTokenizer(): Promise<Tokenizer> {
     });
   return loading;
 }
+
+/** Starts loading the highlighter chunk; a failure is left to whoever awaits `loadTokenizer`. */
+export function preloadTokenizer(): void {
+  loadTokenizer().catch(() => undefined);
+}

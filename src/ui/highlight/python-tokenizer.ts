@@ -1,10 +1,11 @@
-// Loaded lazily in its own chunk: shiki core, the Python grammar with its
-// regular expressions precompiled for JavaScript (no conversion on the first
-// highlight, no WASM), and two themes whose token colours all meet WCAG AA
-// contrast on the card.
-import python from "@shikijs/langs-precompiled/python";
+// Loaded lazily in its own chunk: shiki core, its Python grammar, the
+// JavaScript regular-expression engine (no WASM), and two themes whose token
+// colours all meet WCAG AA contrast on the card. shiki's precompiled Python
+// grammar was tried and dropped: it left one-line docstrings open, colouring
+// the rest of the function as a string.
 import { createHighlighterCore } from "shiki/core";
-import { createJavaScriptRawEngine } from "shiki/engine/javascript";
+import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
+import python from "shiki/langs/python.mjs";
 import githubDark from "shiki/themes/github-dark-default.mjs";
 import githubLight from "shiki/themes/github-light-default.mjs";
 import type { CodeToken, Tokenizer } from "./types";
@@ -13,7 +14,7 @@ export async function createPythonTokenizer(): Promise<Tokenizer> {
   const highlighter = await createHighlighterCore({
     langs: [python],
     themes: [githubLight, githubDark],
-    engine: createJavaScriptRawEngine(),
+    engine: createJavaScriptRegexEngine(),
   });
   return {
     tokenize(code, state) {

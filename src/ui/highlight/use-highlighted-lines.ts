@@ -1,10 +1,16 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { IncrementalHighlight } from "./incremental";
-import { loadTokenizer, loadedTokenizer } from "./load-tokenizer";
+import { loadTokenizer, loadedTokenizer, preloadTokenizer } from "./load-tokenizer";
 import type { CodeToken, Tokenizer } from "./types";
 
 /** Longest stretch of highlighting in one render; the rest continues in the next task. */
 const STEP_BUDGET_MS = 12;
+/**
+ * While code streams, finished lines are highlighted at most this often, and
+ * the unfinished last line not at all: each pass has a fixed cost, and the
+ * passes together should cost about one highlight of the whole program.
+ */
+const STREAMING_PASS_MS = 200;
 const CACHE_SIZE = 64;
 const NONE: readonly CodeToken[][] = [];
 
@@ -19,15 +25,17 @@ function remember(code: string, lines: CodeToken[][]): void {
 
 /**
  * Tokens for each line of `code` (`final` once it will not change again), or
- * fewer lines while highlighting is still on its way (the rest render as
- * plain text). Highlights in the same render as the code it is given, so a
- * streamed update costs one commit, and grows incrementally: lines already
- * done are never tokenized again while the code grows at its end.
+ * fewer lines while highlighting is on its way (the rest render as plain
+ * text). Highlights in the same render as the code it is given, so an update
+ * costs one commit, and grows incrementally: lines already done are never
+ * tokenized again while the code grows at its end.
  */
 export function useHighlightedLines(code: string, final: boolean): readonly CodeToken[][] {
-  const [tokenizer, setTokenizer] = useState<Tokenizer | null>(loadedTokenizer);
+  // The highlighter chunk starts loading in the first render, not after the first paint.
+  const [tokenizer, setTokenizer] = useState<Tokenizer | null>(() => loadedTokenizer() ?? (preloadTokenizer(), null));
   const engine = useRef<IncrementalHighlight | null>(null);
-  // Bumped to carry on with a highlight that ran out of its budget.
+  const lastPass = useRef(Number.NEGATIVE_INFINITY);
+  // Bumped to carry on with highlighting that was cut short or held back.
   const [resume, setResume] = useState(0);
 
   useEffect(() => {
@@ -43,27 +51,30 @@ export function useHighlightedLines(code: string, final: boolean): readonly Code
     };
   }, [tokenizer]);
 
-  const { lines, finished } = useMemo(() => {
+  const { lines, retryInMs } = useMemo(() => {
     const cached = cache.get(code);
-    if (cached) return { lines: cached, finished: true };
-    if (!tokenizer) return { lines: NONE, finished: true };
+    if (cached) return { lines: cached, retryInMs: null };
+    if (!tokenizer) return { lines: NONE, retryInMs: null };
     engine.current ??= new IncrementalHighlight(tokenizer);
     const highlight = engine.current;
     highlight.setCode(code);
     const start = performance.now();
-    let done = highlight.step();
-    while (!done && performance.now() - start < STEP_BUDGET_MS) done = highlight.step();
+    const wait = final ? 0 : lastPass.current + STREAMING_PASS_MS - start;
+    if (wait > 0) return { lines: highlight.snapshot(), retryInMs: highlight.pendingLines ? wait : null };
+    lastPass.current = start;
+    let done = highlight.step(final);
+    while (!done && performance.now() - start < STEP_BUDGET_MS) done = highlight.step(final);
     const snapshot = highlight.snapshot();
     if (done && final) remember(code, snapshot);
-    return { lines: snapshot, finished: done };
-    // `resume` re-runs the step loop for the same code.
+    return { lines: snapshot, retryInMs: done ? null : 0 };
+    // `resume` runs another pass over the same code.
   }, [code, final, tokenizer, resume]);
 
   useEffect(() => {
-    if (finished) return;
-    const timer = setTimeout(() => setResume((n) => n + 1), 0);
+    if (retryInMs === null) return;
+    const timer = setTimeout(() => setResume((n) => n + 1), retryInMs);
     return () => clearTimeout(timer);
-  }, [finished, lines]);
+  }, [retryInMs, lines]);
 
   return lines;
 }

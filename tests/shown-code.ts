@@ -1,0 +1,10 @@
+/**
+ * The program in a card as a person selects and copies it: lines inside a
+ * block are separated by "\n" and each block's edge ends its last line
+ * (jsdom has no innerText to do this).
+ */
+export function shownCode(root: ParentNode): string {
+  return [...root.querySelectorAll('[data-slot="execute-code-source"] code > .ecu-code-block:not([data-slot])')]
+    .map((block) => block.textContent)
+    .join("\n");
+}
