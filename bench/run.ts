@@ -135,19 +135,33 @@ async function bundleChunks(external: (id: string) => boolean) {
   return output.flatMap((o) => o.output).filter((c): c is Rolldown.OutputChunk => c.type === "chunk");
 }
 
+/** The entry chunk and every chunk it imports statically: what a page loads with the kit. */
+function eagerChunks(chunks: Rolldown.OutputChunk[]) {
+  const byName = new Map(chunks.map((c) => [c.fileName, c]));
+  const eager = new Set<Rolldown.OutputChunk>();
+  const visit = (chunk: Rolldown.OutputChunk) => {
+    if (eager.has(chunk)) return;
+    eager.add(chunk);
+    for (const name of chunk.imports) if (byName.has(name)) visit(byName.get(name)!);
+  };
+  visit(chunks.find((c) => c.isEntry)!);
+  return [...eager];
+}
+
 /**
  * Gzipped sizes: the browser entry with its dependencies but without React
  * and assistant-ui, the kit's own code alone, and the lazy highlighter chunk.
  */
 async function bundleSizes() {
   const size = (c: Rolldown.OutputChunk) => gzipSync(c.code).length;
+  const total = (cs: Rolldown.OutputChunk[]) => cs.reduce((sum, c) => sum + size(c), 0);
   const chunks = await bundleChunks((id) => /^(react|react-dom|@assistant-ui\/react)(\/|$)/.test(id));
   const own = await bundleChunks((id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0"));
   const highlighter = chunks.find((c) => c.name.includes("python-tokenizer"));
   const wasm = chunks.some((c) => /WebAssembly\.instantiate|onig\.wasm/.test(c.code));
   return {
-    entry: size(chunks.find((c) => c.isEntry)!),
-    ownEntry: size(own.find((c) => c.isEntry)!),
+    entry: total(eagerChunks(chunks)),
+    ownEntry: total(eagerChunks(own)),
     highlighter: highlighter ? size(highlighter) : 0,
     wasm,
   };
@@ -227,7 +241,7 @@ const lines = [
   row("3 1 MB ANSI output", "longest task", ms(median(b.largeOutput.longest)), "", "", "< 50 ms", median(b.largeOutput.longest) < 50),
   row("3 1 MB ANSI output", "DOM nodes in the card", String(median(b.largeOutput.nodes)), "", "", "a few thousand", median(b.largeOutput.nodes) <= 5000),
   row("4 thread", `re-renders of 50 finished cards while a 51st streams (${median(b.thread.cards)} cards)`, String(median(b.thread.renders)), "", "", "0", median(b.thread.renders) === 0),
-  row("5 bundle", "browser entry, gzipped, without react and assistant-ui", kb(bundle.entry), "", "", "≤ 20 KB", bundle.entry <= 20 * 1024),
+  row("5 bundle", "browser entry and the chunks it imports, gzipped, without react and assistant-ui", kb(bundle.entry), "", "", "≤ 20 KB", bundle.entry <= 20 * 1024),
   row("5 bundle", "the kit's own entry code alone, dependencies external, gzipped", kb(bundle.ownEntry), "", "", "", null),
   row("5 bundle", "lazy highlighter chunk, gzipped", kb(bundle.highlighter), "", "", "≤ 75 KB, no WASM", bundle.highlighter <= 75 * 1024 && !bundle.wasm),
   row("6 server", "tool overhead per call (token + loopback round trip)", ms(server.toolOverhead), "", "", "< 3 ms", server.toolOverhead < 3),

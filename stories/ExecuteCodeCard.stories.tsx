@@ -202,7 +202,7 @@ export const DenyWithReason: Story = {
   args: { ...AwaitingApproval.args, onApprove: fn(), onDeny: fn() },
   play: async ({ canvasElement, args }) => {
     const canvas = within(card(canvasElement));
-    await userEvent.click(canvas.getByRole("button", { name: "Add a reason" }));
+    await userEvent.click(await canvas.findByRole("button", { name: "Add a reason" }));
     await userEvent.type(canvas.getByRole("textbox", { name: "Why not run it? (optional)" }), "I want to try it myself first");
     await userEvent.click(canvas.getByRole("button", { name: "Deny" }));
     await expect(args.onDeny).toHaveBeenCalledTimes(1);
@@ -372,7 +372,8 @@ export const AnsiColours: Story = {
     const stdout = slot(root, "stdout")!;
     await expect(stdout.textContent).not.toContain("\x1b");
     await expect(stdout.textContent).not.toContain("[0m");
-    const passed = within(stdout).getByText("✔ test_addition passed");
+    // The ANSI parser loads in its own chunk; until then the text shows plain.
+    const passed = await within(stdout).findByText("✔ test_addition passed", { selector: ".ecu-ansi-fg" });
     await expect(passed.style.getPropertyValue("--ecu-ansi-fg")).toBe("var(--ecu-ansi-green)");
     await expect(getComputedStyle(passed).color).not.toBe(getComputedStyle(stdout).color);
     await expect(stdout.querySelector(".ecu-ansi-bold")).toHaveTextContent("Test report");

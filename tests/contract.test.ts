@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_CODE_LENGTH, executeCodeInputSchema, normalizeExecuteCodeResult } from "../src/contract";
+import { normalizeExecuteCodeResult } from "../src/contract";
+import { MAX_CODE_LENGTH, executeCodeInputSchema } from "../src/contract/input";
 
 describe("executeCodeInputSchema", () => {
   it("accepts a program up to the limit and rejects a longer one with a readable message", () => {

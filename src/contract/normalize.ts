@@ -1,4 +1,4 @@
-import * as z from "zod/mini";
+import * as v from "valibot";
 import {
   executeCodeResultSchema,
   type ExecuteCodeResult,
@@ -7,33 +7,31 @@ import {
 import { sandboxResponseSchema, sandboxTimedOut } from "./sandbox-response";
 
 const NO_TRUNCATION = { stdout: 0, stderr: 0 } as const;
-const count = z.number().check(z.nonnegative());
-const optionalText = z.nullish(z.string());
+const count = v.pipe(v.number(), v.minValue(0));
+const optionalText = v.nullish(v.string());
 
 /** `{ stdout, stderr, exitCode, wallTimeMs }` or `{ timedOut: true }`, as hand-written server tools return. */
-const plainShape = z
-  .object({
+const plainShape = v.pipe(
+  v.object({
     stdout: optionalText,
     stderr: optionalText,
-    exitCode: z.nullish(z.int()),
-    signal: z.nullish(z.string()),
-    wallTimeMs: z.nullish(count),
-    timedOut: z.optional(z.boolean()),
-    timeoutMs: z.nullish(count),
-  })
-  .check(z.refine((v) => v.exitCode !== undefined || v.timedOut !== undefined, "needs exitCode or timedOut"));
+    exitCode: v.nullish(v.pipe(v.number(), v.integer())),
+    signal: v.nullish(v.string()),
+    wallTimeMs: v.nullish(count),
+    timedOut: v.optional(v.boolean()),
+    timeoutMs: v.nullish(count),
+  }),
+  v.check((p) => p.exitCode !== undefined || p.timedOut !== undefined, "needs exitCode or timedOut"),
+);
 
 /** `{ error: "…" }` (what AI SDK runtimes put in place of a failed or denied call) or `{ error: { message } }`. */
-const errorShape = z.object({
-  error: z.union([
-    z.string(),
-    z.object({ message: z.string(), code: z.optional(z.string()) }),
-  ]),
+const errorShape = v.object({
+  error: v.union([v.string(), v.object({ message: v.string(), code: v.optional(v.string()) })]),
 });
 
 /** MCP-style `{ content: [{ type: "text", text }] }`. */
-const mcpTextShape = z.object({
-  content: z.array(z.object({ type: z.string(), text: z.optional(z.string()) })),
+const mcpTextShape = v.object({
+  content: v.array(v.object({ type: v.string(), text: v.optional(v.string()) })),
 });
 
 const TEXT_RESULT = /^\s*stdout:\r?\n([\s\S]*?)\r?\nstderr:\r?\n([\s\S]*?)(?:\r?\nexit code: (-?\d+))?\s*$/i;
@@ -71,12 +69,12 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeResult | null
   }
   if (typeof value !== "object") return null;
 
-  const own = executeCodeResultSchema.safeParse(value);
-  if (own.success) return own.data;
+  const own = v.safeParse(executeCodeResultSchema, value);
+  if (own.success) return own.output;
 
-  const sandbox = sandboxResponseSchema.safeParse(value);
+  const sandbox = v.safeParse(sandboxResponseSchema, value);
   if (sandbox.success) {
-    const s = sandbox.data;
+    const s = sandbox.output;
     const wallTimeMs = s.wall_time ?? null;
     if (sandboxTimedOut(s)) {
       return {
@@ -99,9 +97,9 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeResult | null
     };
   }
 
-  const plain = plainShape.safeParse(value);
+  const plain = v.safeParse(plainShape, value);
   if (plain.success) {
-    const p = plain.data;
+    const p = plain.output;
     if (p.timedOut) {
       return {
         status: "timeout",
@@ -123,17 +121,17 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeResult | null
     };
   }
 
-  const error = errorShape.safeParse(value);
+  const error = v.safeParse(errorShape, value);
   if (error.success) {
-    const e = error.data.error;
+    const e = error.output.error;
     return typeof e === "string"
       ? { status: "error", code: "tool_error", message: e }
       : { status: "error", code: e.code ?? "tool_error", message: e.message };
   }
 
-  const mcp = mcpTextShape.safeParse(value);
+  const mcp = v.safeParse(mcpTextShape, value);
   if (mcp.success) {
-    const text = mcp.data.content
+    const text = mcp.output.content
       .filter((part) => part.type === "text" && part.text !== undefined)
       .map((part) => part.text)
       .join("\n");

@@ -1,25 +1,34 @@
-import * as z from "zod/mini";
+import * as v from "valibot";
 
-const milliseconds = z.nullish(z.number().check(z.nonnegative()));
+const milliseconds = v.nullish(v.pipe(v.number(), v.minValue(0)));
 
 /** The sandbox service's flat `/v1/exec` answer. Times are in milliseconds. */
-export const sandboxResponseSchema = z.object({
-  stdout: z.string(),
-  stderr: z.string(),
+export const sandboxResponseSchema = v.object({
+  stdout: v.string(),
+  stderr: v.string(),
   /** Exit status; null when a signal ended the process. */
-  code: z.nullable(z.int()),
-  signal: z.nullish(z.string()),
+  code: v.nullable(v.pipe(v.number(), v.integer())),
+  signal: v.nullish(v.string()),
   wall_time: milliseconds,
-  session_id: z.nullish(z.string()),
-  files: z.nullish(z.array(z.unknown())),
-  timed_out: z.optional(z.boolean()),
+  session_id: v.nullish(v.string()),
+  files: v.nullish(v.array(v.unknown())),
+  timed_out: v.optional(v.boolean()),
   /** The sandbox's own run-time limit, when it says. */
   time_limit_ms: milliseconds,
   /** Some sandboxes say "TO" here for a run that hit the time limit. */
-  status: z.nullish(z.string()),
+  status: v.nullish(v.string()),
 });
 
-export type SandboxResponse = z.infer<typeof sandboxResponseSchema>;
+export type SandboxResponse = v.InferOutput<typeof sandboxResponseSchema>;
+
+/** Reads a sandbox answer; on failure, names the fields that are missing or wrong. */
+export function parseSandboxResponse(
+  value: unknown,
+): { success: true; response: SandboxResponse } | { success: false; problems: string[] } {
+  const parsed = v.safeParse(sandboxResponseSchema, value);
+  if (parsed.success) return { success: true, response: parsed.output };
+  return { success: false, problems: parsed.issues.map((issue) => v.getDotPath(issue) ?? issue.message) };
+}
 
 /** Whether the sandbox ended the run for taking too long. */
 export function sandboxTimedOut(response: SandboxResponse): boolean {

@@ -1,5 +1,6 @@
 import { tool } from "ai";
-import { executeCodeInputSchema, type ExecuteCodeInput, type ExecuteCodeResult } from "../contract";
+import { executeCodeInputSchema, type ExecuteCodeInput } from "../contract/input";
+import type { ExecuteCodeResult } from "../contract";
 import { toNeedsApproval, type ApprovalPolicy } from "./approval-gate";
 import { describeModelOutput } from "./model-output";
 import { describeNetworkError, postToSandbox, readSandboxResponse, type SandboxOutcome } from "./sandbox-client";

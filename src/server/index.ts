@@ -26,3 +26,4 @@ export {
   type TokenSubject,
 } from "./token";
 export * from "../contract";
+export { executeCodeInputSchema, MAX_CODE_LENGTH } from "../contract/input";

@@ -1,5 +1,5 @@
 import {
-  sandboxResponseSchema,
+  parseSandboxResponse,
   sandboxTimedOut,
   type ExecuteCodeResult,
   type SandboxResponse,
@@ -104,14 +104,14 @@ export async function readSandboxResponse(response: Response, limits: OutputLimi
       `The code runner answered with something that is not JSON: ${firstLine(text) || "(empty body)"}`,
     );
   }
-  const parsed = sandboxResponseSchema.safeParse(body);
+  const parsed = parseSandboxResponse(body);
   if (!parsed.success) {
     return error(
       "malformed_response",
-      `The code runner's answer is missing fields (${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}): ${firstLine(text)}`,
+      `The code runner's answer is missing fields (${parsed.problems.join(", ")}): ${firstLine(text)}`,
     );
   }
-  const r = parsed.data;
+  const r = parsed.response;
   const stdout = truncateText(r.stdout, limits.stdout);
   const stderr = truncateText(r.stderr, limits.stderr);
   const common = {

@@ -1,5 +1,6 @@
-import Anser from "anser";
 import { memo, type CSSProperties, type ReactNode } from "react";
+import { ansiParser } from "./ansi-parser";
+import { useLazyResource } from "./lazy-resource";
 
 // Escape sequences anser leaves behind (cursor moves, OSC titles) and other
 // control bytes: never shown raw.
@@ -59,8 +60,11 @@ export function stripAnsi(text: string): string {
  */
 export const AnsiText = memo(function AnsiText({ text }: { text: string }) {
   const clean = applyCarriageReturns(text);
-  if (!clean.includes("\x1b")) return <>{clean.replace(LEFTOVER_CONTROLS, "")}</>;
-  const chunks = Anser.ansiToJson(clean, { use_classes: true, remove_empty: true, json: true });
+  const escaped = clean.includes("\x1b");
+  const anser = useLazyResource(ansiParser, escaped);
+  // Until the parser has loaded, the text shows without its colours.
+  if (!escaped || !anser) return <>{clean.replace(LEFTOVER_CONTROLS, "")}</>;
+  const chunks = anser.ansiToJson(clean, { use_classes: true, remove_empty: true, json: true });
   const nodes: ReactNode[] = chunks.map((chunk, i) => {
     const content = chunk.content.replace(LEFTOVER_CONTROLS, "");
     if (!content) return null;

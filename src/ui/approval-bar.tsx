@@ -1,5 +1,4 @@
-import { Collapsible } from "radix-ui";
-import { useId, useRef, useState, type ComponentPropsWithoutRef } from "react";
+import { lazy, Suspense, useRef, useState, type ComponentPropsWithoutRef } from "react";
 import { cn } from "./cn";
 import type { ExecuteCodeLabels } from "./labels";
 
@@ -11,6 +10,14 @@ export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, 
   onAnswered?: () => void;
 }
 
+const loadReason = () => import("./approval-reason");
+const ApprovalReason = lazy(loadReason);
+
+/** Starts loading the reason field, so it is there by the time a prompt shows. */
+export function preloadApprovalReason(): void {
+  loadReason().catch(() => undefined);
+}
+
 /**
  * Run and Deny, with an optional reason for Deny. Answers once, however
  * often it is clicked: the first click disables both buttons.
@@ -19,7 +26,6 @@ export function ApprovalBar({ labels, onApprove, onDeny, onAnswered, className, 
   const [answered, setAnswered] = useState(false);
   const answeredRef = useRef(false);
   const [reason, setReason] = useState("");
-  const reasonId = useId();
 
   const answer = (approve: boolean) => {
     // A ref, not state: two clicks in one frame must not both get through.
@@ -46,27 +52,16 @@ export function ApprovalBar({ labels, onApprove, onDeny, onAnswered, className, 
         <button type="button" className="ecu-button" disabled={answered} onClick={() => answer(false)}>
           {labels.deny}
         </button>
-        <Collapsible.Root className="ecu-approval-reason">
-          <Collapsible.Trigger className="ecu-text-button" disabled={answered}>
-            {labels.addReason}
-          </Collapsible.Trigger>
-          <Collapsible.Content>
-            <label htmlFor={reasonId} className="ecu-visually-hidden">
-              {labels.denyReason}
-            </label>
-            <input
-              id={reasonId}
-              className="ecu-input"
-              placeholder={labels.denyReason}
-              value={reason}
-              disabled={answered}
-              onChange={(event) => setReason(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === "Enter") answer(false);
-              }}
-            />
-          </Collapsible.Content>
-        </Collapsible.Root>
+        {/* Run and Deny never wait for this chunk. */}
+        <Suspense fallback={null}>
+          <ApprovalReason
+            labels={labels}
+            reason={reason}
+            onReasonChange={setReason}
+            onSubmit={() => answer(false)}
+            disabled={answered}
+          />
+        </Suspense>
       </div>
     </div>
   );

@@ -1,10 +1,10 @@
 "use client";
 
 import { Slot } from "radix-ui";
-import { useMemo, useRef, useState, type ReactNode, type ComponentPropsWithoutRef } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode, type ComponentPropsWithoutRef } from "react";
 import { UNRECOGNISED_RESULT, type ExecuteCodeView } from "../view";
 import { cn } from "./cn";
-import { ApprovalBar, type ApprovalBarProps } from "./approval-bar";
+import { ApprovalBar, preloadApprovalReason, type ApprovalBarProps } from "./approval-bar";
 import { CodeBlock } from "./code-block";
 import { ExecuteCodeContext, useExecuteCode } from "./context";
 import { formatCount, formatDuration } from "./format";
@@ -14,6 +14,7 @@ import { PHASE_LOOK } from "./phase-look";
 import { StderrText } from "./stderr-text";
 import { useElapsed } from "./use-clock";
 import { useStreamingView } from "./use-streaming-view";
+import { ansiParser } from "./ansi-parser";
 
 export interface RootProps extends ComponentPropsWithoutRef<"div"> {
   view: ExecuteCodeView;
@@ -25,6 +26,8 @@ export interface RootProps extends ComponentPropsWithoutRef<"div"> {
 
 function Root({ view: latest, labels, theme, asChild, className, children, ...props }: RootProps) {
   const view = useStreamingView(latest);
+  // Output comes later; its parser should be there by then.
+  useEffect(ansiParser.preload, []);
   const resolved = useMemo(() => resolveLabels(labels), [labels]);
   const [focusedLine, focusLine] = useState<number | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -241,6 +244,8 @@ export type ApprovalProps = Omit<ApprovalBarProps, "labels" | "onAnswered">;
 /** Run and Deny while the card awaits approval; afterwards the card keeps the focus the buttons had. */
 function Approval(props: ApprovalProps) {
   const { view, labels, rootRef } = useExecuteCode();
+  // A card that can ask for approval fetches the reason field before it asks.
+  useEffect(preloadApprovalReason, []);
   if (view.phase !== "awaiting-approval") return null;
   return <ApprovalBar labels={labels} onAnswered={() => rootRef.current?.focus()} {...props} />;
 }

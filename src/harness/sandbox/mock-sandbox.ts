@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
-import { MAX_CODE_LENGTH } from "../../contract";
+import { MAX_CODE_LENGTH } from "../../contract/input";
 import { readJsonBody, RequestBodyError } from "../read-json-body";
 import type { Executor } from "./executor";
 import { createRateLimiter, type RateLimit } from "./rate-limiter";

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useLazyResource } from "../lazy-resource";
 import { IncrementalHighlight } from "./incremental";
-import { loadTokenizer, loadedTokenizer, preloadTokenizer } from "./load-tokenizer";
-import type { CodeToken, Tokenizer } from "./types";
+import { tokenizerResource } from "./load-tokenizer";
+import type { CodeToken } from "./types";
 
 /** Longest stretch of highlighting in one render; the rest continues in the next task. */
 const STEP_BUDGET_MS = 12;
@@ -31,25 +32,11 @@ function remember(code: string, lines: CodeToken[][]): void {
  * tokenized again while the code grows at its end.
  */
 export function useHighlightedLines(code: string, final: boolean): readonly CodeToken[][] {
-  // The highlighter chunk starts loading in the first render, not after the first paint.
-  const [tokenizer, setTokenizer] = useState<Tokenizer | null>(() => loadedTokenizer() ?? (preloadTokenizer(), null));
+  const tokenizer = useLazyResource(tokenizerResource);
   const engine = useRef<IncrementalHighlight | null>(null);
   const lastPass = useRef(Number.NEGATIVE_INFINITY);
   // Bumped to carry on with highlighting that was cut short or held back.
   const [resume, setResume] = useState(0);
-
-  useEffect(() => {
-    if (tokenizer) return;
-    let live = true;
-    loadTokenizer().then(
-      (loaded) => live && setTokenizer(loaded),
-      // Without the highlighter the code stays readable as plain text.
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [tokenizer]);
 
   const { lines, retryInMs } = useMemo(() => {
     const cached = cache.get(code);

@@ -1,0 +1,4 @@
+import { lazyResource } from "./lazy-resource";
+
+/** anser, the ANSI parser, in its own chunk: most output has no escape codes. */
+export const ansiParser = lazyResource(() => import("anser").then((module) => module.default));

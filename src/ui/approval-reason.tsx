@@ -1,0 +1,40 @@
+import { Collapsible } from "radix-ui";
+import { useId } from "react";
+import type { ExecuteCodeLabels } from "./labels";
+
+export interface ApprovalReasonProps {
+  labels: ExecuteCodeLabels;
+  reason: string;
+  onReasonChange: (reason: string) => void;
+  /** Enter in the field denies with the reason. */
+  onSubmit: () => void;
+  disabled: boolean;
+}
+
+/** "Add a reason" and its field, folded away until asked for. Loaded with the approval prompt, not with every card. */
+export default function ApprovalReason({ labels, reason, onReasonChange, onSubmit, disabled }: ApprovalReasonProps) {
+  const reasonId = useId();
+  return (
+    <Collapsible.Root className="ecu-approval-reason">
+      <Collapsible.Trigger className="ecu-text-button" disabled={disabled}>
+        {labels.addReason}
+      </Collapsible.Trigger>
+      <Collapsible.Content>
+        <label htmlFor={reasonId} className="ecu-visually-hidden">
+          {labels.denyReason}
+        </label>
+        <input
+          id={reasonId}
+          className="ecu-input"
+          placeholder={labels.denyReason}
+          value={reason}
+          disabled={disabled}
+          onChange={(event) => onReasonChange(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter") onSubmit();
+          }}
+        />
+      </Collapsible.Content>
+    </Collapsible.Root>
+  );
+}
