@@ -1,6 +1,7 @@
 import { Fragment, memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines";
 import type { CodeToken } from "./highlight/types";
+import { formatCount } from "./format";
 import type { ExecuteCodeLabels } from "./labels";
 import { Pane } from "./pane";
 
@@ -205,8 +206,7 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, classNam
           <code>
             {hidden > 0 && (
               <span className="ecu-code-block ecu-code-earlier" data-slot="execute-code-earlier">
-                {/* Plain digits, like the line numbers: a page's first Intl formatter takes tens of milliseconds to build. */}
-                {labels.earlierLines(String(hidden))}
+                {labels.earlierLines(formatCount(hidden, labels.numbers))}
               </span>
             )}
             {blocks}

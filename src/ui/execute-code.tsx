@@ -88,8 +88,8 @@ function Timing({ className, ...props }: ComponentPropsWithoutRef<"span">) {
   const running = view.phase === "running";
   const elapsed = useElapsed(running);
   let text: string | null = null;
-  if (running) text = labels.elapsed(`${formatCount(Math.floor(elapsed / 1000), labels.locale)} s`);
-  else if (view.wallTimeMs !== null) text = labels.wallTime(formatDuration(view.wallTimeMs, labels.locale));
+  if (running) text = labels.elapsed(`${formatCount(Math.floor(elapsed / 1000), labels.numbers)} s`);
+  else if (view.wallTimeMs !== null) text = labels.wallTime(formatDuration(view.wallTimeMs, labels.numbers));
   if (!text) return null;
   return (
     <span data-slot="execute-code-timing" className={cn("ecu-timing", className)} {...props}>
@@ -139,7 +139,7 @@ function BusyCountdown({ retryAfterMs }: { retryAfterMs: number }) {
   const { labels } = useExecuteCode();
   const left = Math.max(0, retryAfterMs - useElapsed(true));
   const seconds = Math.ceil(left / 1000);
-  return <>{seconds > 0 ? labels.busy(formatCount(seconds, labels.locale)) : labels.busyNow}</>;
+  return <>{seconds > 0 ? labels.busy(formatCount(seconds, labels.numbers)) : labels.busyNow}</>;
 }
 
 /** The sentence that explains a phase that is not a plain result. */
@@ -159,7 +159,7 @@ function Message({ className, ...props }: ComponentPropsWithoutRef<"div">) {
       body = labels.awaitingClient;
       break;
     case "timed-out":
-      body = labels.timedOut(view.timeoutMs === null ? null : formatDuration(view.timeoutMs, labels.locale));
+      body = labels.timedOut(view.timeoutMs === null ? null : formatDuration(view.timeoutMs, labels.numbers));
       break;
     case "busy":
       body =

@@ -1,25 +1,29 @@
-// Intl formatters are costly to build and a streaming card formats on every update.
-const formatters = new Map<string, Intl.NumberFormat>();
+/**
+ * The marks a language writes numbers with. The card formats its few numbers
+ * (counts, durations) itself: a page's first Intl.NumberFormat takes tens of
+ * milliseconds to build, which would land in the card's first frame.
+ */
+export interface NumberSeparators {
+  decimal: string;
+  /** Between groups of three digits. */
+  group: string;
+}
 
-function numberFormat(locale: string, maximumFractionDigits?: number): Intl.NumberFormat {
-  const key = `${locale}|${maximumFractionDigits ?? ""}`;
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, maximumFractionDigits === undefined ? {} : { maximumFractionDigits });
-    formatters.set(key, format);
-  }
-  return format;
+/** A whole number, digits grouped by threes: "12,345". */
+export function formatCount(n: number, separators: NumberSeparators): string {
+  const digits = String(Math.round(Math.abs(n)));
+  const grouped = digits.replace(/\B(?=(\d{3})+$)/g, separators.group);
+  return n < 0 ? `-${grouped}` : grouped;
 }
 
 /** A duration as people read it: "840 ms", "3.2 s", "2 min 5 s". */
-export function formatDuration(ms: number, locale: string): string {
-  if (ms < 1000) return `${numberFormat(locale, 0).format(ms)} ms`;
-  if (ms < 60_000) return `${numberFormat(locale, 1).format(ms / 1000)} s`;
+export function formatDuration(ms: number, separators: NumberSeparators): string {
+  if (ms < 1000) return `${formatCount(ms, separators)} ms`;
+  if (ms < 60_000) {
+    const [whole, tenths] = (ms / 1000).toFixed(1).split(".");
+    return `${whole}${tenths === "0" ? "" : `${separators.decimal}${tenths}`} s`;
+  }
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.round((ms % 60_000) / 1000);
   return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
-}
-
-export function formatCount(n: number, locale: string): string {
-  return numberFormat(locale).format(n);
 }

@@ -1,9 +1,10 @@
 import type { ExecuteCodePhase } from "../view";
+import type { NumberSeparators } from "./format";
 
 /** Every string the card shows. Pass a partial set to override single strings. */
 export interface ExecuteCodeLabels {
-  /** BCP 47 tag used to format numbers and durations. */
-  locale: string;
+  /** How numbers are written: "3.2 s" and "12,345" in English, "3,2 s" and "12.345" in German. */
+  numbers: NumberSeparators;
   /** Heading of the card. */
   title: string;
   /** Short status per phase, announced to screen readers when it changes. */
@@ -49,7 +50,7 @@ export interface ExecuteCodeLabels {
 }
 
 export const englishLabels: ExecuteCodeLabels = {
-  locale: "en",
+  numbers: { decimal: ".", group: "," },
   title: "Python",
   phase: {
     writing: "Writing code…",
@@ -110,7 +111,7 @@ export const englishLabels: ExecuteCodeLabels = {
 };
 
 export const germanLabels: ExecuteCodeLabels = {
-  locale: "de",
+  numbers: { decimal: ",", group: "." },
   title: "Python",
   phase: {
     writing: "Code wird geschrieben…",

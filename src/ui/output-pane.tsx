@@ -55,8 +55,8 @@ export function OutputPane({ stream, text, truncatedChars = 0, labels, renderTex
                   {"\n"}
                   <span className="ecu-hidden-marker" data-slot="execute-code-hidden">
                     {shown.hiddenLines > 0
-                      ? labels.hiddenLines(formatCount(shown.hiddenLines, labels.locale))
-                      : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.locale))}{" "}
+                      ? labels.hiddenLines(formatCount(shown.hiddenLines, labels.numbers))
+                      : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.numbers))}{" "}
                     <button type="button" className="ecu-text-button" onClick={() => setShowAll(true)}>
                       {labels.showAll}
                     </button>
@@ -69,7 +69,7 @@ export function OutputPane({ stream, text, truncatedChars = 0, labels, renderTex
           )}
           {truncatedChars > 0 && (
             <p className="ecu-notice" data-slot="execute-code-truncated">
-              {labels.truncated(title, formatCount(truncatedChars, labels.locale))}
+              {labels.truncated(title, formatCount(truncatedChars, labels.numbers))}
             </p>
           )}
         </>
