@@ -17,7 +17,7 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     lib: {
-      entry: { index: "src/index.ts" },
+      entry: { index: "src/index.ts", "locales/de": "src/locales/de.ts" },
       formats: ["es"],
     },
     rolldownOptions: {

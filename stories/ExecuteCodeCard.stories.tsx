@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useEffect, useState } from "react";
 import { expect, fn, userEvent, waitFor, within } from "storybook/test";
-import { ExecuteCodeCard, germanLabels, type ExecuteCodeCardProps } from "../src";
+import { ExecuteCodeCard, type ExecuteCodeCardProps } from "../src";
+import { germanLabels } from "../src/locales/de";
 import {
   ansiOutput,
   call,

@@ -1,7 +1,8 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ExecuteCodeCard, germanLabels, readStreamingCode, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
+import { germanLabels } from "../src/locales/de";
+import { ExecuteCodeCard, readStreamingCode, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
 import {
   ansiOutput,
   call,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { englishLabels, germanLabels } from "../src";
+import { englishLabels } from "../src";
+import { germanLabels } from "../src/locales/de";
 import { formatCount, formatDuration } from "../src/ui/format";
 
 describe("numbers on the card", () => {

@@ -3,6 +3,6 @@ export { ExecuteCode, type RootProps as ExecuteCodeRootProps, type ApprovalProps
 export { CodeBlock, type CodeBlockProps } from "./code-block";
 export { OutputPane, type OutputPaneProps } from "./output-pane";
 export { AnsiText, stripAnsi } from "./ansi";
-export { englishLabels, germanLabels, resolveLabels, type ExecuteCodeLabels } from "./labels";
+export { englishLabels, resolveLabels, type ExecuteCodeLabels } from "./labels";
 export { PHASE_LOOK } from "./phase-look";
 export { cn } from "./cn";

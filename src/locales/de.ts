@@ -1,0 +1,68 @@
+// German labels, in an entry of their own (`execute-code-ui/locales/de`) so
+// that pages in other languages do not load them.
+import type { ExecuteCodeLabels } from "../ui/labels";
+
+/** Every string of the card in German. */
+export const germanLabels: ExecuteCodeLabels = {
+  numbers: { decimal: ",", group: "." },
+  title: "Python",
+  phase: {
+    writing: "Code wird geschrieben…",
+    "awaiting-approval": "Wartet auf Freigabe",
+    running: "Läuft…",
+    succeeded: "Fertig",
+    failed: "Fehlgeschlagen",
+    "timed-out": "Zeit überschritten",
+    busy: "Sandbox ausgelastet",
+    denied: "Nicht ausgeführt",
+    cancelled: "Abgebrochen",
+    error: "Ausführung nicht möglich",
+    "awaiting-client": "Wartet auf den Browser",
+  },
+  code: "Code",
+  stdout: "Ausgabe",
+  stderr: "Fehler",
+  emptyStdout: "Keine Ausgabe.",
+  emptyStderr: "Keine Fehler.",
+  noOutput: "Das Programm hat nichts ausgegeben.",
+  copy: (what) => `${what} kopieren`,
+  copied: "Kopiert",
+  expand: "Aufklappen",
+  collapse: "Zuklappen",
+  hiddenLines: (count) => `${count} Zeilen ausgeblendet`,
+  hiddenCharacters: (count) => `${count} Zeichen ausgeblendet`,
+  earlierLines: (count) => `… ${count} frühere Zeilen (alle erscheinen, sobald der Code vollständig ist)`,
+  showAll: "Alles zeigen",
+  truncated: (stream, characters) =>
+    `Der Server hat ${characters} Zeichen am Ende von „${stream}“ abgeschnitten.`,
+  exitCode: (code) => `Exit ${code}`,
+  exitUnknown: "Exit-Code unbekannt",
+  signal: (name) => `Beendet durch ${name}`,
+  wallTime: (duration) => `Dauer ${duration}`,
+  elapsed: (duration) => `${duration} vergangen`,
+  timedOut: (limit) =>
+    limit
+      ? `Nach ${limit} gestoppt: Das Programm lief zu lange. Die Ausgabe bis dahin bleibt erhalten.`
+      : "Gestoppt: Das Programm lief zu lange. Die Ausgabe bis dahin bleibt erhalten.",
+  busy: (seconds) =>
+    seconds
+      ? `Die Sandbox ist ausgelastet. Neuer Versuch in ${seconds} s.`
+      : "Die Sandbox ist ausgelastet. Bitte gleich noch einmal versuchen.",
+  busyNow: "Die Sandbox ist ausgelastet. Ein neuer Versuch ist jetzt möglich.",
+  denied: "Dieser Code wurde nicht ausgeführt.",
+  deniedReason: (reason) => `Grund: ${reason}`,
+  expired: "Die Freigabe ist abgelaufen, daher wurde dieser Code nicht ausgeführt.",
+  cancelled: "Die Ausführung wurde abgebrochen, bevor sie fertig war.",
+  cancelledNoResult: "Der Chat endete, bevor dieser Code ein Ergebnis lieferte.",
+  error: "Der Code konnte nicht ausgeführt werden.",
+  unrecognised:
+    "Das Werkzeug lieferte ein Ergebnis in einer Form, die diese Karte nicht kennt. Hier ist es unverändert:",
+  approvalQuestion: "Dieses Python-Programm in der Sandbox ausführen?",
+  awaitingApproval: "Nichts läuft, bevor Sie „Ausführen“ wählen. Prüfen Sie zuerst den Code.",
+  awaitingClient: "Wartet darauf, dass der Browser den Code ausführt.",
+  run: "Ausführen",
+  deny: "Ablehnen",
+  addReason: "Grund angeben",
+  denyReason: "Warum nicht ausführen? (optional)",
+  goToLine: (line) => `Zu Zeile ${line} des Codes springen`,
+};
