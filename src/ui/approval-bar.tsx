@@ -1,4 +1,5 @@
-import { lazy, Suspense, useRef, useState, type ComponentPropsWithoutRef } from "react";
+import { lazy, Suspense, useRef, useState, type ComponentPropsWithoutRef, type ComponentType } from "react";
+import type { ApprovalReasonProps } from "./approval-reason";
 import { cn } from "./cn";
 import type { ExecuteCodeLabels } from "./labels";
 
@@ -11,7 +12,10 @@ export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, 
 }
 
 const loadReason = () => import("./approval-reason");
-const ApprovalReason = lazy(loadReason);
+// Should the chunk fail to load, the prompt goes without a reason field.
+const ApprovalReason = lazy(
+  (): Promise<{ default: ComponentType<ApprovalReasonProps> }> => loadReason().catch(() => ({ default: () => null })),
+);
 
 /** Starts loading the reason field, so it is there by the time a prompt shows. */
 export function preloadApprovalReason(): void {

@@ -3,6 +3,7 @@
 import { Slot } from "radix-ui";
 import { useEffect, useMemo, useRef, useState, type ReactNode, type ComponentPropsWithoutRef } from "react";
 import { UNRECOGNISED_RESULT, type ExecuteCodeView } from "../view";
+import { ansiParser } from "./ansi-parser";
 import { cn } from "./cn";
 import { ApprovalBar, preloadApprovalReason, type ApprovalBarProps } from "./approval-bar";
 import { CodeBlock } from "./code-block";
@@ -14,7 +15,6 @@ import { PHASE_LOOK } from "./phase-look";
 import { StderrText } from "./stderr-text";
 import { useElapsed } from "./use-clock";
 import { useStreamingView } from "./use-streaming-view";
-import { ansiParser } from "./ansi-parser";
 
 export interface RootProps extends ComponentPropsWithoutRef<"div"> {
   view: ExecuteCodeView;
