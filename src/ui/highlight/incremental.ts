@@ -18,7 +18,8 @@ export class IncrementalHighlight {
 
   constructor(
     private readonly tokenizer: Tokenizer,
-    private readonly linesPerStep = 40,
+    /** About what a collapsed card shows, so the first step colours the visible lines with the least work. */
+    private readonly linesPerStep = 24,
   ) {}
 
   /** Sets the program to highlight; keeps the finished lines it shares with the last one. */
