@@ -348,7 +348,7 @@ export const VeryLongOutput: Story = {
   }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    await expect(slot(root, "hidden")).toHaveTextContent("4,650 lines hidden");
+    await expect(slot(root, "hidden")).toHaveTextContent("4,740 lines hidden");
     await expect(slot(root, "stdout")).toHaveTextContent("line 5000:");
     await userEvent.click(within(slot(root, "stdout")!).getByRole("button", { name: "Show all" }));
     await expect(slot(root, "hidden")).toBeNull();

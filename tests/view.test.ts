@@ -205,9 +205,9 @@ describe("windowOutput", () => {
     const shown = windowOutput(text);
     expect(shown.kind).toBe("cut");
     if (shown.kind !== "cut") return;
-    expect(shown.head.split("\n")).toHaveLength(250);
-    expect(shown.tail.split("\n")).toHaveLength(100);
-    expect(shown.hiddenLines).toBe(650);
+    expect(shown.head.split("\n")).toHaveLength(200);
+    expect(shown.tail.split("\n")).toHaveLength(60);
+    expect(shown.hiddenLines).toBe(740);
     expect(shown.tail.endsWith("l999")).toBe(true);
   });
 
@@ -215,8 +215,8 @@ describe("windowOutput", () => {
     const shown = windowOutput("x".repeat(1_000_000));
     expect(shown.kind).toBe("cut");
     if (shown.kind !== "cut") return;
-    expect(shown.head.length + shown.tail.length).toBe(40_000);
-    expect(shown.hiddenChars).toBe(960_000);
+    expect(shown.head.length + shown.tail.length).toBe(32_000);
+    expect(shown.hiddenChars).toBe(968_000);
   });
 });
 

@@ -6,11 +6,12 @@ export interface OutputWindowLimits {
   maxChars: number;
 }
 
+/** Enough context on either side of the cut, while a megabyte of output still paints in one short task. */
 export const DEFAULT_OUTPUT_LIMITS: OutputWindowLimits = {
-  maxLines: 400,
-  headLines: 250,
-  tailLines: 100,
-  maxChars: 40_000,
+  maxLines: 300,
+  headLines: 200,
+  tailLines: 60,
+  maxChars: 32_000,
 };
 
 export type OutputWindow =
