@@ -5,7 +5,7 @@ import { memo, useMemo, useState, type CSSProperties } from "react";
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
 import { ExecuteCodeCard, ExecuteCodeToolUI, readStreamingCode } from "../../src";
-import { loadTokenizer } from "../../src/ui/highlight/load-tokenizer";
+import { tokenizerResource } from "../../src/ui/highlight/load-tokenizer";
 import type { CodeToken, Tokenizer } from "../../src/ui/highlight/types";
 import { ansiOutput, completed, largeProgram } from "../../stories/fixtures";
 import { countRendersOf, renders } from "./render-counter";
@@ -24,7 +24,7 @@ function mount(node: React.ReactNode) {
 /** Time spent tokenizing, measured around the shared tokenizer. */
 let tokenizeMs = 0;
 async function instrumentedTokenizer(): Promise<Tokenizer> {
-  const tokenizer = await loadTokenizer();
+  const tokenizer = await tokenizerResource.load();
   const inner = tokenizer.tokenize.bind(tokenizer);
   if (!(tokenizer as { measured?: boolean }).measured) {
     tokenizer.tokenize = (code, state) => {

@@ -2,6 +2,7 @@ import { lazy, Suspense, useRef, useState, type ComponentPropsWithoutRef, type C
 import type { ApprovalReasonProps } from "./approval-reason";
 import { cn } from "./cn";
 import type { ExecuteCodeLabels } from "./labels";
+import { lazyResource } from "./lazy-resource";
 
 export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, "onChange"> {
   labels: ExecuteCodeLabels;
@@ -11,16 +12,15 @@ export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, 
   onAnswered?: () => void;
 }
 
-const loadReason = () => import("./approval-reason");
+const reasonField = lazyResource(() => import("./approval-reason"));
 // Should the chunk fail to load, the prompt goes without a reason field.
 const ApprovalReason = lazy(
-  (): Promise<{ default: ComponentType<ApprovalReasonProps> }> => loadReason().catch(() => ({ default: () => null })),
+  (): Promise<{ default: ComponentType<ApprovalReasonProps> }> =>
+    reasonField.load().catch(() => ({ default: () => null })),
 );
 
 /** Starts loading the reason field, so it is there by the time a prompt shows. */
-export function preloadApprovalReason(): void {
-  loadReason().catch(() => undefined);
-}
+export const preloadApprovalReason = reasonField.preload;
 
 /**
  * Run and Deny, with an optional reason for Deny. Answers once, however

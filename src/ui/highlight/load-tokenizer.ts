@@ -4,5 +4,3 @@ import { lazyResource } from "../lazy-resource";
 export const tokenizerResource = lazyResource(() =>
   import("./python-tokenizer").then((module) => module.createPythonTokenizer()),
 );
-
-export const loadTokenizer = tokenizerResource.load;
