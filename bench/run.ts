@@ -11,7 +11,7 @@ import { build, type Rolldown } from "vite";
 import { createMockSandbox, createPyodideExecutor, createScriptedExecutor } from "../src/harness";
 import { createStaticHandler } from "../src/harness/static-files";
 import { buildExecuteCodeTool } from "../src/server";
-import { chromiumArgs, chromiumPath } from "../scripts/chromium";
+import { chromiumArgs, chromiumPath } from "../scripts/chromium.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const median = (values: number[]) => {
@@ -185,7 +185,7 @@ async function serverFigures() {
     participantId: "p",
     tenantId: "t",
   });
-  const call = () => tool.execute!({ code: "print(1)" }, { toolCallId: "c", messages: [] }) as Promise<unknown>;
+  const call = () => tool.execute!({ code: "print(1)" }, { toolCallId: "c", messages: [], context: {} }) as Promise<unknown>;
   const times: number[] = [];
   for (let i = 0; i < 300; i++) {
     const start = performance.now();

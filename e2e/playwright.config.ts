@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { chromiumArgs, chromiumPath } from "../scripts/chromium";
+import { chromiumArgs, chromiumPath } from "../scripts/chromium.ts";
 
 // End-to-end tests against the harness as `npm start` serves it (built
 // first by `npm test`), in the system Chromium. Four instances: the main

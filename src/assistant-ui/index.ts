@@ -3,4 +3,4 @@ export {
   makeExecuteCodeToolUI,
   makeExecuteCodeRenderer,
   type ExecuteCodeToolUIOptions,
-} from "./make-execute-code-tool-ui";
+} from "./make-execute-code-tool-ui.js";

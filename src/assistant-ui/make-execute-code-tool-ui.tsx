@@ -5,9 +5,9 @@ import {
   type AssistantToolUI,
   type ToolCallMessagePartProps,
 } from "@assistant-ui/react";
-import type { ExecuteCodeInput } from "../contract";
-import { ExecuteCodeCard } from "../ui/execute-code-card";
-import type { ExecuteCodeLabels } from "../ui/labels";
+import type { ExecuteCodeInput } from "../contract/index.js";
+import { ExecuteCodeCard } from "../ui/execute-code-card.js";
+import type { ExecuteCodeLabels } from "../ui/labels.js";
 
 export interface ExecuteCodeToolUIOptions {
   /** Name of the tool to render; `execute_code` unless the host had to rename it. */

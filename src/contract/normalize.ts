@@ -3,8 +3,8 @@ import {
   executeCodeResultSchema,
   type ExecuteCodeResult,
   type NormalizedExecuteCodeResult,
-} from "./result";
-import { sandboxResponseSchema, sandboxTimedOut } from "./sandbox-response";
+} from "./result.js";
+import { sandboxResponseSchema, sandboxTimedOut } from "./sandbox-response.js";
 
 const NO_TRUNCATION = { stdout: 0, stderr: 0 } as const;
 const count = v.pipe(v.number(), v.minValue(0));

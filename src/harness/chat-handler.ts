@@ -10,8 +10,8 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import { readJsonBody, RequestBodyError } from "./read-json-body";
-import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server";
+import { readJsonBody, RequestBodyError } from "./read-json-body.js";
+import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server/index.js";
 
 export interface ChatHandlerOptions {
   model: LanguageModel;

@@ -2,14 +2,14 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { exportJWK, generateKeyPair } from "jose";
-import { buildExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT, type ExecuteCodeLogEvent } from "../server";
-import { createChatHandler } from "./chat-handler";
-import type { Executor } from "./sandbox/executor";
-import { createMockSandbox } from "./sandbox/mock-sandbox";
-import { createPyodideExecutor } from "./sandbox/pyodide-executor";
-import type { RateLimit } from "./sandbox/rate-limiter";
-import { createScriptedModel } from "./scripted-model";
-import { createStaticHandler } from "./static-files";
+import { buildExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT, type ExecuteCodeLogEvent } from "../server/index.js";
+import { createChatHandler } from "./chat-handler.js";
+import type { Executor } from "./sandbox/executor.js";
+import { createMockSandbox } from "./sandbox/mock-sandbox.js";
+import { createPyodideExecutor } from "./sandbox/pyodide-executor.js";
+import type { RateLimit } from "./sandbox/rate-limiter.js";
+import { createScriptedModel } from "./scripted-model.js";
+import { createStaticHandler } from "./static-files.js";
 
 export interface HarnessOptions {
   /** 0 picks a free port. Default 3210. */

@@ -1,5 +1,5 @@
 // `npm start`: the harness with settings from the environment.
-import { startHarness } from "./harness-server";
+import { startHarness } from "./harness-server.js";
 
 function numberFrom(name: string, fallback: number): number {
   const raw = process.env[name];

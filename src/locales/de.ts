@@ -1,6 +1,6 @@
 // German labels, in an entry of their own (`execute-code-ui/locales/de`) so
 // that pages in other languages do not load them.
-import type { ExecuteCodeLabels } from "../ui/labels";
+import type { ExecuteCodeLabels } from "../ui/labels.js";
 
 /** Every string of the card in German. */
 export const germanLabels: ExecuteCodeLabels = {

@@ -1,10 +1,10 @@
 import { tool } from "ai";
-import { executeCodeInputSchema, type ExecuteCodeInput } from "../contract/input";
-import type { ExecuteCodeResult } from "../contract";
-import { toNeedsApproval, type ApprovalPolicy } from "./approval-gate";
-import { describeModelOutput } from "./model-output";
-import { describeNetworkError, postToSandbox, readSandboxResponse, type SandboxOutcome } from "./sandbox-client";
-import { createTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token";
+import { executeCodeInputSchema, type ExecuteCodeInput } from "../contract/input.js";
+import type { ExecuteCodeResult } from "../contract/index.js";
+import { toNeedsApproval, type ApprovalPolicy } from "./approval-gate.js";
+import { describeModelOutput } from "./model-output.js";
+import { describeNetworkError, postToSandbox, readSandboxResponse, type SandboxOutcome } from "./sandbox-client.js";
+import { createTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
 
 export interface ExecutionCost {
   /** The flat cost of one execution, in the unit the host chose. */

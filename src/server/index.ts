@@ -6,17 +6,17 @@ export {
   type ExecuteCodeLogEvent,
   type ExecuteCodeToolContext,
   type ExecutionCost,
-} from "./execute-code-tool";
-export { describeModelOutput } from "./model-output";
+} from "./execute-code-tool.js";
+export { describeModelOutput } from "./model-output.js";
 export {
   DEFAULT_CODE_EXECUTION_TOOL_NAMES,
   gateCodeExecution,
   type ApprovalPolicy,
   type GateOptions,
-} from "./approval-gate";
-export { createApprovalExpiry, expiredApprovalResult, type ApprovalExpiryOptions } from "./approval-expiry";
-export { mergeTools, type ToolNameClash } from "./merge-tools";
-export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt";
+} from "./approval-gate.js";
+export { createApprovalExpiry, expiredApprovalResult, type ApprovalExpiryOptions } from "./approval-expiry.js";
+export { mergeTools, type ToolNameClash } from "./merge-tools.js";
+export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt.js";
 export {
   createTokenMinter,
   MAX_TOKEN_LIFETIME_SECONDS,
@@ -24,6 +24,6 @@ export {
   type TokenMinter,
   type TokenMinterOptions,
   type TokenSubject,
-} from "./token";
-export * from "../contract";
-export { executeCodeInputSchema, MAX_CODE_LENGTH } from "../contract/input";
+} from "./token.js";
+export * from "../contract/index.js";
+export { executeCodeInputSchema, MAX_CODE_LENGTH } from "../contract/input.js";

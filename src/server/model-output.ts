@@ -1,4 +1,4 @@
-import { normalizeExecuteCodeResult } from "../contract";
+import { normalizeExecuteCodeResult } from "../contract/index.js";
 
 function stream(name: string, text: string, cut: number): string {
   const note = cut ? `\n[${cut} more characters of ${name} were cut]` : "";

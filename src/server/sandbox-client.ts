@@ -3,9 +3,9 @@ import {
   sandboxTimedOut,
   type ExecuteCodeResult,
   type SandboxResponse,
-} from "../contract";
-import { readRetryAfterMs } from "./retry-after";
-import { truncateText } from "./truncate";
+} from "../contract/index.js";
+import { readRetryAfterMs } from "./retry-after.js";
+import { truncateText } from "./truncate.js";
 
 export interface SandboxRequest {
   /** Base URL of the sandbox service, e.g. `https://sandbox.example.edu`. */

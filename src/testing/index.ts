@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import type { ExecuteCodePhase } from "../view";
+import type { ExecuteCodePhase } from "../view/index.js";
 
 /** Every `execute_code` card on the page, in order. */
 export function executeCodeCards(page: Page): Locator {

@@ -1,6 +1,6 @@
 import { memo, type CSSProperties, type ReactNode } from "react";
-import { ansiParser } from "./ansi-parser";
-import { useLazyResource } from "./lazy-resource";
+import { ansiParser } from "./ansi-parser.js";
+import { useLazyResource } from "./lazy-resource.js";
 
 // Escape sequences anser leaves behind (cursor moves, OSC titles) and other
 // control bytes: never shown raw.

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useRef, useState, type ComponentPropsWithoutRef, type ComponentType } from "react";
-import type { ApprovalReasonProps } from "./approval-reason";
-import { cn } from "./cn";
-import type { ExecuteCodeLabels } from "./labels";
-import { lazyResource } from "./lazy-resource";
+import type { ApprovalReasonProps } from "./approval-reason.js";
+import { cn } from "./cn.js";
+import type { ExecuteCodeLabels } from "./labels.js";
+import { lazyResource } from "./lazy-resource.js";
 
 export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, "onChange"> {
   labels: ExecuteCodeLabels;
@@ -12,7 +12,7 @@ export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, 
   onAnswered?: () => void;
 }
 
-const reasonField = lazyResource(() => import("./approval-reason"));
+const reasonField = lazyResource(() => import("./approval-reason.js"));
 // Should the chunk fail to load, the prompt goes without a reason field.
 const ApprovalReason = lazy(
   (): Promise<{ default: ComponentType<ApprovalReasonProps> }> =>

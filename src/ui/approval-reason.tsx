@@ -1,6 +1,6 @@
 import { Collapsible } from "radix-ui";
 import { useId } from "react";
-import type { ExecuteCodeLabels } from "./labels";
+import type { ExecuteCodeLabels } from "./labels.js";
 
 export interface ApprovalReasonProps {
   labels: ExecuteCodeLabels;

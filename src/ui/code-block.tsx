@@ -1,9 +1,9 @@
 import { Fragment, memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
-import { useHighlightedLines } from "./highlight/use-highlighted-lines";
-import type { CodeToken } from "./highlight/types";
-import { formatCount } from "./format";
-import type { ExecuteCodeLabels } from "./labels";
-import { Pane } from "./pane";
+import { useHighlightedLines } from "./highlight/use-highlighted-lines.js";
+import type { CodeToken } from "./highlight/types.js";
+import { formatCount } from "./format.js";
+import type { ExecuteCodeLabels } from "./labels.js";
+import { Pane } from "./pane.js";
 
 /** Programs longer than this start capped in height with an expand control. */
 const COLLAPSED_LINES = 24;

@@ -1,6 +1,6 @@
 import { createContext, useContext, type RefObject } from "react";
-import type { ExecuteCodeView } from "../view";
-import type { ExecuteCodeLabels } from "./labels";
+import type { ExecuteCodeView } from "../view/index.js";
+import type { ExecuteCodeLabels } from "./labels.js";
 
 export interface ExecuteCodeContextValue {
   view: ExecuteCodeView;

@@ -1,6 +1,6 @@
 import { Check, Copy } from "lucide-react";
 import { useEffect, useState } from "react";
-import { cn } from "./cn";
+import { cn } from "./cn.js";
 
 export interface CopyButtonProps {
   /** The text copied; a function so large output is only joined when clicked. */

@@ -1,9 +1,9 @@
 "use client";
 
 import { memo, useMemo } from "react";
-import { deriveExecuteCodeView, type ExecuteCodeCallState } from "../view";
-import { ExecuteCode } from "./execute-code";
-import type { ExecuteCodeLabels } from "./labels";
+import { deriveExecuteCodeView, type ExecuteCodeCallState } from "../view/index.js";
+import { ExecuteCode } from "./execute-code.js";
+import type { ExecuteCodeLabels } from "./labels.js";
 
 export interface ExecuteCodeCardProps extends ExecuteCodeCallState {
   labels?: Partial<ExecuteCodeLabels>;

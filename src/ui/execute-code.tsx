@@ -2,19 +2,19 @@
 
 import { Slot } from "radix-ui";
 import { useEffect, useMemo, useRef, useState, type ReactNode, type ComponentPropsWithoutRef } from "react";
-import { UNRECOGNISED_RESULT, type ExecuteCodeView } from "../view";
-import { ansiParser } from "./ansi-parser";
-import { cn } from "./cn";
-import { ApprovalBar, preloadApprovalReason, type ApprovalBarProps } from "./approval-bar";
-import { CodeBlock } from "./code-block";
-import { ExecuteCodeContext, useExecuteCode } from "./context";
-import { formatCount, formatDuration } from "./format";
-import { resolveLabels, type ExecuteCodeLabels } from "./labels";
-import { OutputPane } from "./output-pane";
-import { PHASE_LOOK } from "./phase-look";
-import { StderrText } from "./stderr-text";
-import { useElapsed } from "./use-clock";
-import { useStreamingView } from "./use-streaming-view";
+import { UNRECOGNISED_RESULT, type ExecuteCodeView } from "../view/index.js";
+import { ansiParser } from "./ansi-parser.js";
+import { cn } from "./cn.js";
+import { ApprovalBar, preloadApprovalReason, type ApprovalBarProps } from "./approval-bar.js";
+import { CodeBlock } from "./code-block.js";
+import { ExecuteCodeContext, useExecuteCode } from "./context.js";
+import { formatCount, formatDuration } from "./format.js";
+import { resolveLabels, type ExecuteCodeLabels } from "./labels.js";
+import { OutputPane } from "./output-pane.js";
+import { PHASE_LOOK } from "./phase-look.js";
+import { StderrText } from "./stderr-text.js";
+import { useElapsed } from "./use-clock.js";
+import { useStreamingView } from "./use-streaming-view.js";
 
 export interface RootProps extends ComponentPropsWithoutRef<"div"> {
   view: ExecuteCodeView;

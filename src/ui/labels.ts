@@ -1,5 +1,5 @@
-import type { ExecuteCodePhase } from "../view";
-import type { NumberSeparators } from "./format";
+import type { ExecuteCodePhase } from "../view/index.js";
+import type { NumberSeparators } from "./format.js";
 
 /** Every string the card shows. Pass a partial set to override single strings. */
 export interface ExecuteCodeLabels {

@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from "react";
-import { windowOutput } from "../view";
-import { AnsiText, stripAnsi } from "./ansi";
-import { formatCount } from "./format";
-import type { ExecuteCodeLabels } from "./labels";
-import { Pane } from "./pane";
+import { windowOutput } from "../view/index.js";
+import { AnsiText, stripAnsi } from "./ansi.js";
+import { formatCount } from "./format.js";
+import type { ExecuteCodeLabels } from "./labels.js";
+import { Pane } from "./pane.js";
 
 /** Output longer than this starts capped in height with an expand control. */
 const COLLAPSED_LINES = 16;

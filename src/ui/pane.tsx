@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from "react";
-import { cn } from "./cn";
-import { CopyButton } from "./copy-button";
-import type { ExecuteCodeLabels } from "./labels";
+import { cn } from "./cn.js";
+import { CopyButton } from "./copy-button.js";
+import type { ExecuteCodeLabels } from "./labels.js";
 
 export interface PaneProps {
   /** `data-slot` of the pane, part of the DOM contract. */

@@ -12,7 +12,7 @@ import {
   TriangleAlert,
   type LucideIcon,
 } from "lucide-react";
-import type { ExecuteCodePhase } from "../view";
+import type { ExecuteCodePhase } from "../view/index.js";
 
 export type Tone = "progress" | "success" | "danger" | "warning" | "muted" | "attention";
 

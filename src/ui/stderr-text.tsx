@@ -1,7 +1,7 @@
 import { Fragment, memo } from "react";
-import { findProgramFrames } from "../view";
-import { AnsiText, stripAnsi } from "./ansi";
-import type { ExecuteCodeLabels } from "./labels";
+import { findProgramFrames } from "../view/index.js";
+import { AnsiText, stripAnsi } from "./ansi.js";
+import type { ExecuteCodeLabels } from "./labels.js";
 
 const LINE_REF = /line (\d+)/;
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { ExecuteCodeView } from "../view";
+import type { ExecuteCodeView } from "../view/index.js";
 
 /** While the model writes the program, the card shows its progress at most this often. */
 export const STREAMING_FRAME_MS = 80;

@@ -1,4 +1,4 @@
-import type { ExecuteCodeCallState } from "./phase";
+import type { ExecuteCodeCallState } from "./phase.js";
 
 /** The fields of an AI SDK v6 tool UI part (`part.type === "tool-execute_code"`) that the card reads. */
 export interface AISDKToolPartLike {

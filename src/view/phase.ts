@@ -2,8 +2,8 @@ import {
   APPROVAL_EXPIRED,
   normalizeExecuteCodeResult,
   type ExecuteCodeTruncation,
-} from "../contract";
-import { isCompleteJson, readStreamingCode } from "./streaming-args";
+} from "../contract/index.js";
+import { isCompleteJson, readStreamingCode } from "./streaming-args.js";
 
 /** Every state an `execute_code` card can be in. */
 export const EXECUTE_CODE_PHASES = [

@@ -44,7 +44,7 @@ async function setup(
     ...context,
   });
   const run = (code: string, abortSignal?: AbortSignal) =>
-    tool.execute!({ code }, { toolCallId: "call-1", messages: [], abortSignal }) as Promise<unknown>;
+    tool.execute!({ code }, { toolCallId: "call-1", messages: [], abortSignal, context: {} }) as Promise<unknown>;
   return { tool, run, onCost, log, seen, sandbox };
 }
 
@@ -133,7 +133,7 @@ describe("buildExecuteCodeTool: time limit and stop", () => {
     const signing = (await startSandbox(createScriptedExecutor(() => ({})))).signing;
     const tool = buildExecuteCodeTool({ sandboxUrl: url, signing, participantId: "p", tenantId: "t" });
     const stop = new AbortController();
-    const pending = tool.execute!({ code: "x" }, { toolCallId: "c", messages: [], abortSignal: stop.signal }) as Promise<unknown>;
+    const pending = tool.execute!({ code: "x" }, { toolCallId: "c", messages: [], abortSignal: stop.signal, context: {} }) as Promise<unknown>;
     setTimeout(() => stop.abort(), 100);
     await expect(pending).rejects.toThrow(/abort/i);
     await vi.waitFor(() => expect(sawAbort).toBe(true));
@@ -235,10 +235,10 @@ describe("buildExecuteCodeTool: approval", () => {
     const policy = vi.fn((input: { code: string }) => input.code.includes("import os"));
     const needsApproval = buildExecuteCodeTool({ ...base, approval: policy }).needsApproval as (
       input: { code: string },
-      options: { toolCallId: string; messages: [] },
+      options: { toolCallId: string; messages: []; context: object },
     ) => boolean | PromiseLike<boolean>;
-    expect(await needsApproval({ code: "import os" }, { toolCallId: "c1", messages: [] })).toBe(true);
-    expect(await needsApproval({ code: "print(1)" }, { toolCallId: "c2", messages: [] })).toBe(false);
+    expect(await needsApproval({ code: "import os" }, { toolCallId: "c1", messages: [], context: {} })).toBe(true);
+    expect(await needsApproval({ code: "print(1)" }, { toolCallId: "c2", messages: [], context: {} })).toBe(false);
     expect(policy).toHaveBeenLastCalledWith({ code: "print(1)" }, { toolCallId: "c2" });
   });
 });

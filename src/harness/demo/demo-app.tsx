@@ -3,14 +3,14 @@ import {
   ComposerPrimitive,
   MessagePrimitive,
   ThreadPrimitive,
-  useThreadRuntime,
+  useAui,
 } from "@assistant-ui/react";
 import { useChat } from "@ai-sdk/react";
 import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
 import { useEffect, useRef, useState } from "react";
-import { ExecuteCodeToolUI } from "../../index";
-import { DEMO_PROMPTS } from "./prompts";
+import { ExecuteCodeToolUI } from "../../index.js";
+import { DEMO_PROMPTS } from "./prompts.js";
 
 const MESSAGES_KEY = "demo-messages";
 const ASK_KEY = "demo-ask-before-running";
@@ -61,14 +61,14 @@ function useTheme(): [Theme, (theme: Theme) => void] {
 }
 
 function ExamplePrompts() {
-  const thread = useThreadRuntime();
+  const aui = useAui();
   return (
     <ul className="demo-examples" aria-label="Example prompts">
       {DEMO_PROMPTS.map((prompt) => (
         <li key={prompt}>
           <button
             type="button"
-            onClick={() => thread.append({ role: "user", content: [{ type: "text", text: prompt }] })}
+            onClick={() => aui.thread().append({ role: "user", content: [{ type: "text", text: prompt }] })}
           >
             {prompt}
           </button>

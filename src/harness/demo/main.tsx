@@ -1,6 +1,6 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { DemoApp } from "./demo-app";
+import { DemoApp } from "./demo-app.js";
 import "../../styles.css";
 import "./demo.css";
 

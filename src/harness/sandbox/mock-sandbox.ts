@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
-import { MAX_CODE_LENGTH } from "../../contract/input";
-import { readJsonBody, RequestBodyError } from "../read-json-body";
-import type { Executor } from "./executor";
-import { createRateLimiter, type RateLimit } from "./rate-limiter";
+import { MAX_CODE_LENGTH } from "../../contract/input.js";
+import { readJsonBody, RequestBodyError } from "../read-json-body.js";
+import type { Executor } from "./executor.js";
+import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 
 export interface MockSandboxOptions {
   /** Verifies the tokens that the server tool signs. */

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { Executor, RunOutcome, RunRequest } from "./executor";
+import type { Executor, RunOutcome, RunRequest } from "./executor.js";
 
 export interface PyodideExecutorOptions {
   /** Interpreters kept warm; each runs one program at a time. Default 2. */

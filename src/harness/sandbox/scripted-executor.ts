@@ -1,4 +1,4 @@
-import type { Executor, RunOutcome, SandboxFault } from "./executor";
+import type { Executor, RunOutcome, SandboxFault } from "./executor.js";
 
 /** A scripted answer: output fields (missing ones default), an optional delay, or a fault. */
 export type ScriptedAnswer =

@@ -1,4 +1,4 @@
-import type { CodeToken, Tokenizer } from "./types";
+import type { CodeToken, Tokenizer } from "./types.js";
 
 /**
  * Highlights a program that grows at its end, as streamed tool arguments do,

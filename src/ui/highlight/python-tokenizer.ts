@@ -8,7 +8,7 @@ import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
 import python from "shiki/langs/python.mjs";
 import githubDark from "shiki/themes/github-dark-default.mjs";
 import githubLight from "shiki/themes/github-light-default.mjs";
-import type { CodeToken, Tokenizer } from "./types";
+import type { CodeToken, Tokenizer } from "./types.js";
 
 export async function createPythonTokenizer(): Promise<Tokenizer> {
   const highlighter = await createHighlighterCore({

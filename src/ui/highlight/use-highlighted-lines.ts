@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useLazyResource } from "../lazy-resource";
-import { IncrementalHighlight } from "./incremental";
-import { tokenizerResource } from "./load-tokenizer";
-import type { CodeToken } from "./types";
+import { useLazyResource } from "../lazy-resource.js";
+import { IncrementalHighlight } from "./incremental.js";
+import { tokenizerResource } from "./load-tokenizer.js";
+import type { CodeToken } from "./types.js";
 
 /** Longest stretch of highlighting in one render; the rest continues in the next task. */
 const STEP_BUDGET_MS = 12;
