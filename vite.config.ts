@@ -2,8 +2,11 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import pkg from "./package.json" with { type: "json" };
 
-// Library build of the browser entry. Dependencies and peers stay external:
-// the host's bundler resolves them once. shiki stays in a lazily loaded chunk.
+// Library build of the browser entries. Dependencies and peers stay external:
+// the host's bundler resolves them once. Modules stay files of their own so
+// that only the components carry "use client" (rolldown keeps each module's
+// directive): a Server Component can still call the pure helpers (the
+// contract, the view model, the labels).
 const external = [
   ...Object.keys(pkg.dependencies),
   ...Object.keys(pkg.peerDependencies),
@@ -17,15 +20,19 @@ export default defineConfig({
     sourcemap: true,
     minify: false,
     lib: {
-      entry: { index: "src/index.ts", "locales/de": "src/locales/de.ts" },
+      entry: {
+        index: "src/index.ts",
+        "assistant-ui/index": "src/assistant-ui/index.ts",
+        "locales/de": "src/locales/de.ts",
+      },
       formats: ["es"],
     },
     rolldownOptions: {
       external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
       output: {
-        chunkFileNames: "chunks/[name]-[hash].js",
-        // The components use hooks: Next.js needs the entry marked as client code.
-        banner: (chunk) => (chunk.isEntry ? '"use client";' : ""),
+        preserveModules: true,
+        preserveModulesRoot: "src",
+        entryFileNames: "[name].js",
       },
     },
   },

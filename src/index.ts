@@ -1,4 +1,3 @@
 export * from "./contract/index.js";
 export * from "./view/index.js";
 export * from "./ui/index.js";
-export * from "./assistant-ui/index.js";

@@ -9,7 +9,7 @@ import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createUIMessageStream, createUIMessageStreamResponse, DefaultChatTransport, type UIMessageChunk } from "ai";
 import { describe, expect, it } from "vitest";
-import { ExecuteCodeToolUI, makeExecuteCodeToolUI } from "../src";
+import { ExecuteCodeToolUI, makeExecuteCodeToolUI } from "../src/assistant-ui";
 import { shownCode } from "./shown-code";
 
 /** A chat server stand-in: streams the chunks it is given, pausing wherever the test says. */

@@ -4,7 +4,8 @@ import { AssistantRuntimeProvider, MessagePrimitive, ThreadPrimitive, useExterna
 import { memo, useMemo, useState, type CSSProperties } from "react";
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
-import { ExecuteCodeCard, ExecuteCodeToolUI, readStreamingCode } from "../../src";
+import { ExecuteCodeCard, readStreamingCode } from "../../src";
+import { ExecuteCodeToolUI } from "../../src/assistant-ui";
 import { tokenizerResource } from "../../src/ui/highlight/load-tokenizer";
 import type { CodeToken, Tokenizer } from "../../src/ui/highlight/types";
 import { ansiOutput, completed, largeProgram } from "../../stories/fixtures";

@@ -1,3 +1,5 @@
+"use client";
+
 import { memo, type CSSProperties, type ReactNode } from "react";
 import { ansiParser } from "./ansi-parser.js";
 import { useLazyResource } from "./lazy-resource.js";

@@ -1,3 +1,5 @@
+"use client";
+
 import { lazy, Suspense, useRef, useState, type ComponentPropsWithoutRef, type ComponentType } from "react";
 import type { ApprovalReasonProps } from "./approval-reason.js";
 import { cn } from "./cn.js";

@@ -1,3 +1,5 @@
+"use client";
+
 import { Collapsible } from "radix-ui";
 import { useId } from "react";
 import type { ExecuteCodeLabels } from "./labels.js";

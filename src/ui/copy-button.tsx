@@ -1,3 +1,5 @@
+"use client";
+
 import { Check, Copy } from "lucide-react";
 import { useEffect, useState } from "react";
 import { cn } from "./cn.js";

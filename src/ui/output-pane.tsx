@@ -1,3 +1,5 @@
+"use client";
+
 import { useState, type ReactNode } from "react";
 import { windowOutput } from "../view/index.js";
 import { AnsiText, stripAnsi } from "./ansi.js";

@@ -1,3 +1,5 @@
+"use client";
+
 import { useId, type ReactNode } from "react";
 import { cn } from "./cn.js";
 import { CopyButton } from "./copy-button.js";

@@ -1,14 +1,18 @@
 import { useEffect, useState } from "react";
 
-/** Milliseconds since `active` last turned on, ticking while it stays on. */
+/**
+ * Milliseconds since `active` last turned on, ticking while it stays on.
+ * The clock is read only in effects, so a server render (or a prerender
+ * that forbids reading the time) always sees 0.
+ */
 export function useElapsed(active: boolean, intervalMs = 1000): number {
-  const [clock, setClock] = useState(() => ({ start: Date.now(), now: Date.now() }));
+  const [elapsed, setElapsed] = useState(0);
   useEffect(() => {
     if (!active) return;
     const start = Date.now();
-    setClock({ start, now: start });
-    const timer = setInterval(() => setClock({ start, now: Date.now() }), intervalMs);
+    setElapsed(0);
+    const timer = setInterval(() => setElapsed(Date.now() - start), intervalMs);
     return () => clearInterval(timer);
   }, [active, intervalMs]);
-  return active ? clock.now - clock.start : 0;
+  return active ? elapsed : 0;
 }

@@ -9,7 +9,7 @@ import { useChat } from "@ai-sdk/react";
 import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
 import { useEffect, useRef, useState } from "react";
-import { ExecuteCodeToolUI } from "../../index.js";
+import { ExecuteCodeToolUI } from "../../assistant-ui/index.js";
 import { DEMO_PROMPTS } from "./prompts.js";
 
 const MESSAGES_KEY = "demo-messages";
