@@ -1,15 +1,32 @@
 import {
   AssistantRuntimeProvider,
+  AuiConfig,
   ComposerPrimitive,
   MessagePrimitive,
   ThreadPrimitive,
+  Tools,
+  type Toolkit,
 } from "@assistant-ui/react";
 import { useChatRuntime } from "@assistant-ui/react-ai-sdk";
 import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createUIMessageStream, createUIMessageStreamResponse, DefaultChatTransport, type UIMessageChunk } from "ai";
+import {
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
+import { useMemo } from "react";
 import { describe, expect, it } from "vitest";
-import { ExecuteCodeToolUI, makeExecuteCodeToolUI } from "../src/assistant-ui";
+import {
+  executeCodeToolkit,
+  ExecuteCodeToolRender,
+  ExecuteCodeToolUI,
+  makeExecuteCodeToolkit,
+  makeExecuteCodeToolUI,
+} from "../src/assistant-ui";
 import { shownCode } from "./shown-code";
 
 /** A chat server stand-in: streams the chunks it is given, pausing wherever the test says. */
@@ -35,16 +52,37 @@ function scriptedServer() {
   return { step, fetch };
 }
 
-function Chat({ fetch, children }: { fetch: typeof globalThis.fetch; children?: React.ReactNode }) {
-  const runtime = useChatRuntime({ transport: new DefaultChatTransport({ api: "/api/chat", fetch }) });
+/** How the host registers the card: the three routes the README shows. */
+type Route = "toolkit" | "parts" | "component";
+
+function Chat({
+  fetch,
+  route = "toolkit",
+  toolkit = executeCodeToolkit,
+  children,
+}: {
+  fetch: typeof globalThis.fetch;
+  route?: Route;
+  toolkit?: Toolkit;
+  children?: React.ReactNode;
+}) {
+  const runtime = useChatRuntime({
+    transport: new DefaultChatTransport({ api: "/api/chat", fetch }),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+  });
+  const config = useMemo(() => AuiConfig({ tools: Tools({ toolkit: route === "toolkit" ? toolkit : {} }) }), [route, toolkit]);
   return (
-    <AssistantRuntimeProvider runtime={runtime}>
-      {children ?? <ExecuteCodeToolUI />}
+    <AssistantRuntimeProvider runtime={runtime} config={config}>
+      {route === "component" && (children ?? <ExecuteCodeToolUI />)}
       <ThreadPrimitive.Root>
         <ThreadPrimitive.Messages>
           {() => (
             <MessagePrimitive.Root>
-              <MessagePrimitive.Parts />
+              {route === "parts" ? (
+                <MessagePrimitive.Parts components={{ tools: { by_name: { execute_code: ExecuteCodeToolRender } } }} />
+              ) : (
+                <MessagePrimitive.Parts />
+              )}
             </MessagePrimitive.Root>
           )}
         </ThreadPrimitive.Messages>
@@ -65,7 +103,7 @@ async function send(text: string) {
   await user.click(screen.getByRole("button", { name: "Send" }));
 }
 
-describe("ExecuteCodeToolUI in an assistant-ui chat (AI SDK runtime)", () => {
+describe.each<Route>(["toolkit", "parts", "component"])("the card in an assistant-ui chat (AI SDK runtime), registered as %s", (route) => {
   it("follows a streamed execute_code call from writing to its output", async () => {
     const server = scriptedServer();
     const id = "call-1";
@@ -90,7 +128,7 @@ describe("ExecuteCodeToolUI in an assistant-ui chat (AI SDK runtime)", () => {
       { type: "finish" },
     );
 
-    render(<Chat fetch={server.fetch as typeof fetch} />);
+    render(<Chat fetch={server.fetch as typeof fetch} route={route} />);
     await send("say hello");
 
     await writing.release();
@@ -116,15 +154,20 @@ describe("ExecuteCodeToolUI in an assistant-ui chat (AI SDK runtime)", () => {
       { type: "tool-output-error", toolCallId: id, errorText: "The sandbox did not answer." },
       { type: "finish" },
     );
-    render(<Chat fetch={server.fetch as typeof fetch} />);
+    render(<Chat fetch={server.fetch as typeof fetch} route={route} />);
     await send("divide");
     await all.release();
     await waitFor(() => expect(card()).toHaveAttribute("data-phase", "error"));
     expect(document.querySelector('[data-slot="execute-code-message"]')).toHaveTextContent("The sandbox did not answer.");
   });
 
-  it("renders a renamed tool with the options it was made with", async () => {
-    const PythonToolUI = makeExecuteCodeToolUI({ toolName: "python", labels: { title: "Sandbox" } });
+});
+
+describe("the card's other options in an assistant-ui chat", () => {
+  it.each(["toolkit", "component"] as const)("renders a renamed tool with the options it was made with (%s)", async (route) => {
+    const options = { toolName: "python", labels: { title: "Sandbox" } };
+    const PythonToolUI = makeExecuteCodeToolUI(options);
+    const toolkit = makeExecuteCodeToolkit(options);
     const server = scriptedServer();
     const all = server.step(
       { type: "start" },
@@ -133,7 +176,7 @@ describe("ExecuteCodeToolUI in an assistant-ui chat (AI SDK runtime)", () => {
       { type: "finish" },
     );
     render(
-      <Chat fetch={server.fetch as typeof fetch}>
+      <Chat fetch={server.fetch as typeof fetch} route={route} toolkit={toolkit}>
         <PythonToolUI />
       </Chat>,
     );
@@ -141,5 +184,50 @@ describe("ExecuteCodeToolUI in an assistant-ui chat (AI SDK runtime)", () => {
     await all.release();
     await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
     expect(card()).toHaveTextContent("Sandbox");
+  });
+});
+
+describe("approval through the toolkit renderer", () => {
+  /** Answers each request with the next list of chunks and keeps the request bodies. */
+  function replies(...answers: UIMessageChunk[][]) {
+    const bodies: Array<{ messages: UIMessage[] }> = [];
+    const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      const chunks = answers.shift() ?? [];
+      return createUIMessageStreamResponse({
+        stream: createUIMessageStream({ execute: ({ writer }) => chunks.forEach((chunk) => writer.write(chunk)) }),
+      });
+    };
+    return { fetch, bodies };
+  }
+
+  it("Run sends the approval back and the chat goes on to the output", async () => {
+    const id = "call-a";
+    const server = replies(
+      [
+        { type: "start" },
+        { type: "tool-input-available", toolCallId: id, toolName: "execute_code", input: { code: "print(6*7)" } },
+        { type: "tool-approval-request", approvalId: "approval-1", toolCallId: id },
+        { type: "finish" },
+      ],
+      [
+        { type: "start" },
+        { type: "tool-output-available", toolCallId: id, output: { stdout: "42\n", stderr: "", exitCode: 0 } },
+        { type: "finish" },
+      ],
+    );
+    render(<Chat fetch={server.fetch as typeof fetch} />);
+    await send("six times seven");
+    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "awaiting-approval"));
+    expect(server.bodies).toHaveLength(1);
+
+    await userEvent.setup().click(screen.getByRole("button", { name: "Run" }));
+    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
+    expect(server.bodies).toHaveLength(2);
+    const parts = server.bodies[1]!.messages.at(-1)!.parts;
+    expect(parts).toContainEqual(
+      expect.objectContaining({ toolCallId: id, state: "approval-responded", approval: expect.objectContaining({ approved: true }) }),
+    );
+    expect(screen.getByRole("group", { name: "Output" })).toHaveTextContent("42");
   });
 });

@@ -242,6 +242,25 @@ describe("ExecuteCodeCard: behaviour", () => {
     expect(onDeny).not.toHaveBeenCalled();
   });
 
+  it("asks again, saying so, when the runtime could not record the answer", async () => {
+    const user = userEvent.setup();
+    const onApprove = vi.fn().mockRejectedValueOnce(new Error("offline")).mockResolvedValueOnce(undefined);
+    render(
+      <ExecuteCodeCard
+        {...call("print(1)", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } })}
+        onApprove={onApprove}
+        onDeny={vi.fn()}
+      />,
+    );
+    await user.click(screen.getByRole("button", { name: "Run" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Your answer could not be sent. Try again.");
+    expect(screen.getByRole("button", { name: "Run" })).toBeEnabled();
+    await user.click(screen.getByRole("button", { name: "Run" }));
+    expect(onApprove).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
+    expect(screen.getByRole("button", { name: "Run" })).toBeDisabled();
+  });
+
   it("passes the reason with Deny, and Enter in the reason field denies", async () => {
     const user = userEvent.setup();
     const onDeny = vi.fn();

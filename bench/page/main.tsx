@@ -1,11 +1,21 @@
 import "./render-counter";
 import "../../src/styles.css";
-import { AssistantRuntimeProvider, MessagePrimitive, ThreadPrimitive, useExternalStoreRuntime, type ThreadMessageLike } from "@assistant-ui/react";
+import {
+  AssistantRuntimeProvider,
+  AuiConfig,
+  MessagePrimitive,
+  ThreadPrimitive,
+  Tools,
+  useExternalStoreRuntime,
+  type ThreadMessageLike,
+} from "@assistant-ui/react";
 import { memo, useMemo, useState, type CSSProperties } from "react";
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
 import { ExecuteCodeCard, readStreamingCode } from "../../src";
-import { ExecuteCodeToolUI } from "../../src/assistant-ui";
+import { executeCodeToolkit } from "../../src/assistant-ui";
+
+const toolConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 import { tokenizerResource } from "../../src/ui/highlight/load-tokenizer";
 import type { CodeToken, Tokenizer } from "../../src/ui/highlight/types";
 import { ansiOutput, completed, largeProgram } from "../../stories/fixtures";
@@ -304,8 +314,7 @@ const bench = {
         onNew: async () => undefined,
       });
       return (
-        <AssistantRuntimeProvider runtime={runtime}>
-          <ExecuteCodeToolUI />
+        <AssistantRuntimeProvider runtime={runtime} config={toolConfig}>
           <ThreadPrimitive.Root>
             <ThreadPrimitive.Messages>
               {() => (

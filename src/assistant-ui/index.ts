@@ -1,6 +1,5 @@
-export {
-  ExecuteCodeToolUI,
-  makeExecuteCodeToolUI,
-  makeExecuteCodeRenderer,
-  type ExecuteCodeToolUIOptions,
-} from "./make-execute-code-tool-ui.js";
+// execute-code-ui/assistant-ui: the card bound to assistant-ui's tool-call props.
+export { makeExecuteCodeToolkit, executeCodeToolkit } from "./toolkit.js";
+export { makeExecuteCodeRenderer, ExecuteCodeToolRender, type ExecuteCodeToolProps } from "./renderer.js";
+export { makeExecuteCodeToolUI, ExecuteCodeToolUI } from "./tool-ui.js";
+export type { ExecuteCodeToolUIOptions, ExecuteCodeRendererOptions } from "./options.js";

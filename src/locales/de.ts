@@ -64,5 +64,6 @@ export const germanLabels: ExecuteCodeLabels = {
   deny: "Ablehnen",
   addReason: "Grund angeben",
   denyReason: "Warum nicht ausführen? (optional)",
+  answerFailed: "Ihre Antwort konnte nicht gesendet werden. Bitte erneut versuchen.",
   goToLine: (line) => `Zu Zeile ${line} des Codes springen`,
 };

@@ -8,8 +8,9 @@ import { lazyResource } from "./lazy-resource.js";
 
 export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, "onChange"> {
   labels: ExecuteCodeLabels;
-  onApprove: () => void;
-  onDeny: (reason?: string) => void;
+  /** May return a promise: should it reject, the prompt asks again and says the answer was not sent. */
+  onApprove: () => void | Promise<unknown>;
+  onDeny: (reason?: string) => void | Promise<unknown>;
   /** Called after an answer, so the card can take the focus the buttons had. */
   onAnswered?: () => void;
 }
@@ -26,21 +27,28 @@ export const preloadApprovalReason = reasonField.preload;
 
 /**
  * Run and Deny, with an optional reason for Deny. Answers once, however
- * often it is clicked: the first click disables both buttons.
+ * often it is clicked: the first click disables both buttons. An answer the
+ * runtime could not record re-enables them, with the reason kept.
  */
 export function ApprovalBar({ labels, onApprove, onDeny, onAnswered, className, ...props }: ApprovalBarProps) {
   const [answered, setAnswered] = useState(false);
   const answeredRef = useRef(false);
   const [reason, setReason] = useState("");
+  const [failed, setFailed] = useState(false);
 
   const answer = (approve: boolean) => {
     // A ref, not state: two clicks in one frame must not both get through.
     if (answeredRef.current) return;
     answeredRef.current = true;
     setAnswered(true);
-    if (approve) onApprove();
-    else onDeny(reason.trim() || undefined);
+    setFailed(false);
+    const sent = approve ? onApprove() : onDeny(reason.trim() || undefined);
     onAnswered?.();
+    sent?.catch(() => {
+      answeredRef.current = false;
+      setAnswered(false);
+      setFailed(true);
+    });
   };
 
   return (
@@ -69,6 +77,11 @@ export function ApprovalBar({ labels, onApprove, onDeny, onAnswered, className, 
           />
         </Suspense>
       </div>
+      {failed && (
+        <p role="alert" data-slot="execute-code-approval-error" className="ecu-approval-error">
+          {labels.answerFailed}
+        </p>
+      )}
     </div>
   );
 }

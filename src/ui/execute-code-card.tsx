@@ -9,10 +9,13 @@ export interface ExecuteCodeCardProps extends ExecuteCodeCallState {
   labels?: Partial<ExecuteCodeLabels>;
   theme?: "light" | "dark";
   className?: string;
-  /** Called with Run in the awaiting-approval phase. Without both callbacks no buttons are shown. */
-  onApprove?: () => void;
+  /**
+   * Called with Run in the awaiting-approval phase. Without both callbacks no
+   * buttons are shown. A returned promise that rejects lets the person answer again.
+   */
+  onApprove?: () => void | Promise<unknown>;
   /** Called with Deny in the awaiting-approval phase, with the reason if one was given. */
-  onDeny?: (reason?: string) => void;
+  onDeny?: (reason?: string) => void | Promise<unknown>;
 }
 
 /**

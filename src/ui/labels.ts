@@ -46,6 +46,7 @@ export interface ExecuteCodeLabels {
   deny: string;
   addReason: string;
   denyReason: string;
+  answerFailed: string;
   goToLine: (line: string) => string;
 }
 
@@ -107,6 +108,7 @@ export const englishLabels: ExecuteCodeLabels = {
   deny: "Deny",
   addReason: "Add a reason",
   denyReason: "Why not run it? (optional)",
+  answerFailed: "Your answer could not be sent. Try again.",
   goToLine: (line) => `Go to line ${line} of the code`,
 };
 

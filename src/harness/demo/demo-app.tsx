@@ -1,18 +1,22 @@
 import {
   AssistantRuntimeProvider,
+  AuiConfig,
+  AuiIf,
   ComposerPrimitive,
   MessagePrimitive,
   ThreadPrimitive,
+  Tools,
   useAui,
 } from "@assistant-ui/react";
 import { useChat } from "@ai-sdk/react";
 import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
 import { useEffect, useRef, useState } from "react";
-import { ExecuteCodeToolUI } from "../../assistant-ui/index.js";
+import { executeCodeToolkit } from "../../assistant-ui/index.js";
 import { DEMO_PROMPTS } from "./prompts.js";
 
 const MESSAGES_KEY = "demo-messages";
+const config = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 const ASK_KEY = "demo-ask-before-running";
 
 function savedMessages(): UIMessage[] {
@@ -68,7 +72,7 @@ function ExamplePrompts() {
         <li key={prompt}>
           <button
             type="button"
-            onClick={() => aui.thread().append({ role: "user", content: [{ type: "text", text: prompt }] })}
+            onClick={() => aui.thread.append({ role: "user", content: [{ type: "text", text: prompt }] })}
           >
             {prompt}
           </button>
@@ -93,8 +97,7 @@ export function DemoApp() {
   const chat = useDemoChat(askBeforeRunning);
   const runtime = useAISDKRuntime(chat);
   return (
-    <AssistantRuntimeProvider runtime={runtime}>
-      <ExecuteCodeToolUI />
+    <AssistantRuntimeProvider runtime={runtime} config={config}>
       <div className="demo">
         <header className="demo-header">
           <h1>execute-code-ui</h1>
@@ -121,11 +124,11 @@ export function DemoApp() {
         </header>
         <ThreadPrimitive.Root className="demo-thread">
           <ThreadPrimitive.Viewport className="demo-viewport">
-            <ThreadPrimitive.Empty>
+            <AuiIf condition={(state) => state.thread.isEmpty}>
               <p className="demo-hint">
                 Type a <code>```python</code> block and it runs exactly as written, or pick an example:
               </p>
-            </ThreadPrimitive.Empty>
+            </AuiIf>
             <ExamplePrompts />
             <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
           </ThreadPrimitive.Viewport>
@@ -136,12 +139,12 @@ export function DemoApp() {
               submitMode="ctrlEnter"
               rows={4}
             />
-            <ThreadPrimitive.If running={false}>
+            <AuiIf condition={(state) => !state.thread.isRunning}>
               <ComposerPrimitive.Send className="demo-send">Send</ComposerPrimitive.Send>
-            </ThreadPrimitive.If>
-            <ThreadPrimitive.If running>
+            </AuiIf>
+            <AuiIf condition={(state) => state.thread.isRunning}>
               <ComposerPrimitive.Cancel className="demo-send">Stop</ComposerPrimitive.Cancel>
-            </ThreadPrimitive.If>
+            </AuiIf>
           </ComposerPrimitive.Root>
         </ThreadPrimitive.Root>
       </div>
