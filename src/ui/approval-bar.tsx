@@ -9,8 +9,8 @@ import { lazyResource } from "./lazy-resource.js";
 export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, "onChange"> {
   labels: ExecuteCodeLabels;
   /** May return a promise: should it reject, the prompt asks again and says the answer was not sent. */
-  onApprove: () => void | Promise<unknown>;
-  onDeny: (reason?: string) => void | Promise<unknown>;
+  onApprove: () => void | PromiseLike<unknown>;
+  onDeny: (reason?: string) => void | PromiseLike<unknown>;
   /** Called after an answer, so the card can take the focus the buttons had. */
   onAnswered?: () => void;
 }
@@ -44,7 +44,7 @@ export function ApprovalBar({ labels, onApprove, onDeny, onAnswered, className, 
     setFailed(false);
     const sent = approve ? onApprove() : onDeny(reason.trim() || undefined);
     onAnswered?.();
-    sent?.catch(() => {
+    if (sent) Promise.resolve(sent).catch(() => {
       answeredRef.current = false;
       setAnswered(false);
       setFailed(true);

@@ -13,9 +13,9 @@ export interface ExecuteCodeCardProps extends ExecuteCodeCallState {
    * Called with Run in the awaiting-approval phase. Without both callbacks no
    * buttons are shown. A returned promise that rejects lets the person answer again.
    */
-  onApprove?: () => void | Promise<unknown>;
+  onApprove?: () => void | PromiseLike<unknown>;
   /** Called with Deny in the awaiting-approval phase, with the reason if one was given. */
-  onDeny?: (reason?: string) => void | Promise<unknown>;
+  onDeny?: (reason?: string) => void | PromiseLike<unknown>;
 }
 
 /**

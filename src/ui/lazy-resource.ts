@@ -29,14 +29,12 @@ export function lazyResource<T>(loader: () => Promise<T>): LazyResource<T> {
 
 /**
  * The resource once it has loaded, null until then (and for good if it
- * cannot load). With `wanted` it starts loading in the first render, not
- * after the first paint.
+ * cannot load). With `wanted` it starts loading once the first render has
+ * committed: never during a render, so a server render stays plain and
+ * deterministic.
  */
 export function useLazyResource<T>(resource: LazyResource<T>, wanted = true): T | null {
-  const [value, setValue] = useState<T | null>(() => {
-    if (wanted && !resource.current()) resource.preload();
-    return resource.current();
-  });
+  const [value, setValue] = useState<T | null>(resource.current);
   useEffect(() => {
     if (value || !wanted) return;
     let live = true;

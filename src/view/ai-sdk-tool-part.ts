@@ -1,6 +1,6 @@
 import type { ExecuteCodeCallState } from "./phase.js";
 
-/** The fields of an AI SDK v6 tool UI part (`part.type === "tool-execute_code"`) that the card reads. */
+/** The fields of an AI SDK tool UI part (`part.type === "tool-execute_code"`) that the card reads. */
 export interface AISDKToolPartLike {
   state:
     | "input-streaming"

@@ -1,0 +1,4 @@
+import { createRoot } from "react-dom/client";
+import { Card } from "./Card.tsx";
+
+createRoot(document.getElementById("root")!).render(<Card />);

@@ -1,0 +1,35 @@
+import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from "ai";
+import type { StartedMockSandbox } from "execute-code-ui/harness";
+import { buildExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT } from "execute-code-ui/server";
+
+// The harness (scripted model, mock sandbox) starts Python processes from
+// files inside the package, so Node loads it as it is, not through the bundler.
+const harness = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/harness");
+
+// The mock sandbox on a loopback port, started with the first request. In
+// production: your sandbox service's URL and signing key instead.
+let sandbox: Promise<StartedMockSandbox> | undefined;
+
+export async function POST(req: Request) {
+  const { messages }: { messages: UIMessage[] } = await req.json();
+  const { createScriptedModel, startMockSandbox } = await harness();
+  sandbox ??= startMockSandbox();
+  const { url, signing } = await sandbox;
+  const tools = {
+    execute_code: buildExecuteCodeTool({
+      sandboxUrl: url,
+      signing,
+      participantId: "student-42", // from your session
+      tenantId: "course-7",
+    }),
+  };
+  const result = streamText({
+    model: createScriptedModel(), // your model; this one runs ```python blocks as written
+    instructions: EXECUTE_CODE_SYSTEM_PROMPT,
+    messages: await convertToModelMessages(messages, { tools }),
+    tools,
+    stopWhen: stepCountIs(5),
+    abortSignal: req.signal,
+  });
+  return result.toUIMessageStreamResponse();
+}

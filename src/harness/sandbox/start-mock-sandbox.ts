@@ -1,0 +1,72 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair } from "jose";
+import type { TokenMinterOptions } from "../../server/token.js";
+import type { Executor } from "./executor.js";
+import { createMockSandbox } from "./mock-sandbox.js";
+import { createPyodideExecutor } from "./pyodide-executor.js";
+import type { RateLimit } from "./rate-limiter.js";
+
+export interface StartMockSandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1: only this machine can reach it. */
+  host?: string;
+  /** What runs the programs. Default: Pyodide (needs the `pyodide` package). */
+  executor?: Executor;
+  rateLimit?: RateLimit;
+  maxRunMs?: number;
+}
+
+export interface StartedMockSandbox {
+  /** Base URL to give `buildExecuteCodeTool` as `sandboxUrl`. */
+  url: string;
+  /** The signing options that this sandbox accepts, for `buildExecuteCodeTool`'s `signing`. */
+  signing: TokenMinterOptions;
+  close(): Promise<void>;
+}
+
+const ISSUER = "execute-code-ui-mock";
+const AUDIENCE = "sandbox";
+
+/**
+ * The mock sandbox on a loopback port of its own, with a fresh key pair, for
+ * hosts whose server is not a Node `http` server (a Next.js route handler,
+ * say): start it once and point the server tool at it.
+ */
+export async function startMockSandbox(options: StartMockSandboxOptions = {}): Promise<StartedMockSandbox> {
+  const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
+  const sandbox = createMockSandbox({
+    publicKey,
+    algorithms: ["EdDSA"],
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    executor: options.executor ?? createPyodideExecutor(),
+    rateLimit: options.rateLimit,
+    maxRunMs: options.maxRunMs,
+  });
+  const server = createServer((req, res) => {
+    if (!sandbox.handle(req, res)) res.writeHead(404).end();
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    signing: {
+      privateKey: await exportJWK(privateKey),
+      algorithm: "EdDSA",
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      lifetimeSeconds: 60,
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sandbox.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createScriptedExecutor, startMockSandbox, type StartedMockSandbox } from "../../src/harness";
+import { buildExecuteCodeTool } from "../../src/server";
+
+let sandbox: StartedMockSandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+describe("startMockSandbox", () => {
+  it("listens on loopback and accepts the server tool signed with the options it returns", async () => {
+    sandbox = await startMockSandbox({
+      executor: createScriptedExecutor((code) => ({ stdout: `ran ${code}\n`, exitCode: 0 })),
+    });
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const tool = buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId: "p", tenantId: "t" });
+    const result = await tool.execute!({ code: "print(1)" }, { toolCallId: "c", messages: [], context: {} });
+    expect(result).toMatchObject({ status: "completed", stdout: "ran print(1)\n", exitCode: 0 });
+  });
+
+  it("refuses a token signed with another key", async () => {
+    sandbox = await startMockSandbox({ executor: createScriptedExecutor(() => ({ stdout: "no\n", exitCode: 0 })) });
+    const other = await startMockSandbox({ executor: createScriptedExecutor(() => ({})) });
+    try {
+      const tool = buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: other.signing, participantId: "p", tenantId: "t" });
+      const result = await tool.execute!({ code: "print(1)" }, { toolCallId: "c", messages: [], context: {} });
+      expect(result).toMatchObject({ status: "error" });
+    } finally {
+      await other.close();
+    }
+  });
+});
