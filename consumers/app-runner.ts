@@ -22,13 +22,21 @@ function consumerEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Copies an app's template (and the shared Vite files for Vite apps) next to the packed kit. */
-export function makeApp(name: string, { vite }: { vite: boolean }): string {
+export interface AppTemplate {
+  /** Start from the shared Vite files (index.html, main.tsx, tsconfig, server.ts). */
+  vite: boolean;
+  /** Files taken from other templates: destination in the app → source under consumers/. */
+  borrow?: Record<string, string>;
+}
+
+/** Copies an app's template next to the packed kit. */
+export function makeApp(name: string, { vite, borrow = {} }: AppTemplate): string {
   const work = process.env.ECU_CONSUMERS_DIR;
   if (!work || !existsSync(path.join(work, "execute-code-ui.tgz"))) throw new Error("The kit was not packed (see pack.ts).");
   const dir = path.join(work, name);
   if (vite) cpSync(path.join(templates, "vite-shared"), dir, { recursive: true });
   cpSync(path.join(templates, name), dir, { recursive: true });
+  for (const [destination, source] of Object.entries(borrow)) cpSync(path.join(templates, source), path.join(dir, destination));
   return dir;
 }
 

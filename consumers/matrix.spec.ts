@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeCard } from "../src/testing/index.ts";
-import { freePort, makeApp, run, serve, type RunningApp } from "./app-runner.ts";
+import { freePort, makeApp, run, serve, type AppTemplate, type RunningApp } from "./app-runner.ts";
 
 const PROGRAM = "print(sum(range(101)))";
 
@@ -23,12 +23,12 @@ async function runProgramInChat(page: Page, url: string) {
 }
 
 /** One app: a plain `npm install` of the packed kit, its own build, its own server. */
-function consumer(name: string, options: { vite: boolean; start: [string, ...string[]] }) {
+function consumer(name: string, options: AppTemplate & { start: [string, ...string[]] }) {
   let dir = "";
   let app: RunningApp | undefined;
   test.beforeAll(async () => {
     test.setTimeout(15 * 60_000);
-    dir = makeApp(name, { vite: options.vite });
+    dir = makeApp(name, options);
     await run("npm", ["install", "--no-audit", "--no-fund"], dir);
     await run("npm", ["run", "build"], dir);
     const [command, ...args] = options.start;
@@ -71,7 +71,12 @@ test.describe("(b) Vite + React on plain useChat, no assistant-ui installed", ()
 });
 
 test.describe("(c) Next.js 16 App Router, default template with cacheComponents, the README's route handler", () => {
-  const app = consumer("next-app", { vite: false, start: ["npm", "start", "--", "-H", "127.0.0.1", "-p", "$PORT"] });
+  const app = consumer("next-app", {
+    vite: false,
+    // The README's toolkit snippet, as in (a).
+    borrow: { "app/tutor-chat.tsx": "vite-assistant-ui/src/TutorChat.tsx" },
+    start: ["npm", "start", "--", "-H", "127.0.0.1", "-p", "$PORT"],
+  });
 
   test("a fenced program runs through the route handler and its card shows the output", async ({ page }) => {
     await runProgramInChat(page, app.url());
