@@ -141,7 +141,7 @@ describe.each<Route>(["toolkit", "parts", "component"])("the card in an assistan
 
     await done.release();
     await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
-    expect(screen.getByRole("group", { name: "Output" })).toHaveTextContent("hello from the sandbox");
+    expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("hello from the sandbox");
     expect(document.querySelector('[data-slot="execute-code-exit"]')).toHaveAttribute("data-exit-code", "0");
   });
 
@@ -228,6 +228,6 @@ describe("approval through the toolkit renderer", () => {
     expect(parts).toContainEqual(
       expect.objectContaining({ toolCallId: id, state: "approval-responded", approval: expect.objectContaining({ approved: true }) }),
     );
-    expect(screen.getByRole("group", { name: "Output" })).toHaveTextContent("42");
+    expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("42");
   });
 });

@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  deriveExecuteCodeView,
-  findProgramFrames,
-  fromAISDKToolPart,
-  readStreamingCode,
-  windowOutput,
-  type ExecuteCodeCallState,
-} from "../src/view";
+import { deriveExecuteCodeView, fromAISDKToolPart, type ExecuteCodeCallState } from "../src/view";
+import { windowOutput } from "../src/view/output-window";
+import { readStreamingCode } from "../src/view/streaming-args";
+import { findProgramFrames } from "../src/view/traceback";
 import { call, completed, primesCode, running, tracebackStderr } from "../stories/fixtures";
 
 const phase = (state: ExecuteCodeCallState) => deriveExecuteCodeView(state).phase;
@@ -69,9 +65,9 @@ describe("deriveExecuteCodeView: phases", () => {
     expect(plainText.error?.message).toBe("boom");
   });
 
-  it("keeps an unrecognised result raw", () => {
+  it("keeps an unrecognised result raw, in a phase of its own: the program may have run", () => {
     const view = deriveExecuteCodeView(call("x", { result: { answer: 42 } }));
-    expect(view.phase).toBe("error");
+    expect(view.phase).toBe("unrecognised");
     expect(view.error).toEqual({ code: "unrecognised_result", message: "", raw: { answer: 42 } });
   });
 

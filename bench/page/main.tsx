@@ -12,7 +12,8 @@ import {
 import { memo, useMemo, useState, type CSSProperties } from "react";
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
-import { ExecuteCodeCard, readStreamingCode } from "../../src";
+import { ExecuteCodeCard } from "../../src";
+import { readStreamingCode } from "../../src/view/streaming-args";
 import { executeCodeToolkit } from "../../src/assistant-ui";
 
 const toolConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });

@@ -1,8 +1,9 @@
 "use client";
 
-import { memo, type CSSProperties, type ReactNode } from "react";
+import { Fragment, memo, type CSSProperties, type ReactNode } from "react";
 import { ansiParser } from "./ansi-parser.js";
 import { useLazyResource } from "./lazy-resource.js";
+import { revealInvisible } from "./visible-text.js";
 
 // Escape sequences anser leaves behind (cursor moves, OSC titles) and other
 // control bytes: never shown raw.
@@ -65,7 +66,7 @@ export const AnsiText = memo(function AnsiText({ text }: { text: string }) {
   const escaped = clean.includes("\x1b");
   const anser = useLazyResource(ansiParser, escaped);
   // Until the parser has loaded, the text shows without its colours.
-  if (!escaped || !anser) return <>{clean.replace(LEFTOVER_CONTROLS, "")}</>;
+  if (!escaped || !anser) return <>{revealInvisible(clean.replace(LEFTOVER_CONTROLS, ""))}</>;
   const chunks = anser.ansiToJson(clean, { use_classes: true, remove_empty: true, json: true });
   const nodes: ReactNode[] = chunks.map((chunk, i) => {
     const content = chunk.content.replace(LEFTOVER_CONTROLS, "");
@@ -76,11 +77,11 @@ export const AnsiText = memo(function AnsiText({ text }: { text: string }) {
     // The stylesheet keeps these colours readable on the card's background.
     if (fg) classes.push("ecu-ansi-fg");
     if (bg) classes.push("ecu-ansi-bg");
-    if (!classes.length) return content;
+    if (!classes.length) return <Fragment key={i}>{revealInvisible(content)}</Fragment>;
     const style = fg || bg ? ({ "--ecu-ansi-fg": fg, "--ecu-ansi-bg": bg } as CSSProperties) : undefined;
     return (
       <span key={i} className={classes.join(" ")} style={style}>
-        {content}
+        {revealInvisible(content)}
       </span>
     );
   });

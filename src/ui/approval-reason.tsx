@@ -17,16 +17,19 @@ export interface ApprovalReasonProps {
 export default function ApprovalReason({ labels, reason, onReasonChange, onSubmit, disabled }: ApprovalReasonProps) {
   const reasonId = useId();
   return (
-    <Collapsible.Root className="ecu-approval-reason">
-      <Collapsible.Trigger className="ecu-text-button" disabled={disabled}>
+    // No box of its own: the trigger sits beside Run and Deny, the field on a row of its own below.
+    <Collapsible.Root className="ecu:contents">
+      <Collapsible.Trigger className="ecu-link-button" disabled={disabled}>
         {labels.addReason}
       </Collapsible.Trigger>
-      <Collapsible.Content>
+      <Collapsible.Content className="ecu:basis-full">
         <label htmlFor={reasonId} className="ecu-visually-hidden">
           {labels.denyReason}
         </label>
+        {/* Mounted when the field opens, so it takes the focus then. */}
         <input
           id={reasonId}
+          autoFocus
           className="ecu-input"
           placeholder={labels.denyReason}
           value={reason}

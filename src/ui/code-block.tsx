@@ -5,10 +5,12 @@ import { useHighlightedLines } from "./highlight/use-highlighted-lines.js";
 import type { CodeToken } from "./highlight/types.js";
 import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
-import { Pane } from "./pane.js";
+import { Pane, type PaneProps } from "./pane.js";
+import { useControllableOpen } from "./use-controllable.js";
+import { revealInvisible } from "./visible-text.js";
 
-/** Programs longer than this start capped in height with an expand control. */
-const COLLAPSED_LINES = 24;
+/** Programs longer than this start folded, with "Show more" under them. */
+const FOLDED_LINES = 16;
 /** While the code streams, only its last lines are rendered: each delta then costs the same, however long the program. */
 const STREAMING_TAIL_LINES = 60;
 /**
@@ -40,10 +42,10 @@ const CodeLine = memo(function CodeLine({ number, text, tokens, focused }: CodeL
       {highlighted
         ? tokens.map((token, i) => (
             <span key={i} className="ecu-token" style={token.style as CSSProperties}>
-              {token.content}
+              {revealInvisible(token.content)}
             </span>
           ))
-        : text}
+        : revealInvisible(text)}
     </span>
   );
 });
@@ -66,7 +68,7 @@ interface LineBlockProps {
  */
 const LineBlock = memo(
   function LineBlock({ first, text, tokens, detailed, focusedLine }: LineBlockProps) {
-    if (!detailed) return <span className="ecu-code-block">{text}</span>;
+    if (!detailed) return <span className="ecu-code-block">{revealInvisible(text)}</span>;
     const lines = text.split("\n");
     return (
       <span className="ecu-code-block">
@@ -121,22 +123,37 @@ function startReveal(complete: boolean, lineCount: number, wasStreaming: boolean
   };
 }
 
-export interface CodeBlockProps {
+export interface CodeBlockProps
+  extends Omit<PaneProps, "slot" | "name" | "showName" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"> {
   code: string;
   /** False while the code is still streaming in. */
   complete: boolean;
   labels: ExecuteCodeLabels;
   /** 1-based line to highlight and scroll to, e.g. from a traceback. */
   focusedLine?: number | null;
-  className?: string;
+  /** Whether a long program shows more than its folded height. */
+  open?: boolean;
+  defaultOpen?: boolean;
+  onOpenChange?: (open: boolean) => void;
 }
 
 /** The program, highlighted with shiki as soon as the highlighter has loaded; plain text until then. */
-export function CodeBlock({ code, complete, labels, focusedLine = null, className }: CodeBlockProps) {
+export function CodeBlock({
+  code: source,
+  complete,
+  labels,
+  focusedLine = null,
+  open: openProp,
+  defaultOpen = false,
+  onOpenChange,
+  ...props
+}: CodeBlockProps) {
+  // A program's final line break ends its last line; it is not a line of its own.
+  const code = complete && source.endsWith("\n") ? source.slice(0, -1) : source;
   const lines = code.split("\n");
   const tokens = useHighlightedLines(code, complete);
-  const long = lines.length > COLLAPSED_LINES;
-  const [expanded, setExpanded] = useState(false);
+  const long = lines.length > FOLDED_LINES;
+  const [expanded, setExpanded] = useControllableOpen(openProp, defaultOpen, onOpenChange);
   const preRef = useRef<HTMLPreElement>(null);
   const hidden = complete ? 0 : Math.max(0, lines.length - STREAMING_TAIL_LINES);
 
@@ -186,22 +203,23 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, classNam
   return (
     <Pane
       slot="execute-code-source"
-      title={labels.code}
+      name={labels.code}
+      showName={false}
       labels={labels}
-      expandable={long}
-      expanded={expanded}
-      onExpandedChange={setExpanded}
-      copyText={code}
-      className={className}
-      dataAttributes={{ "data-complete": complete || undefined }}
+      lineCount={lines.length}
+      foldedLines={FOLDED_LINES}
+      open={expanded}
+      onOpenChange={setExpanded}
+      copyText={source}
+      data-complete={complete || undefined}
+      {...props}
     >
       {(bodyId) => (
         <pre
           id={bodyId}
           ref={preRef}
           tabIndex={0}
-          className="ecu-code"
-          data-expanded={!long || expanded || undefined}
+          className="ecu-scroll ecu-code"
           style={{ "--ecu-gutter": `${String(lines.length).length}ch` } as CSSProperties}
         >
           <Gutter from={hidden + 1} to={lines.length} blankFirst={hidden > 0} />

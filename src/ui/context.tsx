@@ -5,6 +5,8 @@ import type { ExecuteCodeLabels } from "./labels.js";
 export interface ExecuteCodeContextValue {
   view: ExecuteCodeView;
   labels: ExecuteCodeLabels;
+  /** Whether the card shows its body. */
+  open: boolean;
   /** Line of the code block picked from a traceback, 1-based. */
   focusedLine: number | null;
   focusLine: (line: number | null) => void;

@@ -1,75 +1,145 @@
 "use client";
 
-import { Slot } from "radix-ui";
-import { useEffect, useMemo, useRef, useState, type ReactNode, type ComponentPropsWithoutRef } from "react";
-import { UNRECOGNISED_RESULT, type ExecuteCodeView } from "../view/index.js";
+import { ChevronDown } from "lucide-react";
+import { Collapsible, Slot } from "radix-ui";
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ComponentPropsWithoutRef,
+  type ReactNode,
+} from "react";
+import { deriveExecuteCodeView, type ExecuteCodeCallState, type ExecuteCodeView } from "../view/index.js";
 import { ansiParser } from "./ansi-parser.js";
-import { cn } from "./cn.js";
 import { ApprovalBar, preloadApprovalReason, type ApprovalBarProps } from "./approval-bar.js";
-import { CodeBlock } from "./code-block.js";
+import { cn } from "./cn.js";
+import { CodeBlock, type CodeBlockProps } from "./code-block.js";
 import { ExecuteCodeContext, useExecuteCode } from "./context.js";
 import { formatCount, formatDuration } from "./format.js";
 import { resolveLabels, type ExecuteCodeLabels } from "./labels.js";
-import { OutputPane } from "./output-pane.js";
+import { OutputPane, type OutputPaneProps } from "./output-pane.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { StderrText } from "./stderr-text.js";
 import { useElapsed } from "./use-clock.js";
+import { useControllableOpen } from "./use-controllable.js";
 import { useStreamingView } from "./use-streaming-view.js";
 
-export interface RootProps extends ComponentPropsWithoutRef<"div"> {
-  view: ExecuteCodeView;
-  labels?: Partial<ExecuteCodeLabels>;
-  /** Forces a colour scheme; by default the card follows a `.dark` or `[data-theme="dark"]` ancestor. */
-  theme?: "light" | "dark";
+interface AsChild {
+  /** Render the part's own element as its only child (Radix's `Slot`). */
   asChild?: boolean;
 }
 
-function Root({ view: latest, labels, theme, asChild, className, children, ...props }: RootProps) {
-  const view = useStreamingView(latest);
+export interface RootProps extends ExecuteCodeCallState, AsChild, ComponentPropsWithoutRef<"div"> {
+  /** A view already derived with `deriveExecuteCodeView`; by default the card derives it from the call state. */
+  view?: ExecuteCodeView;
+  labels?: Partial<ExecuteCodeLabels>;
+  /** Forces a colour scheme; by default the card follows the host's (`.dark`, `[data-theme]`, `color-scheme`). */
+  theme?: "light" | "dark";
+  /** Whether the card shows its body or only its header (controlled); with `defaultOpen` it keeps its own state. */
+  open?: boolean;
+  defaultOpen?: boolean;
+  onOpenChange?: (open: boolean) => void;
+}
+
+function Root({
+  view: given,
+  status,
+  args,
+  argsText,
+  argsComplete,
+  result,
+  isError,
+  approval,
+  execution,
+  labels,
+  theme,
+  open: openProp,
+  defaultOpen = true,
+  onOpenChange,
+  asChild,
+  className,
+  children,
+  ...props
+}: RootProps) {
+  const derived = useMemo(
+    () =>
+      given ?? deriveExecuteCodeView({ status, args, argsText, argsComplete, result, isError, approval, execution }),
+    [given, status, args, argsText, argsComplete, result, isError, approval, execution],
+  );
+  const view = useStreamingView(derived);
   // Output comes later; its parser should be there by then.
   useEffect(ansiParser.preload, []);
   const resolved = useMemo(() => resolveLabels(labels), [labels]);
-  const [focusedLine, focusLine] = useState<number | null>(null);
+  const [open, setOpen] = useControllableOpen(openProp, defaultOpen, onOpenChange);
+  const [focusedLine, setFocusedLine] = useState<number | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const context = useMemo(
-    () => ({ view, labels: resolved, focusedLine, focusLine, rootRef }),
-    [view, resolved, focusedLine],
+    () => ({
+      view,
+      labels: resolved,
+      open,
+      focusedLine,
+      // A traceback link also opens a folded card.
+      focusLine: (line: number | null) => {
+        setFocusedLine(line);
+        if (line !== null) setOpen(true);
+      },
+      rootRef,
+    }),
+    [view, resolved, open, focusedLine, setOpen],
   );
+  const look = PHASE_LOOK[view.phase];
   const Component = asChild ? Slot.Root : "div";
   return (
     <ExecuteCodeContext.Provider value={context}>
-      <Component
-        ref={rootRef}
-        tabIndex={-1}
-        data-slot="execute-code"
-        data-phase={view.phase}
-        data-theme={theme}
-        className={cn("ecu-card", className)}
-        {...props}
-      >
-        {children}
-      </Component>
+      <Collapsible.Root open={open} onOpenChange={setOpen} asChild>
+        <Component
+          ref={rootRef}
+          tabIndex={-1}
+          data-slot="execute-code"
+          data-phase={view.phase}
+          data-tone={look.tone}
+          data-theme={theme}
+          className={cn("ecu-card", className)}
+          {...props}
+        >
+          {children}
+        </Component>
+      </Collapsible.Root>
     </ExecuteCodeContext.Provider>
   );
 }
 
-function Header({ className, children, ...props }: ComponentPropsWithoutRef<"div">) {
+type PartProps<E extends "div" | "span" | "p"> = ComponentPropsWithoutRef<E> & AsChild;
+
+function Header({ asChild, className, ...props }: PartProps<"div">) {
+  const Component = asChild ? Slot.Root : "div";
+  return <Component data-slot="execute-code-header" className={cn("ecu-header", className)} {...props} />;
+}
+
+/** The tool's name ("Python"). */
+function Title({ asChild, className, children, ...props }: PartProps<"span">) {
   const { labels } = useExecuteCode();
+  const Component = asChild ? Slot.Root : "span";
   return (
-    <div data-slot="execute-code-header" className={cn("ecu-header", className)} {...props}>
-      <span className="ecu-title">{labels.title}</span>
-      {children}
-    </div>
+    <Component data-slot="execute-code-title" className={cn("ecu-title", className)} {...props}>
+      {children ?? labels.title}
+    </Component>
   );
 }
 
-/** The phase in words, in a polite live region so that changes are announced. */
-function Status({ className, ...props }: ComponentPropsWithoutRef<"div">) {
+/**
+ * The phase in words with its icon, in a polite live region so that changes
+ * are announced. Children (the exit code, by default) follow the words.
+ */
+function Status({ asChild, className, children, ...props }: PartProps<"div">) {
   const { view, labels } = useExecuteCode();
   const look = PHASE_LOOK[view.phase];
   const Icon = look.icon;
+  const Component = asChild ? Slot.Root : "div";
   return (
-    <div
+    <Component
       role="status"
       data-slot="execute-code-status"
       data-tone={look.tone}
@@ -77,13 +147,34 @@ function Status({ className, ...props }: ComponentPropsWithoutRef<"div">) {
       {...props}
     >
       <Icon aria-hidden className={cn("ecu-status-icon", look.spins && "ecu-spin")} />
-      <span>{labels.phase[view.phase]}</span>
-    </div>
+      <span className="ecu:truncate">{labels.phase[view.phase]}</span>
+      {children}
+    </Component>
   );
 }
 
-/** Elapsed time while running, wall time when done. Kept out of the live region so it is not read every second. */
-function Timing({ className, ...props }: ComponentPropsWithoutRef<"span">) {
+/** How the program ended: its exit code, or the signal that killed it. */
+function Exit({ asChild, className, ...props }: PartProps<"span">) {
+  const { view, labels } = useExecuteCode();
+  if (!view.exit) return null;
+  const { code, signal } = view.exit;
+  const text = signal ? labels.signal(signal) : code === null ? labels.exitUnknown : labels.exitCode(String(code));
+  const Component = asChild ? Slot.Root : "span";
+  return (
+    <Component
+      data-slot="execute-code-exit"
+      data-exit-code={code ?? undefined}
+      data-signal={signal ?? undefined}
+      className={cn("ecu-exit", className)}
+      {...props}
+    >
+      {text}
+    </Component>
+  );
+}
+
+/** Time since the run started while it runs, the run's own time when done. Kept out of the live region so it is not read every second. */
+function Timing({ asChild, className, ...props }: PartProps<"span">) {
   const { view, labels } = useExecuteCode();
   const running = view.phase === "running";
   const elapsed = useElapsed(running);
@@ -91,151 +182,112 @@ function Timing({ className, ...props }: ComponentPropsWithoutRef<"span">) {
   if (running) text = labels.elapsed(`${formatCount(Math.floor(elapsed / 1000), labels.numbers)} s`);
   else if (view.wallTimeMs !== null) text = labels.wallTime(formatDuration(view.wallTimeMs, labels.numbers));
   if (!text) return null;
+  const Component = asChild ? Slot.Root : "span";
   return (
-    <span data-slot="execute-code-timing" className={cn("ecu-timing", className)} {...props}>
+    <Component data-slot="execute-code-timing" className={cn("ecu-timing", className)} {...props}>
       {text}
-    </span>
+    </Component>
   );
 }
 
-/** Exit code badge: green for 0, red otherwise, the signal's name when one ended the program. */
-function Exit({ className, ...props }: ComponentPropsWithoutRef<"span">) {
-  const { view, labels } = useExecuteCode();
-  if (!view.exit) return null;
-  const { code, signal } = view.exit;
-  const text = signal
-    ? labels.signal(signal)
-    : code === null
-      ? labels.exitUnknown
-      : labels.exitCode(String(code));
+/** Folds the card down to its header and back. */
+function Trigger({ className, ...props }: ComponentPropsWithoutRef<"button"> & AsChild) {
+  const { labels, open } = useExecuteCode();
   return (
-    <span
-      data-slot="execute-code-exit"
-      data-exit-code={code ?? undefined}
-      data-signal={signal ?? undefined}
-      data-tone={code === 0 && !signal ? "success" : code === null && !signal ? "muted" : "danger"}
-      className={cn("ecu-badge", className)}
+    <Collapsible.Trigger
+      data-slot="execute-code-trigger"
+      aria-label={open ? labels.collapseCard : labels.expandCard}
+      className={cn("ecu-icon-button ecu-trigger", className)}
       {...props}
     >
-      {text}
-    </span>
+      <ChevronDown aria-hidden className="ecu:size-4" />
+    </Collapsible.Trigger>
   );
 }
 
-function Source({ className }: { className?: string }) {
+/** Everything under the header: hidden while the card is folded. */
+function Content({ className, ...props }: ComponentPropsWithoutRef<"div"> & AsChild) {
+  return <Collapsible.Content data-slot="execute-code-content" className={cn("ecu-content", className)} {...props} />;
+}
+
+export type SourceProps = Omit<CodeBlockProps, "code" | "complete" | "labels" | "focusedLine">;
+
+/** The program, highlighted, growing while the model writes it. */
+function Source(props: SourceProps) {
   const { view, labels, focusedLine } = useExecuteCode();
-  return (
-    <CodeBlock
-      code={view.code}
-      complete={view.codeComplete}
-      labels={labels}
-      focusedLine={focusedLine}
-      className={className}
-    />
-  );
+  return <CodeBlock code={view.code} complete={view.codeComplete} labels={labels} focusedLine={focusedLine} {...props} />;
 }
 
-function BusyCountdown({ retryAfterMs }: { retryAfterMs: number }) {
-  const { labels } = useExecuteCode();
-  const left = Math.max(0, retryAfterMs - useElapsed(true));
-  const seconds = Math.ceil(left / 1000);
-  return <>{seconds > 0 ? labels.busy(formatCount(seconds, labels.numbers)) : labels.busyNow}</>;
-}
-
-/** The sentence that explains a phase that is not a plain result. */
-function Message({ className, ...props }: ComponentPropsWithoutRef<"div">) {
+/** The sentence that explains a phase that is not a plain result, from the phase table. */
+function Message({ asChild, className, children, ...props }: PartProps<"div">) {
   const { view, labels } = useExecuteCode();
-  const unrecognised = view.error?.code === UNRECOGNISED_RESULT;
-  let body: ReactNode = null;
-  switch (view.phase) {
-    case "awaiting-approval":
-      body = (
-        <>
-          <strong className="ecu-approval-question">{labels.approvalQuestion}</strong> {labels.awaitingApproval}
-        </>
-      );
-      break;
-    case "awaiting-client":
-      body = labels.awaitingClient;
-      break;
-    case "timed-out":
-      body = labels.timedOut(view.timeoutMs === null ? null : formatDuration(view.timeoutMs, labels.numbers));
-      break;
-    case "busy":
-      body =
-        view.retryAfterMs === null ? labels.busy(null) : <BusyCountdown retryAfterMs={view.retryAfterMs} />;
-      break;
-    case "denied":
-      body = view.denial?.expired ? (
-        labels.expired
-      ) : (
-        <>
-          {labels.denied}
-          {view.denial?.reason && <> {labels.deniedReason(view.denial.reason)}</>}
-        </>
-      );
-      break;
-    case "cancelled":
-      body = view.cancelReason === "no-result" ? labels.cancelledNoResult : labels.cancelled;
-      break;
-    case "error":
-      body = unrecognised ? (
-        <>
-          {labels.unrecognised}
-          <pre className="ecu-raw" data-slot="execute-code-raw" tabIndex={0}>
-            {stringifyRaw(view.error?.raw)}
-          </pre>
-        </>
-      ) : (
-        <>
-          {labels.error}
-          {view.error?.message && <span className="ecu-error-detail"> {view.error.message}</span>}
-        </>
-      );
-      break;
-    default:
-      return null;
-  }
+  const message = PHASE_LOOK[view.phase].message;
+  if (!message && children === undefined) return null;
+  const Component = asChild ? Slot.Root : "div";
   return (
-    <div
+    <Component
       data-slot="execute-code-message"
-      data-kind={unrecognised ? "unrecognised" : view.phase}
+      data-kind={view.phase}
       className={cn("ecu-message", className)}
       {...props}
     >
-      {body}
-    </div>
+      {children ?? message?.(view, labels)}
+    </Component>
   );
 }
 
-function stringifyRaw(raw: unknown): string {
-  if (typeof raw === "string") return raw;
-  try {
-    return JSON.stringify(raw, null, 2) ?? String(raw);
-  } catch {
-    return String(raw);
-  }
+export interface OutputProps extends PartProps<"div"> {
+  /** Renders a stream's text; by default ANSI colours, and traceback frames on stderr linked to the code. */
+  renderText?: (text: string, stream: "stdout" | "stderr") => ReactNode;
+  /** Passed to each stream's pane (controlled or default show-more state, class names). */
+  stdoutProps?: Partial<OutputPaneProps>;
+  stderrProps?: Partial<OutputPaneProps>;
 }
 
-/** stdout and stderr, each in its own labelled pane; nothing until the program has run. */
-function Output({ className }: { className?: string }) {
+/**
+ * stdout and stderr, each in its own labelled pane when it has text; one
+ * line when the program printed nothing. Nothing before the program has run.
+ */
+function Output({ renderText, stdoutProps, stderrProps, asChild, className, ...props }: OutputProps) {
   const { view, labels, focusLine } = useExecuteCode();
+  const look = PHASE_LOOK[view.phase];
   const programLines = useMemo(() => view.code.split("\n").length, [view.code]);
-  if (!view.output) return null;
+  if (!look.output || !view.output) return null;
   const { stdout, stderr, truncated } = view.output;
+  const Component = asChild ? Slot.Root : "div";
   return (
-    <div data-slot="execute-code-output" className={cn("ecu-output-group", className)}>
-      <OutputPane stream="stdout" text={stdout} truncatedChars={truncated.stdout} labels={labels} />
-      <OutputPane
-        stream="stderr"
-        text={stderr}
-        truncatedChars={truncated.stderr}
-        labels={labels}
-        renderText={(text) => (
-          <StderrText text={text} programLineCount={programLines} labels={labels} onGoToLine={focusLine} />
-        )}
-      />
-    </div>
+    <Component data-slot="execute-code-output" className={cn("ecu-output-group", className)} {...props}>
+      {stdout.length > 0 && (
+        <OutputPane
+          stream="stdout"
+          text={stdout}
+          truncatedChars={truncated.stdout}
+          labels={labels}
+          renderText={renderText && ((text) => renderText(text, "stdout"))}
+          {...stdoutProps}
+        />
+      )}
+      {stderr.length > 0 && (
+        <OutputPane
+          stream="stderr"
+          text={stderr}
+          truncatedChars={truncated.stderr}
+          labels={labels}
+          tone={look.tone === "danger" ? "danger" : "neutral"}
+          renderText={
+            renderText
+              ? (text) => renderText(text, "stderr")
+              : (text) => <StderrText text={text} programLineCount={programLines} labels={labels} onGoToLine={focusLine} />
+          }
+          {...stderrProps}
+        />
+      )}
+      {!stdout && !stderr && (
+        <p data-slot="execute-code-no-output" className="ecu-no-output">
+          {labels.noOutput}
+        </p>
+      )}
+    </Component>
   );
 }
 
@@ -246,12 +298,25 @@ function Approval(props: ApprovalProps) {
   const { view, labels, rootRef } = useExecuteCode();
   // A card that can ask for approval fetches the reason field before it asks.
   useEffect(preloadApprovalReason, []);
-  if (view.phase !== "awaiting-approval") return null;
+  if (!PHASE_LOOK[view.phase].approval) return null;
   return <ApprovalBar labels={labels} onAnswered={() => rootRef.current?.focus()} {...props} />;
 }
 
 /**
  * Compound parts of the card, for hosts that want their own layout:
- * `<ExecuteCode.Root view={…}><ExecuteCode.Header>…</ExecuteCode.Header>…</ExecuteCode.Root>`.
+ * `<ExecuteCode.Root {...toolCallProps}><ExecuteCode.Header>…</ExecuteCode.Header><ExecuteCode.Content>…</ExecuteCode.Content></ExecuteCode.Root>`.
  */
-export const ExecuteCode = { Root, Header, Status, Timing, Exit, Source, Message, Output, Approval };
+export const ExecuteCode = {
+  Root,
+  Header,
+  Title,
+  Status,
+  Exit,
+  Timing,
+  Trigger,
+  Content,
+  Source,
+  Message,
+  Approval,
+  Output,
+};

@@ -9,16 +9,21 @@ export interface ExecuteCodeLabels {
   title: string;
   /** Short status per phase, announced to screen readers when it changes. */
   phase: Record<ExecuteCodePhase, string>;
+  /** Name of the code pane, for screen readers. */
   code: string;
+  /** Names of the output streams. */
   stdout: string;
   stderr: string;
-  emptyStdout: string;
-  emptyStderr: string;
+  /** Said once when a run printed nothing on either stream. */
   noOutput: string;
   copy: (what: string) => string;
   copied: string;
-  expand: string;
-  collapse: string;
+  /** The control under a long pane. */
+  showMore: (lines: string) => string;
+  showLess: string;
+  /** The control that folds the card down to its header. */
+  collapseCard: string;
+  expandCard: string;
   hiddenLines: (count: string) => string;
   hiddenCharacters: (count: string) => string;
   earlierLines: (count: string) => string;
@@ -64,29 +69,29 @@ export const englishLabels: ExecuteCodeLabels = {
     denied: "Not run",
     cancelled: "Cancelled",
     error: "Could not run",
+    unrecognised: "Result not understood",
     "awaiting-client": "Waiting for the browser",
   },
   code: "Code",
-  stdout: "Output",
-  stderr: "Errors",
-  emptyStdout: "No output.",
-  emptyStderr: "No errors.",
+  stdout: "stdout",
+  stderr: "stderr",
   noOutput: "The program printed nothing.",
   copy: (what) => `Copy ${what.toLowerCase()}`,
   copied: "Copied",
-  expand: "Expand",
-  collapse: "Collapse",
+  showMore: (lines) => `Show all ${lines} lines`,
+  showLess: "Show less",
+  collapseCard: "Hide the program and its output",
+  expandCard: "Show the program and its output",
   hiddenLines: (count) => `${count} lines hidden`,
   hiddenCharacters: (count) => `${count} characters hidden`,
   earlierLines: (count) => `… ${count} earlier lines (all of them show when the code is complete)`,
   showAll: "Show all",
-  truncated: (stream, characters) =>
-    `The server cut ${characters} characters from the end of ${stream.toLowerCase()}.`,
-  exitCode: (code) => `Exit ${code}`,
-  exitUnknown: "Exit code unknown",
-  signal: (name) => `Killed by ${name}`,
-  wallTime: (duration) => `took ${duration}`,
-  elapsed: (duration) => `${duration} elapsed`,
+  truncated: (stream, characters) => `The server cut ${characters} characters from the end of ${stream}.`,
+  exitCode: (code) => `exit ${code}`,
+  exitUnknown: "exit code unknown",
+  signal: (name) => `killed by ${name}`,
+  wallTime: (duration) => duration,
+  elapsed: (duration) => duration,
   timedOut: (limit) =>
     limit
       ? `Stopped after ${limit}: the program ran too long. Output up to that point is kept.`
@@ -100,7 +105,7 @@ export const englishLabels: ExecuteCodeLabels = {
   cancelled: "The run was cancelled before it finished.",
   cancelledNoResult: "The chat ended before this code returned a result.",
   error: "The code could not be run.",
-  unrecognised: "The tool returned a result in a shape this card does not know. Here it is as it came:",
+  unrecognised: "The tool answered in a shape this card does not know, so whether the program ran is unclear. Here is the answer as it came:",
   approvalQuestion: "Run this Python program in the sandbox?",
   awaitingApproval: "Nothing runs until you choose Run. Check the code first.",
   awaitingClient: "Waiting for the browser to run the code.",

@@ -1,80 +1,100 @@
 "use client";
 
-import { useState, type ReactNode } from "react";
-import { windowOutput } from "../view/index.js";
+import { useMemo, useState, type ReactNode } from "react";
+import { windowOutput } from "../view/output-window.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
-import { Pane } from "./pane.js";
+import { Pane, type PaneProps } from "./pane.js";
+import { useControllableOpen } from "./use-controllable.js";
 
-/** Output longer than this starts capped in height with an expand control. */
-const COLLAPSED_LINES = 16;
+/** Output longer than this starts folded. */
+const FOLDED_LINES = 12;
 
-export interface OutputPaneProps {
+export interface OutputPaneProps
+  extends Omit<PaneProps, "slot" | "name" | "showName" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"> {
   stream: "stdout" | "stderr";
   text: string;
   /** Characters the server cut from this stream. */
   truncatedChars?: number;
   labels: ExecuteCodeLabels;
-  /** Renders a piece of the text; defaults to ANSI-coloured text. */
+  /** Renders a piece of the text; ANSI-coloured text by default. */
   renderText?: (text: string) => ReactNode;
-  className?: string;
+  /** stderr of a failed run is drawn in the danger tone; otherwise a stream is just a stream. */
+  tone?: "neutral" | "danger";
+  open?: boolean;
+  defaultOpen?: boolean;
+  onOpenChange?: (open: boolean) => void;
 }
 
-/** One output stream in its own labelled region, with copy, expand and "show all" for very long output. */
-export function OutputPane({ stream, text, truncatedChars = 0, labels, renderText, className }: OutputPaneProps) {
-  const [expanded, setExpanded] = useState(false);
+function lineCountOf(text: string): number {
+  let lines = text.endsWith("\n") ? 0 : 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  return lines;
+}
+
+/** One output stream in its own labelled pane, with copy, show more, and "show all" for very long output. */
+export function OutputPane({
+  stream,
+  text,
+  truncatedChars = 0,
+  labels,
+  renderText,
+  tone = "neutral",
+  open: openProp,
+  defaultOpen = false,
+  onOpenChange,
+  ...props
+}: OutputPaneProps) {
+  const [open, setOpen] = useControllableOpen(openProp, defaultOpen, onOpenChange);
   const [showAll, setShowAll] = useState(false);
-  const title = stream === "stdout" ? labels.stdout : labels.stderr;
+  const name = stream === "stdout" ? labels.stdout : labels.stderr;
   const render = renderText ?? ((t: string) => <AnsiText text={t} />);
-  const shown = showAll ? ({ kind: "whole", text } as const) : windowOutput(text);
-  const long = text.split("\n", COLLAPSED_LINES + 1).length > COLLAPSED_LINES || text.length > 4000;
-  const empty = text.length === 0;
+  const shown = useMemo(() => (showAll ? ({ kind: "whole", text } as const) : windowOutput(text)), [showAll, text]);
+  const lineCount = useMemo(() => lineCountOf(text), [text]);
 
   return (
     <Pane
       slot={`execute-code-${stream}`}
-      title={title}
+      name={name}
+      showName
       labels={labels}
-      expandable={long}
-      expanded={expanded}
-      onExpandedChange={setExpanded}
-      copyText={empty ? undefined : () => stripAnsi(text)}
-      className={className}
-      dataAttributes={{ "data-empty": empty || undefined }}
+      lineCount={lineCount}
+      foldedLines={FOLDED_LINES}
+      open={open}
+      onOpenChange={setOpen}
+      copyText={() => stripAnsi(text)}
+      data-tone={tone}
+      footer={
+        truncatedChars > 0 && (
+          <p className="ecu-notice" data-slot="execute-code-truncated">
+            {labels.truncated(name, formatCount(truncatedChars, labels.numbers))}
+          </p>
+        )
+      }
+      {...props}
     >
       {(bodyId) => (
-        <>
-          {empty ? (
-            <p className="ecu-empty">{stream === "stdout" ? labels.emptyStdout : labels.emptyStderr}</p>
+        <pre id={bodyId} tabIndex={0} className="ecu-scroll ecu-output">
+          {shown.kind === "whole" ? (
+            render(shown.text)
           ) : (
-            <pre id={bodyId} tabIndex={0} className="ecu-output" data-expanded={!long || expanded || undefined}>
-              {shown.kind === "whole" ? (
-                render(shown.text)
-              ) : (
-                <>
-                  {render(shown.head)}
-                  {"\n"}
-                  <span className="ecu-hidden-marker" data-slot="execute-code-hidden">
-                    {shown.hiddenLines > 0
-                      ? labels.hiddenLines(formatCount(shown.hiddenLines, labels.numbers))
-                      : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.numbers))}{" "}
-                    <button type="button" className="ecu-text-button" onClick={() => setShowAll(true)}>
-                      {labels.showAll}
-                    </button>
-                  </span>
-                  {"\n"}
-                  {render(shown.tail)}
-                </>
-              )}
-            </pre>
+            <>
+              {render(shown.head)}
+              {"\n"}
+              <span className="ecu-hidden-marker" data-slot="execute-code-hidden">
+                {shown.hiddenLines > 0
+                  ? labels.hiddenLines(formatCount(shown.hiddenLines, labels.numbers))
+                  : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.numbers))}{" "}
+                <button type="button" className="ecu-link-button" onClick={() => setShowAll(true)}>
+                  {labels.showAll}
+                </button>
+              </span>
+              {"\n"}
+              {render(shown.tail)}
+            </>
           )}
-          {truncatedChars > 0 && (
-            <p className="ecu-notice" data-slot="execute-code-truncated">
-              {labels.truncated(title, formatCount(truncatedChars, labels.numbers))}
-            </p>
-          )}
-        </>
+        </pre>
       )}
     </Pane>
   );

@@ -1,70 +1,100 @@
 "use client";
 
-import { useId, type ReactNode } from "react";
+import { useId, type ComponentPropsWithoutRef, type CSSProperties, type ReactNode } from "react";
 import { cn } from "./cn.js";
 import { CopyButton } from "./copy-button.js";
+import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 
-export interface PaneProps {
+export interface PaneProps extends Omit<ComponentPropsWithoutRef<"section">, "children" | "title"> {
   /** `data-slot` of the pane, part of the DOM contract. */
   slot: string;
-  title: string;
+  /** The pane's accessible name. */
+  name: string;
+  /** Show the name above the body; otherwise it is only the accessible name. */
+  showName: boolean;
   labels: ExecuteCodeLabels;
-  /** Shows Expand / Collapse for a body that starts capped in height. */
-  expandable: boolean;
-  expanded: boolean;
-  onExpandedChange: (expanded: boolean) => void;
+  /** Lines in the body. Past `foldedLines` the pane starts folded, with "Show more" under it. */
+  lineCount: number;
+  foldedLines: number;
+  /** Whether a long pane shows more than its folded height (still bounded, and scrolls). */
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
   /** What the copy button copies; no button when left out. */
   copyText?: string | (() => string);
-  /** Renders the body; gets the id that the expand control points at. */
+  /** Renders the scrolling body; gets the id that the show-more control points at. */
   children: (bodyId: string) => ReactNode;
-  className?: string;
-  dataAttributes?: Record<`data-${string}`, string | boolean | undefined>;
+  /** Under the body and above the control, e.g. a note that the server cut the stream. */
+  footer?: ReactNode;
 }
 
-/** A titled, labelled group with copy and expand controls: the code block and each output stream. */
+/**
+ * A labelled group for the code and for each output stream. A long body is
+ * folded to a few lines, and one control under it, where the reading eye
+ * arrives, shows more or less; either way the body has a bounded height and
+ * scrolls.
+ */
 export function Pane({
   slot,
-  title,
+  name,
+  showName,
   labels,
-  expandable,
-  expanded,
-  onExpandedChange,
+  lineCount,
+  foldedLines,
+  open,
+  onOpenChange,
   copyText,
   children,
+  footer,
   className,
-  dataAttributes,
+  ...props
 }: PaneProps) {
-  const titleId = useId();
+  const nameId = useId();
   const bodyId = useId();
+  const long = lineCount > foldedLines;
   return (
     <section
       role="group"
       data-slot={slot}
-      aria-labelledby={titleId}
+      aria-labelledby={showName ? nameId : undefined}
+      aria-label={showName ? undefined : name}
+      data-folded={long && !open ? "" : undefined}
+      data-open={long && open ? "" : undefined}
       className={cn("ecu-pane", className)}
-      {...dataAttributes}
+      style={{ "--ecu-folded-lines": foldedLines } as CSSProperties}
+      {...props}
     >
-      <div className="ecu-pane-header">
-        <span id={titleId} className="ecu-pane-title">
-          {title}
-        </span>
-        {expandable && (
-          <button
-            type="button"
-            className="ecu-text-button"
-            aria-expanded={expanded}
-            aria-controls={bodyId}
-            onClick={() => onExpandedChange(!expanded)}
-          >
-            {expanded ? labels.collapse : labels.expand}
-          </button>
-        )}
-        {copyText !== undefined && (
-          <CopyButton text={copyText} label={labels.copy(title)} copiedLabel={labels.copied} />
-        )}
-      </div>
+      {showName ? (
+        <div className="ecu-pane-header">
+          <span id={nameId} className="ecu:mr-auto">
+            {name}
+          </span>
+          {copyText !== undefined && <CopyButton text={copyText} label={labels.copy(name)} copiedLabel={labels.copied} />}
+        </div>
+      ) : (
+        copyText !== undefined && (
+          <CopyButton
+            text={copyText}
+            label={labels.copy(name)}
+            copiedLabel={labels.copied}
+            className="ecu:absolute ecu:top-1 ecu:right-1 ecu:z-10"
+          />
+        )
+      )}
       {children(bodyId)}
+      {footer}
+      {long && (
+        <button
+          type="button"
+          className="ecu-pane-more"
+          data-slot="execute-code-show-more"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => onOpenChange(!open)}
+        >
+          {open ? labels.showLess : labels.showMore(formatCount(lineCount, labels.numbers))}
+        </button>
+      )}
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import { Fragment, memo } from "react";
-import { findProgramFrames } from "../view/index.js";
+import { findProgramFrames } from "../view/traceback.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import type { ExecuteCodeLabels } from "./labels.js";
+import { revealInvisible } from "./visible-text.js";
 
 const LINE_REF = /line (\d+)/;
 
@@ -38,7 +39,7 @@ export const StderrText = memo(function StderrText({
     const refText = ref?.[0] ?? "";
     parts.push(
       <Fragment key={`f${frame.stderrLine}`}>
-        {plain.slice(0, at)}
+        {revealInvisible(plain.slice(0, at))}
         <button
           type="button"
           className="ecu-frame-link"
@@ -49,7 +50,7 @@ export const StderrText = memo(function StderrText({
         >
           {refText}
         </button>
-        {plain.slice(at + refText.length)}
+        {revealInvisible(plain.slice(at + refText.length))}
         {frame.stderrLine < lines.length - 1 ? "\n" : ""}
       </Fragment>,
     );

@@ -17,6 +17,7 @@ export const EXECUTE_CODE_PHASES = [
   "denied",
   "cancelled",
   "error",
+  "unrecognised",
   "awaiting-client",
 ] as const;
 
@@ -180,9 +181,10 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
         error: { code: normalized.code, message: normalized.message },
       };
     case "unrecognised":
+      // The tool answered, in a shape the kit cannot read: the program may well have run.
       return {
         ...EMPTY_VIEW,
-        phase: "error",
+        phase: "unrecognised",
         error: { code: UNRECOGNISED_RESULT, message: "", raw: normalized.raw },
       };
   }

@@ -1,0 +1,23 @@
+import { VisibleText } from "./visible-text.js";
+
+function stringify(raw: unknown): string {
+  if (typeof raw === "string") return raw;
+  try {
+    return JSON.stringify(raw, null, 2) ?? String(raw);
+  } catch {
+    return String(raw);
+  }
+}
+
+/** A result the card cannot read, shown as it came: always as text. */
+export function RawResult({ value }: { value: unknown }) {
+  return (
+    <pre
+      data-slot="execute-code-raw"
+      tabIndex={0}
+      className="ecu-scroll ecu:mt-2 ecu:max-h-64 ecu:overflow-auto ecu:rounded-md ecu:border ecu:border-dashed ecu:border-line ecu:bg-surface-sunken ecu:px-3 ecu:py-2 ecu:font-code ecu:text-[0.8125rem] ecu:whitespace-pre-wrap ecu:text-fg"
+    >
+      <VisibleText text={stringify(value)} />
+    </pre>
+  );
+}

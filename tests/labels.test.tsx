@@ -1,0 +1,123 @@
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { ExecuteCodeCard, englishLabels, type ExecuteCodeCardProps, type ExecuteCodeLabels } from "../src";
+import { call, completed, running, tracebackCode, tracebackStderr } from "../stories/fixtures";
+
+/** A label set whose every string names its own key, so the page shows which labels it used. */
+function markerLabels(): ExecuteCodeLabels {
+  const labels: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(englishLabels)) {
+    if (key === "numbers") labels[key] = value;
+    else if (key === "phase") {
+      labels[key] = Object.fromEntries(Object.keys(value as object).map((phase) => [phase, `«phase.${phase}»`]));
+    } else if (typeof value === "function") labels[key] = () => `«${key}»`;
+    else labels[key] = `«${key}»`;
+  }
+  return labels as unknown as ExecuteCodeLabels;
+}
+
+const labels = markerLabels();
+const seen = new Set<string>();
+
+/** Every marker on the page: in text, and in the names and hints that only assistive tech or a hover shows. */
+function collect() {
+  const texts = [document.body.textContent ?? ""];
+  for (const element of document.body.querySelectorAll("*")) {
+    for (const attribute of ["aria-label", "title", "placeholder"]) texts.push(element.getAttribute(attribute) ?? "");
+  }
+  for (const match of texts.join(" ").matchAll(/«([^»]+)»/g)) seen.add(match[1]!);
+}
+
+async function show(props: ExecuteCodeCardProps, interact?: () => Promise<void>) {
+  render(<ExecuteCodeCard {...props} labels={labels} />);
+  collect();
+  if (interact) {
+    await interact();
+    collect();
+  }
+  cleanup();
+}
+
+const longOutput = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join("\n");
+
+describe("labels", () => {
+  it("uses every label of the set somewhere, and no text of its own", async () => {
+    const user = userEvent.setup();
+    const longProgram = Array.from({ length: 200 }, (_, i) => `x${i} = ${i}`).join("\n");
+    await show({ status: running, args: {}, argsText: JSON.stringify({ code: longProgram }).slice(0, -2) });
+    await show(call("print(1)", { status: running }));
+    await show(
+      {
+        ...call("print(1)", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } }),
+        onApprove: () => Promise.reject(new Error("offline")),
+        onDeny: () => undefined,
+      },
+      async () => {
+        await user.click(await screen.findByRole("button", { name: "«addReason»" }));
+        await user.click(screen.getByRole("button", { name: "«run»" }));
+        await screen.findByRole("alert");
+      },
+    );
+    await show(
+      {
+        ...call("print(1)", {
+          result: completed({ stdout: longOutput, truncated: { stdout: 120, stderr: 0 }, wallTimeMs: 31 }),
+        }),
+      },
+      async () => {
+        await user.click(screen.getByRole("button", { name: /«showMore»/ }));
+        await user.click(screen.getAllByRole("button", { name: "«copy»" })[0]!);
+        await screen.findByRole("button", { name: "«copied»" });
+        collect();
+        await user.click(screen.getByRole("button", { name: "«showAll»" }));
+        await user.click(screen.getByRole("button", { name: "«collapseCard»" }));
+      },
+    );
+    await show(call("print('x' * 100_000)", { result: completed({ stdout: "x".repeat(100_000) }) }));
+    await show(call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) }));
+    await show(call("import os; os.kill(0, 9)", { result: { status: "completed", stdout: "", stderr: "", exitCode: null, signal: "SIGKILL", wallTimeMs: 5, truncated: { stdout: 0, stderr: 0 } } }));
+    await show(call("x", { result: { status: "completed", stdout: "", stderr: "", exitCode: null, signal: null, wallTimeMs: 5, truncated: { stdout: 0, stderr: 0 } } }));
+    await show(call("while 1: pass", { result: { timedOut: true, timeoutMs: 1000 } }));
+    vi.useFakeTimers();
+    try {
+      render(<ExecuteCodeCard {...call("x", { result: { status: "busy", retryAfterMs: 2000, message: "" } })} labels={labels} />);
+      collect();
+      act(() => vi.advanceTimersByTime(3000));
+      collect();
+      cleanup();
+    } finally {
+      vi.useRealTimers();
+    }
+    await show(call("x", { result: { status: "busy", retryAfterMs: null, message: "" } }));
+    await show(call("x", { approval: { id: "a", approved: false, reason: "not now" } }));
+    await show(call("x", { approval: { id: "a", approved: false, reason: "expired" } }));
+    await show(call("x", { status: { type: "incomplete", reason: "cancelled" } }));
+    await show(call("x", { status: { type: "complete" } }));
+    await show(call("x", { result: { status: "error", code: "x", message: "down" } }));
+    await show(call("x", { result: { answer: 42 } }));
+    await show(call("x", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }));
+
+    const expected = Object.keys(englishLabels)
+      .filter((key) => key !== "numbers" && key !== "phase")
+      .concat(Object.keys(englishLabels.phase).map((phase) => `phase.${phase}`));
+    expect([...expected].filter((key) => !seen.has(key))).toEqual([]);
+  });
+
+  afterAll(() => {
+    seen.clear();
+  });
+});
+
+describe("labels in German", () => {
+  it("leaves no English on a failed run's card", async () => {
+    const { germanLabels } = await import("../src/locales/de");
+    render(
+      <ExecuteCodeCard {...call(tracebackCode, { result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }) })} labels={germanLabels} />,
+    );
+    expect(screen.getByRole("status")).toHaveTextContent(/^Fehlgeschlagen\s*Exit-Code 1$/);
+    expect(screen.getByRole("button", { name: "Code kopieren" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Programm und Ausgabe ausblenden" })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole("button", { name: "line 2" })).toHaveAttribute("title", "Zu Zeile 2 des Codes springen"));
+  });
+});
