@@ -1,10 +1,11 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type CSSProperties } from "react";
 import { expect, fn, userEvent, waitFor, within } from "storybook/test";
-import { ExecuteCodeCard, type ExecuteCodeCardProps } from "../src";
+import { EXECUTE_CODE_PHASES, ExecuteCodeCard, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
 import { germanLabels } from "../src/locales/de";
 import {
   ansiOutput,
+  bidiOutput,
   call,
   completed,
   htmlOutput,
@@ -34,6 +35,10 @@ const card = (root: HTMLElement) => {
 };
 const slot = (root: HTMLElement, name: string) =>
   root.querySelector<HTMLElement>(`[data-slot="execute-code-${name}"]`);
+
+/** The height a scrolling area shows, in lines of its own text. */
+const visibleLines = (element: HTMLElement) =>
+  element.clientHeight / Number.parseFloat(getComputedStyle(element).lineHeight);
 
 /** Waits until shiki's tokens have replaced the plain text of the code block. */
 const highlighted = (root: HTMLElement) =>
@@ -85,7 +90,7 @@ export const Running: Story = {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "running");
     await expect(within(root).getByRole("status")).toHaveTextContent("Running…");
-    await expect(slot(root, "timing")).toHaveTextContent(/elapsed/);
+    await expect(slot(root, "timing")).toHaveTextContent(/^\d+ s$/);
     await highlighted(root);
   },
 };
@@ -96,9 +101,10 @@ export const Succeeded: Story = {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "succeeded");
     await expect(slot(root, "stdout")).toHaveTextContent("count: 15");
-    await expect(slot(root, "stderr")).toHaveTextContent("No errors.");
+    // An empty stream takes no room.
+    await expect(slot(root, "stderr")).toBeNull();
     await expect(slot(root, "exit")).toHaveAttribute("data-exit-code", "0");
-    await expect(slot(root, "timing")).toHaveTextContent("took 42 ms");
+    await expect(slot(root, "timing")).toHaveTextContent("42 ms");
     await highlighted(root);
     // One program line per visual line.
     const [first, second] = [1, 2].map((n) => slot(root, "source")!.querySelector(`[data-line="${n}"]`)!.getBoundingClientRect());
@@ -124,14 +130,43 @@ export const FailedWithTraceback: Story = {
     await expect(root).toHaveAttribute("data-phase", "failed");
     await expect(slot(root, "exit")).toHaveAttribute("data-exit-code", "1");
     await expect(slot(root, "stderr")).toHaveTextContent("ZeroDivisionError: division by zero");
-    await userEvent.click(canvas.getByRole("button", { name: "line 2" }));
+    await expect(slot(root, "stderr")).toHaveAttribute("data-tone", "danger");
+    await expect(canvas.getByRole("button", { name: "line 2" })).toBeVisible();
+  },
+};
+
+export const FailedDark: Story = { ...FailedWithTraceback, parameters: { theme: "dark" } };
+
+export const TracebackLineClicked: Story = {
+  args: FailedWithTraceback.args,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await userEvent.click(within(root).getByRole("button", { name: "line 2" }));
     const line = slot(root, "source")?.querySelector('[data-line="2"]');
     await expect(line).toHaveAttribute("data-focused", "true");
     await expect(line).toHaveTextContent("return sum(values) / len(values)");
   },
 };
 
-export const FailedDark: Story = { ...FailedWithTraceback, parameters: { theme: "dark" } };
+export const WarningOnStderr: Story = {
+  args: call('import warnings\nprint("result: 42")\nwarnings.warn("float precision")', {
+    result: completed({
+      stdout: "result: 42\n",
+      stderr: '<exec>:3: UserWarning: float precision\n  warnings.warn("float precision")\n',
+    }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const canvas = within(root);
+    await expect(root).toHaveAttribute("data-phase", "succeeded");
+    await expect(canvas.getByRole("group", { name: "stdout" })).toHaveTextContent("result: 42");
+    // A warning on a successful run is a stream, not an error: no danger tone.
+    const stderr = canvas.getByRole("group", { name: "stderr" });
+    await expect(stderr).toHaveTextContent("UserWarning");
+    await expect(stderr).toHaveAttribute("data-tone", "neutral");
+    await expect(getComputedStyle(stderr.querySelector("pre")!).color).toBe(getComputedStyle(slot(root, "stdout")!.querySelector("pre")!).color);
+  },
+};
 
 export const KilledBySignal: Story = {
   args: call("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", {
@@ -140,7 +175,10 @@ export const KilledBySignal: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "failed");
-    await expect(slot(root, "exit")).toHaveTextContent("Killed by SIGKILL");
+    await expect(slot(root, "exit")).toHaveTextContent("killed by SIGKILL");
+    // No pane claims there were "no errors": the run printed nothing, and the status says how it ended.
+    await expect(slot(root, "no-output")).toHaveTextContent("The program printed nothing.");
+    await expect(slot(root, "stderr")).toBeNull();
   },
 };
 
@@ -188,6 +226,17 @@ export const AwaitingApproval: Story = {
     await expect(slot(root, "message")).toHaveTextContent("Run this Python program in the sandbox?");
     await expect(slot(root, "source")).toHaveTextContent("primes = [n for n in range(2, 50) if is_prime(n)]");
     await highlighted(root);
+    await expect(canvas.getByRole("button", { name: "Run" })).toBeEnabled();
+    await expect(canvas.getByRole("button", { name: "Deny" })).toBeEnabled();
+    await expect(args.onApprove).not.toHaveBeenCalled();
+  },
+};
+
+export const RunDoubleClicked: Story = {
+  args: { ...AwaitingApproval.args, onApprove: fn(), onDeny: fn() },
+  play: async ({ canvasElement, args }) => {
+    const root = card(canvasElement);
+    const canvas = within(root);
     const run = canvas.getByRole("button", { name: "Run" });
     await userEvent.dblClick(run);
     await expect(args.onApprove).toHaveBeenCalledTimes(1);
@@ -204,7 +253,11 @@ export const DenyWithReason: Story = {
   play: async ({ canvasElement, args }) => {
     const canvas = within(card(canvasElement));
     await userEvent.click(await canvas.findByRole("button", { name: "Add a reason" }));
-    await userEvent.type(canvas.getByRole("textbox", { name: "Why not run it? (optional)" }), "I want to try it myself first");
+    // The field takes the focus as it opens, on a row of its own under the buttons.
+    const field = canvas.getByRole("textbox", { name: "Why not run it? (optional)" });
+    await expect(field).toHaveFocus();
+    await expect(field.getBoundingClientRect().top).toBeGreaterThanOrEqual(canvas.getByRole("button", { name: "Deny" }).getBoundingClientRect().bottom);
+    await userEvent.keyboard("I want to try it myself first");
     await userEvent.click(canvas.getByRole("button", { name: "Deny" }));
     await expect(args.onDeny).toHaveBeenCalledTimes(1);
     await expect(args.onDeny).toHaveBeenCalledWith("I want to try it myself first");
@@ -274,8 +327,9 @@ export const UnrecognisedResult: Story = {
   args: call(primesCode, { result: { answer: 42, files: ["plot.png"] } }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    await expect(root).toHaveAttribute("data-phase", "error");
-    await expect(slot(root, "message")).toHaveAttribute("data-kind", "unrecognised");
+    await expect(root).toHaveAttribute("data-phase", "unrecognised");
+    await expect(root).toHaveAttribute("data-tone", "muted");
+    await expect(within(root).getByRole("status")).toHaveTextContent("Result not understood");
     await expect(slot(root, "raw")).toHaveTextContent('"answer": 42');
   },
 };
@@ -295,8 +349,9 @@ export const EmptyOutput: Story = {
   args: call("x = 6 * 7", { result: completed({}) }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    await expect(slot(root, "stdout")).toHaveTextContent("No output.");
-    await expect(slot(root, "stderr")).toHaveTextContent("No errors.");
+    await expect(slot(root, "stdout")).toBeNull();
+    await expect(slot(root, "stderr")).toBeNull();
+    await expect(slot(root, "no-output")).toHaveTextContent("The program printed nothing.");
   },
 };
 
@@ -307,38 +362,53 @@ export const StderrOnly: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "succeeded");
-    await expect(slot(root, "stdout")).toHaveTextContent("No output.");
+    await expect(slot(root, "stdout")).toBeNull();
     await expect(slot(root, "stderr")).toHaveTextContent("careful");
   },
 };
 
-export const BothPanes: Story = {
-  args: call('import warnings\nprint("result: 42")\nwarnings.warn("float precision")', {
-    result: completed({
-      stdout: "result: 42\n",
-      stderr: '<exec>:3: UserWarning: float precision\n  warnings.warn("float precision")\n',
-    }),
-  }),
+/** A one-line program with a one-line answer stays a small card. */
+export const Compact: Story = {
+  args: call("print(sum(range(101)))", { result: completed({ stdout: "5050\n", wallTimeMs: 12 }) }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    const canvas = within(root);
-    await expect(canvas.getByRole("group", { name: "Output" })).toHaveTextContent("result: 42");
-    await expect(canvas.getByRole("group", { name: "Errors" })).toHaveTextContent("UserWarning");
+    await expect(slot(root, "stdout")).toHaveTextContent("5050");
+    await expect(root.getBoundingClientRect().height).toBeLessThan(190);
   },
 };
 
+const longOutputArgs = call("for i in range(200):\n    print(f'line {i + 1}: ' + 'x' * (i % 40))", {
+  result: completed({ stdout: longOutput(200) }),
+});
+
 export const LongOutput: Story = {
-  args: call("for i in range(200):\n    print(f'line {i + 1}: ' + 'x' * (i % 40))", {
-    result: completed({ stdout: longOutput(200) }),
-  }),
+  args: longOutputArgs,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    const stdout = within(slot(root, "stdout")!);
-    const expand = stdout.getByRole("button", { name: "Expand" });
-    await expect(expand).toHaveAttribute("aria-expanded", "false");
-    await userEvent.click(expand);
-    await expect(stdout.getByRole("button", { name: "Collapse" })).toHaveAttribute("aria-expanded", "true");
-    await expect(slot(root, "stdout")).toHaveTextContent("line 200:");
+    const pane = slot(root, "stdout")!;
+    const body = pane.querySelector("pre")!;
+    // Folded: a dozen lines show, the rest scrolls, and the one control sits under the pane.
+    await expect(visibleLines(body)).toBeLessThan(14);
+    await expect(body.scrollHeight).toBeGreaterThan(body.clientHeight * 5);
+    const more = within(pane).getByRole("button", { name: "Show more (200 lines)" });
+    await expect(more).toHaveAttribute("aria-expanded", "false");
+    await expect(more.getBoundingClientRect().top).toBeGreaterThanOrEqual(body.getBoundingClientRect().bottom - 1);
+  },
+};
+
+export const LongOutputShownMore: Story = {
+  args: longOutputArgs,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const pane = slot(root, "stdout")!;
+    const body = pane.querySelector("pre")!;
+    const folded = body.clientHeight;
+    await userEvent.click(within(pane).getByRole("button", { name: "Show more (200 lines)" }));
+    await expect(within(pane).getByRole("button", { name: "Show less" })).toHaveAttribute("aria-expanded", "true");
+    // Taller, but bounded: the card never outgrows the chat column's view.
+    await expect(body.clientHeight).toBeGreaterThan(folded * 1.5);
+    await expect(body.clientHeight).toBeLessThanOrEqual(Math.min(window.innerHeight * 0.7, 640) + 1);
+    await expect(body.scrollHeight).toBeGreaterThan(body.clientHeight);
   },
 };
 
@@ -411,8 +481,15 @@ export const LargeProgram: Story = {
     await highlighted(root);
     // Selected and copied text keeps one line break per line across the blocks of lines.
     await expect(source.querySelector("code")!.innerText.replace(/\n$/, "")).toBe(largeProgram());
-    await userEvent.click(within(source).getByRole("button", { name: "Expand" }));
-    await expect(within(source).getByRole("button", { name: "Collapse" })).toBeVisible();
+    // Folded to 16 lines; "Show more" opens it to a bounded height that scrolls.
+    const body = source.querySelector("pre")!;
+    await expect(Math.round(visibleLines(body))).toBeLessThanOrEqual(17);
+    const folded = body.clientHeight;
+    await userEvent.click(within(source).getByRole("button", { name: /^Show more/ }));
+    await expect(body.clientHeight).toBeGreaterThan(folded * 1.5);
+    await expect(body.clientHeight).toBeLessThanOrEqual(Math.min(window.innerHeight * 0.7, 640) + 1);
+    await expect(root.getBoundingClientRect().height).toBeLessThan(900);
+    await expect(within(source).getByRole("button", { name: "Show less" })).toBeVisible();
   },
 };
 
@@ -425,38 +502,210 @@ export const GermanLabels: Story = {
     const root = card(canvasElement);
     const canvas = within(root);
     await expect(canvas.getByRole("status")).toHaveTextContent("Fehlgeschlagen");
-    await expect(canvas.getByRole("group", { name: "Ausgabe" })).toBeInTheDocument();
-    await expect(canvas.getByRole("group", { name: "Fehler" })).toBeInTheDocument();
+    await expect(canvas.getByRole("button", { name: "Programm und Ausgabe ausblenden" })).toBeInTheDocument();
+    await expect(canvas.getByRole("group", { name: "stdout" })).toBeInTheDocument();
   },
 };
 
-const galleryStates: [string, ExecuteCodeCardProps][] = [
-  ["writing", { status: running, args: {}, argsText: writingArgsText }],
-  ["running", call(primesCode, { status: running })],
-  ["succeeded", call(primesCode, { result: completed({ stdout: primesOutput }) })],
-  ["failed", call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })],
-  ["timed-out", call("while True: pass", { result: { status: "timeout", timeoutMs: 5000, stdout: "", stderr: "", wallTimeMs: 5000, truncated: { stdout: 0, stderr: 0 } } })],
-  ["busy", call("print(1)", { result: { status: "busy", retryAfterMs: 12_000, message: "" } })],
-  ["denied", call("print(1)", { approval: { id: "a", approved: false } })],
-  ["cancelled", call("print(1)", { status: { type: "incomplete", reason: "cancelled" } })],
-  ["error", call("print(1)", { result: { status: "error", code: "sandbox_unavailable", message: "The sandbox is down." } })],
-];
 
-/** Every phase at once, for a designer's side-by-side review. */
-export const GalleryDark: Story = {
-  args: { status: running },
-  parameters: { theme: "dark" },
-  render: () => (
-    <div style={{ display: "grid", gap: 16 }}>
-      {galleryStates.map(([name, props]) => (
-        <ExecuteCodeCard key={name} {...props} />
+export const InvisibleCharacters: Story = {
+  args: call('print("saved invoice_\\u202Efdp.exe")', { result: completed({ stdout: bidiOutput }) }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const stdout = slot(root, "stdout")!;
+    const markers = [...stdout.querySelectorAll<HTMLElement>(".ecu-invisible")];
+    await expect(markers.map((marker) => marker.dataset.codePoint)).toEqual(["U+202E", "U+200B"]);
+    // The marker is drawn, and the override reorders nothing: "fdp.exe" reads as written.
+    await expect(getComputedStyle(markers[0]!, "::before").content).toContain("U+202E");
+    const range = document.createRange();
+    range.selectNodeContents(stdout.querySelector("pre")!);
+    await expect(range.toString()).toBe(bidiOutput);
+    // The characters on either side of the override keep their order on screen.
+    const charBox = (node: Node, offset: number) => {
+      const r = document.createRange();
+      r.setStart(node, offset);
+      r.setEnd(node, offset + 1);
+      return r.getBoundingClientRect();
+    };
+    const before = markers[0]!.previousSibling!;
+    const after = markers[0]!.nextSibling!;
+    await expect(charBox(after, 0).left).toBeGreaterThanOrEqual(charBox(before, before.textContent!.length - 1).right);
+    await expect(after.textContent).toMatch(/^fdp\.exe/);
+    // Left to right, as written: an active override would put "f" to the right of "d".
+    await expect(charBox(after, 0).left).toBeLessThan(charBox(after, 1).left);
+  },
+};
+
+// --- Accessibility of the controls ----------------------------------------
+
+export const KeyboardFocus: Story = {
+  args: longOutputArgs,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const code = slot(root, "source")!.querySelector("pre")!;
+    code.focus({ focusVisible: true } as FocusOptions);
+    // The ring of a scrolling area sits inside it, where the pane's clipping cannot hide it.
+    const style = getComputedStyle(code);
+    await expect(style.outlineStyle).toBe("solid");
+    await expect(Number.parseFloat(style.outlineOffset)).toBeLessThan(0);
+    // Every control is at least 24 px high.
+    for (const button of root.querySelectorAll("button")) {
+      if (button.closest(".ecu-frame-link") || button.dataset.slot === "execute-code-frame-link") continue;
+      await expect(button.getBoundingClientRect().height).toBeGreaterThanOrEqual(24);
+    }
+  },
+};
+
+/** WCAG contrast between two computed colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (color: string) => {
+    const canvas = document.createElement("canvas").getContext("2d")!;
+    canvas.fillStyle = color;
+    canvas.fillRect(0, 0, 1, 1);
+    const [r, g, bl] = [...canvas.getImageData(0, 0, 1, 1).data].map((v) => {
+      const c = v / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [l1, l2] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (l1! + 0.05) / (l2! + 0.05);
+}
+
+const ansiPalette =
+  ["30", "31", "32", "33", "34", "35", "36", "37", "90", "91", "92", "93", "94", "95", "96", "97"]
+    .map((code) => `\x1b[${code}mcolour ${code}\x1b[0m`)
+    .join("\n") + "\n";
+
+function ansiReadable(): Story["play"] {
+  return async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const stdout = slot(root, "stdout")!;
+    await waitFor(() => expect(stdout.querySelectorAll(".ecu-ansi-fg")).toHaveLength(16));
+    const background = getComputedStyle(stdout).backgroundColor;
+    for (const span of stdout.querySelectorAll<HTMLElement>(".ecu-ansi-fg")) {
+      await expect({ text: span.textContent, ratio: contrast(getComputedStyle(span).color, background) >= 4.5 }).toEqual({
+        text: span.textContent,
+        ratio: true,
+      });
+    }
+  };
+}
+
+export const AnsiPaletteLight: Story = {
+  args: call("palette()", { result: completed({ stdout: ansiPalette }) }),
+  parameters: { theme: "light" },
+  play: ansiReadable(),
+};
+
+export const AnsiPaletteDark: Story = { ...AnsiPaletteLight, parameters: { theme: "dark" } };
+
+// --- Galleries ------------------------------------------------------------
+
+const galleryStates: Record<ExecuteCodePhase, ExecuteCodeCardProps> = {
+  writing: { status: running, args: {}, argsText: writingArgsText },
+  "awaiting-approval": {
+    ...call("print(sum(range(101)))", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } }),
+    onApprove: () => undefined,
+    onDeny: () => undefined,
+  },
+  running: call(primesCode, { status: running }),
+  succeeded: call("print(sum(range(101)))", { result: completed({ stdout: "5050\n", wallTimeMs: 12 }) }),
+  failed: call(tracebackCode, { result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }) }),
+  "timed-out": call("while True: pass", {
+    result: { status: "timeout", timeoutMs: 5000, stdout: "", stderr: "", wallTimeMs: 5000, truncated: { stdout: 0, stderr: 0 } },
+  }),
+  busy: call("print(1)", { result: { status: "busy", retryAfterMs: 12_000, message: "" } }),
+  denied: call("print(1)", { approval: { id: "a", approved: false, reason: "Try it yourself first." } }),
+  cancelled: call("print(1)", { status: { type: "incomplete", reason: "cancelled" } }),
+  error: call("print(1)", { result: { status: "error", code: "sandbox_unavailable", message: "The sandbox is down." } }),
+  unrecognised: call("print(1)", { result: { answer: 42 } }),
+  "awaiting-client": call("print(1)", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }),
+};
+
+function PhaseGallery({ width }: { width?: number }) {
+  return (
+    <div style={{ display: "grid", gap: 12, width }}>
+      {EXECUTE_CODE_PHASES.map((phase) => (
+        <ExecuteCodeCard key={phase} {...galleryStates[phase]} />
       ))}
+    </div>
+  );
+}
+
+const everyPhaseShows: Story["play"] = async ({ canvasElement }) => {
+  const cards = [...canvasElement.querySelectorAll('[data-slot="execute-code"]')];
+  await expect(cards.map((element) => element.getAttribute("data-phase"))).toEqual([...EXECUTE_CODE_PHASES]);
+  // Cards with different outcomes look different at a glance: their tone differs.
+  const tone = (phase: ExecuteCodePhase) => getComputedStyle(cards[EXECUTE_CODE_PHASES.indexOf(phase)]!).boxShadow;
+  await expect(tone("succeeded")).not.toBe(tone("failed"));
+  await expect(tone("failed")).not.toBe(tone("running"));
+};
+
+/** Every phase, untouched, for a designer's side-by-side review. */
+export const Gallery: Story = {
+  args: { status: running },
+  parameters: { theme: "light" },
+  render: () => <PhaseGallery />,
+  play: everyPhaseShows,
+};
+
+export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };
+
+/** A phone's chat column: the header stays on one line, nothing overflows. */
+export const GalleryNarrow: Story = {
+  ...Gallery,
+  render: () => <PhaseGallery width={343} />,
+  play: async (context) => {
+    await everyPhaseShows(context);
+    for (const header of context.canvasElement.querySelectorAll<HTMLElement>('[data-slot="execute-code-header"]')) {
+      await expect(header.scrollWidth).toBeLessThanOrEqual(header.clientWidth + 1);
+      await expect(header.getBoundingClientRect().height).toBeLessThan(48);
+    }
+  },
+};
+
+// --- Theming --------------------------------------------------------------
+
+/** shadcn/ui's "violet" theme, as a shadcn app's globals.css defines it. */
+const shadcnViolet = {
+  "--radius": "1rem",
+  "--card": "oklch(0.985 0.01 300)",
+  "--card-foreground": "oklch(0.2 0.03 290)",
+  "--muted": "oklch(0.95 0.02 300)",
+  "--muted-foreground": "oklch(0.45 0.05 290)",
+  "--border": "oklch(0.88 0.04 300)",
+  "--ring": "oklch(0.6 0.2 293)",
+  "--destructive": "oklch(0.58 0.22 27)",
+  "--primary": "oklch(0.54 0.25 293)",
+  "--primary-foreground": "oklch(0.97 0.01 300)",
+  "--font-sans": "Georgia, serif",
+} as CSSProperties;
+
+export const ShadcnTheme: Story = {
+  args: { ...galleryStates["awaiting-approval"] },
+  render: (args) => (
+    <div style={shadcnViolet}>
+      <ExecuteCodeCard {...args} />
     </div>
   ),
   play: async ({ canvasElement }) => {
-    const phases = [...canvasElement.querySelectorAll('[data-slot="execute-code"]')].map((el) =>
-      el.getAttribute("data-phase"),
-    );
-    await expect(phases).toEqual(galleryStates.map(([name]) => name));
+    const root = card(canvasElement);
+    const host = root.parentElement!;
+    const probe = (value: string) => {
+      const element = document.createElement("span");
+      element.style.color = value;
+      host.append(element);
+      const color = getComputedStyle(element).color;
+      element.remove();
+      return color;
+    };
+    const style = getComputedStyle(root);
+    await expect(style.backgroundColor).toBe(probe("var(--card)"));
+    await expect(style.color).toBe(probe("var(--card-foreground)"));
+    await expect(style.borderTopLeftRadius).toBe("16px");
+    await expect(style.fontFamily).toContain("Georgia");
+    const run = within(root).getByRole("button", { name: "Run" });
+    await expect(getComputedStyle(run).backgroundColor).toBe(probe("var(--primary)"));
   },
 };

@@ -69,6 +69,9 @@ export const htmlOutput =
 
 export const unicodeOutput = "π ≈ 3.14159\n∑ 1/n² = π²/6\nGrüße, 世界! 🐍\nالعربية\n";
 
+/** A file name that a right-to-left override makes read as a PDF, and a zero-width space in a word. */
+export const bidiOutput = "saved invoice_\u202Efdp.exe\nadmin\u200Bistrator\n";
+
 export function longOutput(lines: number): string {
   return Array.from({ length: lines }, (_, i) => `line ${i + 1}: ${"x".repeat(i % 40)}`).join("\n");
 }

@@ -26,7 +26,7 @@ export const germanLabels: ExecuteCodeLabels = {
   noOutput: "Das Programm hat nichts ausgegeben.",
   copy: (what) => `${what} kopieren`,
   copied: "Kopiert",
-  showMore: (lines) => `Alle ${lines} Zeilen zeigen`,
+  showMore: (lines) => `Mehr zeigen (${lines} Zeilen)`,
   showLess: "Weniger zeigen",
   collapseCard: "Programm und Ausgabe ausblenden",
   expandCard: "Programm und Ausgabe zeigen",

@@ -19,7 +19,7 @@ export interface ExecuteCodeCardHandle {
   phase(): Promise<ExecuteCodePhase>;
   /** The exit code from `data-exit-code`, or null when there is none. */
   exitCode(): Promise<number | null>;
-  /** The text of a stream, empty when the pane says there was none. */
+  /** The text of a stream, empty when the program printed nothing on it (the card then shows no pane). */
   text(stream: "stdout" | "stderr"): Promise<string>;
   /** Waits until the card reaches one of the phases. */
   waitForPhase(phase: ExecuteCodePhase | ExecuteCodePhase[], options?: { timeout?: number }): Promise<void>;
@@ -48,7 +48,7 @@ export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHand
     },
     async text(stream) {
       const pane = slot(stream);
-      if ((await pane.getAttribute("data-empty")) !== null) return "";
+      if (!(await pane.count())) return "";
       return pane.locator("pre").innerText();
     },
     async waitForPhase(phase, options) {

@@ -78,7 +78,7 @@ export const englishLabels: ExecuteCodeLabels = {
   noOutput: "The program printed nothing.",
   copy: (what) => `Copy ${what.toLowerCase()}`,
   copied: "Copied",
-  showMore: (lines) => `Show all ${lines} lines`,
+  showMore: (lines) => `Show more (${lines} lines)`,
   showLess: "Show less",
   collapseCard: "Hide the program and its output",
   expandCard: "Show the program and its output",
