@@ -142,6 +142,9 @@ test.describe("(d) a host stylesheet with an unlayered * { margin: 0; padding: 0
   });
 });
 
+// The template holds what create-next-app and `shadcn init` (new-york, neutral,
+// CSS variables) write; init itself cannot run here, as it asks ui.shadcn.com
+// for the project's base (`/init?base=…`).
 test.describe("(e) a shadcn app (Next.js 16 App Router, Tailwind v4) with the tool UI from `npx shadcn add`", () => {
   const app = consumer("shadcn-next-app", {
     vite: false,
