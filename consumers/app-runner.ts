@@ -41,9 +41,9 @@ export function makeApp(name: string, { vite, borrow = {} }: AppTemplate): strin
 }
 
 /** Runs a command in an app and resolves with its output; rejects with the output when it fails. */
-export function run(command: string, args: string[], cwd: string): Promise<string> {
+export function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: consumerEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env: { ...consumerEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));

@@ -1,8 +1,9 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeCard } from "../src/testing/index.ts";
 import { freePort, makeApp, run, serve, type AppTemplate, type RunningApp } from "./app-runner.ts";
+import { serveRegistry } from "./registry-server.ts";
 
 const PROGRAM = "print(sum(range(101)))";
 
@@ -22,14 +23,21 @@ async function runProgramInChat(page: Page, url: string) {
   expect(errors).toEqual([]);
 }
 
+interface Consumer extends AppTemplate {
+  start: [string, ...string[]];
+  /** A step between the app's `npm install` and its build. */
+  afterInstall?: (dir: string) => Promise<void>;
+}
+
 /** One app: a plain `npm install` of the packed kit, its own build, its own server. */
-function consumer(name: string, options: AppTemplate & { start: [string, ...string[]] }) {
+function consumer(name: string, options: Consumer) {
   let dir = "";
   let app: RunningApp | undefined;
   test.beforeAll(async () => {
     test.setTimeout(15 * 60_000);
     dir = makeApp(name, options);
     await run("npm", ["install", "--no-audit", "--no-fund"], dir);
+    await options.afterInstall?.(dir);
     await run("npm", ["run", "build"], dir);
     const [command, ...args] = options.start;
     app = await serve(command, args, dir, await freePort());
@@ -131,5 +139,47 @@ test.describe("(d) a host stylesheet with an unlayered * { margin: 0; padding: 0
     expect(withReset[0]!.padding).not.toBe("0px");
     expect(withReset.length).toBeGreaterThan(10);
     expect(withReset).toEqual(without);
+  });
+});
+
+// The template holds what create-next-app and `shadcn init` (new-york, neutral,
+// CSS variables) write; init itself cannot run here, as it asks ui.shadcn.com
+// for the project's base (`/init?base=…`).
+test.describe("(e) a shadcn app (Next.js 16 App Router, Tailwind v4) with the tool UI from `npx shadcn add`", () => {
+  const app = consumer("shadcn-next-app", {
+    vite: false,
+    // create-next-app's files as in (c), and the README's route handler.
+    borrow: {
+      "tsconfig.json": "next-app/tsconfig.json",
+      "postcss.config.mjs": "next-app/postcss.config.mjs",
+      "app/layout.tsx": "next-app/app/layout.tsx",
+      "app/api/chat/route.ts": "next-app/app/api/chat/route.ts",
+    },
+    start: ["npm", "start", "--", "-H", "127.0.0.1", "-p", "$PORT"],
+    // The app's own shadcn CLI adds the item from the registry this commit builds.
+    afterInstall: async (dir) => {
+      const registry = await serveRegistry(path.join(path.dirname(dir), "execute-code-ui.tgz"));
+      try {
+        await run("npx", ["shadcn", "add", `${registry.url}/execute-code.json`, "--yes"], dir, {
+          REGISTRY_URL: registry.url,
+        });
+      } finally {
+        await registry.close();
+      }
+    },
+  });
+
+  test("shadcn add wrote a tool UI that takes the card from the execute-code-ui package, and installed it", () => {
+    const toolUI = readFileSync(path.join(app.dir(), "components", "assistant-ui", "execute-code.tsx"), "utf8");
+    expect(toolUI).toContain('from "execute-code-ui/assistant-ui"');
+    expect(toolUI).toContain('import "execute-code-ui/styles.css"');
+    expect(toolUI).not.toContain("data-slot"); // the card's markup stays in the package
+    const { dependencies } = JSON.parse(readFileSync(path.join(app.dir(), "package.json"), "utf8"));
+    expect(Object.keys(dependencies)).toEqual(expect.arrayContaining(["execute-code-ui", "@assistant-ui/react"]));
+    expect(existsSync(path.join(app.dir(), "node_modules", "execute-code-ui", "dist", "styles.css"))).toBe(true);
+  });
+
+  test("a fenced program runs through the route handler and the added tool UI shows the output", async ({ page }) => {
+    await runProgramInChat(page, app.url());
   });
 });

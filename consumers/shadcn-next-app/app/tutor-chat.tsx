@@ -1,0 +1,41 @@
+"use client";
+
+import {
+  AssistantRuntimeProvider,
+  AuiConfig,
+  ComposerPrimitive,
+  MessagePrimitive,
+  ThreadPrimitive,
+  Tools,
+} from "@assistant-ui/react";
+import { useChatRuntime } from "@assistant-ui/react-ai-sdk";
+import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
+import { executeCodeToolkit } from "@/components/assistant-ui/execute-code";
+
+// The tool UI that `npx shadcn add …/execute-code.json` put into components/assistant-ui.
+const config = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
+
+export function TutorChat() {
+  const runtime = useChatRuntime({
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+  });
+  return (
+    <AssistantRuntimeProvider runtime={runtime} config={config}>
+      <ThreadPrimitive.Root className="flex flex-col gap-4">
+        <ThreadPrimitive.Viewport className="flex flex-col gap-4">
+          <ThreadPrimitive.Messages>
+            {() => (
+              <MessagePrimitive.Root>
+                <MessagePrimitive.Parts />
+              </MessagePrimitive.Root>
+            )}
+          </ThreadPrimitive.Messages>
+        </ThreadPrimitive.Viewport>
+        <ComposerPrimitive.Root className="flex gap-2 rounded-lg border p-2">
+          <ComposerPrimitive.Input aria-label="Message" className="flex-1 bg-transparent outline-none" />
+          <ComposerPrimitive.Send className="rounded-md bg-primary px-3 py-1 text-primary-foreground">Send</ComposerPrimitive.Send>
+        </ComposerPrimitive.Root>
+      </ThreadPrimitive.Root>
+    </AssistantRuntimeProvider>
+  );
+}
