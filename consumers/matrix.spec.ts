@@ -182,4 +182,34 @@ test.describe("(e) a shadcn app (Next.js 16 App Router, Tailwind v4) with the to
   test("a fenced program runs through the route handler and the added tool UI shows the output", async ({ page }) => {
     await runProgramInChat(page, app.url());
   });
+
+  test("the card wears the app's shadcn theme, light and dark", async ({ page }) => {
+    await runProgramInChat(page, app.url());
+    const card = executeCodeCard(page).root;
+    /** The card's colours beside what the app's own tokens resolve to at the card's place. */
+    const read = () =>
+      card.evaluate((element) => {
+        const probe = document.createElement("span");
+        probe.style.color = "var(--card)";
+        probe.style.borderTopLeftRadius = "var(--radius)";
+        element.parentElement!.append(probe);
+        const token = getComputedStyle(probe);
+        const own = getComputedStyle(element);
+        const result = {
+          background: own.backgroundColor,
+          cardToken: token.color,
+          radius: own.borderTopLeftRadius,
+          radiusToken: token.borderTopLeftRadius,
+        };
+        probe.remove();
+        return result;
+      });
+    const light = await read();
+    expect(light.background).toBe(light.cardToken);
+    expect(light.radius).toBe(light.radiusToken);
+    await page.evaluate(() => document.documentElement.classList.add("dark"));
+    const dark = await read();
+    expect(dark.background).toBe(dark.cardToken);
+    expect(dark.background).not.toBe(light.background);
+  });
 });
