@@ -23,6 +23,7 @@ export default defineConfig({
       entry: {
         index: "src/index.ts",
         "assistant-ui/index": "src/assistant-ui/index.ts",
+        "client-executor/index": "src/client-executor/index.ts",
         "locales/de": "src/locales/de.ts",
       },
       formats: ["es"],

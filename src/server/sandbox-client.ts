@@ -5,7 +5,7 @@ import {
   type SandboxResponse,
 } from "../contract/index.js";
 import { readRetryAfterMs } from "./retry-after.js";
-import { truncateText } from "./truncate.js";
+import { truncateText } from "../contract/truncate.js";
 
 export interface SandboxRequest {
   /** Base URL of the sandbox service, e.g. `https://sandbox.example.edu`. */

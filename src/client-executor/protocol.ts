@@ -1,0 +1,16 @@
+/** Messages between the page and the Pyodide worker. */
+
+export interface RunMessage {
+  type: "run";
+  code: string;
+  /** Where the app serves Pyodide's files (pyodide.mjs, the wasm, the standard library). */
+  indexURL: string;
+}
+
+export type WorkerMessage =
+  | { type: "ready" }
+  | { type: "output"; stream: "stdout" | "stderr"; text: string }
+  | { type: "done"; exitCode: number; wallTimeMs: number }
+  | { type: "failed"; message: string };
+
+export type WarmMessage = { type: "warm"; indexURL: string };

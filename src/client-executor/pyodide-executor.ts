@@ -1,0 +1,154 @@
+import type { ExecuteCodeResult } from "../contract/index.js";
+import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
+import { truncateText } from "../contract/truncate.js";
+import type { RunMessage, WarmMessage, WorkerMessage } from "./protocol.js";
+import { workerSource } from "./worker-main.js";
+
+export interface ClientRunOptions {
+  /** Stops the run: the worker is ended and the result keeps what was printed. */
+  signal?: AbortSignal;
+  /** Each piece of output as the program writes it. */
+  onOutput?: (stream: "stdout" | "stderr", text: string) => void;
+}
+
+/** Runs a program where the chat's client is, and answers with the kit's result contract. */
+export interface ClientExecutor {
+  run(code: string, options?: ClientRunOptions): Promise<ExecuteCodeResult>;
+  /** Ends the interpreter waiting for the next run. */
+  close(): void;
+}
+
+export interface PyodideWorkerExecutorOptions {
+  /**
+   * Where the app serves the files of the `pyodide` package (pyodide.js,
+   * pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json),
+   * on its own origin; relative to the page. Default `/pyodide/`.
+   */
+  indexURL?: string;
+  /** Longest run before the worker is ended. Default 60 s. */
+  timeoutMs?: number;
+  maxStdoutChars?: number;
+  maxStderrChars?: number;
+  /**
+   * Makes the worker. By default a classic worker from the kit's own source
+   * text, through a `blob:` URL; a page whose Content-Security-Policy does
+   * not allow `worker-src blob:` can serve that text as a file instead.
+   */
+  createWorker?: () => Worker;
+}
+
+let workerURL: string | null = null;
+const defaultWorker = () => {
+  workerURL ??= URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
+  return new Worker(workerURL);
+};
+
+class StreamBuffer {
+  text = "";
+  cut = 0;
+  constructor(private readonly limit: number) {}
+  add(chunk: string) {
+    const room = this.limit - this.text.length;
+    if (room >= chunk.length) this.text += chunk;
+    else {
+      const kept = truncateText(chunk, Math.max(0, room));
+      this.text += kept.text;
+      this.cut += kept.cut;
+    }
+  }
+}
+
+/**
+ * Python in the browser: each run gets an interpreter no earlier run has
+ * touched, in a Web Worker of its own, ended when the run ends or runs too
+ * long. The next interpreter starts loading while the page is idle, so a run
+ * does not wait for Pyodide after the first.
+ */
+export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOptions = {}): ClientExecutor {
+  // Absolute, with a final slash: the worker has no base of its own to resolve against.
+  const indexURL = new URL(options.indexURL ?? "/pyodide/", document.baseURI).href.replace(/\/?$/, "/");
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const limits = {
+    stdout: options.maxStdoutChars ?? DEFAULT_MAX_STDOUT_CHARS,
+    stderr: options.maxStderrChars ?? DEFAULT_MAX_STDERR_CHARS,
+  };
+  const createWorker = options.createWorker ?? defaultWorker;
+  let spare: Worker | null = null;
+  let closed = false;
+
+  const warmWorker = () => {
+    const worker = createWorker();
+    worker.postMessage({ type: "warm", indexURL } satisfies WarmMessage);
+    return worker;
+  };
+
+  return {
+    run(code, { signal, onOutput } = {}) {
+      if (closed) return Promise.reject(new Error("The executor is closed."));
+      const worker = spare ?? warmWorker();
+      spare = null;
+      const stdout = new StreamBuffer(limits.stdout);
+      const stderr = new StreamBuffer(limits.stderr);
+      const started = performance.now();
+      return new Promise<ExecuteCodeResult>((resolve, reject) => {
+        const finish = (result: ExecuteCodeResult | Error) => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+          worker.terminate();
+          if (!closed) spare = warmWorker();
+          if (result instanceof Error) reject(result);
+          else resolve(result);
+        };
+        const output = () => ({
+          stdout: stdout.text,
+          stderr: stderr.text,
+          truncated: { stdout: stdout.cut, stderr: stderr.cut },
+        });
+        const timer = setTimeout(
+          () =>
+            finish({
+              status: "timeout",
+              timeoutMs,
+              wallTimeMs: Math.round(performance.now() - started),
+              ...output(),
+            }),
+          timeoutMs,
+        );
+        const onAbort = () => finish(new DOMException("The run was stopped.", "AbortError"));
+        if (signal?.aborted) return onAbort();
+        signal?.addEventListener("abort", onAbort, { once: true });
+        // Like the server tool, a run that cannot happen is a result the model and the student can read.
+        const unavailable = (reason: string) =>
+          finish({
+            status: "error",
+            code: "client_unavailable",
+            message: `Python could not start in this browser: ${reason}`,
+          });
+        worker.onerror = (event) => {
+          event.preventDefault();
+          unavailable(event.message || "the worker failed to load.");
+        };
+        worker.onmessage = ({ data }: MessageEvent<WorkerMessage>) => {
+          switch (data.type) {
+            case "output":
+              (data.stream === "stdout" ? stdout : stderr).add(data.text);
+              onOutput?.(data.stream, data.text);
+              break;
+            case "done":
+              finish({ status: "completed", exitCode: data.exitCode, signal: null, wallTimeMs: data.wallTimeMs, ...output() });
+              break;
+            case "failed":
+              unavailable(data.message);
+              break;
+          }
+        };
+        worker.postMessage({ type: "run", code, indexURL } satisfies RunMessage);
+      });
+    },
+    close() {
+      closed = true;
+      spare?.terminate();
+      spare = null;
+    },
+  };
+}
