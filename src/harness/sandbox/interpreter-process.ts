@@ -41,6 +41,7 @@ export class InterpreterProcess {
   private buffer = "";
   private used = false;
   exited = false;
+  state: "starting" | "ready" | "running" | "ended" = "starting";
 
   constructor(
     command: { command: string; args: string[] },
@@ -71,6 +72,7 @@ export class InterpreterProcess {
     this.child.stdin!.on("error", () => undefined);
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       this.exited = true;
+      this.state = "ended";
       for (const listener of [...this.exitListeners]) listener(code, signal);
       this.exitListeners.clear();
     };
@@ -81,6 +83,7 @@ export class InterpreterProcess {
         if (message.type !== "ready") return;
         stop();
         stopExit();
+        if (this.state === "starting") this.state = "ready";
         resolve();
       });
       const stopExit = this.onExit((code, signal) => {
@@ -108,6 +111,7 @@ export class InterpreterProcess {
   /** Ends the process and everything it started (unshare takes its namespace down with it). */
   kill(): void {
     this.exited = true;
+    this.state = "ended";
     this.child.kill("SIGKILL");
   }
 
@@ -122,6 +126,7 @@ export class InterpreterProcess {
   run({ code, timeoutMs, signal, onOutput }: RunRequest): Promise<RunOutcome> {
     if (this.used) throw new Error("An interpreter runs one program only.");
     this.used = true;
+    this.state = "running";
     const started = performance.now();
     const output = { stdout: "", stderr: "" };
     const cut = { stdout: 0, stderr: 0 };

@@ -182,6 +182,7 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
     else running--;
   };
   const takeInterpreter = (signal: AbortSignal): Promise<InterpreterProcess> => {
+    if (closed) return Promise.reject(new Error("The Python executor is closed."));
     if (snapshotError) return Promise.reject(snapshotError);
     const interpreter = ready.shift();
     const taken = interpreter ? Promise.resolve(interpreter) : forInterpreter.wait(signal);
@@ -234,6 +235,8 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
         },
         limits: { memoryLimitMb, wasmMemoryMb: memory.wasmMb, jsHeapMb: memory.jsHeapMb, maxOutputChars },
         pool: { size: poolSize, ready: ready.length, starting, running, waiting: forInterpreter.length + forSlot.length },
+        // Process ids as the host sees them (each the wrapper of one interpreter), for operators and tests.
+        interpreters: [...live].map((interpreter) => ({ pid: interpreter.pid, state: interpreter.state })),
         snapshot: snapshotError
           ? { state: "failed", error: (snapshotError as Error).message }
           : snapshot
