@@ -1,7 +1,7 @@
 // How fast the demo runs print(1): the first run right after the harness
 // starts (cold) and later runs (warm), through POST /api/chat with the
 // demo's own settings.
-import { startHarness } from "../src/harness";
+import { createPyodideExecutor, startHarness, type PyodideExecutorOptions } from "../src/harness";
 import { chatClient } from "./chat-client.ts";
 
 const median = (values: number[]) => {
@@ -10,9 +10,13 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export async function demoSpeed(warmRuns = 10) {
+export async function demoSpeed(executorOptions: PyodideExecutorOptions = {}, warmRuns = 10) {
   const started = performance.now();
-  const harness = await startHarness({ port: 0, rateLimit: { max: 1_000_000, windowMs: 1000 } });
+  const harness = await startHarness({
+    port: 0,
+    rateLimit: { max: 1_000_000, windowMs: 1000 },
+    executor: createPyodideExecutor({ onWarning: () => undefined, ...executorOptions }),
+  });
   const listeningMs = performance.now() - started;
   const send = chatClient(harness.url);
   const prompt = "```python\nprint(1)\n```";
