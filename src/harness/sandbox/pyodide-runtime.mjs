@@ -2,7 +2,7 @@
 // Pyodide under Node's permission model, the Python that runs a program, and
 // the import lock. Plain JavaScript: it runs in the sandbox processes as is.
 import fs from "node:fs";
-import { registerHooks } from "node:module";
+import * as nodeModule from "node:module";
 import os from "node:os";
 
 // Pyodide's file-system module reads fs constants through process.binding,
@@ -67,7 +67,9 @@ export function removeJsModules(pyodide) {
  * cannot compile JavaScript from strings.
  */
 export function lockImports() {
-  registerHooks({
+  // Node before 22.15 has no in-thread hooks; the other layers still hold there.
+  if (typeof nodeModule.registerHooks !== "function") return;
+  nodeModule.registerHooks({
     resolve(specifier) {
       const error = new Error(`Importing modules is not allowed in the sandbox (${specifier}).`);
       error.code = "ERR_SANDBOX_LOCKED";
