@@ -121,6 +121,23 @@ describe("the sandbox has no host access", () => {
     expect((await run("import pyodide_js")).stderr).toContain("ModuleNotFoundError: No module named 'pyodide_js'");
   });
 
+  it("sees none of the host's environment", async () => {
+    process.env.EXECUTE_CODE_TEST_SECRET = "not for programs";
+    try {
+      // Pyodide's own defaults (HOME=/home/pyodide and the like), nothing of the host's.
+      const result = await run("import os\nprint('EXECUTE_CODE_TEST_SECRET' in os.environ, os.environ.get('HOME'))");
+      expect(result.stdout).toBe("False /home/pyodide\n");
+    } finally {
+      delete process.env.EXECUTE_CODE_TEST_SECRET;
+    }
+  });
+
+  it("cannot load native code with ctypes", async () => {
+    const result = await run('import ctypes\nlibc = ctypes.CDLL("libc.so.6")\nprint(libc.getpid())');
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe("");
+  });
+
   it("cannot import Python's subprocess route to the host either", async () => {
     const result = await run("import subprocess\nprint(subprocess.run(['ls', '/'], capture_output=True).stdout)");
     expect(result.exitCode).toBe(1);

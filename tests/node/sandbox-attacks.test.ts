@@ -90,6 +90,8 @@ describe("escaping from Python into JavaScript", () => {
       expect(outcomes["read /etc/passwd"]).toBe("refused: ERR_ACCESS_DENIED");
       expect(outcomes["write /tmp"]).toBe("refused: ERR_ACCESS_DENIED");
       expect(outcomes["signal the host's processes"]).toBe("refused: ESRCH");
+      expect(outcomes.dlopen).toMatch(/^refused: ERR_(DLOPEN_DISABLED|ACCESS_DENIED)/);
+      expect(outcomes.environment).toBe("allowed: 0");
       expect(existsSync("/tmp/escaped-node-was-here")).toBe(false);
       expect(requestsSeen).toEqual([]);
     },
