@@ -19,4 +19,6 @@ process.on("message", (message: { type: string }) => {
     void harness.close().then(() => process.exit(0));
   }
 });
+// The soak went away (it crashed, or was stopped): go too.
+process.on("disconnect", () => void harness.close().then(() => process.exit(0)));
 process.send!({ type: "ready", url: harness.url });

@@ -52,7 +52,7 @@ export function probeIsolation(): Isolation {
   const namespaces = NAMESPACE_FLAGS.find((flags) => works(["unshare", ...flags, "--", "true"]));
   if (!namespaces) {
     warnings.push(
-      "unshare cannot create a network namespace here (no user namespaces, and not root): Python programs run with the host's network, so code that escapes into JavaScript could reach it.",
+      "unshare is missing or cannot create a network namespace here (it needs user namespaces, or root): Python programs run with the host's network, so code that escapes into JavaScript could reach it.",
     );
   }
   return {
