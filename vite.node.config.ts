@@ -17,7 +17,7 @@ function copySandboxScripts(): Plugin {
     name: "copy-sandbox-scripts",
     writeBundle() {
       mkdirSync("dist/harness/sandbox", { recursive: true });
-      for (const file of ["pyodide-process.mjs", "pyodide-hooks.mjs"]) {
+      for (const file of ["pyodide-process.mjs", "pyodide-runtime.mjs", "pyodide-snapshot.mjs"]) {
         copyFileSync(`src/harness/sandbox/${file}`, `dist/harness/sandbox/${file}`);
       }
     },

@@ -12,6 +12,8 @@ import { createMockSandbox, createPyodideExecutor, createScriptedExecutor } from
 import { createStaticHandler } from "../src/harness/static-files";
 import { buildExecuteCodeTool } from "../src/server";
 import { chromiumArgs, chromiumPath } from "../scripts/chromium.ts";
+import { demoSpeed } from "./demo-speed.ts";
+import { soak } from "./soak.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const median = (values: number[]) => {
@@ -194,58 +196,136 @@ async function serverFigures() {
   }
   server.close();
 
-  const pyodide = createPyodideExecutor({ poolSize: 1 });
+  // Each run gets a fresh interpreter process. "Pooled": one started ahead is
+  // waiting (the pool refills between runs); "back to back": each run waits
+  // for the one started when the previous run took its interpreter.
+  const pyodide = createPyodideExecutor({ poolSize: 1, onWarning: () => undefined });
   const signal = new AbortController().signal;
-  await pyodide.run({ code: "print(0)", timeoutMs: 60_000, signal }); // waits until warm
-  const runs: number[] = [];
-  for (let i = 0; i < 30; i++) {
+  await pyodide.run({ code: "print(0)", timeoutMs: 60_000, signal }); // waits for the snapshot
+  const poolReady = async () => {
+    while ((pyodide.health!().pool as { ready: number }).ready < 1) await new Promise((r) => setTimeout(r, 20));
+  };
+  const pooled: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    await poolReady();
     const start = performance.now();
     await pyodide.run({ code: "print(1)", timeoutMs: 10_000, signal });
-    runs.push(performance.now() - start);
+    pooled.push(performance.now() - start);
+  }
+  await poolReady();
+  const backToBack: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const start = performance.now();
+    await pyodide.run({ code: "print(1)", timeoutMs: 10_000, signal });
+    backToBack.push(performance.now() - start);
   }
   await pyodide.close();
-  return { toolOverhead: median(times), pyodidePrint: median(runs) };
+  // A cold start that makes the snapshot, as on a machine's first start.
+  const cold = createPyodideExecutor({ poolSize: 1, snapshotCacheDir: false, onWarning: () => undefined });
+  const coldStart = performance.now();
+  await cold.run({ code: "print(1)", timeoutMs: 60_000, signal });
+  const coldFirstRun = performance.now() - coldStart;
+  const snapshotMs = (cold.health!().snapshot as { madeInMs: number }).madeInMs;
+  await cold.close();
+  return {
+    toolOverhead: median(times),
+    pyodidePrint: median(pooled),
+    pyodideBackToBack: median(backToBack),
+    coldFirstRun,
+    snapshotMs,
+  };
 }
 
-const page = await serveBenchPage();
-const b = await browserFigures(page.url);
-page.close();
-const bundle = await bundleSizes();
-const server = await serverFigures();
-
-const k = b.streaming.kit;
-const n = b.streaming.shiki;
-const same = b.streaming.naive;
+// BENCH_ONLY=browser,bundle,server,demo,soak picks sections (default: all).
+const only = new Set((process.env.BENCH_ONLY ?? "browser,bundle,server,demo,soak").split(",").map((x) => x.trim()));
+const lines: string[] = [];
 const row = (area: string, figure: string, kit: string, baseline: string, ratio: string, budget: string, holds: boolean | null) =>
   `| ${area} | ${figure} | ${kit} | ${baseline} | ${ratio} | ${budget} | ${holds === null ? "" : holds ? "yes" : "**no**"} |`;
 const ratio = (a: number, b2: number) => `${(b2 / a).toFixed(1)}×`;
-const baselines =
-  "the naive baseline calls shiki's `codeToHtml` (JavaScript regex engine, stock Python grammar) on every delta and sets the HTML, as common chat kits do; the same-tokenizer row re-highlights the whole program with the kit's own tokenizer on every delta";
-const lines = [
-  `Runs per figure: ${RUNS} (median). ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${execFileSync(chromiumPath, ["--version"]).toString().trim()}.`,
-  "",
-  `Baselines — ${baselines}.`,
-  "",
-  "| area | figure | kit | naive baseline | baseline ÷ kit | budget | holds |",
-  "| --- | --- | --- | --- | --- | --- | --- |",
-  row("1 streaming", "longest main-thread task", ms(median(k.longest)), ms(median(n.longest)), ratio(median(k.longest), median(n.longest)), "< 50 ms", median(k.longest) < 50),
-  row("1 streaming", "total main-thread time", ms(median(k.total)), ms(median(n.total)), ratio(median(k.total), median(n.total)), "≥ 10× less than baseline", median(n.total) / median(k.total) >= 10),
-  row("1 streaming", "highlighting work (time in the highlighter)", ms(median(k.tokenize)), ms(median(n.tokenize)), ratio(median(k.tokenize), median(n.tokenize)), `≤ 2× one full highlight (${ms(median(k.oneShot))})`, median(k.tokenize) <= 2 * median(k.oneShot)),
-  row("1 streaming", "last delta → final highlighting on screen", ms(median(k.final)), ms(median(n.final)), "", "", null),
-  row("1 streaming", "final result identical to a one-shot highlight", String(k.identical.every(Boolean)), String(n.identical.every(Boolean)), "", "identical", k.identical.every(Boolean)),
-  row("1 streaming", "one full highlight of the final program", ms(median(k.oneShot)), ms(median(n.shikiOneShot)), "", "", null),
-  row("1 streaming, same tokenizer", "longest task / total main-thread time, against a full re-highlight with the kit's own tokenizer", `${ms(median(k.longest))} / ${ms(median(k.total))}`, `${ms(median(same.longest))} / ${ms(median(same.total))}`, ratio(median(k.total), median(same.total)), "", null),
-  row("2 first paint", "mount → first frame, with the code text in it", ms(median(b.firstPaint.text.map((t) => t ?? Number.NaN))), "", "", "in the first frame", b.firstPaint.text.every((t) => t !== null)),
-  row("2 first paint", "mount → highlighting visible (cold)", ms(median(b.firstPaint.highlight)), "", "", "< 300 ms", median(b.firstPaint.highlight) < 300),
-  row("3 1 MB ANSI output", "mount → first paint", ms(median(b.largeOutput.paint)), "", "", "< 100 ms", median(b.largeOutput.paint) < 100),
-  row("3 1 MB ANSI output", "longest task", ms(median(b.largeOutput.longest)), "", "", "< 50 ms", median(b.largeOutput.longest) < 50),
-  row("3 1 MB ANSI output", "DOM nodes in the card", String(median(b.largeOutput.nodes)), "", "", "a few thousand", median(b.largeOutput.nodes) <= 5000),
-  row("4 thread", `re-renders of 50 finished cards while a 51st streams (${median(b.thread.cards)} cards)`, String(median(b.thread.renders)), "", "", "0", median(b.thread.renders) === 0),
-  row("5 bundle", "browser entry and the chunks it imports, gzipped, without react and assistant-ui", kb(bundle.entry), "", "", "≤ 20 KB", bundle.entry <= 20 * 1024),
-  row("5 bundle", "the kit's own entry code alone, dependencies external, gzipped", kb(bundle.ownEntry), "", "", "", null),
-  row("5 bundle", "lazy highlighter chunk, gzipped", kb(bundle.highlighter), "", "", "≤ 75 KB, no WASM", bundle.highlighter <= 75 * 1024 && !bundle.wasm),
-  row("6 server", "tool overhead per call (token + loopback round trip)", ms(server.toolOverhead), "", "", "< 3 ms", server.toolOverhead < 3),
-  row("6 server", "warm Pyodide `print(1)`", ms(server.pyodidePrint), "", "", "< 50 ms", server.pyodidePrint < 50),
-];
+
+if (only.has("browser") || only.has("bundle") || only.has("server")) {
+  const baselines =
+    "the naive baseline calls shiki's `codeToHtml` (JavaScript regex engine, stock Python grammar) on every delta and sets the HTML, as common chat kits do; the same-tokenizer row re-highlights the whole program with the kit's own tokenizer on every delta";
+  lines.push(
+    `Runs per figure: ${RUNS} (median). ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${execFileSync(chromiumPath, ["--version"]).toString().trim()}.`,
+    "",
+    `Baselines — ${baselines}.`,
+    "",
+    "| area | figure | kit | naive baseline | baseline ÷ kit | budget | holds |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+  );
+}
+if (only.has("browser")) {
+  const page = await serveBenchPage();
+  const b = await browserFigures(page.url);
+  page.close();
+  const k = b.streaming.kit;
+  const n = b.streaming.shiki;
+  const same = b.streaming.naive;
+  lines.push(
+    row("1 streaming", "longest main-thread task", ms(median(k.longest)), ms(median(n.longest)), ratio(median(k.longest), median(n.longest)), "< 50 ms", median(k.longest) < 50),
+    row("1 streaming", "total main-thread time", ms(median(k.total)), ms(median(n.total)), ratio(median(k.total), median(n.total)), "≥ 10× less than baseline", median(n.total) / median(k.total) >= 10),
+    row("1 streaming", "highlighting work (time in the highlighter)", ms(median(k.tokenize)), ms(median(n.tokenize)), ratio(median(k.tokenize), median(n.tokenize)), `≤ 2× one full highlight (${ms(median(k.oneShot))})`, median(k.tokenize) <= 2 * median(k.oneShot)),
+    row("1 streaming", "last delta → final highlighting on screen", ms(median(k.final)), ms(median(n.final)), "", "", null),
+    row("1 streaming", "final result identical to a one-shot highlight", String(k.identical.every(Boolean)), String(n.identical.every(Boolean)), "", "identical", k.identical.every(Boolean)),
+    row("1 streaming", "one full highlight of the final program", ms(median(k.oneShot)), ms(median(n.shikiOneShot)), "", "", null),
+    row("1 streaming, same tokenizer", "longest task / total main-thread time, against a full re-highlight with the kit's own tokenizer", `${ms(median(k.longest))} / ${ms(median(k.total))}`, `${ms(median(same.longest))} / ${ms(median(same.total))}`, ratio(median(k.total), median(same.total)), "", null),
+    row("2 first paint", "mount → first frame, with the code text in it", ms(median(b.firstPaint.text.map((t) => t ?? Number.NaN))), "", "", "in the first frame", b.firstPaint.text.every((t) => t !== null)),
+    row("2 first paint", "mount → highlighting visible (cold)", ms(median(b.firstPaint.highlight)), "", "", "< 300 ms", median(b.firstPaint.highlight) < 300),
+    row("3 1 MB ANSI output", "mount → first paint", ms(median(b.largeOutput.paint)), "", "", "< 100 ms", median(b.largeOutput.paint) < 100),
+    row("3 1 MB ANSI output", "longest task", ms(median(b.largeOutput.longest)), "", "", "< 50 ms", median(b.largeOutput.longest) < 50),
+    row("3 1 MB ANSI output", "DOM nodes in the card", String(median(b.largeOutput.nodes)), "", "", "a few thousand", median(b.largeOutput.nodes) <= 5000),
+    row("4 thread", `re-renders of 50 finished cards while a 51st streams (${median(b.thread.cards)} cards)`, String(median(b.thread.renders)), "", "", "0", median(b.thread.renders) === 0),
+  );
+}
+if (only.has("bundle")) {
+  const bundle = await bundleSizes();
+  lines.push(
+    row("5 bundle", "browser entry and the chunks it imports, gzipped, without react and assistant-ui", kb(bundle.entry), "", "", "≤ 20 KB", bundle.entry <= 20 * 1024),
+    row("5 bundle", "the kit's own entry code alone, dependencies external, gzipped", kb(bundle.ownEntry), "", "", "", null),
+    row("5 bundle", "lazy highlighter chunk, gzipped", kb(bundle.highlighter), "", "", "≤ 75 KB, no WASM", bundle.highlighter <= 75 * 1024 && !bundle.wasm),
+  );
+}
+if (only.has("server")) {
+  const server = await serverFigures();
+  lines.push(
+    row("6 server", "tool overhead per call (token + loopback round trip)", ms(server.toolOverhead), "", "", "< 3 ms", server.toolOverhead < 3),
+    row("6 server", "Pyodide `print(1)` on a pooled fresh interpreter", ms(server.pyodidePrint), "", "", "< 50 ms", server.pyodidePrint < 50),
+    row("6 server", "Pyodide `print(1)` back to back (each waits for a fresh interpreter to start)", ms(server.pyodideBackToBack), "", "", "", null),
+    row("6 server", "making the memory snapshot (cold Pyodide start, once per machine)", ms(server.snapshotMs), "", "", "", null),
+    row("6 server", "first `print(1)` of an executor with no snapshot yet", ms(server.coldFirstRun), "", "", "", null),
+  );
+}
+if (only.has("demo")) {
+  // The demo's own settings (30 ms between model chunks), through POST /api/chat.
+  const noCache = await demoSpeed({ snapshotCacheDir: false });
+  const cached = await demoSpeed();
+  lines.push(
+    "",
+    "| demo `print(1)` through /api/chat | tool call (input complete → output) | whole chat turn |",
+    "| --- | --- | --- |",
+    `| cold, first start on a machine (makes the snapshot) | ${ms(noCache.cold.toolMs)} | ${ms(noCache.cold.totalMs)} |`,
+    `| cold, snapshot kept from an earlier start | ${ms(cached.cold.toolMs)} | ${ms(cached.cold.totalMs)} |`,
+    `| warm (median of 10 later runs) | ${ms(cached.warm.toolMs)} | ${ms(cached.warm.totalMs)} |`,
+    `| all outputs right | ${noCache.ok && cached.ok} | |`,
+  );
+}
+if (only.has("soak")) {
+  const runs = Number(process.env.SOAK_RUNS ?? 3000);
+  const s = await soak({ runs, concurrency: 10, every: 500 });
+  const mb = (n: number) => `${n.toFixed(1)} MB`;
+  lines.push(
+    "",
+    `Soak: ${s.runs} runs through /api/chat, ${s.concurrency} at a time, each from its own browser cookie, every run in a fresh Pyodide process.`,
+    "",
+    "| runs/s | p50 latency | p95 latency | lost or wrong results | time |",
+    "| --- | --- | --- | --- | --- |",
+    `| ${s.runsPerSecond.toFixed(2)} | ${ms(s.p50Ms)} | ${ms(s.p95Ms)} | ${s.lost} | ${s.seconds.toFixed(0)} s |`,
+    "",
+    "| after runs | harness RSS after GC | harness heap after GC | interpreter processes |",
+    "| --- | --- | --- | --- |",
+    ...s.memory.map((m) => `| ${m.runs} | ${mb(m.rssMb)} | ${mb(m.heapMb)} | ${m.interpreters} |`),
+  );
+}
 console.log(lines.join("\n"));
 process.exit(0);

@@ -3,4 +3,4 @@
 export type { ExecuteCodeInput } from "./input.js";
 export * from "./result.js";
 export { normalizeExecuteCodeResult } from "./normalize.js";
-export { parseSandboxResponse, sandboxResponseSchema, sandboxTimedOut, type SandboxResponse } from "./sandbox-response.js";
+export { parseSandboxResponse, sandboxResponseSchema, sandboxTimedOut, sandboxTruncation, type SandboxResponse } from "./sandbox-response.js";

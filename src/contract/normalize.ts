@@ -4,7 +4,7 @@ import {
   type ExecuteCodeResult,
   type NormalizedExecuteCodeResult,
 } from "./result.js";
-import { sandboxResponseSchema, sandboxTimedOut } from "./sandbox-response.js";
+import { sandboxResponseSchema, sandboxTimedOut, sandboxTruncation } from "./sandbox-response.js";
 
 const NO_TRUNCATION = { stdout: 0, stderr: 0 } as const;
 const count = v.pipe(v.number(), v.minValue(0));
@@ -83,7 +83,7 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeResult | null
         stdout: s.stdout,
         stderr: s.stderr,
         wallTimeMs,
-        truncated: { ...NO_TRUNCATION },
+        truncated: sandboxTruncation(s),
       };
     }
     return {
@@ -93,7 +93,7 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeResult | null
       exitCode: s.code,
       signal: s.signal ?? null,
       wallTimeMs,
-      truncated: { ...NO_TRUNCATION },
+      truncated: sandboxTruncation(s),
     };
   }
 

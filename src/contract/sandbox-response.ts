@@ -1,6 +1,7 @@
 import * as v from "valibot";
 
 const milliseconds = v.nullish(v.pipe(v.number(), v.minValue(0)));
+const count = v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0)));
 
 /** The sandbox service's flat `/v1/exec` answer. Times are in milliseconds. */
 export const sandboxResponseSchema = v.object({
@@ -17,6 +18,9 @@ export const sandboxResponseSchema = v.object({
   time_limit_ms: milliseconds,
   /** Some sandboxes say "TO" here for a run that hit the time limit. */
   status: v.nullish(v.string()),
+  /** Characters the sandbox itself cut from each stream past its output cap. */
+  stdout_truncated: count,
+  stderr_truncated: count,
 });
 
 export type SandboxResponse = v.InferOutput<typeof sandboxResponseSchema>;
@@ -33,4 +37,9 @@ export function parseSandboxResponse(
 /** Whether the sandbox ended the run for taking too long. */
 export function sandboxTimedOut(response: SandboxResponse): boolean {
   return response.timed_out === true || response.status === "TO";
+}
+
+/** Characters the sandbox cut before answering, per stream (0 when it does not say). */
+export function sandboxTruncation(response: SandboxResponse): { stdout: number; stderr: number } {
+  return { stdout: response.stdout_truncated ?? 0, stderr: response.stderr_truncated ?? 0 };
 }

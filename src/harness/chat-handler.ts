@@ -11,12 +11,22 @@ import {
   type UIMessageChunk,
 } from "ai";
 import { readJsonBody, RequestBodyError } from "./read-json-body.js";
+import { checkSameOriginJson, RequestRefused } from "./request-guard.js";
 import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server/index.js";
 
 export interface ChatHandlerOptions {
   model: LanguageModel;
-  /** The tools of one request; a function so each chat can get its own context. */
-  tools: (request: IncomingMessage) => ToolSet;
+  /** The tools of one request; a function so each chat can get its own context (the caller's participant id among it). */
+  tools: (request: IncomingMessage, context: { participantId: string | null }) => ToolSet;
+  /**
+   * Who is asking, from the host's own sign-in (a session cookie, a header
+   * its proxy sets): never from what the client says about itself. Return
+   * null to refuse the request with 401, or throw a `RequestRefused`. Without
+   * it, requests carry no participant id.
+   */
+  participantId?: (request: IncomingMessage, response: ServerResponse) => string | null | Promise<string | null>;
+  /** Other origins whose pages may call these endpoints. Default: none but the server's own. */
+  allowedOrigins?: readonly string[];
   system?: string;
   /** How long an approval request stays answerable. Default 10 minutes. */
   approvalTtlMs?: number;
@@ -50,6 +60,27 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** Checks what a request is and who sent it before anything is read or run. */
+async function admit(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ChatHandlerOptions,
+): Promise<{ participantId: string | null } | null> {
+  try {
+    checkSameOriginJson(req, options.allowedOrigins);
+    if (!options.participantId) return { participantId: null };
+    const participantId = await options.participantId(req, res);
+    if (participantId === null) throw new RequestRefused(401, "unauthenticated", "Sign in to use the chat.");
+    return { participantId };
+  } catch (error) {
+    if (!(error instanceof RequestRefused)) throw error;
+    req.resume();
+    res.writeHead(error.status, { "content-type": "application/json", ...error.headers });
+    res.end(JSON.stringify({ error: error.code, message: error.message }));
+    return null;
+  }
+}
+
 /** Aborted when the browser hangs up: stop means stop, for the model and for a running tool. */
 function hangUpSignal(res: ServerResponse): AbortSignal {
   const abort = new AbortController();
@@ -61,6 +92,11 @@ function hangUpSignal(res: ServerResponse): AbortSignal {
 
 /**
  * The chat endpoints of the harness.
+ *
+ * Both accept only a JSON POST from the server's own origin (or
+ * `allowedOrigins`): 415 for any other body type, 403 for another origin.
+ * The participant id comes from `participantId`, never from the request's
+ * own headers.
  *
  * `chat` (`POST /api/chat`) streams the answer as an AI SDK UI message stream.
  * It takes `{ messages, confirmCodeExecution?, confirmAllTools?,
@@ -77,6 +113,8 @@ export function createChatHandler(options: ChatHandlerOptions) {
   const approvalSecret = crypto.getRandomValues(new Uint8Array(32));
 
   async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const caller = await admit(req, res, options);
+    if (!caller) return;
     let body: Record<string, unknown>;
     try {
       body = await readJson(req);
@@ -85,7 +123,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
       return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
     }
     const { messages, expiredToolCallIds } = expiry.expireStale(body.messages as UIMessage[]);
-    const tools = gateCodeExecution(options.tools(req), gateOptions(body));
+    const tools = gateCodeExecution(options.tools(req, caller), gateOptions(body));
     const result = streamText({
       model: options.model,
       system: options.system,
@@ -118,6 +156,8 @@ export function createChatHandler(options: ChatHandlerOptions) {
   }
 
   async function generate(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const caller = await admit(req, res, options);
+    if (!caller) return;
     let body: Record<string, unknown>;
     try {
       body = await readJson(req);
@@ -137,7 +177,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
       model: options.model,
       system: options.system,
       prompt: body.prompt,
-      tools: options.tools(req),
+      tools: options.tools(req, caller),
       stopWhen: stepCountIs(5),
       abortSignal: hangUpSignal(res),
     });

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { exportJWK, generateKeyPair } from "jose";
 import { buildExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT, type ExecuteCodeLogEvent } from "../server/index.js";
 import { createChatHandler } from "./chat-handler.js";
+import { createParticipantCookies, type ParticipantCookieOptions } from "./participant-cookie.js";
 import type { Executor } from "./sandbox/executor.js";
 import { createMockSandbox } from "./sandbox/mock-sandbox.js";
 import { createPyodideExecutor } from "./sandbox/pyodide-executor.js";
@@ -26,12 +27,26 @@ export interface HarnessOptions {
   maxRunMs?: number;
   /** What runs the programs. Default: Pyodide. */
   executor?: Executor;
-  /** Warm Pyodide interpreters. Default 2. */
+  /** Pyodide interpreters started ahead. Default 2. */
   poolSize?: number;
+  /** Programs the Pyodide executor runs at once. Default 4. */
+  maxConcurrentRuns?: number;
+  /** Memory of one run's interpreter process, in MB. Default 768. */
+  memoryLimitMb?: number;
   /** Pause between the scripted model's streamed chunks. Default 30 ms. */
   chunkDelayMs?: number;
   /** How long an approval request stays answerable. Default 10 minutes. */
   approvalTtlMs?: number;
+  /**
+   * Who is asking, from your own sign-in, instead of the harness's cookie:
+   * return the participant id, or null to answer 401. The rate limit and the
+   * cost hook key on it.
+   */
+  getParticipantId?: (req: IncomingMessage) => string | null | Promise<string | null>;
+  /** The participant cookie (used when getParticipantId is not given). */
+  participantCookie?: ParticipantCookieOptions;
+  /** Other origins whose pages may call /api/chat and /api/generate. Default: none. */
+  allowedOrigins?: string[];
   /** Folder of the built demo page. */
   demoDir?: string;
   log?: (event: ExecuteCodeLogEvent | { type: string; [key: string]: unknown }) => void;
@@ -63,7 +78,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
         algorithms: ["EdDSA"],
         issuer: ISSUER,
         audience: AUDIENCE,
-        executor: options.executor ?? createPyodideExecutor({ poolSize: options.poolSize }),
+        executor:
+          options.executor ??
+          createPyodideExecutor({
+            poolSize: options.poolSize,
+            maxConcurrentRuns: options.maxConcurrentRuns,
+            memoryLimitMb: options.memoryLimitMb,
+          }),
         rateLimit: options.rateLimit,
         maxRunMs: options.maxRunMs,
       });
@@ -79,16 +100,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     audience: AUDIENCE,
     lifetimeSeconds: 60,
   };
+  const cookies = createParticipantCookies(options.participantCookie);
   const handlers = createChatHandler({
     model: createScriptedModel({ chunkDelayMs: options.chunkDelayMs }),
     system: EXECUTE_CODE_SYSTEM_PROMPT,
     approvalTtlMs: options.approvalTtlMs,
-    tools: (req: IncomingMessage) => ({
+    allowedOrigins: options.allowedOrigins,
+    // Each browser is its own participant; what a client says about itself is never asked.
+    participantId: options.getParticipantId ?? ((req, res) => cookies.identify(req, res)),
+    tools: (_req, { participantId }) => ({
       execute_code: buildExecuteCodeTool({
         sandboxUrl,
         signing,
-        // One demo user per browser tab would need sign-in; the harness has one student.
-        participantId: String(req.headers["x-participant-id"] ?? "demo-student"),
+        participantId: participantId!,
         tenantId: "demo-course",
         chatbotId: "harness",
         timeoutMs: options.toolTimeoutMs,

@@ -1,6 +1,5 @@
-import type { LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 
 /** Plain-language prompts the demo offers, each with the program it runs. */
 export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; code: string }> = [
@@ -120,9 +119,11 @@ function textParts(text: string, pieces: number): LanguageModelV3StreamPart[] {
  * a streamed `execute_code` call (a fenced Python block runs exactly as
  * written; the demo prompts map to built-in programs), and after the tool
  * result answers with the exit code and the first line of output. Each call
- * depends on its prompt alone, so concurrent chats share nothing.
+ * depends on its prompt alone, so concurrent chats share nothing, and it
+ * keeps nothing once the call is answered (the AI SDK's mock models record
+ * every call, which grows without end in a long-running server).
  */
-export function createScriptedModel(options: ScriptedModelOptions = {}) {
+export function createScriptedModel(options: ScriptedModelOptions = {}): LanguageModelV3 {
   const toolName = options.toolName ?? "execute_code";
   const chunkDelayInMs = options.chunkDelayMs ?? 30;
   const inputChunks = options.inputChunks ?? 8;
@@ -140,9 +141,11 @@ export function createScriptedModel(options: ScriptedModelOptions = {}) {
       : { code };
   };
 
-  return new MockLanguageModelV3({
+  return {
+    specificationVersion: "v3",
     provider: "execute-code-ui-harness",
     modelId: "scripted",
+    supportedUrls: {},
     doGenerate: async ({ prompt }) => {
       const answer = decide(prompt);
       return "text" in answer
@@ -177,5 +180,5 @@ export function createScriptedModel(options: ScriptedModelOptions = {}) {
         }),
       };
     },
-  });
+  };
 }

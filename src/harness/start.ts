@@ -23,12 +23,23 @@ const harness = await startHarness({
   },
   maxRunMs: numberFrom("MOCK_SANDBOX_MAX_RUN_MS", 10_000),
   poolSize: numberFrom("MOCK_SANDBOX_POOL_SIZE", 2),
+  maxConcurrentRuns: numberFrom("MOCK_SANDBOX_MAX_CONCURRENT_RUNS", 4),
+  memoryLimitMb: numberFrom("MOCK_SANDBOX_MEMORY_MB", 768),
+  participantCookie: {
+    newParticipantLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_MINUTE", 10), windowMs: 60_000 },
+  },
+  allowedOrigins: (process.env.HARNESS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
   chunkDelayMs: numberFrom("SCRIPTED_MODEL_DELAY_MS", 30),
   approvalTtlMs: numberFrom("EXECUTE_CODE_APPROVAL_TTL_MS", 600_000),
   log: process.env.HARNESS_LOG ? (event) => console.log(JSON.stringify(event)) : undefined,
 });
 
 console.log(`execute-code-ui harness: ${harness.url}`);
+if (!process.env.EXECUTE_CODE_SANDBOX_URL) {
+  // Say how programs are isolated on this machine (the executor has already warned about anything missing).
+  const health = (await (await fetch(`${harness.url}/v1/health`)).json()) as { isolation?: { network?: string; processes?: string } };
+  if (health.isolation) console.log(`Python sandbox: network ${health.isolation.network}; processes ${health.isolation.processes}.`);
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     void harness.close().then(() => process.exit(0));

@@ -1,6 +1,7 @@
 import {
   parseSandboxResponse,
   sandboxTimedOut,
+  sandboxTruncation,
   type ExecuteCodeResult,
   type SandboxResponse,
 } from "../contract/index.js";
@@ -114,11 +115,13 @@ export async function readSandboxResponse(response: Response, limits: OutputLimi
   const r = parsed.response;
   const stdout = truncateText(r.stdout, limits.stdout);
   const stderr = truncateText(r.stderr, limits.stderr);
+  // What the sandbox cut before answering counts too.
+  const earlier = sandboxTruncation(r);
   const common = {
     stdout: stdout.text,
     stderr: stderr.text,
     wallTimeMs: r.wall_time ?? null,
-    truncated: { stdout: stdout.cut, stderr: stderr.cut },
+    truncated: { stdout: stdout.cut + earlier.stdout, stderr: stderr.cut + earlier.stderr },
   };
   const result: ExecuteCodeResult = sandboxTimedOut(r)
     ? { status: "timeout", timeoutMs: r.time_limit_ms ?? null, ...common }

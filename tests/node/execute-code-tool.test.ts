@@ -102,6 +102,11 @@ describe("buildExecuteCodeTool: results", () => {
     expect(result.truncated).toEqual({ stdout: 2_000, stderr: 500 });
   });
 
+  it("counts what the sandbox cut before answering along with its own cut", async () => {
+    const { run } = await setup(() => ({ stdout: "o".repeat(10_000), truncated: { stdout: 990_000, stderr: 3 } }));
+    expect(await run("x")).toMatchObject({ truncated: { stdout: 992_000, stderr: 3 } });
+  });
+
   it("takes other limits", async () => {
     const { run } = await setup(() => ({ stdout: "12345", stderr: "abc" }), { maxStdoutChars: 2, maxStderrChars: 10 });
     expect(await run("x")).toMatchObject({ stdout: "12", stderr: "abc", truncated: { stdout: 3, stderr: 0 } });

@@ -62,6 +62,62 @@ describe("mock sandbox: the /v1/exec contract", () => {
     expect((await response.json()).error).toBe(error);
   });
 
+  it("refuses a token whose iat lies in the future, beyond 30 s of clock skew", async () => {
+    const s = await sandbox();
+    const now = Math.floor(Date.now() / 1000);
+    const future = await s.sign({}, (jwt) => jwt.setIssuedAt(now + 3 * 3600).setExpirationTime(now + 3 * 3600 + 60));
+    const refused = await s.post({ authorization: `Bearer ${future}` });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: "invalid_claim_iat" });
+    // A signer whose clock runs a little ahead is fine.
+    const skewed = await s.sign({}, (jwt) => jwt.setIssuedAt(now + 20).setExpirationTime(now + 80));
+    expect((await s.post({ authorization: `Bearer ${skewed}` })).status).toBe(200);
+  });
+
+  it("runs a token once: a replayed jti gets 401 with a body that says so", async () => {
+    const s = await sandbox();
+    const token = await s.minter.mint({ participantId: "student", tenantId: "t" });
+    expect((await s.post({ authorization: `Bearer ${token}` })).status).toBe(200);
+    const replay = await s.post({ authorization: `Bearer ${token}` });
+    expect(replay.status).toBe(401);
+    expect(replay.headers.get("content-type")).toBe("application/json");
+    expect(await replay.json()).toEqual({
+      error: "token_replayed",
+      message: "This token was already used; each execution needs a new token.",
+    });
+    // A different token with the same jti is a replay too.
+    const decoded = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string };
+    const sameJti = await s.sign({}, (jwt) => jwt.setJti(decoded.jti));
+    expect((await (await s.post({ authorization: `Bearer ${sameJti}` })).json()).error).toBe("token_replayed");
+  });
+
+  it("mints a fresh jti for every call", async () => {
+    const s = await sandbox();
+    const jtis = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      const token = await s.minter.mint({ participantId: "student", tenantId: "t" });
+      jtis.add((JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string }).jti);
+    }
+    expect(jtis.size).toBe(50);
+  });
+
+  it("reports output the executor cut, and answers a health check without a token", async () => {
+    const s = await startSandbox(
+      createScriptedExecutor(() => ({ stdout: "x".repeat(10), truncated: { stdout: 990, stderr: 0 } })),
+    );
+    cleanups.push(s.close);
+    const token = await s.minter.mint({ participantId: "student", tenantId: "t" });
+    const response = await fetch(`${s.url}/v1/exec`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ lang: "py", code: "print(1)" }),
+    });
+    expect(await response.json()).toMatchObject({ stdout: "x".repeat(10), stdout_truncated: 990, stderr_truncated: 0 });
+    const health = await fetch(`${s.url}/v1/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: "ok" });
+  });
+
   it("limits each (tenant, user) and answers 429 with Retry-After and retry_after_seconds", async () => {
     const s = await sandbox({ rateLimit: { max: 2, windowMs: 30_000 } });
     const mint = async (participantId: string) => ({
@@ -78,10 +134,11 @@ describe("mock sandbox: the /v1/exec contract", () => {
 
   it("refuses other languages, empty programs, programs over 20,000 characters and other methods", async () => {
     const s = await sandbox();
-    const auth = { authorization: `Bearer ${await s.minter.mint({ participantId: "p", tenantId: "t" })}` };
-    expect((await s.post(auth, { lang: "js", code: "1" })).status).toBe(400);
-    expect((await s.post(auth, { lang: "py", code: "" })).status).toBe(400);
-    const long = await s.post(auth, { lang: "py", code: "x".repeat(20_001) });
+    // A fresh token each time: a token runs once.
+    const auth = async () => ({ authorization: `Bearer ${await s.minter.mint({ participantId: "p", tenantId: "t" })}` });
+    expect((await s.post(await auth(), { lang: "js", code: "1" })).status).toBe(400);
+    expect((await s.post(await auth(), { lang: "py", code: "" })).status).toBe(400);
+    const long = await s.post(await auth(), { lang: "py", code: "x".repeat(20_001) });
     expect(long.status).toBe(400);
     expect((await long.json()).error).toBe("program_too_long");
     expect((await fetch(`${s.url}/v1/exec`)).status).toBe(405);

@@ -1,3 +1,6 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { stepCountIs, streamText } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedExecutor, createScriptedModel, DEMO_PROGRAMS, programFor, replyToToolResult } from "../../src/harness";
@@ -77,5 +80,31 @@ describe("the scripted model with the real server tool", () => {
     const [a, b] = await Promise.all([chat("```python\nprint(1)\n```"), chat("```python\nprint(22)\n```")]);
     expect(a.text).toContain("ran 8 chars");
     expect(b.text).toContain("ran 9 chars");
+  });
+});
+
+describe("the scripted model keeps nothing per call", () => {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+
+  it("lets each call's prompt be garbage collected once the call is answered", async () => {
+    const model = createScriptedModel({ chunkDelayMs: 0 });
+    // One call with a 100 KB program, as a long chat would send; only a weak reference to its prompt is kept.
+    const call = async (i: number) => {
+      const prompt: LanguageModelV3Prompt = [
+        { role: "user", content: [{ type: "text", text: `\`\`\`python\nprint(${i})\n# ${"x".repeat(100_000)}\n\`\`\`` }] },
+      ];
+      const { stream } = await model.doStream({ prompt });
+      for await (const part of stream as unknown as AsyncIterable<unknown>) void part;
+      await model.doGenerate({ prompt });
+      return new WeakRef(prompt);
+    };
+    const refs: Array<WeakRef<object>> = [];
+    for (let i = 0; i < 20; i++) refs.push(await call(i));
+    for (let i = 0; i < 5 && refs.some((ref) => ref.deref()); i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    expect(refs.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
   });
 });

@@ -1,3 +1,5 @@
+export type OutputStream = "stdout" | "stderr";
+
 /** One program to run. */
 export interface RunRequest {
   code: string;
@@ -5,6 +7,8 @@ export interface RunRequest {
   timeoutMs: number;
   /** Aborted when the caller went away; the run is ended at once. */
   signal: AbortSignal;
+  /** Called with each piece of output as the program writes it (for live output). */
+  onOutput?: (stream: OutputStream, text: string) => void;
 }
 
 /** What running a program gave, as the sandbox reports it. */
@@ -15,6 +19,8 @@ export interface RunOutcome {
   signal: string | null;
   wallTimeMs: number;
   timedOut: boolean;
+  /** Characters cut from each stream past the executor's output cap. */
+  truncated?: { stdout: number; stderr: number };
 }
 
 /** A failure of the sandbox service itself, injected by the scripted executor for tests. */
@@ -26,5 +32,7 @@ export type SandboxFault =
 
 export interface Executor {
   run(request: RunRequest): Promise<RunOutcome | { fault: SandboxFault }>;
+  /** What the executor can say about itself for a health check (isolation, pool). */
+  health?(): Record<string, unknown>;
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { MAX_CODE_LENGTH } from "../../contract/input.js";
 import { readJsonBody, RequestBodyError } from "../read-json-body.js";
 import type { Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
+import { createReplayGuard } from "./replay-guard.js";
 
 export interface MockSandboxOptions {
   /** Verifies the tokens that the server tool signs. */
@@ -18,6 +19,8 @@ export interface MockSandboxOptions {
   maxRunMs?: number;
   /** Longest token lifetime accepted, in seconds; default 300. */
   maxTokenLifetimeSeconds?: number;
+  /** Clock difference allowed between the token's signer and this service, in seconds; default 30. */
+  clockToleranceSeconds?: number;
 }
 
 export const DEFAULT_SANDBOX_RATE_LIMIT: RateLimit = { max: 20, windowMs: 30_000 };
@@ -52,14 +55,18 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 /**
  * A stand-in for the sandbox service with the same contract: `POST /v1/exec`
- * with a bearer JWT, a per-user rate limit, a maximum run time, and the flat
- * `{ stdout, stderr, code, signal, wall_time, session_id, files }` answer.
+ * with a bearer JWT used once (its `jti` is remembered until it expires), a
+ * per-user rate limit, a maximum run time, and the flat
+ * `{ stdout, stderr, code, signal, wall_time, session_id, files }` answer,
+ * plus `GET /v1/health` saying how programs are isolated.
  * Returns a request handler to mount on any Node HTTP server.
  */
 export function createMockSandbox(options: MockSandboxOptions) {
   const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_SANDBOX_RATE_LIMIT);
   const maxRunMs = options.maxRunMs ?? 10_000;
   const maxLifetime = options.maxTokenLifetimeSeconds ?? 300;
+  const clockTolerance = options.clockToleranceSeconds ?? 30;
+  const replays = createReplayGuard();
 
   async function authenticate(req: IncomingMessage): Promise<JWTPayload> {
     const header = req.headers.authorization ?? "";
@@ -73,6 +80,9 @@ export function createMockSandbox(options: MockSandboxOptions) {
         audience: options.audience,
         algorithms: options.algorithms,
         requiredClaims: ["sub", "jti", "iat", "exp", "tenant_id"],
+        // Also refuses an iat in the future (beyond the tolerance).
+        maxTokenAge: maxLifetime,
+        clockTolerance,
       }));
     } catch (error) {
       const reason =
@@ -85,6 +95,11 @@ export function createMockSandbox(options: MockSandboxOptions) {
     }
     if (payload.exp! - payload.iat! > maxLifetime) {
       throw new HttpError(401, "token_lifetime_too_long", `Tokens may live at most ${maxLifetime} s.`);
+    }
+    if (typeof payload.jti !== "string" || !payload.jti) throw new HttpError(401, "invalid_claim_jti", "The token has no usable jti.");
+    // Each token runs one program: the same token sent again is refused.
+    if (!replays.firstUse(payload.jti, payload.exp! + clockTolerance)) {
+      throw new HttpError(401, "token_replayed", "This token was already used; each execution needs a new token.");
     }
     return payload;
   }
@@ -143,15 +158,22 @@ export function createMockSandbox(options: MockSandboxOptions) {
       wall_time: outcome.wallTimeMs,
       timed_out: outcome.timedOut,
       time_limit_ms: maxRunMs,
+      stdout_truncated: outcome.truncated?.stdout ?? 0,
+      stderr_truncated: outcome.truncated?.stderr ?? 0,
       session_id: claims.jti,
       files: [],
     });
   }
 
   return {
-    /** Handles `/v1/exec`; returns false for any other path so the host can route it. */
+    /** Handles `/v1/exec` and `/v1/health`; returns false for any other path so the host can route it. */
     handle(req: IncomingMessage, res: ServerResponse): boolean {
       const path = (req.url ?? "").split("?")[0];
+      if (path === "/v1/health") {
+        // What isolation this machine gives the programs; no secrets, no program data.
+        json(res, 200, { status: "ok", ...(options.executor.health?.() ?? {}) }, { "cache-control": "no-store" });
+        return true;
+      }
       if (path !== "/v1/exec") return false;
       if (req.method !== "POST") {
         json(res, 405, { error: "method_not_allowed", message: "Use POST." }, { allow: "POST" });

@@ -1,197 +1,258 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
-import { fileURLToPath } from "node:url";
 import type { Executor, RunOutcome, RunRequest } from "./executor.js";
+import { interpreterScript, pyodideDirectory, sandboxCommand, type MemoryLimits } from "./interpreter-command.js";
+import { InterpreterProcess } from "./interpreter-process.js";
+import { probeIsolation, type Isolation } from "./isolation.js";
+import { canWatchMemory } from "./process-memory.js";
+import { prepareSnapshot, type Snapshot } from "./snapshot-cache.js";
 
 export interface PyodideExecutorOptions {
-  /** Interpreters kept warm; each runs one program at a time. Default 2. */
+  /** Interpreters started ahead and kept waiting for a program. Default 2. */
   poolSize?: number;
-  /** Characters kept per stream and run. Default 1 000 000. */
+  /** Programs running at once; more wait their turn. Default 4. */
+  maxConcurrentRuns?: number;
+  /** Characters kept per stream and run; the rest is cut and counted. Default 1 000 000. */
   maxOutputChars?: number;
+  /**
+   * Memory of one run's process, in MB. Python's WebAssembly memory gets this
+   * less 256 MB (past it, Python raises MemoryError); the JavaScript heap 128 MB;
+   * the whole process is stopped past this figure. Default 768.
+   */
+  memoryLimitMb?: number;
+  /** Where the Python memory snapshot is kept between starts (a private folder), or false. Default: under the OS temp folder. */
+  snapshotCacheDir?: string | false;
+  /** Refuse to start without network isolation (Linux namespaces) instead of warning. */
+  requireIsolation?: boolean;
+  /** Told what isolation is missing on this machine, once at start. Default: console.warn. */
+  onWarning?: (message: string) => void;
 }
 
-type Message =
-  | { type: "ready" }
-  | { type: "output"; id: number; stream: "stdout" | "stderr"; text: string }
-  | { type: "done"; id: number; exitCode: number; wallTimeMs: number };
+const JS_HEAP_MB = 128;
+const RUNTIME_OVERHEAD_MB = 256;
 
-const processScript = fileURLToPath(new URL("./pyodide-process.mjs", import.meta.url));
-const permissionFlag = process.allowedNodeEnvironmentFlags.has("--permission")
-  ? "--permission"
-  : "--experimental-permission";
-
-function pyodideDirectory(): string {
-  const require = createRequire(import.meta.url);
-  return path.dirname(require.resolve("pyodide/package.json"));
-}
-
-/** A sandbox process with its interpreter loaded, or loading. */
-class Interpreter {
-  readonly child: ChildProcess;
-  readonly ready: Promise<void>;
-  private listeners = new Set<(message: Message) => void>();
-  exited = false;
-  stderrTail = "";
-
-  constructor(pyodideDir: string, maxOutputChars: number) {
-    this.child = spawn(
-      process.execPath,
-      [
-        permissionFlag,
-        "--allow-worker",
-        `--allow-fs-read=${pyodideDir}/`,
-        `--allow-fs-read=${path.dirname(processScript)}/`,
-        "--disable-warning=ExperimentalWarning",
-        processScript,
-        pyodideDir,
-        String(maxOutputChars),
-      ],
-      { env: {}, stdio: ["pipe", "pipe", "pipe"] },
-    );
-    this.child.stderr?.setEncoding("utf8");
-    this.child.stderr?.on("data", (chunk: string) => {
-      this.stderrTail = (this.stderrTail + chunk).slice(-2000);
-    });
-    readline.createInterface({ input: this.child.stdout! }).on("line", (line) => {
-      let message: Message;
-      try {
-        message = JSON.parse(line) as Message;
-      } catch {
-        return;
-      }
-      for (const listener of this.listeners) listener(message);
-    });
-    this.ready = new Promise((resolve, reject) => {
-      const onMessage = (message: Message) => {
-        if (message.type !== "ready") return;
-        this.listeners.delete(onMessage);
-        resolve();
+/** A first-in, first-out queue of callers waiting for something, each able to give up. */
+class Waiters<T> {
+  private queue: Array<{ resolve: (value: T) => void; reject: (error: Error) => void }> = [];
+  get length() {
+    return this.queue.length;
+  }
+  wait(signal: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const entry = {
+        resolve: (value: T) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        reject: (error: Error) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
       };
-      this.listeners.add(onMessage);
-      this.child.once("exit", (code, signal) => {
-        this.exited = true;
-        reject(new Error(`The Python sandbox process exited while starting (${signal ?? code}): ${this.stderrTail}`));
-      });
+      const onAbort = () => {
+        this.queue = this.queue.filter((e) => e !== entry);
+        reject(new Error("aborted"));
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.queue.push(entry);
     });
-    this.ready.catch(() => undefined);
   }
-
-  on(listener: (message: Message) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  next() {
+    return this.queue.shift();
   }
-
-  kill(): void {
-    this.exited = true;
-    this.child.kill("SIGKILL");
+  rejectAll(error: Error) {
+    for (const entry of this.queue.splice(0)) entry.reject(error);
   }
 }
 
 /**
  * Runs Python for real in Pyodide (CPython compiled to WebAssembly, shipped by
- * the `pyodide` npm package: works offline). Each interpreter lives in its own
- * process with no access to the host's files, processes, network modules or
- * environment; a fresh namespace per run; stdout and stderr apart; exit codes
- * and uncaught exceptions as a real interpreter reports them. A run past its
- * time limit ends its process, and a fresh one takes its place.
+ * the `pyodide` npm package: works offline), each program in a process of its
+ * own that no earlier program touched and that is killed when the program
+ * ends, so nothing a program leaves behind (modules, builtins, files, timers,
+ * threads) reaches the next one. Processes start from a memory snapshot in a
+ * few hundred milliseconds, and a pool keeps some started ahead.
+ *
+ * Each process runs under Node's permission model with an empty environment,
+ * cannot compile JavaScript from strings, has its heap and WebAssembly memory
+ * capped and its resident memory watched; on Linux it also runs in namespaces
+ * of its own (no network but a downed loopback, no view of host processes)
+ * and is killed by the kernel if the parent dies.
  */
 export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Executor {
   const poolSize = Math.max(1, options.poolSize ?? 2);
+  const maxConcurrentRuns = Math.max(1, options.maxConcurrentRuns ?? 4);
   const maxOutputChars = options.maxOutputChars ?? 1_000_000;
+  const memoryLimitMb = options.memoryLimitMb ?? 768;
+  const memory: MemoryLimits = { jsHeapMb: JS_HEAP_MB, wasmMb: Math.max(64, memoryLimitMb - RUNTIME_OVERHEAD_MB) };
   const pyodideDir = pyodideDirectory();
-  const idle: Interpreter[] = [];
-  const waiting: Array<{ resolve: (interpreter: Interpreter) => void; reject: (error: Error) => void }> = [];
-  const all = new Set<Interpreter>();
-  let closed = false;
-  let nextId = 1;
+  const isolation: Isolation = probeIsolation();
+  const watchesMemory = canWatchMemory();
+  const warnings = [
+    ...isolation.warnings,
+    ...(watchesMemory ? [] : ["Process memory cannot be watched here (no /proc): only the heap and WebAssembly caps hold."]),
+  ];
+  if (options.requireIsolation && !isolation.network) {
+    throw new Error(`The Python sandbox requires network isolation: ${isolation.warnings.join(" ")}`);
+  }
+  const warn = options.onWarning ?? ((message: string) => console.warn(`[execute-code-ui sandbox] ${message}`));
+  for (const warning of warnings) warn(warning);
 
-  const start = () => {
-    if (closed) return;
-    const interpreter = new Interpreter(pyodideDir, maxOutputChars);
-    all.add(interpreter);
-    interpreter.child.once("exit", () => {
-      all.delete(interpreter);
-      const at = idle.indexOf(interpreter);
-      if (at !== -1) {
-        idle.splice(at, 1);
-        start();
-      }
+  const ready: InterpreterProcess[] = [];
+  const live = new Set<InterpreterProcess>();
+  const forInterpreter = new Waiters<InterpreterProcess>();
+  const forSlot = new Waiters<void>();
+  let starting = 0;
+  let running = 0;
+  let failures = 0;
+  let closed = false;
+  let snapshot: Snapshot | null = null;
+  let snapshotError: Error | null = null;
+  const stopMaking = new AbortController();
+  const snapshotReady = prepareSnapshot({
+    signal: stopMaking.signal,
+    pyodideDir,
+    isolation,
+    memory,
+    cacheDir: options.snapshotCacheDir ?? path.join(os.tmpdir(), `execute-code-ui-${process.getuid?.() ?? "user"}`),
+  }).then(
+    (made) => {
+      snapshot = made;
+      if (closed) made.dispose();
+      fill();
+    },
+    (error: Error) => {
+      snapshotError = error;
+      forInterpreter.rejectAll(error);
+    },
+  );
+
+  const fill = () => {
+    if (closed || !snapshot) return;
+    const wanted = poolSize + forInterpreter.length;
+    while (ready.length + starting < wanted && starting < poolSize) start(snapshot.path);
+  };
+
+  const start = (snapshotPath: string) => {
+    starting++;
+    const interpreter = new InterpreterProcess(
+      sandboxCommand({
+        isolation,
+        script: interpreterScript,
+        args: [pyodideDir, snapshotPath, String(maxOutputChars)],
+        readable: [`${pyodideDir}/`, path.dirname(interpreterScript) + "/", snapshotPath],
+        memory,
+      }),
+      { maxOutputChars, memoryLimitBytes: watchesMemory ? memoryLimitMb * 1024 * 1024 : null, jsHeapMb: JS_HEAP_MB },
+    );
+    live.add(interpreter);
+    interpreter.onExit(() => {
+      live.delete(interpreter);
+      const at = ready.indexOf(interpreter);
+      if (at !== -1) ready.splice(at, 1);
+      fill();
     });
     interpreter.ready.then(
-      () => release(interpreter),
-      () => setTimeout(start, 1000).unref(),
+      () => {
+        starting--;
+        failures = 0;
+        if (closed || interpreter.exited) return;
+        const waiter = forInterpreter.next();
+        if (waiter) waiter.resolve(interpreter);
+        else ready.push(interpreter);
+        fill();
+      },
+      (error: Error) => {
+        starting--;
+        failures++;
+        // A sandbox that cannot start interpreters answers with the reason instead of hanging.
+        if (failures >= 3) forInterpreter.next()?.reject(error);
+        setTimeout(fill, Math.min(failures, 5) * 500).unref();
+      },
     );
   };
-  const release = (interpreter: Interpreter) => {
-    if (interpreter.exited) return;
-    const next = waiting.shift();
-    if (next) next.resolve(interpreter);
-    else idle.push(interpreter);
-  };
-  const acquire = () =>
-    new Promise<Interpreter>((resolve, reject) => {
-      if (closed) return reject(new Error("The Python executor is closed."));
-      const interpreter = idle.shift();
-      if (interpreter) resolve(interpreter);
-      else waiting.push({ resolve, reject });
-    });
 
-  for (let i = 0; i < poolSize; i++) start();
+  const takeSlot = async (signal: AbortSignal) => {
+    if (running < maxConcurrentRuns) running++;
+    else await forSlot.wait(signal); // the slot is handed over with running unchanged
+  };
+  const releaseSlot = () => {
+    const next = forSlot.next();
+    if (next) next.resolve();
+    else running--;
+  };
+  const takeInterpreter = (signal: AbortSignal): Promise<InterpreterProcess> => {
+    if (closed) return Promise.reject(new Error("The Python executor is closed."));
+    if (snapshotError) return Promise.reject(snapshotError);
+    const interpreter = ready.shift();
+    const taken = interpreter ? Promise.resolve(interpreter) : forInterpreter.wait(signal);
+    // With one still waiting, refill after the run: a start competes with it for the CPU.
+    if (ready.length === 0) fill();
+    return taken;
+  };
+
+  const abortedWhileWaiting = (): RunOutcome => ({
+    stdout: "",
+    stderr: "",
+    exitCode: null,
+    signal: "SIGKILL",
+    wallTimeMs: 0,
+    timedOut: false,
+  });
 
   return {
-    async run({ code, timeoutMs, signal }: RunRequest): Promise<RunOutcome> {
-      const interpreter = await acquire();
-      const id = nextId++;
-      const started = performance.now();
-      const output = { stdout: "", stderr: "" };
-
-      return new Promise<RunOutcome>((resolve) => {
-        let settled = false;
-        const finish = (outcome: Omit<RunOutcome, "stdout" | "stderr">, replace: boolean) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          signal.removeEventListener("abort", onAbort);
-          stopListening();
-          interpreter.child.off("exit", onExit);
-          if (replace) {
-            interpreter.kill();
-            start();
-          } else {
-            release(interpreter);
-          }
-          resolve({ ...output, ...outcome });
-        };
-        const elapsed = () => Math.round(performance.now() - started);
-        const onAbort = () =>
-          finish({ exitCode: null, signal: "SIGKILL", wallTimeMs: elapsed(), timedOut: false }, true);
-        const onExit = (_code: number | null, exitSignal: NodeJS.Signals | null) => {
-          output.stderr += `\nThe Python interpreter stopped unexpectedly (${exitSignal ?? _code}).\n`;
-          finish({ exitCode: null, signal: exitSignal ?? null, wallTimeMs: elapsed(), timedOut: false }, true);
-        };
-        const timer = setTimeout(
-          () => finish({ exitCode: null, signal: "SIGKILL", wallTimeMs: elapsed(), timedOut: true }, true),
-          timeoutMs,
-        );
-        const stopListening = interpreter.on((message) => {
-          if (message.type === "output" && message.id === id) output[message.stream] += message.text;
-          if (message.type === "done" && message.id === id) {
-            finish({ exitCode: message.exitCode, signal: null, wallTimeMs: message.wallTimeMs, timedOut: false }, false);
-          }
-        });
-        interpreter.child.once("exit", onExit);
-        if (signal.aborted) return onAbort();
-        signal.addEventListener("abort", onAbort, { once: true });
-        interpreter.child.stdin!.write(`${JSON.stringify({ id, code })}\n`);
-      });
+    async run(request: RunRequest): Promise<RunOutcome> {
+      if (closed) throw new Error("The Python executor is closed.");
+      try {
+        await takeSlot(request.signal);
+      } catch (error) {
+        if (request.signal.aborted) return abortedWhileWaiting();
+        throw error;
+      }
+      try {
+        let interpreter: InterpreterProcess;
+        try {
+          interpreter = await takeInterpreter(request.signal);
+        } catch (error) {
+          if (request.signal.aborted) return abortedWhileWaiting();
+          throw error;
+        }
+        return await interpreter.run(request);
+      } finally {
+        releaseSlot();
+        fill();
+      }
+    },
+    health() {
+      return {
+        executor: "pyodide",
+        isolation: {
+          network: isolation.network ? "none: own network namespace, loopback down" : "host network (not isolated)",
+          processes: isolation.processes ? "own PID namespace" : "host processes visible",
+          diesWithParent: isolation.diesWithParent,
+          memoryWatch: watchesMemory,
+          warnings,
+        },
+        limits: { memoryLimitMb, wasmMemoryMb: memory.wasmMb, jsHeapMb: memory.jsHeapMb, maxOutputChars },
+        pool: { size: poolSize, ready: ready.length, starting, running, waiting: forInterpreter.length + forSlot.length },
+        // Process ids as the host sees them (each the wrapper of one interpreter), for operators and tests.
+        interpreters: [...live].map((interpreter) => ({ pid: interpreter.pid, state: interpreter.state })),
+        snapshot: snapshotError
+          ? { state: "failed", error: (snapshotError as Error).message }
+          : snapshot
+            ? { state: "ready", madeInMs: (snapshot as Snapshot).madeInMs }
+            : { state: "making" },
+      };
     },
     async close() {
       closed = true;
-      for (const interpreter of all) interpreter.kill();
-      // Runs still waiting for an interpreter fail rather than hang.
-      for (const { reject } of waiting.splice(0)) reject(new Error("The Python executor is closed."));
+      stopMaking.abort();
+      for (const interpreter of live) interpreter.kill();
+      const error = new Error("The Python executor is closed.");
+      forInterpreter.rejectAll(error);
+      forSlot.rejectAll(error);
+      (snapshot as Snapshot | null)?.dispose();
+      await snapshotReady;
     },
   };
 }

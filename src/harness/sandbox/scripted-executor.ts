@@ -33,6 +33,7 @@ export function createScriptedExecutor(
         signal: answer.signal ?? null,
         wallTimeMs: answer.wallTimeMs ?? answer.delayMs ?? 1,
         timedOut: answer.timedOut ?? false,
+        ...(answer.truncated ? { truncated: answer.truncated } : {}),
       };
     },
     async close() {},

@@ -1,0 +1,54 @@
+// A minimal /api/chat client for the server-side benchmarks: one "browser"
+// with its own cookie, reading the UI message stream's SSE chunks.
+
+export interface ChatTiming {
+  /** Request sent → the tool's input is complete (the model's part). */
+  toInputMs: number | null;
+  /** Tool input complete → tool output arrived (token, sandbox, Python). */
+  toolMs: number | null;
+  /** Request sent → stream ended. */
+  totalMs: number;
+  output: unknown;
+}
+
+export function chatClient(baseUrl: string) {
+  let cookie = "";
+  return async function send(text: string): Promise<ChatTiming> {
+    const started = performance.now();
+    const response = await fetch(`${baseUrl}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify({ messages: [{ id: "u1", role: "user", parts: [{ type: "text", text }] }] }),
+    });
+    const setCookie = response.headers.get("set-cookie");
+    if (setCookie) cookie = setCookie.split(";")[0]!;
+    if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+    let inputAt: number | null = null;
+    let outputAt: number | null = null;
+    let output: unknown;
+    let buffer = "";
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      buffer += decoder.decode(read.value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf("\n")) !== -1) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 1);
+        if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+        const chunk = JSON.parse(line.slice(6)) as { type: string; output?: unknown };
+        if (chunk.type === "tool-input-available") inputAt ??= performance.now();
+        if (chunk.type === "tool-output-available") {
+          outputAt ??= performance.now();
+          output = chunk.output;
+        }
+      }
+    }
+    return {
+      toInputMs: inputAt === null ? null : inputAt - started,
+      toolMs: inputAt === null || outputAt === null ? null : outputAt - inputAt,
+      totalMs: performance.now() - started,
+      output,
+    };
+  };
+}

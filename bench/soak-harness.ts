@@ -1,0 +1,24 @@
+// The harness under soak, in a process of its own so that its memory is
+// measured alone. Started with --expose-gc; talks to the soak over IPC.
+import { startHarness } from "../src/harness";
+
+const harness = await startHarness({
+  port: 0,
+  chunkDelayMs: 0,
+  rateLimit: { max: 1_000_000, windowMs: 1000 },
+  participantCookie: { newParticipantLimit: { max: 1000, windowMs: 60_000 } },
+});
+const gc = (globalThis as { gc?: () => void }).gc!;
+process.on("message", (message: { type: string }) => {
+  if (message.type === "memory") {
+    gc();
+    gc();
+    const { rss, heapUsed } = process.memoryUsage();
+    process.send!({ type: "memory", rss, heapUsed });
+  } else if (message.type === "close") {
+    void harness.close().then(() => process.exit(0));
+  }
+});
+// The soak went away (it crashed, or was stopped): go too.
+process.on("disconnect", () => void harness.close().then(() => process.exit(0)));
+process.send!({ type: "ready", url: harness.url });

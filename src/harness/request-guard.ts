@@ -1,0 +1,44 @@
+import type { IncomingMessage } from "node:http";
+
+/** Why a request was turned away before it was read, with the HTTP status to answer. */
+export class RequestRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The origin this server is reached at, from the request's own Host header. */
+function ownOrigin(req: IncomingMessage): string | null {
+  const host = req.headers.host;
+  if (!host) return null;
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+  return `${encrypted ? "https" : "http"}://${host}`;
+}
+
+/**
+ * Lets through only what the chat page itself sends: a JSON POST from this
+ * origin. A form or a `text/plain` body from another site (which needs no
+ * CORS preflight) is refused, and so is any request that a browser marks as
+ * coming from another origin. Requests without an Origin header (curl, a
+ * server) pass: they carry no one else's cookie.
+ */
+export function checkSameOriginJson(req: IncomingMessage, allowedOrigins: readonly string[] = []): void {
+  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new RequestRefused(415, "unsupported_media_type", "Send the request as application/json.");
+  }
+  const origin = req.headers.origin;
+  const allowed = origin !== undefined && (origin === ownOrigin(req) || allowedOrigins.includes(origin));
+  if (origin !== undefined && !allowed) {
+    throw new RequestRefused(403, "forbidden_origin", "Requests from other origins are not accepted.");
+  }
+  const site = req.headers["sec-fetch-site"];
+  if (!allowed && site !== undefined && site !== "same-origin" && site !== "none") {
+    throw new RequestRefused(403, "forbidden_origin", "Requests from other sites are not accepted.");
+  }
+}

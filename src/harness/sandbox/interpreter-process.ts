@@ -1,0 +1,229 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type { OutputStream, RunOutcome, RunRequest } from "./executor.js";
+import { processTreeRss } from "./process-memory.js";
+
+type Message =
+  | { type: "ready" }
+  | { type: "output"; stream: OutputStream; text: string }
+  | { type: "done"; exitCode: number; wallTimeMs: number; truncated?: { stdout: number; stderr: number } };
+
+export interface InterpreterLimits {
+  /** Characters kept per stream; the interpreter cuts the rest and counts it. */
+  maxOutputChars: number;
+  /** Resident memory of the whole process tree, watched while a program runs. */
+  memoryLimitBytes: number | null;
+  /** For the message when the JavaScript heap runs out. */
+  jsHeapMb: number;
+}
+
+type Ending =
+  | { kind: "done"; message: Extract<Message, { type: "done" }> }
+  | { kind: "timeout" | "abort" }
+  | { kind: "memory" }
+  | { kind: "protocol"; reason: string }
+  | { kind: "exit"; code: number | null; signal: NodeJS.Signals | null };
+
+const MEMORY_POLL_MS = 100;
+
+/**
+ * One sandbox process from the parent's side: it starts, says it is ready,
+ * runs one program, and is killed whatever happens. What it writes is read
+ * within a budget, so a process that floods its pipe is stopped instead of
+ * filling the parent's memory.
+ */
+export class InterpreterProcess {
+  readonly ready: Promise<void>;
+  private readonly child: ChildProcess;
+  private readonly listeners = new Set<(message: Message) => void>();
+  private readonly exitListeners = new Set<(code: number | null, signal: NodeJS.Signals | null) => void>();
+  private stderrTail = "";
+  private received = 0;
+  private buffer = "";
+  private used = false;
+  exited = false;
+  state: "starting" | "ready" | "running" | "ended" = "starting";
+
+  constructor(
+    command: { command: string; args: string[] },
+    private readonly limits: InterpreterLimits,
+  ) {
+    this.child = spawn(command.command, command.args, { env: {}, stdio: ["pipe", "pipe", "pipe"] });
+    // A program's output is JSON-escaped (at most 6 bytes a character) in two streams, plus framing.
+    const budget = limits.maxOutputChars * 12 + 1024 * 1024;
+    this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      this.received += chunk.length;
+      if (this.received > budget) return this.violation("it wrote more than its output budget");
+      this.buffer += chunk;
+      for (let end = this.buffer.indexOf("\n"); end !== -1; end = this.buffer.indexOf("\n")) {
+        const line = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end + 1);
+        let message: Message;
+        try {
+          message = JSON.parse(line) as Message;
+        } catch {
+          return this.violation("it wrote a line that is not JSON");
+        }
+        for (const listener of this.listeners) listener(message);
+      }
+    });
+    this.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-4000);
+    });
+    this.child.stdin!.on("error", () => undefined);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      this.exited = true;
+      this.state = "ended";
+      for (const listener of [...this.exitListeners]) listener(code, signal);
+      this.exitListeners.clear();
+    };
+    this.child.once("exit", onExit);
+    this.child.once("error", () => onExit(null, null));
+    this.ready = new Promise((resolve, reject) => {
+      const stop = this.on((message) => {
+        if (message.type !== "ready") return;
+        stop();
+        stopExit();
+        if (this.state === "starting") this.state = "ready";
+        resolve();
+      });
+      const stopExit = this.onExit((code, signal) => {
+        stop();
+        reject(new Error(`The Python sandbox process exited while starting (${signal ?? code}): ${this.stderrTail.trim()}`));
+      });
+    });
+    this.ready.catch(() => undefined);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  on(listener: (message: Message) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onExit(listener: (code: number | null, signal: NodeJS.Signals | null) => void): () => void {
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  /** Ends the process and everything it started (unshare takes its namespace down with it). */
+  kill(): void {
+    this.exited = true;
+    this.state = "ended";
+    this.child.kill("SIGKILL");
+  }
+
+  private violation(reason: string): void {
+    this.child.stdout!.removeAllListeners("data");
+    this.buffer = "";
+    for (const listener of this.listeners) listener({ type: "protocol-violation", reason } as never);
+    this.kill();
+  }
+
+  /** Runs one program; the process is gone when this settles. */
+  run({ code, timeoutMs, signal, onOutput }: RunRequest): Promise<RunOutcome> {
+    if (this.used) throw new Error("An interpreter runs one program only.");
+    this.used = true;
+    this.state = "running";
+    const started = performance.now();
+    const output = { stdout: "", stderr: "" };
+    const cut = { stdout: 0, stderr: 0 };
+    const { maxOutputChars, memoryLimitBytes } = this.limits;
+
+    return new Promise<RunOutcome>((resolve) => {
+      let settled = false;
+      const finish = (ending: Ending) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearInterval(memoryWatch);
+        signal.removeEventListener("abort", onAbort);
+        stopListening();
+        stopExit();
+        this.kill();
+        resolve(this.outcome(ending, output, cut, Math.round(performance.now() - started)));
+      };
+      const onAbort = () => finish({ kind: "abort" });
+      const timer = setTimeout(() => finish({ kind: "timeout" }), timeoutMs);
+      const memoryWatch = setInterval(() => {
+        const rss = memoryLimitBytes && this.child.pid ? processTreeRss(this.child.pid) : null;
+        if (rss !== null && memoryLimitBytes && rss > memoryLimitBytes) finish({ kind: "memory" });
+      }, MEMORY_POLL_MS);
+      const stopListening = this.on((message) => {
+        const m = message as Message | { type: "protocol-violation"; reason: string };
+        if (m.type === "output" && (m.stream === "stdout" || m.stream === "stderr") && typeof m.text === "string") {
+          // The interpreter cuts at the cap; this only guards against one that does not.
+          const room = maxOutputChars - output[m.stream].length;
+          const kept = m.text.length > room ? m.text.slice(0, Math.max(0, room)) : m.text;
+          cut[m.stream] += m.text.length - kept.length;
+          output[m.stream] += kept;
+          if (kept && onOutput) {
+            try {
+              onOutput(m.stream, kept);
+            } catch {
+              // A failing listener must not take the run with it.
+            }
+          }
+        } else if (m.type === "done") {
+          finish({ kind: "done", message: m });
+        } else if (m.type === "protocol-violation") {
+          finish({ kind: "protocol", reason: m.reason });
+        }
+      });
+      const stopExit = this.onExit((exitCode, exitSignal) => finish({ kind: "exit", code: exitCode, signal: exitSignal }));
+      if (this.exited) return finish({ kind: "exit", code: null, signal: null });
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.child.stdin!.write(`${JSON.stringify({ code })}\n`);
+    });
+  }
+
+  private outcome(
+    ending: Ending,
+    output: { stdout: string; stderr: string },
+    cut: { stdout: number; stderr: number },
+    elapsedMs: number,
+  ): RunOutcome {
+    const killed = { exitCode: null, signal: "SIGKILL", wallTimeMs: elapsedMs, timedOut: false };
+    const note = (text: string) => `${output.stderr}${output.stderr && !output.stderr.endsWith("\n") ? "\n" : ""}${text}\n`;
+    const base = { ...output, truncated: cut };
+    switch (ending.kind) {
+      case "done": {
+        const { exitCode, wallTimeMs, truncated } = ending.message;
+        return {
+          ...base,
+          exitCode,
+          signal: null,
+          wallTimeMs,
+          timedOut: false,
+          truncated: { stdout: cut.stdout + (truncated?.stdout ?? 0), stderr: cut.stderr + (truncated?.stderr ?? 0) },
+        };
+      }
+      case "timeout":
+        return { ...base, ...killed, timedOut: true };
+      case "abort":
+        return { ...base, ...killed };
+      case "memory": {
+        const mb = Math.round((this.limits.memoryLimitBytes ?? 0) / 1024 / 1024);
+        return { ...base, ...killed, stderr: note(`The program used more than ${mb} MB of memory and was stopped.`) };
+      }
+      case "protocol":
+        return { ...base, ...killed, stderr: note(`The sandbox stopped the interpreter: ${ending.reason}.`) };
+      case "exit": {
+        const heap = /heap limit|heap out of memory|Allocation failed/i.test(this.stderrTail);
+        return {
+          ...base,
+          ...killed,
+          signal: ending.signal ?? null,
+          stderr: note(
+            heap
+              ? `The program ran out of memory (the ${this.limits.jsHeapMb} MB JavaScript heap) and was stopped.`
+              : `The Python interpreter stopped unexpectedly (${ending.signal ?? ending.code}).`,
+          ),
+        };
+      }
+    }
+  }
+}

@@ -1,0 +1,79 @@
+// What the snapshot maker and every interpreter process share: loading
+// Pyodide under Node's permission model, the Python that runs a program, and
+// the import lock. Plain JavaScript: it runs in the sandbox processes as is.
+import fs from "node:fs";
+import * as nodeModule from "node:module";
+import os from "node:os";
+
+// Pyodide's file-system module reads fs constants through process.binding,
+// which the permission model forbids: hand it the public constants instead.
+export function shimProcessBinding() {
+  const binding = process.binding;
+  process.binding = (name) => (name === "constants" ? { fs: fs.constants, os: os.constants } : binding.call(process, name));
+}
+
+/** Cold start (for the snapshot) or a start from a memory snapshot. */
+export async function loadInterpreter(pyodideDir, options = {}) {
+  const { loadPyodide } = await import(new URL("pyodide.mjs", `file://${pyodideDir}/`).href);
+  // An empty object for the `js` module: Python gets no handle on this process's globals.
+  return loadPyodide({ indexURL: `${pyodideDir}/`, jsglobals: Object.create(null), ...options });
+}
+
+// Runs once before the snapshot is taken, so every interpreter starts with it.
+export const PREPARE_PYTHON = `
+import sys, traceback, linecache
+for name in ("js", "pyodide_js"):
+    sys.modules.pop(name, None)
+
+sys.stdout.reconfigure(line_buffering=True)
+sys.stderr.reconfigure(line_buffering=True)
+
+def __sandbox_run(source):
+    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    # Tracebacks quote the program's lines, as they do for a file.
+    linecache.cache["<exec>"] = (len(source), None, source.splitlines(True), "<exec>")
+    try:
+        exec(compile(source, "<exec>", "exec"), namespace)
+        status = 0
+    except SystemExit as exit:
+        code = exit.code
+        if code is None:
+            status = 0
+        elif isinstance(code, int):
+            status = code & 0xFF
+        else:
+            print(code, file=sys.stderr)
+            status = 1
+    except BaseException as error:
+        tb = error.__traceback__
+        if tb is not None and tb.tb_frame.f_code.co_name == "__sandbox_run":
+            tb = tb.tb_next
+        traceback.print_exception(type(error), error, tb)
+        status = 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return status
+`;
+
+/** The js and pyodide_js modules lead straight to JavaScript: take them away. */
+export function removeJsModules(pyodide) {
+  for (const name of ["js", "pyodide_js"]) pyodide.unregisterJsModule(name);
+}
+
+/**
+ * Once the interpreter has loaded, no module can be imported any more. A
+ * second layer only: the process has no network, no files to speak of, and
+ * cannot compile JavaScript from strings.
+ */
+export function lockImports() {
+  // Node before 22.15 has no in-thread hooks; the other layers still hold there.
+  if (typeof nodeModule.registerHooks !== "function") return;
+  nodeModule.registerHooks({
+    resolve(specifier) {
+      const error = new Error(`Importing modules is not allowed in the sandbox (${specifier}).`);
+      error.code = "ERR_SANDBOX_LOCKED";
+      throw error;
+    },
+  });
+}

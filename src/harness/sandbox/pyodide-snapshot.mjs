@@ -1,0 +1,13 @@
+// Makes the memory snapshot every interpreter process starts from: a cold
+// Pyodide start with the sandbox's Python prepared, written to one file. Runs
+// under the same permission model as the interpreters, plus write access to
+// that one file; it runs no program.
+import fs from "node:fs";
+import { loadInterpreter, PREPARE_PYTHON, shimProcessBinding } from "./pyodide-runtime.mjs";
+
+const [pyodideDir, snapshotPath] = process.argv.slice(2);
+shimProcessBinding();
+const pyodide = await loadInterpreter(pyodideDir, { _makeSnapshot: true });
+pyodide.runPython(PREPARE_PYTHON);
+fs.writeFileSync(snapshotPath, pyodide.makeMemorySnapshot());
+process.exit(0);

@@ -1,0 +1,208 @@
+// Attacks on POST /api/chat from other sites and from clients that lie about
+// who they are.
+import { afterEach, describe, expect, it } from "vitest";
+import { createScriptedExecutor, startHarness, type HarnessOptions } from "../../src/harness";
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function harness(options: Partial<HarnessOptions> = {}) {
+  const programs: string[] = [];
+  const h = await startHarness({
+    port: 0,
+    chunkDelayMs: 0,
+    executor: createScriptedExecutor((code) => {
+      programs.push(code);
+      return { stdout: "ran\n" };
+    }),
+    ...options,
+  });
+  cleanups.push(h.close);
+  return { ...h, programs };
+}
+
+const chatBody = JSON.stringify({
+  messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "```python\nprint(1)\n```" }] }],
+});
+
+/** The tool result in a UI message stream. */
+async function toolOutput(response: Response): Promise<{ status?: string } | undefined> {
+  const text = await response.text();
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("data: {")) continue;
+    const chunk = JSON.parse(line.slice(6)) as { type: string; output?: { status?: string } };
+    if (chunk.type === "tool-output-available") return chunk.output;
+  }
+  return undefined;
+}
+
+describe("POST /api/chat from another site", () => {
+  it("refuses a JSON post with a foreign Origin with 403, and runs nothing", async () => {
+    const h = await harness();
+    const response = await fetch(`${h.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://evil.example" },
+      body: chatBody,
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ error: "forbidden_origin" });
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect(h.programs).toEqual([]);
+  });
+
+  it.each([
+    ["text/plain", "text/plain;charset=UTF-8"],
+    ["a form", "application/x-www-form-urlencoded"],
+    ["multipart", "multipart/form-data; boundary=x"],
+  ])("refuses %s bodies (what a hidden form can send without a preflight), and runs nothing", async (_name, type) => {
+    const h = await harness();
+    for (const origin of [undefined, "https://evil.example"]) {
+      const response = await fetch(`${h.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": type, ...(origin ? { origin } : {}) },
+        body: chatBody,
+      });
+      expect([403, 415]).toContain(response.status);
+    }
+    const generate = await fetch(`${h.url}/api/generate`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({ prompt: "```python\nprint(1)\n```" }),
+    });
+    expect(generate.status).toBe(415);
+    expect(h.programs).toEqual([]);
+  });
+
+  it("refuses a request the browser marks as cross-site even without an Origin", async () => {
+    const h = await harness();
+    const response = await fetch(`${h.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "sec-fetch-site": "cross-site" },
+      body: chatBody,
+    });
+    expect(response.status).toBe(403);
+    expect(h.programs).toEqual([]);
+  });
+
+  it("answers a CORS preflight with no CORS permission", async () => {
+    const h = await harness();
+    const response = await fetch(`${h.url}/api/chat`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://evil.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
+    });
+    expect(response.status).toBe(405);
+    for (const name of response.headers.keys()) expect(name).not.toMatch(/^access-control-/);
+  });
+
+  it("serves its own page's requests (same Origin), and origins the host allows", async () => {
+    const h = await harness({ allowedOrigins: ["https://tutor.example"] });
+    for (const origin of [h.url, "https://tutor.example"]) {
+      const response = await fetch(`${h.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json; charset=utf-8", origin, "sec-fetch-site": "same-origin" },
+        body: chatBody,
+      });
+      expect(response.status).toBe(200);
+      expect(await toolOutput(response)).toMatchObject({ status: "completed" });
+    }
+    expect(h.programs).toHaveLength(2);
+  });
+});
+
+describe("who is asking", () => {
+  /** A browser: keeps the cookie the harness gives it, and can add headers of its own. */
+  const browser = (url: string) => {
+    let cookie = "";
+    return {
+      get cookie() {
+        return cookie;
+      },
+      async chat(headers: Record<string, string> = {}) {
+        const response = await fetch(`${url}/api/chat`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}), ...headers },
+          body: chatBody,
+        });
+        const set = response.headers.get("set-cookie");
+        if (set) cookie = set.split(";")[0]!;
+        return { response, set, output: await toolOutput(response) };
+      },
+    };
+  };
+
+  it("gives each browser its own id in a signed, HttpOnly, SameSite cookie", async () => {
+    const h = await harness();
+    const first = await browser(h.url).chat();
+    expect(first.set).toMatch(/^ecu_participant=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/);
+  });
+
+  it("ignores x-participant-id: rotating it does not get past the rate limit, and naming another user spends nothing of theirs", async () => {
+    const h = await harness({ rateLimit: { max: 2, windowMs: 60_000 } });
+    const mallory = browser(h.url);
+    const alice = browser(h.url);
+    expect((await alice.chat()).output).toMatchObject({ status: "completed" });
+    expect((await mallory.chat()).output).toMatchObject({ status: "completed" });
+    expect((await mallory.chat()).output).toMatchObject({ status: "completed" });
+    for (let i = 0; i < 3; i++) {
+      expect((await mallory.chat({ "x-participant-id": `rotated-${i}` })).output).toMatchObject({ status: "busy" });
+    }
+    // Mallory names Alice: still Mallory's own (spent) quota, and Alice's is untouched.
+    const aliceId = alice.cookie;
+    expect((await mallory.chat({ "x-participant-id": aliceId })).output).toMatchObject({ status: "busy" });
+    expect((await alice.chat()).output).toMatchObject({ status: "completed" });
+  });
+
+  it("does not accept a cookie it did not sign", async () => {
+    const h = await harness({ rateLimit: { max: 1, windowMs: 60_000 } });
+    const real = browser(h.url);
+    await real.chat();
+    const [name, value] = real.cookie.split("=") as [string, string];
+    const [header, , signature] = value.split(".");
+    const forgedPayload = Buffer.from(JSON.stringify({ sub: "someone-else", iat: 1 })).toString("base64url");
+    const forged = await fetch(`${h.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: `${name}=${header}.${forgedPayload}.${signature}` },
+      body: chatBody,
+    });
+    // Treated as a new browser: a fresh cookie, and its own fresh quota.
+    expect(forged.headers.get("set-cookie")).toMatch(/^ecu_participant=/);
+    expect(forged.headers.get("set-cookie")).not.toContain(value);
+  });
+
+  it("hands out only so many new ids per address, so dropping the cookie is no way around the limit", async () => {
+    const h = await harness({ participantCookie: { newParticipantLimit: { max: 3, windowMs: 60_000 } } });
+    for (let i = 0; i < 3; i++) expect((await browser(h.url).chat()).response.status).toBe(200);
+    const refused = await browser(h.url).chat();
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(h.programs).toHaveLength(3);
+  });
+
+  it("takes the id from the host's own sign-in when given getParticipantId, and answers 401 without one", async () => {
+    const seen: string[] = [];
+    const h = await harness({
+      rateLimit: { max: 1, windowMs: 60_000 },
+      // As if a sign-in proxy in front of the host set this header.
+      getParticipantId: (req) => {
+        const user = req.headers["x-signed-in-user"];
+        if (typeof user === "string") seen.push(user);
+        return typeof user === "string" ? user : null;
+      },
+    });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${h.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: chatBody });
+    const anonymous = await post({});
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("set-cookie")).toBeNull();
+    expect(await toolOutput(await post({ "x-signed-in-user": "ada" }))).toMatchObject({ status: "completed" });
+    expect(await toolOutput(await post({ "x-signed-in-user": "ada" }))).toMatchObject({ status: "busy" });
+    expect(await toolOutput(await post({ "x-signed-in-user": "grace" }))).toMatchObject({ status: "completed" });
+    expect(seen).toEqual(["ada", "ada", "grace"]);
+  });
+});
