@@ -187,7 +187,11 @@ async function serverFigures() {
     participantId: "p",
     tenantId: "t",
   });
-  const call = () => tool.execute!({ code: "print(1)" }, { toolCallId: "c", messages: [], context: {} }) as Promise<unknown>;
+  const call = async () => {
+    let last: unknown;
+    for await (const output of tool.execute!({ code: "print(1)" }, { toolCallId: "c", messages: [], context: {} }) as AsyncIterable<unknown>) last = output;
+    return last;
+  };
   const times: number[] = [];
   for (let i = 0; i < 300; i++) {
     const start = performance.now();

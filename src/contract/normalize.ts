@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import {
-  executeCodeResultSchema,
+  executeCodeProgressSchema,
+  type ExecuteCodeProgress,
   type ExecuteCodeResult,
   type NormalizedExecuteCodeResult,
 } from "./result.js";
@@ -60,7 +61,7 @@ function parseJsonObject(text: string): unknown {
   }
 }
 
-function normalizeValue(value: unknown, depth: number): ExecuteCodeResult | null {
+function normalizeValue(value: unknown, depth: number): ExecuteCodeProgress | null {
   if (depth > 3 || value === null || value === undefined) return null;
 
   if (typeof value === "string") {
@@ -69,7 +70,7 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeResult | null
   }
   if (typeof value !== "object") return null;
 
-  const own = v.safeParse(executeCodeResultSchema, value);
+  const own = v.safeParse(executeCodeProgressSchema, value);
   if (own.success) return own.output;
 
   const sandbox = v.safeParse(sandboxResponseSchema, value);

@@ -33,6 +33,17 @@ export const timeoutResultSchema = v.object({
   truncated: truncationSchema,
 });
 
+/**
+ * The program is still running: the output so far, sent ahead of the final
+ * result while the run streams. Never the last word on a call.
+ */
+export const runningResultSchema = v.object({
+  status: v.literal("running"),
+  stdout: v.string(),
+  stderr: v.string(),
+  truncated: truncationSchema,
+});
+
 /** The sandbox is rate-limited; a retry makes sense after `retryAfterMs`. */
 export const busyResultSchema = v.object({
   status: v.literal("busy"),
@@ -60,12 +71,18 @@ export const executeCodeResultSchema = v.variant("status", [
   errorResultSchema,
 ]);
 
+/** A final result, or the output so far of a run that is still going. */
+export const executeCodeProgressSchema = v.variant("status", [...executeCodeResultSchema.options, runningResultSchema]);
+
 export type ExecuteCodeTruncation = v.InferOutput<typeof truncationSchema>;
 export type ExecuteCodeCompletedResult = v.InferOutput<typeof completedResultSchema>;
 export type ExecuteCodeTimeoutResult = v.InferOutput<typeof timeoutResultSchema>;
 export type ExecuteCodeBusyResult = v.InferOutput<typeof busyResultSchema>;
 export type ExecuteCodeErrorResult = v.InferOutput<typeof errorResultSchema>;
 export type ExecuteCodeResult = v.InferOutput<typeof executeCodeResultSchema>;
+export type ExecuteCodeRunningResult = v.InferOutput<typeof runningResultSchema>;
+/** What a streaming tool hands the chat: the output so far, then the final result. */
+export type ExecuteCodeProgress = v.InferOutput<typeof executeCodeProgressSchema>;
 
 /** A result whose shape the kit does not know; shown raw, never dropped. */
 export interface UnrecognisedResult {
@@ -73,4 +90,4 @@ export interface UnrecognisedResult {
   raw: unknown;
 }
 
-export type NormalizedExecuteCodeResult = ExecuteCodeResult | UnrecognisedResult;
+export type NormalizedExecuteCodeResult = ExecuteCodeProgress | UnrecognisedResult;

@@ -6,6 +6,6 @@ export { createScriptedModel, DEMO_PROGRAMS, programFor, replyToToolResult, type
 export { createMockSandbox, DEFAULT_SANDBOX_RATE_LIMIT, type MockSandboxOptions } from "./sandbox/mock-sandbox.js";
 export { startMockSandbox, type StartMockSandboxOptions, type StartedMockSandbox } from "./sandbox/start-mock-sandbox.js";
 export { createPyodideExecutor, type PyodideExecutorOptions } from "./sandbox/pyodide-executor.js";
-export { createScriptedExecutor, type ScriptedAnswer } from "./sandbox/scripted-executor.js";
+export { createScriptedExecutor, type ScriptedAnswer, type ScriptedChunk } from "./sandbox/scripted-executor.js";
 export type { Executor, OutputStream, RunOutcome, RunRequest, SandboxFault } from "./sandbox/executor.js";
 export type { RateLimit } from "./sandbox/rate-limiter.js";

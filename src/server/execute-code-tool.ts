@@ -1,9 +1,18 @@
 import { tool } from "ai";
 import { executeCodeInputSchema, type ExecuteCodeInput } from "../contract/input.js";
-import type { ExecuteCodeResult } from "../contract/index.js";
+import type { ExecuteCodeProgress, ExecuteCodeResult, ExecuteCodeRunningResult } from "../contract/index.js";
+import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
 import { toNeedsApproval, type ApprovalPolicy } from "./approval-gate.js";
 import { describeModelOutput } from "./model-output.js";
-import { describeNetworkError, postToSandbox, readSandboxResponse, type SandboxOutcome } from "./sandbox-client.js";
+import {
+  describeNetworkError,
+  isSandboxStream,
+  postToSandbox,
+  readSandboxResponse,
+  type SandboxOutcome,
+} from "./sandbox-client.js";
+import { readSandboxStream } from "./sandbox-stream.js";
+import { throttleLatest } from "./throttle-latest.js";
 import { createTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
 
 export interface ExecutionCost {
@@ -61,9 +70,8 @@ export interface ExecuteCodeToolContext {
   approval?: ApprovalPolicy<ExecuteCodeInput>;
 }
 
-export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_STDOUT_CHARS = 8_000;
-export const DEFAULT_MAX_STDERR_CHARS = 4_000;
+/** Preliminary results go out at most this often: about ten a second. */
+const PROGRESS_INTERVAL_MS = 100;
 
 function isMinter(signing: ExecuteCodeToolContext["signing"]): signing is TokenMinter {
   return typeof (signing as TokenMinter).mint === "function";
@@ -99,16 +107,28 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext) {
         `Runs stop after ${Math.round(timeoutMs / 1000)} s.`,
     inputSchema: executeCodeInputSchema,
     needsApproval: toNeedsApproval(ctx.approval),
-    async execute({ code }, { abortSignal, toolCallId }): Promise<ExecuteCodeResult> {
+    // An async generator: while a streaming sandbox runs the program, the
+    // chat gets the output so far as preliminary results (the model only ever
+    // sees the last one, the final result).
+    async *execute({ code }, { abortSignal, toolCallId }): AsyncGenerator<ExecuteCodeProgress> {
       const started = performance.now();
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = abortSignal ? AbortSignal.any([abortSignal, timeout]) : timeout;
 
-      let outcome: SandboxOutcome;
+      let outcome: SandboxOutcome | null = null;
+      let latest: ExecuteCodeRunningResult | null = null;
       try {
         const token = await minter.mint({ participantId: ctx.participantId, tenantId: ctx.tenantId });
         const response = await postToSandbox({ url: ctx.sandboxUrl, token, code, signal, fetch: ctx.fetch });
-        outcome = await readSandboxResponse(response, limits);
+        if (isSandboxStream(response)) {
+          const events = throttleLatest(readSandboxStream(response, limits), PROGRESS_INTERVAL_MS, (e) => e.kind === "done");
+          for await (const event of events) {
+            if (event.kind === "done") outcome = event.outcome;
+            else yield (latest = event.progress);
+          }
+        } else {
+          outcome = await readSandboxResponse(response, limits);
+        }
       } catch (cause) {
         // The user pressed stop: end the request, do not invent a result.
         if (abortSignal?.aborted) throw cause;
@@ -118,14 +138,19 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext) {
             ? {
                 status: "timeout",
                 timeoutMs,
-                stdout: "",
-                stderr: "",
+                // What a streamed run printed before the tool's own limit is kept.
+                stdout: latest?.stdout ?? "",
+                stderr: latest?.stderr ?? "",
                 wallTimeMs: Math.round(performance.now() - started),
-                truncated: { stdout: 0, stderr: 0 },
+                truncated: latest?.truncated ?? { stdout: 0, stderr: 0 },
               }
             : describeNetworkError(cause),
         };
       }
+      outcome ??= {
+        ok: false,
+        result: { status: "error", code: "stream_ended", message: "The code runner's stream ended without a result." },
+      };
 
       const { result } = outcome;
       if (outcome.ok && ctx.onCost) {
@@ -158,7 +183,7 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext) {
           }),
         );
       }
-      return result;
+      yield result;
     },
     toModelOutput: ({ output }) => ({ type: "text", value: describeModelOutput(output) }),
   });

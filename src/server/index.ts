@@ -1,12 +1,10 @@
 export {
   buildExecuteCodeTool,
-  DEFAULT_MAX_STDERR_CHARS,
-  DEFAULT_MAX_STDOUT_CHARS,
-  DEFAULT_TIMEOUT_MS,
   type ExecuteCodeLogEvent,
   type ExecuteCodeToolContext,
   type ExecutionCost,
 } from "./execute-code-tool.js";
+export { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
 export { describeModelOutput } from "./model-output.js";
 export {
   DEFAULT_CODE_EXECUTION_TOOL_NAMES,

@@ -23,6 +23,13 @@ export function describeModelOutput(output: unknown): string {
       return `The code runner is busy and did not run the program.${result.retryAfterMs === null ? "" : ` It can take another run in ${Math.ceil(result.retryAfterMs / 1000)} s.`} Tell the student, and do not guess the output.`;
     case "error":
       return `The program did not run: ${result.message} (${result.code}). Do not guess its output.`;
+    case "running":
+      // Never the final answer; said plainly should a host hand it to a model anyway.
+      return [
+        "The program is still running. Output so far:",
+        stream("stdout", result.stdout, result.truncated.stdout),
+        stream("stderr", result.stderr, result.truncated.stderr),
+      ].join("\n");
     case "unrecognised":
       return `The tool returned an unexpected result: ${JSON.stringify(result.raw)}`;
   }

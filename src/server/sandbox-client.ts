@@ -47,15 +47,30 @@ function sandboxMessage(body: unknown, text: string): string {
   return firstLine(text);
 }
 
-/** POSTs the program to `/v1/exec`. Network failures throw; the caller decides what an abort means. */
+export const NDJSON = "application/x-ndjson";
+
+/**
+ * POSTs the program to `/v1/exec`, asking for the output as it is written
+ * (NDJSON) and taking the plain JSON answer from a sandbox that does not
+ * stream. Network failures throw; the caller decides what an abort means.
+ */
 export async function postToSandbox(request: SandboxRequest): Promise<Response> {
   const doFetch = request.fetch ?? fetch;
   return doFetch(new URL("/v1/exec", request.url), {
     method: "POST",
-    headers: { authorization: `Bearer ${request.token}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Bearer ${request.token}`,
+      "content-type": "application/json",
+      accept: `${NDJSON}, application/json;q=0.9`,
+    },
     body: JSON.stringify({ lang: "py", code: request.code }),
     signal: request.signal,
   });
+}
+
+/** Whether the sandbox answered with a stream of output events. */
+export function isSandboxStream(response: Response): boolean {
+  return response.ok && (response.headers.get("content-type") ?? "").split(";")[0]!.trim() === NDJSON;
 }
 
 /** Turns any HTTP answer of the sandbox into the kit's result; nothing it said is dropped. */
@@ -105,6 +120,11 @@ export async function readSandboxResponse(response: Response, limits: OutputLimi
       `The code runner answered with something that is not JSON: ${firstLine(text) || "(empty body)"}`,
     );
   }
+  return resultFromAnswer(body, text, limits);
+}
+
+/** The sandbox's flat answer (the whole body, or the last line of a stream) as the kit's result. */
+export function resultFromAnswer(body: unknown, text: string, limits: OutputLimits): SandboxOutcome {
   const parsed = parseSandboxResponse(body);
   if (!parsed.success) {
     return error(

@@ -246,7 +246,8 @@ export interface OutputProps extends PartProps<"div"> {
 
 /**
  * stdout and stderr, each in its own labelled pane when it has text; one
- * line when the program printed nothing. Nothing before the program has run.
+ * line when the program printed nothing. Nothing before the program has
+ * run; while it runs, what it has printed so far, as it arrives.
  */
 function Output({ renderText, stdoutProps, stderrProps, asChild, className, ...props }: OutputProps) {
   const { view, labels, focusLine } = useExecuteCode();
@@ -263,6 +264,7 @@ function Output({ renderText, stdoutProps, stderrProps, asChild, className, ...p
           text={stdout}
           truncatedChars={truncated.stdout}
           labels={labels}
+          live={look.live}
           renderText={renderText && ((text) => renderText(text, "stdout"))}
           {...stdoutProps}
         />
@@ -273,6 +275,7 @@ function Output({ renderText, stdoutProps, stderrProps, asChild, className, ...p
           text={stderr}
           truncatedChars={truncated.stderr}
           labels={labels}
+          live={look.live}
           tone={look.tone === "danger" ? "danger" : "neutral"}
           renderText={
             renderText
@@ -282,7 +285,7 @@ function Output({ renderText, stdoutProps, stderrProps, asChild, className, ...p
           {...stderrProps}
         />
       )}
-      {!stdout && !stderr && (
+      {!stdout && !stderr && !look.live && (
         <p data-slot="execute-code-no-output" className="ecu-no-output">
           {labels.noOutput}
         </p>

@@ -1,6 +1,7 @@
 "use client";
 
-import { useMemo, useState, type ReactNode } from "react";
+import { useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { ansiStateAt } from "../view/ansi-state.js";
 import { windowOutput } from "../view/output-window.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import { formatCount } from "./format.js";
@@ -22,6 +23,12 @@ export interface OutputPaneProps
   renderText?: (text: string) => ReactNode;
   /** stderr of a failed run is drawn in the danger tone; otherwise a stream is just a stream. */
   tone?: "neutral" | "danger";
+  /**
+   * The program is still writing: the pane follows its newest line, until the
+   * reader scrolls up, and again once they scroll back to the end. A pane
+   * that is not live never scrolls on its own.
+   */
+  live?: boolean;
   open?: boolean;
   defaultOpen?: boolean;
   onOpenChange?: (open: boolean) => void;
@@ -41,6 +48,7 @@ export function OutputPane({
   labels,
   renderText,
   tone = "neutral",
+  live = false,
   open: openProp,
   defaultOpen = false,
   onOpenChange,
@@ -50,8 +58,20 @@ export function OutputPane({
   const [showAll, setShowAll] = useState(false);
   const name = stream === "stdout" ? labels.stdout : labels.stderr;
   const render = renderText ?? ((t: string) => <AnsiText text={t} />);
-  const shown = useMemo(() => (showAll ? ({ kind: "whole", text } as const) : windowOutput(text)), [showAll, text]);
+  const shown = useMemo(() => {
+    if (showAll) return { kind: "whole", text } as const;
+    const window = windowOutput(text);
+    // The tail starts in the colours the stream had where it was cut.
+    return window.kind === "cut" ? { ...window, tail: ansiStateAt(text, text.length - window.tail.length) + window.tail } : window;
+  }, [showAll, text]);
   const lineCount = useMemo(() => lineCountOf(text), [text]);
+
+  const bodyRef = useRef<HTMLPreElement>(null);
+  const following = useRef(true);
+  useLayoutEffect(() => {
+    const body = bodyRef.current;
+    if (live && following.current && body) body.scrollTop = body.scrollHeight;
+  }, [live, shown]);
 
   return (
     <Pane
@@ -75,7 +95,18 @@ export function OutputPane({
       {...props}
     >
       {(bodyId) => (
-        <pre id={bodyId} tabIndex={0} className="ecu-scroll ecu-output">
+        <pre
+          id={bodyId}
+          ref={bodyRef}
+          tabIndex={0}
+          className="ecu-scroll ecu-output"
+          data-live={live || undefined}
+          onScroll={(event) => {
+            const body = event.currentTarget;
+            // Within a few pixels of the end counts as at the end.
+            following.current = body.scrollTop + body.clientHeight >= body.scrollHeight - 4;
+          }}
+        >
           {shown.kind === "whole" ? (
             render(shown.text)
           ) : (

@@ -32,6 +32,8 @@ export interface PhaseLook {
   message: ((view: ExecuteCodeView, labels: ExecuteCodeLabels) => ReactNode) | null;
   /** Whether the program's output shows: stdout and stderr, or that it printed nothing. */
   output: boolean;
+  /** The output is still arriving: panes follow their newest line, and nothing is said of an empty stream yet. */
+  live?: boolean;
   /** Whether Run and Deny show. */
   approval?: boolean;
 }
@@ -54,7 +56,7 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
     output: false,
     approval: true,
   },
-  running: { icon: LoaderCircle, tone: "progress", spins: true, message: null, output: false },
+  running: { icon: LoaderCircle, tone: "progress", spins: true, message: null, output: true, live: true },
   succeeded: { icon: CircleCheck, tone: "success", message: null, output: true },
   failed: { icon: CircleX, tone: "danger", message: null, output: true },
   "timed-out": {

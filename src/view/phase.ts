@@ -164,6 +164,13 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
         wallTimeMs: normalized.wallTimeMs,
         timeoutMs: normalized.timeoutMs,
       };
+    case "running":
+      // Output so far, sent ahead of the final result while the program runs.
+      return {
+        ...EMPTY_VIEW,
+        phase: "running",
+        output: { stdout: normalized.stdout, stderr: normalized.stderr, truncated: normalized.truncated },
+      };
     case "busy":
       return {
         ...EMPTY_VIEW,
@@ -212,7 +219,14 @@ export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeV
     };
   }
 
-  if (state.result !== undefined) return { ...base, ...fromResult(state.result, !!state.isError) };
+  if (state.result !== undefined) {
+    const view = { ...base, ...fromResult(state.result, !!state.isError) };
+    // A run that was streaming its output when the chat stopped never finished.
+    if (view.phase === "running" && status?.type === "incomplete") {
+      return { ...view, phase: "cancelled", output: null, cancelReason: status.reason ?? null };
+    }
+    return view;
+  }
 
   if (approval?.resolution === "cancelled") {
     return { ...base, ...EMPTY_VIEW, phase: "cancelled", cancelReason: approval.reason ?? null };

@@ -11,6 +11,7 @@ import {
   type ExecuteCodeToolContext,
 } from "../../src/server";
 import { AUDIENCE, ISSUER, listen, startSandbox } from "./sandbox-fixture";
+import { finalOutput } from "./tool-runs";
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -43,8 +44,7 @@ async function setup(
     log,
     ...context,
   });
-  const run = (code: string, abortSignal?: AbortSignal) =>
-    tool.execute!({ code }, { toolCallId: "call-1", messages: [], abortSignal, context: {} }) as Promise<unknown>;
+  const run = (code: string, abortSignal?: AbortSignal) => finalOutput(tool, code, abortSignal);
   return { tool, run, onCost, log, seen, sandbox };
 }
 
@@ -138,7 +138,7 @@ describe("buildExecuteCodeTool: time limit and stop", () => {
     const signing = (await startSandbox(createScriptedExecutor(() => ({})))).signing;
     const tool = buildExecuteCodeTool({ sandboxUrl: url, signing, participantId: "p", tenantId: "t" });
     const stop = new AbortController();
-    const pending = tool.execute!({ code: "x" }, { toolCallId: "c", messages: [], abortSignal: stop.signal, context: {} }) as Promise<unknown>;
+    const pending = finalOutput(tool, "x", stop.signal);
     setTimeout(() => stop.abort(), 100);
     await expect(pending).rejects.toThrow(/abort/i);
     await vi.waitFor(() => expect(sawAbort).toBe(true));

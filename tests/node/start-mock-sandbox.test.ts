@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedExecutor, startMockSandbox, type StartedMockSandbox } from "../../src/harness";
 import { buildExecuteCodeTool } from "../../src/server";
+import { finalOutput } from "./tool-runs";
 
 let sandbox: StartedMockSandbox | undefined;
 afterEach(async () => {
@@ -15,7 +16,7 @@ describe("startMockSandbox", () => {
     });
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const tool = buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId: "p", tenantId: "t" });
-    const result = await tool.execute!({ code: "print(1)" }, { toolCallId: "c", messages: [], context: {} });
+    const result = await finalOutput(tool, "print(1)");
     expect(result).toMatchObject({ status: "completed", stdout: "ran print(1)\n", exitCode: 0 });
   });
 
@@ -24,7 +25,7 @@ describe("startMockSandbox", () => {
     const other = await startMockSandbox({ executor: createScriptedExecutor(() => ({})) });
     try {
       const tool = buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: other.signing, participantId: "p", tenantId: "t" });
-      const result = await tool.execute!({ code: "print(1)" }, { toolCallId: "c", messages: [], context: {} });
+      const result = await finalOutput(tool, "print(1)");
       expect(result).toMatchObject({ status: "error" });
     } finally {
       await other.close();

@@ -37,6 +37,32 @@ class HttpError extends Error {
   }
 }
 
+const NDJSON = "application/x-ndjson";
+
+function wantsStream(req: IncomingMessage): boolean {
+  return (req.headers.accept ?? "").split(",").some((type) => type.split(";")[0]!.trim() === NDJSON);
+}
+
+/** Lines of JSON on a response whose headers go out with the first line, so a fault before any output can still answer plainly. */
+function startStream(res: ServerResponse) {
+  let started = false;
+  const line = (event: unknown) => {
+    if (!started) {
+      started = true;
+      res.writeHead(200, { "content-type": NDJSON, "cache-control": "no-store" });
+    }
+    res.write(`${JSON.stringify(event)}\n`);
+  };
+  return {
+    started: () => started,
+    send: line,
+    end(event: unknown) {
+      line(event);
+      res.end();
+    },
+  };
+}
+
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
@@ -127,11 +153,22 @@ export function createMockSandbox(options: MockSandboxOptions) {
     // The caller hanging up (the user pressed stop) ends the run.
     const abort = new AbortController();
     res.on("close", () => abort.abort());
-    const outcome = await options.executor.run({ code: body.code, timeoutMs: maxRunMs, signal: abort.signal });
+    // With `Accept: application/x-ndjson` the output streams as it is written,
+    // one JSON object a line, and the flat answer comes last; without it the
+    // answer is the one JSON object of the codeapi contract.
+    const live = wantsStream(req) ? startStream(res) : null;
+    const outcome = await options.executor.run({
+      code: body.code,
+      timeoutMs: maxRunMs,
+      signal: abort.signal,
+      onOutput: live ? (stream, text) => live.send({ type: "output", stream, text }) : undefined,
+    });
     if (abort.signal.aborted) return;
 
     if ("fault" in outcome) {
       const fault = outcome.fault;
+      // A fault after output has streamed can only end the stream.
+      if (live?.started()) return void req.socket.destroy();
       switch (fault.kind) {
         case "http-error":
           res.writeHead(fault.status, { "content-type": "text/plain" });
@@ -150,7 +187,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
           );
       }
     }
-    json(res, 200, {
+    const answer = {
       stdout: outcome.stdout,
       stderr: outcome.stderr,
       code: outcome.exitCode,
@@ -162,7 +199,9 @@ export function createMockSandbox(options: MockSandboxOptions) {
       stderr_truncated: outcome.truncated?.stderr ?? 0,
       session_id: claims.jti,
       files: [],
-    });
+    };
+    if (live) live.end({ type: "result", ...answer });
+    else json(res, 200, answer);
   }
 
   return {

@@ -1,9 +1,30 @@
-import type { Executor, RunOutcome, SandboxFault } from "./executor.js";
+import type { Executor, OutputStream, RunOutcome, SandboxFault } from "./executor.js";
 
-/** A scripted answer: output fields (missing ones default), an optional delay, or a fault. */
+/** Output the scripted program writes as it runs, each piece after a pause. */
+export interface ScriptedChunk {
+  stream: OutputStream;
+  text: string;
+  delayMs?: number;
+}
+
+/**
+ * A scripted answer: output fields (missing ones default), an optional
+ * delay, output written piece by piece (`chunks`, which also make the final
+ * stdout and stderr unless those are given), or a fault.
+ */
 export type ScriptedAnswer =
-  | (Partial<RunOutcome> & { delayMs?: number })
+  | (Partial<RunOutcome> & { delayMs?: number; chunks?: ScriptedChunk[] })
   | { fault: SandboxFault; delayMs?: number };
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 /**
  * Answers each program from a script instead of running it: deterministic
@@ -14,21 +35,20 @@ export function createScriptedExecutor(
   script: (code: string) => ScriptedAnswer | Promise<ScriptedAnswer>,
 ): Executor {
   return {
-    async run({ code, signal }) {
+    async run({ code, signal, onOutput }) {
       const answer = await script(code);
-      if (answer.delayMs) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, answer.delayMs);
-          signal.addEventListener("abort", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
+      const written = { stdout: "", stderr: "" };
+      for (const chunk of ("chunks" in answer && answer.chunks) || []) {
+        if (chunk.delayMs) await pause(chunk.delayMs, signal);
+        if (signal.aborted) break;
+        written[chunk.stream] += chunk.text;
+        onOutput?.(chunk.stream, chunk.text);
       }
+      if (answer.delayMs) await pause(answer.delayMs, signal);
       if ("fault" in answer) return { fault: answer.fault };
       return {
-        stdout: answer.stdout ?? "",
-        stderr: answer.stderr ?? "",
+        stdout: answer.stdout ?? written.stdout,
+        stderr: answer.stderr ?? written.stderr,
         exitCode: answer.exitCode === undefined ? 0 : answer.exitCode,
         signal: answer.signal ?? null,
         wallTimeMs: answer.wallTimeMs ?? answer.delayMs ?? 1,

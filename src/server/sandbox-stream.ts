@@ -1,0 +1,94 @@
+import type { ExecuteCodeRunningResult } from "../contract/index.js";
+import { truncateText } from "../contract/truncate.js";
+import { resultFromAnswer, type OutputLimits, type SandboxOutcome } from "./sandbox-client.js";
+
+/** One step of a streamed run: the output so far, or how it ended. */
+export type SandboxStreamEvent =
+  | { kind: "output"; progress: ExecuteCodeRunningResult }
+  | { kind: "done"; outcome: SandboxOutcome };
+
+/** One stream's text so far, kept within its limit with the cut counted. */
+class Kept {
+  text = "";
+  cut = 0;
+  constructor(private readonly limit: number) {}
+  add(chunk: string) {
+    const kept = truncateText(chunk, Math.max(0, this.limit - this.text.length));
+    this.text += kept.text;
+    this.cut += kept.cut;
+  }
+}
+
+async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      buffer += decoder.decode(read.value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf("\n")) !== -1) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 1);
+        if (line.trim()) yield line;
+      }
+    }
+    buffer += decoder.decode();
+    if (buffer.trim()) yield buffer;
+  } finally {
+    // A reader that stops early (the result came, or the run was stopped) lets the connection go.
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+const failed = (code: string, message: string): SandboxOutcome => ({ ok: false, result: { status: "error", code, message } });
+
+/**
+ * Reads a sandbox's NDJSON answer: `{"type":"output","stream","text"}` lines
+ * while the program runs, then `{"type":"result", …flat answer}`. The output
+ * so far stays within the same limits as a final result.
+ */
+export async function* readSandboxStream(response: Response, limits: OutputLimits): AsyncGenerator<SandboxStreamEvent> {
+  const stdout = new Kept(limits.stdout);
+  const stderr = new Kept(limits.stderr);
+  if (!response.body) {
+    yield { kind: "done", outcome: failed("malformed_response", "The code runner's stream had no body.") };
+    return;
+  }
+  for await (const line of lines(response.body)) {
+    let event: { type?: unknown; stream?: unknown; text?: unknown };
+    try {
+      event = JSON.parse(line) as typeof event;
+    } catch {
+      yield {
+        kind: "done",
+        outcome: failed("malformed_response", `The code runner sent a line that is not JSON: ${line.slice(0, 200)}`),
+      };
+      return;
+    }
+    if (event.type === "result") {
+      yield { kind: "done", outcome: resultFromAnswer(event, line, limits) };
+      return;
+    }
+    if (event.type === "output" && typeof event.text === "string" && (event.stream === "stdout" || event.stream === "stderr")) {
+      (event.stream === "stdout" ? stdout : stderr).add(event.text);
+      yield {
+        kind: "output",
+        progress: {
+          status: "running",
+          stdout: stdout.text,
+          stderr: stderr.text,
+          truncated: { stdout: stdout.cut, stderr: stderr.cut },
+        },
+      };
+    }
+    // Other event types are for other clients: skipped.
+  }
+  yield {
+    kind: "done",
+    outcome: failed(
+      "stream_ended",
+      "The code runner stopped answering in the middle of the run. The program may or may not have finished; run it again to see its output.",
+    ),
+  };
+}

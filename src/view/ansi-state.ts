@@ -1,0 +1,23 @@
+// eslint-disable-next-line no-control-regex
+const SGR = /\x1b\[([0-9;]*)m/g;
+/** Enough to rebuild any realistic state; a pathological stream cannot make the prefix grow without end. */
+const MAX_SEQUENCES = 64;
+
+/**
+ * The colour and style escape sequences in force at `index` of a terminal
+ * stream: every SGR sequence since the last full reset. Put in front of text
+ * cut from `index` on, they make it look as it did in the whole stream.
+ */
+export function ansiStateAt(text: string, index: number): string {
+  const before = text.slice(0, index);
+  if (!before.includes("\x1b[")) return "";
+  let sequences: string[] = [];
+  for (const match of before.matchAll(SGR)) {
+    const params = match[1]!;
+    // "", "0" and "0;…" reset everything first.
+    if (params === "" || params === "0" || params.startsWith("0;")) sequences = [];
+    if (params !== "" && params !== "0") sequences.push(match[0]);
+    if (sequences.length > MAX_SEQUENCES) sequences = sequences.slice(-MAX_SEQUENCES);
+  }
+  return sequences.join("");
+}

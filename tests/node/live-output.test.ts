@@ -1,0 +1,223 @@
+import { createServer } from "node:http";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createScriptedExecutor, type Executor, type RunOutcome, type ScriptedAnswer } from "../../src/harness";
+import { buildExecuteCodeTool } from "../../src/server";
+import { throttleLatest } from "../../src/server/throttle-latest";
+import { listen, startSandbox } from "./sandbox-fixture";
+import { runTool } from "./tool-runs";
+
+const cleanups: Array<() => Promise<unknown> | void> = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+/** The demo's tick program, scripted: a line, a pause, more lines. */
+const ticks: ScriptedAnswer = {
+  chunks: [
+    { stream: "stdout", text: "tick 0\n" },
+    { stream: "stderr", text: "warming up\n", delayMs: 150 },
+    { stream: "stdout", text: "tick 1\n", delayMs: 150 },
+    { stream: "stdout", text: "tick 2\n", delayMs: 150 },
+  ],
+};
+
+const finished = (stdout: string): RunOutcome => ({ stdout, stderr: "", exitCode: 0, signal: null, wallTimeMs: 5, timedOut: false });
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+async function sandboxWith(executor: Executor) {
+  const sandbox = await startSandbox(executor);
+  cleanups.push(sandbox.close);
+  return sandbox;
+}
+
+async function exec(sandbox: Awaited<ReturnType<typeof sandboxWith>>, accept?: string) {
+  return fetch(new URL("/v1/exec", sandbox.url), {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${await sandbox.minter.mint({ participantId: "p", tenantId: "t" })}`,
+      "content-type": "application/json",
+      ...(accept ? { accept } : {}),
+    },
+    body: JSON.stringify({ lang: "py", code: "ticks()" }),
+  });
+}
+
+/** The lines of an NDJSON body, one at a time. */
+function lineReader(response: Response) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  return async (): Promise<Record<string, unknown> | null> => {
+    while (!buffer.includes("\n")) {
+      const { done, value } = await reader.read();
+      if (done) return null;
+      buffer += decoder.decode(value, { stream: true });
+    }
+    const end = buffer.indexOf("\n");
+    const line = buffer.slice(0, end);
+    buffer = buffer.slice(end + 1);
+    return JSON.parse(line) as Record<string, unknown>;
+  };
+}
+
+describe("the mock sandbox streams a run on request", () => {
+  it("sends output while the program still runs, and the flat answer last", async () => {
+    const gate = deferred();
+    const sandbox = await sandboxWith({
+      async run({ onOutput }) {
+        onOutput?.("stdout", "tick 0\n");
+        await gate.promise;
+        onOutput?.("stdout", "tick 1\n");
+        return finished("tick 0\ntick 1\n");
+      },
+      async close() {},
+    });
+    const response = await exec(sandbox, "application/x-ndjson");
+    expect(response.headers.get("content-type")).toBe("application/x-ndjson");
+    const next = lineReader(response);
+    // The program has not finished: it waits for the gate, which opens only now.
+    expect(await next()).toEqual({ type: "output", stream: "stdout", text: "tick 0\n" });
+    gate.resolve();
+    expect(await next()).toEqual({ type: "output", stream: "stdout", text: "tick 1\n" });
+    expect(await next()).toMatchObject({ type: "result", stdout: "tick 0\ntick 1\n", code: 0 });
+    expect(await next()).toBeNull();
+  });
+
+  it("answers plain JSON, as the codeapi contract says, to a client that does not ask for a stream", async () => {
+    const sandbox = await sandboxWith(createScriptedExecutor(() => ticks));
+    const response = await exec(sandbox);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(await response.json()).toMatchObject({ stdout: "tick 0\ntick 1\ntick 2\n", stderr: "warming up\n", code: 0 });
+  });
+
+  it("still answers a fault plainly when it comes before any output", async () => {
+    const sandbox = await sandboxWith(createScriptedExecutor(() => ({ fault: { kind: "rate-limit", retryAfterSeconds: 4 } })));
+    const response = await exec(sandbox, "application/x-ndjson");
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("4");
+  });
+});
+
+describe("the server tool passes live output on", () => {
+  const tool = (sandboxUrl: string, signing: Awaited<ReturnType<typeof startSandbox>>["signing"], extra = {}) =>
+    buildExecuteCodeTool({ sandboxUrl, signing, participantId: "p", tenantId: "t", ...extra });
+
+  it("yields the output so far while the program runs, then the final result", async () => {
+    const sandbox = await sandboxWith(createScriptedExecutor(() => ticks));
+    const { preliminary, final } = await runTool(tool(sandbox.url, sandbox.signing), "ticks()");
+    expect(preliminary.length).toBeGreaterThanOrEqual(2);
+    for (const output of preliminary) expect(output).toMatchObject({ status: "running" });
+    expect(preliminary[0]).toMatchObject({ stdout: "tick 0\n", stderr: "" });
+    // Each one holds everything printed so far.
+    const stdouts = preliminary.map((output) => (output as { stdout: string }).stdout);
+    expect(stdouts).toEqual([...stdouts].sort((a, b) => a.length - b.length));
+    expect(final).toMatchObject({ status: "completed", stdout: "tick 0\ntick 1\ntick 2\n", stderr: "warming up\n", exitCode: 0 });
+  });
+
+  it("ends with exactly the result a non-streaming run of the same program gives", async () => {
+    const streaming = await sandboxWith(createScriptedExecutor(() => ticks));
+    const streamed = await runTool(tool(streaming.url, streaming.signing), "ticks()");
+    // A sandbox that only speaks plain JSON: it ignores what the client accepts.
+    const plain = await sandboxWith(createScriptedExecutor(() => ticks));
+    const proxy = createServer(async (req, res) => {
+      const upstream = await fetch(new URL(req.url!, plain.url), {
+        method: "POST",
+        headers: { authorization: req.headers.authorization!, "content-type": "application/json" },
+        body: await new Response(req as unknown as ReadableStream).text(),
+      });
+      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type")! });
+      res.end(await upstream.text());
+    });
+    const proxyUrl = await listen(proxy);
+    cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+    const notStreamed = await runTool(tool(proxyUrl, plain.signing), "ticks()");
+    expect(notStreamed.preliminary).toEqual([]);
+    expect({ ...(streamed.final as object), wallTimeMs: 0 }).toEqual({ ...(notStreamed.final as object), wallTimeMs: 0 });
+  });
+
+  it("keeps live output within the same limits as the final result", async () => {
+    const sandbox = await sandboxWith(
+      createScriptedExecutor(() => ({ chunks: Array.from({ length: 5 }, (_, i) => ({ stream: "stdout" as const, text: `${i}`.repeat(40), delayMs: 120 })) })),
+    );
+    const { preliminary, final } = await runTool(tool(sandbox.url, sandbox.signing, { maxStdoutChars: 100 }), "x");
+    for (const output of preliminary) expect((output as { stdout: string }).stdout.length).toBeLessThanOrEqual(100);
+    expect(preliminary.at(-1)).toMatchObject({ truncated: { stdout: expect.any(Number) } });
+    expect(final).toMatchObject({ stdout: "0".repeat(40) + "1".repeat(40) + "2".repeat(20), truncated: { stdout: 100 } });
+  });
+
+  it("stops the run in the sandbox when the user stops the chat", async () => {
+    const ended = deferred();
+    const sandbox = await sandboxWith({
+      async run({ onOutput, signal }) {
+        onOutput?.("stdout", "tick 0\n");
+        await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+        ended.resolve();
+        return finished("tick 0\n");
+      },
+      async close() {},
+    });
+    const stop = new AbortController();
+    const outputs: unknown[] = [];
+    const run = (async () => {
+      for await (const output of tool(sandbox.url, sandbox.signing).execute!({ code: "x" }, { toolCallId: "c", messages: [], abortSignal: stop.signal, context: {} }) as AsyncIterable<unknown>) {
+        outputs.push(output);
+        stop.abort();
+      }
+    })();
+    await expect(run).rejects.toThrow(/abort/i);
+    await ended.promise;
+    expect(outputs).toEqual([expect.objectContaining({ status: "running", stdout: "tick 0\n" })]);
+  });
+
+  it("tells the model only the final result", async () => {
+    const sandbox = await sandboxWith(createScriptedExecutor(() => ticks));
+    const executeCode = tool(sandbox.url, sandbox.signing);
+    const { final } = await runTool(executeCode, "ticks()");
+    const forModel = await executeCode.toModelOutput!({ toolCallId: "c", input: { code: "ticks()" }, output: final as never });
+    expect(forModel).toEqual({ type: "text", value: expect.stringContaining("tick 2") });
+  });
+});
+
+describe("throttleLatest", () => {
+  it("passes the first item at once, then the latest at most once per interval, and never drops the last", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    async function* source() {
+      for (let i = 1; i <= 10; i++) {
+        yield i;
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+    }
+    const seen: Array<{ item: number; at: number }> = [];
+    const done = (async () => {
+      for await (const item of throttleLatest(source(), 100)) seen.push({ item, at: performance.now() });
+    })();
+    await vi.runAllTimersAsync();
+    await done;
+    expect(seen[0]).toEqual({ item: 1, at: 0 });
+    expect(seen.at(-1)!.item).toBe(10);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.at - seen[i - 1]!.at).toBeGreaterThanOrEqual(100);
+    expect(seen.length).toBeLessThanOrEqual(5);
+  });
+
+  it("lets an urgent item through at once, in place of one held back", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    async function* source() {
+      yield "a";
+      yield "b";
+      yield "done";
+    }
+    const seen: string[] = [];
+    const done = (async () => {
+      for await (const item of throttleLatest(source(), 100, (i) => i === "done")) seen.push(item);
+    })();
+    await vi.runAllTimersAsync();
+    await done;
+    expect(seen).toEqual(["a", "done"]);
+  });
+});
