@@ -38,6 +38,40 @@ test.describe("the harness demo, as a person uses it", () => {
     ]);
   });
 
+  test("a program that prints as it goes shows each line while it still runs", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    // Record what the card shows at each change: its phase and its stdout so far.
+    await page.evaluate(() => {
+      const seen: Array<{ phase: string | null; stdout: string }> = [];
+      (window as unknown as { seen: typeof seen }).seen = seen;
+      new MutationObserver(() => {
+        const card = document.querySelector("[data-slot=execute-code]");
+        if (!card) return;
+        const state = {
+          phase: card.getAttribute("data-phase"),
+          stdout: card.querySelector("[data-slot=execute-code-stdout] pre")?.textContent ?? "",
+        };
+        const last = seen.at(-1);
+        if (last?.phase !== state.phase || last.stdout !== state.stdout) seen.push(state);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    // The demo's tick program, with shorter pauses: this instance stops runs after 3 s.
+    await send(page, python('import time\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(0.5)'));
+    const card = executeCodeCard(page);
+    await card.waitForOutput("stdout", "tick 0");
+    await card.waitForPhase("succeeded");
+    const seen = await page.evaluate(() => (window as unknown as { seen: Array<{ phase: string; stdout: string }> }).seen);
+    // In order: "tick 0" alone while running, then more, then the finished card.
+    const firstTick = seen.findIndex((s) => s.phase === "running" && s.stdout === "tick 0\n");
+    const succeeded = seen.findIndex((s) => s.phase === "succeeded");
+    expect(firstTick).toBeGreaterThanOrEqual(0);
+    expect(succeeded).toBeGreaterThan(firstTick);
+    expect(seen.slice(firstTick, succeeded).some((s) => s.stdout === "tick 0\ntick 1\n")).toBe(true);
+    // The finished card is what a run without streaming shows.
+    expect(await card.text("stdout")).toBe("tick 0\ntick 1\ntick 2\n");
+    expect(await card.exitCode()).toBe(0);
+  });
+
   test("a traceback shows on stderr with exit 1, and its frames point at the code", async ({ page }) => {
     await page.goto(at(PORTS.main));
     await page.getByRole("button", { name: "Show me a real traceback" }).click();

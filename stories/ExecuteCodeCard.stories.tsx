@@ -95,6 +95,67 @@ export const Running: Story = {
   },
 };
 
+const tickCode = 'import time\n\nfor i in range(40):\n    print("tick", i, flush=True)\n    time.sleep(1)';
+const ticksUpTo = (n: number) => Array.from({ length: n }, (_, i) => `tick ${i}\n`).join("");
+const runningWith = (stdout: string) =>
+  call(tickCode, { result: { status: "running", stdout, stderr: "", truncated: { stdout: 0, stderr: 0 } } });
+
+export const RunningWithOutput: Story = {
+  args: runningWith(ticksUpTo(3)),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "running");
+    await expect(within(root).getByRole("status")).toHaveTextContent("Running…");
+    await expect(slot(root, "timing")).toHaveTextContent(/^\d+ s$/);
+    await expect(slot(root, "stdout")).toHaveTextContent("tick 2");
+    // Still running: nothing is said yet of the empty stderr.
+    await expect(slot(root, "no-output")).toBeNull();
+  },
+};
+
+/** Output arrives a line at a time while the program runs, then the run finishes. */
+function LiveOutputDemo({ lines, intervalMs }: { lines: number; intervalMs: number }) {
+  const [printed, setPrinted] = useState(1);
+  useEffect(() => {
+    if (printed > lines) return;
+    const timer = setTimeout(() => setPrinted((n) => n + 1), intervalMs);
+    return () => clearTimeout(timer);
+  }, [printed, lines, intervalMs]);
+  const props =
+    printed > lines
+      ? call(tickCode, { result: completed({ stdout: ticksUpTo(lines), wallTimeMs: lines * intervalMs }) })
+      : runningWith(ticksUpTo(printed));
+  return <ExecuteCodeCard {...props} />;
+}
+
+export const StreamingOutput: Story = {
+  args: { status: running },
+  render: () => <LiveOutputDemo lines={30} intervalMs={120} />,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 0"));
+    await expect(root).toHaveAttribute("data-phase", "running");
+    const body = () => slot(root, "stdout")!.querySelector("pre")!;
+    const atEnd = () => body().scrollTop + body().clientHeight >= body().scrollHeight - 4;
+    // Past the folded height, the pane follows its newest line.
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 16"), { timeout: 5000 });
+    await expect(body().scrollHeight).toBeGreaterThan(body().clientHeight);
+    await expect(atEnd()).toBe(true);
+    // The reader scrolls up: the pane stays where they put it while output arrives.
+    body().scrollTop = 0;
+    body().dispatchEvent(new Event("scroll"));
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 20"), { timeout: 5000 });
+    await expect(body().scrollTop).toBe(0);
+    // Back at the end, it follows again.
+    body().scrollTop = body().scrollHeight;
+    body().dispatchEvent(new Event("scroll"));
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 24"), { timeout: 5000 });
+    await expect(atEnd()).toBe(true);
+    await waitFor(() => expect(root).toHaveAttribute("data-phase", "succeeded"), { timeout: 5000 });
+    await expect(slot(root, "stdout")).toHaveTextContent("tick 29");
+  },
+};
+
 export const Succeeded: Story = {
   args: call(primesCode, { result: completed({ stdout: primesOutput, wallTimeMs: 42 }) }),
   play: async ({ canvasElement }) => {

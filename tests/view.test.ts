@@ -65,6 +65,15 @@ describe("deriveExecuteCodeView: phases", () => {
     expect(plainText.error?.message).toBe("boom");
   });
 
+  it("is running, with the output so far, while a streaming run sends its output ahead of the result", () => {
+    const live = call("x", { result: { status: "running", stdout: "tick 0\n", stderr: "", truncated: { stdout: 0, stderr: 0 } } });
+    const view = deriveExecuteCodeView(live);
+    expect(view.phase).toBe("running");
+    expect(view.output).toEqual({ stdout: "tick 0\n", stderr: "", truncated: { stdout: 0, stderr: 0 } });
+    // The chat stopped while the output streamed: the run never finished.
+    expect(phase({ ...live, status: { type: "incomplete", reason: "cancelled" } })).toBe("cancelled");
+  });
+
   it("keeps an unrecognised result raw, in a phase of its own: the program may have run", () => {
     const view = deriveExecuteCodeView(call("x", { result: { answer: 42 } }));
     expect(view.phase).toBe("unrecognised");
@@ -228,5 +237,15 @@ describe("fromAISDKToolPart", () => {
     [{ state: "output-denied", input, approval: { id: "a", approved: false, reason: "no" } }, "denied"],
   ] as const)("maps %o to the %s phase", (part, expected) => {
     expect(phase(fromAISDKToolPart(part))).toBe(expected);
+  });
+});
+
+describe("ansiStateAt", () => {
+  it("gives the colours in force at a point, from the last reset on", async () => {
+    const { ansiStateAt } = await import("../src/view/ansi-state");
+    const text = "\x1b[1mbold\x1b[0m plain \x1b[31mred \x1b[4mred underlined|rest";
+    expect(ansiStateAt(text, text.indexOf("|"))).toBe("\x1b[31m\x1b[4m");
+    expect(ansiStateAt(text, text.indexOf("plain"))).toBe("");
+    expect(ansiStateAt("no colour at all", 5)).toBe("");
   });
 });

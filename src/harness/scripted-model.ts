@@ -19,6 +19,11 @@ export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; code:
     code: 'import sys\n\nprint("leaving early")\nsys.exit(3)',
   },
   {
+    prompt: "Count slowly, printing as it goes",
+    match: /slowly|as it goes|tick/i,
+    code: 'import time\n\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(1)',
+  },
+  {
     prompt: "Loop forever",
     match: /forever|infinite/i,
     code: "n = 0\nwhile True:\n    n += 1",

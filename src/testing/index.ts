@@ -21,6 +21,8 @@ export interface ExecuteCodeCardHandle {
   exitCode(): Promise<number | null>;
   /** The text of a stream, empty when the program printed nothing on it (the card then shows no pane). */
   text(stream: "stdout" | "stderr"): Promise<string>;
+  /** Waits until a stream's pane holds `text`: live output while the program runs, or the final output. */
+  waitForOutput(stream: "stdout" | "stderr", text: string | RegExp, options?: { timeout?: number }): Promise<void>;
   /** Waits until the card reaches one of the phases. */
   waitForPhase(phase: ExecuteCodePhase | ExecuteCodePhase[], options?: { timeout?: number }): Promise<void>;
 }
@@ -50,6 +52,9 @@ export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHand
       const pane = slot(stream);
       if (!(await pane.count())) return "";
       return pane.locator("pre").innerText();
+    },
+    async waitForOutput(stream, text, options) {
+      await slot(stream).locator("pre", { hasText: text }).waitFor({ timeout: options?.timeout });
     },
     async waitForPhase(phase, options) {
       const phases = Array.isArray(phase) ? phase : [phase];

@@ -3,6 +3,7 @@ export const DEMO_PROMPTS = [
   "Add up the numbers from 1 to 100",
   "Show me a real traceback",
   "Exit with code 3",
+  "Count slowly, printing as it goes",
   "Loop forever",
   "Print a colourful report",
 ];
