@@ -86,7 +86,9 @@ export function replyToToolResult(text: string): string {
   const exit = /^exit code: (-?\d+|unknown)/.exec(text);
   const killed = /^killed by (\S+)/.exec(text);
   if (exit || killed) {
-    const stdout = /\nstdout:\n([^\n]*)/.exec(text)?.[1] ?? "";
+    // Quoted as a person would read it: without the terminal's escape codes.
+    // eslint-disable-next-line no-control-regex
+    const stdout = (/\nstdout:\n([^\n]*)/.exec(text)?.[1] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
     const stderr = /\nstderr:\n([\s\S]*)$/.exec(text)?.[1]?.trim().split("\n").pop() ?? "";
     const status = killed ? `was killed by ${killed[1]}` : `finished with exit code ${exit![1]}`;
     const printed = stdout ? `Its first line of output is: ${stdout}` : "It printed nothing on stdout.";

@@ -77,7 +77,7 @@ export function Pane({
             text={copyText}
             label={labels.copy(name)}
             copiedLabel={labels.copied}
-            className="ecu:absolute ecu:top-1 ecu:right-1 ecu:z-10"
+            className="ecu:absolute ecu:top-1 ecu:right-1 ecu:z-10 ecu:bg-surface-code/90"
           />
         )
       )}

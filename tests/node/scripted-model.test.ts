@@ -108,3 +108,11 @@ describe("the scripted model keeps nothing per call", () => {
     expect(refs.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
   });
 });
+
+describe("the scripted model's reply", () => {
+  it("quotes the first line of output without terminal escape codes", () => {
+    expect(replyToToolResult("exit code: 0\nstdout:\n\x1b[1mReport\x1b[0m\nstderr:\n")).toBe(
+      "The program finished with exit code 0. Its first line of output is: Report",
+    );
+  });
+});
