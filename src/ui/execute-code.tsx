@@ -255,36 +255,37 @@ function Output({ renderText, stdoutProps, stderrProps, asChild, className, ...p
   const programLines = useMemo(() => view.code.split("\n").length, [view.code]);
   if (!look.output || !view.output) return null;
   const { stdout, stderr, truncated } = view.output;
+  const streams = {
+    stdout: { text: stdout, tone: "neutral", render: renderText && ((text: string) => renderText(text, "stdout")), props: stdoutProps },
+    stderr: {
+      text: stderr,
+      tone: look.tone === "danger" ? "danger" : "neutral",
+      render: renderText
+        ? (text: string) => renderText(text, "stderr")
+        : (text: string) => <StderrText text={text} programLineCount={programLines} labels={labels} onGoToLine={focusLine} />,
+      props: stderrProps,
+    },
+  } as const;
   const Component = asChild ? Slot.Root : "div";
   return (
     <Component data-slot="execute-code-output" className={cn("ecu-output-group", className)} {...props}>
-      {stdout.length > 0 && (
-        <OutputPane
-          stream="stdout"
-          text={stdout}
-          truncatedChars={truncated.stdout}
-          labels={labels}
-          live={look.live}
-          renderText={renderText && ((text) => renderText(text, "stdout"))}
-          {...stdoutProps}
-        />
-      )}
-      {stderr.length > 0 && (
-        <OutputPane
-          stream="stderr"
-          text={stderr}
-          truncatedChars={truncated.stderr}
-          labels={labels}
-          live={look.live}
-          tone={look.tone === "danger" ? "danger" : "neutral"}
-          renderText={
-            renderText
-              ? (text) => renderText(text, "stderr")
-              : (text) => <StderrText text={text} programLineCount={programLines} labels={labels} onGoToLine={focusLine} />
-          }
-          {...stderrProps}
-        />
-      )}
+      {(["stdout", "stderr"] as const).map((stream) => {
+        const { text, tone, render, props: paneProps } = streams[stream];
+        if (!text) return null;
+        return (
+          <OutputPane
+            key={stream}
+            stream={stream}
+            text={text}
+            truncatedChars={truncated[stream]}
+            labels={labels}
+            live={look.live}
+            tone={tone}
+            renderText={render}
+            {...paneProps}
+          />
+        );
+      })}
       {!stdout && !stderr && !look.live && (
         <p data-slot="execute-code-no-output" className="ecu-no-output">
           {labels.noOutput}
