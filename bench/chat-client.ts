@@ -36,9 +36,10 @@ export function chatClient(baseUrl: string) {
         const line = buffer.slice(0, end);
         buffer = buffer.slice(end + 1);
         if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
-        const chunk = JSON.parse(line.slice(6)) as { type: string; output?: unknown };
+        const chunk = JSON.parse(line.slice(6)) as { type: string; output?: unknown; preliminary?: boolean };
         if (chunk.type === "tool-input-available") inputAt ??= performance.now();
-        if (chunk.type === "tool-output-available") {
+        // The final result; live output may come before it.
+        if (chunk.type === "tool-output-available" && !chunk.preliminary) {
           outputAt ??= performance.now();
           output = chunk.output;
         }

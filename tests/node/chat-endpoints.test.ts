@@ -27,15 +27,16 @@ const chatBody = JSON.stringify({
   messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "```python\nprint(1)\n```" }] }],
 });
 
-/** The tool result in a UI message stream. */
+/** The tool's final result in a UI message stream (live output may come before it). */
 async function toolOutput(response: Response): Promise<{ status?: string } | undefined> {
   const text = await response.text();
+  let output: { status?: string } | undefined;
   for (const line of text.split("\n")) {
     if (!line.startsWith("data: {")) continue;
-    const chunk = JSON.parse(line.slice(6)) as { type: string; output?: { status?: string } };
-    if (chunk.type === "tool-output-available") return chunk.output;
+    const chunk = JSON.parse(line.slice(6)) as { type: string; output?: { status?: string }; preliminary?: boolean };
+    if (chunk.type === "tool-output-available" && !chunk.preliminary) output = chunk.output;
   }
-  return undefined;
+  return output;
 }
 
 describe("POST /api/chat from another site", () => {

@@ -25,8 +25,9 @@ describe("many chats at once, each in a fresh interpreter", () => {
       const chunk = text
         .split("\n")
         .filter((line) => line.startsWith("data: {"))
-        .map((line) => JSON.parse(line.slice(6)) as { type: string; output?: unknown })
-        .find((c) => c.type === "tool-output-available");
+        .map((line) => JSON.parse(line.slice(6)) as { type: string; output?: unknown; preliminary?: boolean })
+        // The final output; live output may come before it.
+        .findLast((c) => c.type === "tool-output-available" && !c.preliminary);
       return chunk?.output as { status: string; stdout: string; exitCode: number } | undefined;
     };
     const results = await Promise.all(Array.from({ length: 50 }, (_, n) => chat(n)));
