@@ -27,3 +27,4 @@ export {
 } from "./token.js";
 export * from "../contract/index.js";
 export { executeCodeInputSchema, MAX_CODE_LENGTH } from "../contract/input.js";
+export * from "./chat/index.js";

@@ -12,6 +12,7 @@ async function harness(options: Partial<HarnessOptions> = {}) {
   const programs: string[] = [];
   const h = await startHarness({
     port: 0,
+    database: ":memory:",
     chunkDelayMs: 0,
     executor: createScriptedExecutor((code) => {
       programs.push(code);
@@ -23,9 +24,14 @@ async function harness(options: Partial<HarnessOptions> = {}) {
   return { ...h, programs };
 }
 
-const chatBody = JSON.stringify({
-  messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "```python\nprint(1)\n```" }] }],
-});
+// The AI SDK's own request body; each request is a new chat.
+let chats = 0;
+const newChatBody = () =>
+  JSON.stringify({
+    id: `chat-${++chats}`,
+    trigger: "submit-message",
+    messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "```python\nprint(1)\n```" }] }],
+  });
 
 /** The tool result in a UI message stream. */
 async function toolOutput(response: Response): Promise<{ status?: string } | undefined> {
@@ -44,7 +50,7 @@ describe("POST /api/chat from another site", () => {
     const response = await fetch(`${h.url}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: "https://evil.example" },
-      body: chatBody,
+      body: newChatBody(),
     });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: "forbidden_origin" });
@@ -62,7 +68,7 @@ describe("POST /api/chat from another site", () => {
       const response = await fetch(`${h.url}/api/chat`, {
         method: "POST",
         headers: { "content-type": type, ...(origin ? { origin } : {}) },
-        body: chatBody,
+        body: newChatBody(),
       });
       expect([403, 415]).toContain(response.status);
     }
@@ -80,7 +86,7 @@ describe("POST /api/chat from another site", () => {
     const response = await fetch(`${h.url}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", "sec-fetch-site": "cross-site" },
-      body: chatBody,
+      body: newChatBody(),
     });
     expect(response.status).toBe(403);
     expect(h.programs).toEqual([]);
@@ -106,7 +112,7 @@ describe("POST /api/chat from another site", () => {
       const response = await fetch(`${h.url}/api/chat`, {
         method: "POST",
         headers: { "content-type": "application/json; charset=utf-8", origin, "sec-fetch-site": "same-origin" },
-        body: chatBody,
+        body: newChatBody(),
       });
       expect(response.status).toBe(200);
       expect(await toolOutput(response)).toMatchObject({ status: "completed" });
@@ -127,7 +133,7 @@ describe("who is asking", () => {
         const response = await fetch(`${url}/api/chat`, {
           method: "POST",
           headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}), ...headers },
-          body: chatBody,
+          body: newChatBody(),
         });
         const set = response.headers.get("set-cookie");
         if (set) cookie = set.split(";")[0]!;
@@ -168,7 +174,7 @@ describe("who is asking", () => {
     const forged = await fetch(`${h.url}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie: `${name}=${header}.${forgedPayload}.${signature}` },
-      body: chatBody,
+      body: newChatBody(),
     });
     // Treated as a new browser: a fresh cookie, and its own fresh quota.
     expect(forged.headers.get("set-cookie")).toMatch(/^ecu_participant=/);
@@ -196,7 +202,7 @@ describe("who is asking", () => {
       },
     });
     const post = (headers: Record<string, string>) =>
-      fetch(`${h.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: chatBody });
+      fetch(`${h.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: newChatBody() });
     const anonymous = await post({});
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("set-cookie")).toBeNull();
