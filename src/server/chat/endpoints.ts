@@ -306,8 +306,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     }
 
     // A new message, a retry or a regenerate: wait for a run that is ending.
-    const deadline = now() + busyWaitMs;
-    while ((chat.status === "running" || chat.status === "pending") && now() < deadline) {
+    const deadline = performance.now() + busyWaitMs;
+    while ((chat.status === "running" || chat.status === "pending") && performance.now() < deadline) {
       await sleep(100);
       chat = await abandonIfStale((await store.get(chat.owner, chat.id)) ?? chat);
     }
