@@ -42,6 +42,8 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
     const pg = await import("pg");
     const PoolClass = (pg.default?.Pool ?? (pg as unknown as { Pool: typeof import("pg").Pool }).Pool) as typeof import("pg").Pool;
     pool = new PoolClass({ connectionString: options.connectionString, ...options.poolConfig });
+    // An idle connection that the server drops (a restart, a failover) must not take the process down; the pool reconnects.
+    pool.on("error", () => undefined);
   }
   const db = pool;
   const client = await db.connect();
