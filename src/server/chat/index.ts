@@ -1,7 +1,7 @@
 export { CHAT_STATUSES, ChatStateConflict, canMove, nextStatus, type ChatEvent, type ChatStatus } from "./status.js";
 export { moveChat, type ChatRecord, type ChatStore, type DynamicToolSpec } from "./store.js";
 export { createSqliteChatStore, type SqliteChatStoreOptions } from "./sqlite-store.js";
-export { createPostgresChatStore, type PostgresChatStoreOptions } from "./postgres-store.js";
+export { createPostgresChatStore, type PgPool, type PostgresChatStoreOptions } from "./postgres-store.js";
 export {
   chatView,
   createChatEndpoints,

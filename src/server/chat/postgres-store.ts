@@ -1,13 +1,20 @@
-import type { Pool, PoolConfig } from "pg";
 import { chatData, chatFromRow, type ChatRecord, type ChatStore } from "./store.js";
+
+/** The part of a `pg` Pool the store uses (typed here so that the kit's types need no `@types/pg`). */
+export interface PgPool {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  connect(): Promise<{ query(text: string, values?: unknown[]): Promise<unknown>; release(): void }>;
+  end(): Promise<void>;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
 
 export interface PostgresChatStoreOptions {
   /** `postgres://user:password@host:port/database`; or give `pool`. */
   connectionString?: string;
   /** A `pg` Pool of your own; the store does not end it on close. */
-  pool?: Pool;
-  /** More `pg` pool settings, with `connectionString`. */
-  poolConfig?: PoolConfig;
+  pool?: PgPool;
+  /** More `pg` pool settings (`max`, `ssl`, …), with `connectionString`. */
+  poolConfig?: Record<string, unknown>;
 }
 
 const SCHEMA = `
@@ -26,6 +33,8 @@ CREATE TABLE IF NOT EXISTS ecu_secrets (
   value TEXT NOT NULL
 );`;
 
+type PgPoolClass = new (config: Record<string, unknown>) => PgPool;
+
 // Any number: it only keeps two servers from creating the tables at the same moment.
 const SCHEMA_LOCK = 7_212_911_001;
 
@@ -39,8 +48,8 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
   let pool = options.pool;
   const ownPool = !pool;
   if (!pool) {
-    const pg = await import("pg");
-    const PoolClass = (pg.default?.Pool ?? (pg as unknown as { Pool: typeof import("pg").Pool }).Pool) as typeof import("pg").Pool;
+    const pg = (await import("pg")) as unknown as { default?: { Pool: PgPoolClass }; Pool?: PgPoolClass };
+    const PoolClass = (pg.default?.Pool ?? pg.Pool)!;
     pool = new PoolClass({ connectionString: options.connectionString, ...options.poolConfig });
     // An idle connection that the server drops (a restart, a failover) must not take the process down; the pool reconnects.
     pool.on("error", () => undefined);
