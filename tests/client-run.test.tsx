@@ -4,7 +4,7 @@ import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { StrictMode } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { CLIENT_DENIED, makeExecuteCodeRenderer, type ExecuteCodeRunner } from "../src/assistant-ui";
+import { CLIENT_DENIED, makeExecuteCodeRenderer, type ExecuteCodeRunner, type ExecuteCodeToolProps } from "../src/assistant-ui";
 import type { ExecuteCodeResult } from "../src/contract";
 
 const done: ExecuteCodeResult = {
@@ -23,7 +23,7 @@ function runner() {
   return { executor: { run } satisfies ExecuteCodeRunner, run, finish: (result: ExecuteCodeResult) => act(async () => finish(result)) };
 }
 
-const awaited = (toolCallId: string, addResult: (result: unknown) => void, result?: unknown) =>
+const awaited = (toolCallId: string, addResult: (result: unknown) => void, result?: unknown): ExecuteCodeToolProps =>
   ({
     type: "tool-call",
     toolCallId,
@@ -36,7 +36,7 @@ const awaited = (toolCallId: string, addResult: (result: unknown) => void, resul
     addResult,
     resume: () => undefined,
     respondToApproval: async () => undefined,
-  }) as never;
+  }) as unknown as ExecuteCodeToolProps;
 
 const phase = () => document.querySelector("[data-slot=execute-code]")?.getAttribute("data-phase");
 
