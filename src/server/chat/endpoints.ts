@@ -359,6 +359,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         // Stop means stop: a client that hangs up ends the run, and the chat keeps what was done.
         abortSignal: request.signal,
         experimental_toolApprovalSecret: await approvalSecret,
+        // A failure is stored with the chat (and logged as chat_failed), not printed.
+        onError: () => undefined,
       });
       stream = result
         .toUIMessageStream({

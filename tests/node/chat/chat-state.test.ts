@@ -10,7 +10,13 @@ import {
   type ChatEvent,
   type ChatStatus,
 } from "../../../src/server";
-import { chatServer, completed, executeCodeTool, weatherTool, type PlannedCall } from "./fixtures";
+import { chatServer, completed, executeCodeTool, serverTools, weatherTool, type PlannedCall } from "./fixtures";
+
+/** The server's tools with `lookup` asking for approval first. */
+function serverToolsWithApproval(runs: string[]) {
+  const tools = serverTools(runs);
+  return { ...tools, lookup: { ...tools.lookup!, needsApproval: true } };
+}
 
 const codeCall = (code: string, id?: string): PlannedCall => ({ toolName: "execute_code", input: { code }, ...(id ? { id } : {}) });
 
@@ -412,5 +418,62 @@ describe("runs that end badly", () => {
     const next = await call("POST", "/api/chats/c/messages", { text: "hello?" });
     expect(next.status).toBe(200);
     expect(next.body.status).toBe("idle");
+  });
+});
+
+describe("failures and approvals through the store", () => {
+  it("a model that fails leaves the chat in error with the reason, and the next message goes on", async () => {
+    let fail = true;
+    const { call, store } = await chatServer({
+      plan: () => {
+        if (fail) throw new Error("The model service is down.");
+        return [];
+      },
+    });
+    await call("POST", "/api/chats", { id: "c" });
+    const failed = await call("POST", "/api/chats/c/messages", { text: "hello" });
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({ status: "error", error: expect.stringContaining("The model service is down.") });
+    fail = false;
+    const next = await call("POST", "/api/chats/c/messages", { text: "again" });
+    expect(next.body).toMatchObject({ status: "idle", error: null });
+    expect((await store.get("alice", "c"))!.messages.filter((m) => m.role === "user")).toHaveLength(2);
+  });
+
+  it("an approval answered in time runs the server tool; one answered too late is denied as expired", async () => {
+    const time = { now: 1_000_000 };
+    const setup = async () => {
+      const server = await chatServer({
+        plan: () => [{ toolName: "lookup", input: { word: "pi" } }],
+        endpoints: {
+          now: () => time.now,
+          approvalTtlMs: 60_000,
+          tools: () => {
+            const { lookup } = serverToolsWithApproval(server.runs);
+            return { lookup };
+          },
+        },
+      });
+      return server;
+    };
+    for (const late of [false, true]) {
+      const server = await setup();
+      await server.call("POST", "/api/chats", { id: "c" });
+      const asked = await server.call("POST", "/api/chats/c/messages", { text: "look up pi" });
+      expect(asked.body.status).toBe("requires_action");
+      const [request] = asked.body.required_action.approvals;
+      expect(request).toMatchObject({ name: "lookup", input: { word: "pi" } });
+      if (late) time.now += 61_000;
+      const answered = await server.call("POST", "/api/chats/c/tool-results", { results: [], approvals: [{ approval_id: request.approval_id, approved: true }] });
+      expect(answered.status).toBe(200);
+      const part = answered.body.messages.at(-1).parts.find((p: { type: string }) => p.type === "tool-lookup");
+      if (late) {
+        expect(server.runs).toEqual([]);
+        expect(part).toMatchObject({ state: "output-denied", approval: { approved: false, reason: "expired" } });
+      } else {
+        expect(server.runs).toEqual(["lookup:pi"]);
+        expect(part).toMatchObject({ state: "output-available" });
+      }
+    }
   });
 });

@@ -4,6 +4,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScriptedExecutor, startHarness } from "../../../src/harness";
 import { createChatEndpoints, createPostgresChatStore, toNodeHandler, type ChatStore } from "../../../src/server";
 import { completed, executeCodeTool, plannedModel, serverTools } from "./fixtures";
 import { startPostgres, type PostgresCluster } from "./postgres-cluster";
@@ -90,4 +91,24 @@ describe("two chat servers on one PostgreSQL", () => {
     expect(await second.insert({ ...chat, owner: "grace" })).toBe(true);
     expect(await first.get("ada", "same")).toEqual(chat);
   });
+
+  it("the harness keeps its chats there when given a postgres:// database (DATABASE_URL for npm start)", async () => {
+    const start = () =>
+      startHarness({ port: 0, database: cluster.url, chunkDelayMs: 0, executor: createScriptedExecutor(() => ({ stdout: "42\n" })) });
+    const first = await start();
+    cleanups.push(() => first.close());
+    const chat = await fetch(`${first.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ id: "pg-chat", trigger: "submit-message", messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "```python\nprint(42)\n```" }] }] }),
+    });
+    const cookie = chat.headers.get("set-cookie")!.split(";")[0]!;
+    expect(((await chat.json()) as { status: string }).status).toBe("idle");
+    // A second harness on the same database knows the participant (the cookie key is in the store) and the chat.
+    const second = await start();
+    cleanups.push(() => second.close());
+    const read = await fetch(`${second.url}/api/chats/pg-chat`, { headers: { cookie } });
+    expect(read.status).toBe(200);
+    expect(JSON.stringify(await read.json())).toContain("Its first line of output is: 42");
+  }, 60_000);
 });
