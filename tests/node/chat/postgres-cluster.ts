@@ -42,9 +42,10 @@ export async function startPostgres(): Promise<PostgresCluster> {
   const dir = mkdtempSync(path.join(tmpdir(), "ecu-pg-"));
   const data = path.join(dir, "data");
   const asRoot = process.getuid?.() === 0;
+  // Run from the cluster's own folder: the postgres user may not be allowed into the working folder (a checkout under /root).
   const as = async (command: string, args: string[]) => {
     const program = path.join(bin, command);
-    return asRoot ? run("runuser", ["-u", "postgres", "--", program, ...args]) : run(program, args);
+    return asRoot ? run("runuser", ["-u", "postgres", "--", program, ...args], { cwd: dir }) : run(program, args, { cwd: dir });
   };
   if (asRoot) {
     const { stdout } = await run("id", ["-u", "postgres"]);
