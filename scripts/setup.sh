@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# Everything a fresh machine needs: the npm dependencies from the lockfile and,
+# Everything a fresh machine needs: the npm dependencies from the lockfile;
 # for the browser tests, a Chromium from the system's packages (no browser can
-# be downloaded by npm on these machines).
+# be downloaded by npm on these machines); and for the chat-store tests, the
+# PostgreSQL server programs from the system's packages (the tests start and
+# stop a cluster of their own; no server is left running).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+packages=()
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
-if [ ! -x "$chromium" ]; then
+[ -x "$chromium" ] || packages+=(chromium)
+compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null || packages+=(postgresql)
+
+if [ ${#packages[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
-    echo "Installing Chromium from Debian's packages…"
+    echo "Installing ${packages[*]} from Debian's packages…"
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${packages[@]}" >/dev/null
+    # The package may start a cluster of its own; the tests need none of it.
+    if [[ " ${packages[*]} " == *" postgresql "* ]] && command -v pg_ctlcluster >/dev/null 2>&1; then
+      $sudo_cmd service postgresql stop >/dev/null 2>&1 || true
+    fi
   else
-    echo "No Chromium at $chromium: install it, or set CHROMIUM_PATH to one." >&2
+    echo "Missing ${packages[*]}: install them (Chromium at $chromium, or set CHROMIUM_PATH; PostgreSQL's server programs under /usr/lib/postgresql)." >&2
     exit 1
   fi
 fi

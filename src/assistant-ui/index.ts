@@ -3,3 +3,4 @@ export { makeExecuteCodeToolkit, executeCodeToolkit } from "./toolkit.js";
 export { makeExecuteCodeRenderer, ExecuteCodeToolRender, type ExecuteCodeToolProps } from "./renderer.js";
 export { makeExecuteCodeToolUI, ExecuteCodeToolUI } from "./tool-ui.js";
 export type { ExecuteCodeToolUIOptions, ExecuteCodeRendererOptions } from "./options.js";
+export { CLIENT_DENIED, clientDeniedResult, type ExecuteCodeRunner } from "./client-run.js";

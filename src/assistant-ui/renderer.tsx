@@ -4,6 +4,7 @@ import type { ToolCallMessagePartComponent, ToolCallMessagePartProps } from "@as
 import { useLayoutEffect, useMemo, useRef } from "react";
 import type { ExecuteCodeInput } from "../contract/index.js";
 import { ExecuteCodeCard } from "../ui/execute-code-card.js";
+import { clientDenialReason, useClientRun } from "./client-run.js";
 import type { ExecuteCodeRendererOptions } from "./options.js";
 
 export type ExecuteCodeToolProps = ToolCallMessagePartProps<Partial<ExecuteCodeInput>, unknown>;
@@ -27,6 +28,8 @@ function useApprovalAnswers(respondToApproval: ExecuteCodeToolProps["respondToAp
   );
 }
 
+const RUNNING = { type: "running" } as const;
+
 /**
  * The tool-call renderer: a toolkit entry's `render`, a
  * `MessagePrimitive.Parts` override, or anything else that receives
@@ -37,24 +40,43 @@ export function makeExecuteCodeRenderer({
   theme,
   className,
   execution,
+  executor,
+  askBeforeRunning,
 }: ExecuteCodeRendererOptions = {}): ToolCallMessagePartComponent<Partial<ExecuteCodeInput>, unknown> {
+  const runner = execution === "client" ? executor : undefined;
   function ExecuteCodeToolRender(props: ExecuteCodeToolProps) {
     // The card's phase decides whether the prompt shows; these are only its answers.
     const answers = useApprovalAnswers(props.respondToApproval);
+    // A client-executed call: this page runs it once its program is written and the chat awaits the result.
+    const code = typeof props.args?.code === "string" ? props.args.code : null;
+    const run = useClientRun({
+      runner,
+      toolCallId: props.toolCallId,
+      code,
+      awaiting: props.result === undefined && props.status.type === "requires-action",
+      ask: typeof askBeforeRunning === "function" ? askBeforeRunning() : askBeforeRunning === true,
+      addResult: props.addResult,
+    });
+    const denial = runner ? clientDenialReason(props.result) : undefined;
+    const approval = run.asking
+      ? { id: `client-${props.toolCallId}` }
+      : denial !== undefined
+        ? { id: `client-${props.toolCallId}`, approved: false, ...(denial ? { reason: denial } : {}) }
+        : props.approval;
     return (
       <ExecuteCodeCard
-        status={props.status}
+        status={run.running ? RUNNING : props.status}
         args={props.args}
         argsText={props.argsText}
         result={props.result}
         isError={props.isError}
-        approval={props.approval}
+        approval={approval}
         execution={execution}
         labels={labels}
         theme={theme}
         className={className}
-        onApprove={answers.approve}
-        onDeny={answers.deny}
+        onApprove={run.asking ? run.approve : answers.approve}
+        onDeny={run.asking ? run.deny : answers.deny}
       />
     );
   }

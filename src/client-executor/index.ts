@@ -7,3 +7,4 @@ export {
   type ClientRunOptions,
   type PyodideWorkerExecutorOptions,
 } from "./pyodide-executor.js";
+export { executeCodeClientTool } from "./tool-spec.js";

@@ -20,7 +20,7 @@ export interface ClientExecutor {
 
 export interface PyodideWorkerExecutorOptions {
   /**
-   * Where the app serves the files of the `pyodide` package (pyodide.js,
+   * Where the app serves the files of the `pyodide` package (pyodide.mjs,
    * pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json),
    * on its own origin; relative to the page. Default `/pyodide/`.
    */
@@ -30,9 +30,10 @@ export interface PyodideWorkerExecutorOptions {
   maxStdoutChars?: number;
   maxStderrChars?: number;
   /**
-   * Makes the worker. By default a classic worker from the kit's own source
+   * Makes the worker. By default a module worker from the kit's own source
    * text, through a `blob:` URL; a page whose Content-Security-Policy does
-   * not allow `worker-src blob:` can serve that text as a file instead.
+   * not allow `worker-src blob:` can serve that text as a file instead (and
+   * start it with `{ type: "module" }`).
    */
   createWorker?: () => Worker;
 }
@@ -40,7 +41,7 @@ export interface PyodideWorkerExecutorOptions {
 let workerURL: string | null = null;
 const defaultWorker = () => {
   workerURL ??= URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
-  return new Worker(workerURL);
+  return new Worker(workerURL, { type: "module" });
 };
 
 class StreamBuffer {

@@ -7,12 +7,13 @@ import type { RunMessage, WarmMessage, WorkerMessage } from "./protocol.js";
  * the app's own origin (no CDN) and the output streamed back as it is
  * written. The page ends the worker after the run, or to stop it.
  *
- * It is started from its own source text (`workerSource`), so it must stay
+ * It runs as a module worker (Pyodide refuses classic ones), started from
+ * its own source text (`workerSource`), so it must stay
  * self-contained: nothing from outside this function, type imports aside.
  * That spares every host bundler the question of how a library's worker
  * file gets emitted.
  */
-export function workerMain(scope: DedicatedWorkerGlobalScope) {
+export function workerMain(scope: DedicatedWorkerGlobalScope, importModule: (url: string) => Promise<unknown>) {
   const post = (message: WorkerMessage) => scope.postMessage(message);
 
   // Runs the program as `<exec>`, as the sandbox does, and turns SystemExit
@@ -44,9 +45,8 @@ export function workerMain(scope: DedicatedWorkerGlobalScope) {
 
   const load = (indexURL: string) =>
     (pyodide ??= (async () => {
-      // importScripts rather than import(): no host bundler rewrites it.
-      scope.importScripts(`${indexURL}pyodide.js`);
-      const { loadPyodide } = scope as unknown as { loadPyodide: typeof import("pyodide").loadPyodide };
+      // Pyodide 314 starts only in a module worker, from its ES module.
+      const { loadPyodide } = (await importModule(`${indexURL}pyodide.mjs`)) as typeof import("pyodide");
       const api = await loadPyodide({ indexURL });
       const stream = (name: "stdout" | "stderr") => {
         // One decoder per stream: a character split across two writes stays whole.
@@ -79,5 +79,9 @@ export function workerMain(scope: DedicatedWorkerGlobalScope) {
   };
 }
 
-/** The worker's script: `workerMain`, called with the worker's own scope. */
-export const workerSource = `(${workerMain.toString()})(self);`;
+/**
+ * The worker's script (a module worker): `workerMain`, called with the
+ * worker's own scope. The `import()` sits in this string, where no host
+ * bundler sees it and tries to resolve or wrap it.
+ */
+export const workerSource = `(${workerMain.toString()})(self, (url) => import(url));`;

@@ -1,10 +1,25 @@
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { exportJWK, generateKeyPair } from "jose";
-import { buildExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT, type ExecuteCodeLogEvent } from "../server/index.js";
+import {
+  buildExecuteCodeTool,
+  createChatEndpoints,
+  createPostgresChatStore,
+  createSqliteChatStore,
+  EXECUTE_CODE_SYSTEM_PROMPT,
+  gateCodeExecution,
+  sendWebResponse,
+  toWebRequest,
+  type ChatLogEvent,
+  type ChatStore,
+  type ExecuteCodeLogEvent,
+  type GateOptions,
+} from "../server/index.js";
 import { createChatHandler } from "./chat-handler.js";
 import { createParticipantCookies, type ParticipantCookieOptions } from "./participant-cookie.js";
+import { createPyodideFileHandler } from "./pyodide-files.js";
+import { checkSameOrigin, checkSameOriginJson, RequestRefused } from "./request-guard.js";
 import type { Executor } from "./sandbox/executor.js";
 import { createMockSandbox } from "./sandbox/mock-sandbox.js";
 import { createPyodideExecutor } from "./sandbox/pyodide-executor.js";
@@ -49,13 +64,41 @@ export interface HarnessOptions {
   allowedOrigins?: string[];
   /** Folder of the built demo page. */
   demoDir?: string;
-  log?: (event: ExecuteCodeLogEvent | { type: string; [key: string]: unknown }) => void;
+  /**
+   * Where chats are kept. Default: SQLite, in `chats.sqlite` under `dataDir`.
+   * `":memory:"` keeps them in memory (tests); a file path keeps them there;
+   * `postgres://…` (or `databaseUrl`) uses PostgreSQL; or pass a store.
+   */
+  database?: string | ChatStore;
+  /** The folder of the default SQLite file. Default `./data`. */
+  dataDir?: string;
+  /** How long a new message waits for a run of the same chat that is ending. Default 5 000 ms. */
+  busyWaitMs?: number;
+  log?: (event: ExecuteCodeLogEvent | ChatLogEvent | { type: string; [key: string]: unknown }) => void;
 }
 
 export interface RunningHarness {
   url: string;
   port: number;
+  /** The chats' store (closed by close()). */
+  store: ChatStore;
   close(): Promise<void>;
+}
+
+async function openStore(options: HarnessOptions): Promise<ChatStore> {
+  const database = options.database;
+  if (database && typeof database === "object") return database;
+  if (database && /^postgres(ql)?:\/\//.test(database)) return createPostgresChatStore({ connectionString: database });
+  if (database) return createSqliteChatStore({ path: database });
+  return createSqliteChatStore({ dataDir: options.dataDir ?? "data" });
+}
+
+const GATE_KEYS = ["confirmCodeExecution", "confirmAllTools", "bypassPermissions"] as const;
+
+/** The approval-gate switches a request carries, kept with the chat; undefined when it carries none. */
+function gateOptionsOf(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!GATE_KEYS.some((key) => key in body)) return undefined;
+  return Object.fromEntries(GATE_KEYS.map((key) => [key, body[key] === true]));
 }
 
 const ISSUER = "execute-code-ui-harness";
@@ -100,7 +143,38 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     audience: AUDIENCE,
     lifetimeSeconds: 60,
   };
-  const cookies = createParticipantCookies(options.participantCookie);
+  const store = await openStore(options);
+  // Kept in the store, so that a browser is the same participant (and finds its chats) after a restart.
+  const cookies = createParticipantCookies({
+    ...options.participantCookie,
+    secret: options.participantCookie?.secret ?? (await store.secret("participant-cookie")),
+  });
+  const identify = options.getParticipantId ?? ((req: IncomingMessage, res: ServerResponse) => cookies.identify(req, res));
+  const toolsFor = (participantId: string) => ({
+    execute_code: buildExecuteCodeTool({
+      sandboxUrl,
+      signing,
+      participantId,
+      tenantId: "demo-course",
+      chatbotId: "harness",
+      timeoutMs: options.toolTimeoutMs,
+      log,
+    }),
+  });
+  const chats = createChatEndpoints({
+    store,
+    model: createScriptedModel({ chunkDelayMs: options.chunkDelayMs }),
+    instructions: EXECUTE_CODE_SYSTEM_PROMPT,
+    approvalTtlMs: options.approvalTtlMs,
+    busyWaitMs: options.busyWaitMs,
+    // The gate's switches come with the demo's requests and stay with the chat.
+    readOptions: gateOptionsOf,
+    tools: ({ participantId, options: chatOptions }) => gateCodeExecution(toolsFor(participantId), chatOptions as GateOptions),
+    // A chat may run execute_code in the browser instead of the sandbox.
+    clientReplaceableTools: ["execute_code"],
+    log,
+  });
+  const servePyodide = createPyodideFileHandler();
   const handlers = createChatHandler({
     model: createScriptedModel({ chunkDelayMs: options.chunkDelayMs }),
     system: EXECUTE_CODE_SYSTEM_PROMPT,
@@ -108,33 +182,67 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     allowedOrigins: options.allowedOrigins,
     // Each browser is its own participant; what a client says about itself is never asked.
     participantId: options.getParticipantId ?? ((req, res) => cookies.identify(req, res)),
-    tools: (_req, { participantId }) => ({
-      execute_code: buildExecuteCodeTool({
-        sandboxUrl,
-        signing,
-        participantId: participantId!,
-        tenantId: "demo-course",
-        chatbotId: "harness",
-        timeoutMs: options.toolTimeoutMs,
-        log,
-      }),
-    }),
+    tools: (_req, { participantId }) => toolsFor(participantId!),
   });
+
+  /** Who is asking, after the same-origin rules: null when the request was refused (and answered). */
+  async function admit(req: IncomingMessage, res: ServerResponse): Promise<string | null> {
+    try {
+      if (req.method === "GET") checkSameOrigin(req, options.allowedOrigins);
+      else checkSameOriginJson(req, options.allowedOrigins);
+      const participantId = await identify(req, res);
+      if (participantId === null) throw new RequestRefused(401, "unauthenticated", "Sign in to use the chat.");
+      return participantId;
+    } catch (error) {
+      if (!(error instanceof RequestRefused)) throw error;
+      req.resume();
+      res.writeHead(error.status, { "content-type": "application/json", ...error.headers });
+      res.end(JSON.stringify({ error: error.code, message: error.message }));
+      return null;
+    }
+  }
+
+  async function serveChats(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const known =
+      path === "/api/chat" || path === "/api/chats" || path === "/api/session" || /^\/api\/chats\/[^/]+(\/(messages|tool-results))?$/.test(path);
+    const method = path === "/api/session" || /^\/api\/chats\/[^/]+$/.test(path) ? "GET" : "POST";
+    if (!known) return void serveDemo(req, res);
+    if (req.method !== method) {
+      res.writeHead(405, { allow: method }).end();
+      return;
+    }
+    const participantId = await admit(req, res);
+    if (participantId === null) return;
+    if (path === "/api/session") {
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+      res.end(JSON.stringify({ participant: participantId }));
+      return;
+    }
+    const response = await chats.handle(toWebRequest(req, res), { participantId });
+    await sendWebResponse(res, response ?? new Response("Not found", { status: 404 }));
+  }
+
+  const fail = (res: ServerResponse) => (error: unknown) => {
+    log({ type: "chat_error", message: error instanceof Error ? error.message : String(error) });
+    if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+    res.end("The chat failed.");
+  };
 
   const server = createServer((req, res) => {
     if (sandbox?.handle(req, res)) return;
-    const path = (req.url ?? "/").split("?")[0];
-    const endpoint = path === "/api/chat" ? handlers.chat : path === "/api/generate" ? handlers.generate : null;
+    if (servePyodide(req, res)) return;
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    if (path.startsWith("/api/") && path !== "/api/generate") {
+      serveChats(req, res, path).catch(fail(res));
+      return;
+    }
+    const endpoint = path === "/api/generate" ? handlers.generate : null;
     if (endpoint) {
       if (req.method !== "POST") {
         res.writeHead(405, { allow: "POST" }).end();
         return;
       }
-      endpoint(req, res).catch((error: unknown) => {
-        log({ type: "chat_error", message: error instanceof Error ? error.message : String(error) });
-        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-        res.end("The chat failed.");
-      });
+      endpoint(req, res).catch(fail(res));
       return;
     }
     serveDemo(req, res).catch(() => res.writeHead(500).end());
@@ -151,10 +259,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   return {
     url,
     port,
+    store,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await sandbox?.close();
+      await store.close();
     },
   };
 }

@@ -32,6 +32,14 @@ export function checkSameOriginJson(req: IncomingMessage, allowedOrigins: readon
   if (type !== "application/json") {
     throw new RequestRefused(415, "unsupported_media_type", "Send the request as application/json.");
   }
+  checkSameOrigin(req, allowedOrigins);
+}
+
+/**
+ * The origin half of `checkSameOriginJson`, for reads (GET): a request a
+ * browser marks as coming from another origin or site is refused.
+ */
+export function checkSameOrigin(req: IncomingMessage, allowedOrigins: readonly string[] = []): void {
   const origin = req.headers.origin;
   const allowed = origin !== undefined && (origin === ownOrigin(req) || allowedOrigins.includes(origin));
   if (origin !== undefined && !allowed) {

@@ -75,6 +75,30 @@ function textOfTool(prompt: LanguageModelV3Prompt): string | null {
   }
 }
 
+/** The question that makes the scripted model describe its prompt: what a chat server really sent it. */
+export const DESCRIBE_PROMPT = "What do you see?";
+
+/**
+ * A plain description of a prompt: the roles in order, each tool result's
+ * first lines, and each system message's first words. Tests ask for it to
+ * see what reached the model.
+ */
+export function describePrompt(prompt: LanguageModelV3Prompt): string {
+  const roles = prompt.map((message) => message.role).join(", ");
+  const results = prompt.flatMap((message) =>
+    message.role === "tool"
+      ? message.content.flatMap((part) => {
+          if (part.type !== "tool-result") return [];
+          const output = part.output;
+          const text = output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify("value" in output ? output.value : output);
+          return [`«${text.split("\n").slice(0, 3).join(" / ")}»`];
+        })
+      : [],
+  );
+  const systems = prompt.flatMap((message) => (message.role === "system" ? [`«${message.content.slice(0, 40)}»`] : []));
+  return `Prompt: ${roles}. Tool results: ${results.join(", ") || "none"}. System: ${systems.join(", ") || "none"}.`;
+}
+
 /** What the model says after the tool answered: the exit code and the first line of output. */
 export function replyToToolResult(text: string): string {
   if (text.startsWith("denied:")) {
@@ -142,6 +166,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
     const user = lastOf(prompt, (message) => message.role === "user");
     const message =
       user?.role === "user" ? user.content.map((part) => (part.type === "text" ? part.text : "")).join("\n") : "";
+    if (message.trim() === DESCRIBE_PROMPT) return { text: describePrompt(prompt) };
     const code = programFor(message);
     return code === null
       ? { text: "Send me a Python program in a ```python block, or try one of the example prompts, and I will run it." }

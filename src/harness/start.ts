@@ -31,6 +31,9 @@ const harness = await startHarness({
   allowedOrigins: (process.env.HARNESS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
   chunkDelayMs: numberFrom("SCRIPTED_MODEL_DELAY_MS", 30),
   approvalTtlMs: numberFrom("EXECUTE_CODE_APPROVAL_TTL_MS", 600_000),
+  // Chats: PostgreSQL when DATABASE_URL is set, else SQLite (a file, or :memory:).
+  database: process.env.DATABASE_URL || process.env.HARNESS_DATABASE || undefined,
+  dataDir: process.env.HARNESS_DATA_DIR || "data",
   log: process.env.HARNESS_LOG ? (event) => console.log(JSON.stringify(event)) : undefined,
 });
 

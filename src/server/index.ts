@@ -25,3 +25,4 @@ export {
 } from "./token.js";
 export * from "../contract/index.js";
 export { executeCodeInputSchema, MAX_CODE_LENGTH } from "../contract/input.js";
+export * from "./chat/index.js";

@@ -12,6 +12,7 @@ async function harness(options: Partial<HarnessOptions> = {}) {
   const programs: string[] = [];
   const h = await startHarness({
     port: 0,
+    database: ":memory:",
     chunkDelayMs: 0,
     executor: createScriptedExecutor((code) => {
       programs.push(code);
@@ -23,9 +24,14 @@ async function harness(options: Partial<HarnessOptions> = {}) {
   return { ...h, programs };
 }
 
-const chatBody = JSON.stringify({
-  messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "```python\nprint(1)\n```" }] }],
-});
+// The AI SDK's own request body; each request is a new chat.
+let chats = 0;
+const newChatBody = () =>
+  JSON.stringify({
+    id: `chat-${++chats}`,
+    trigger: "submit-message",
+    messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "```python\nprint(1)\n```" }] }],
+  });
 
 /** The tool's final result in a UI message stream (live output may come before it). */
 async function toolOutput(response: Response): Promise<{ status?: string } | undefined> {
@@ -45,7 +51,7 @@ describe("POST /api/chat from another site", () => {
     const response = await fetch(`${h.url}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: "https://evil.example" },
-      body: chatBody,
+      body: newChatBody(),
     });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: "forbidden_origin" });
@@ -63,7 +69,7 @@ describe("POST /api/chat from another site", () => {
       const response = await fetch(`${h.url}/api/chat`, {
         method: "POST",
         headers: { "content-type": type, ...(origin ? { origin } : {}) },
-        body: chatBody,
+        body: newChatBody(),
       });
       expect([403, 415]).toContain(response.status);
     }
@@ -81,7 +87,7 @@ describe("POST /api/chat from another site", () => {
     const response = await fetch(`${h.url}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", "sec-fetch-site": "cross-site" },
-      body: chatBody,
+      body: newChatBody(),
     });
     expect(response.status).toBe(403);
     expect(h.programs).toEqual([]);
@@ -107,7 +113,7 @@ describe("POST /api/chat from another site", () => {
       const response = await fetch(`${h.url}/api/chat`, {
         method: "POST",
         headers: { "content-type": "application/json; charset=utf-8", origin, "sec-fetch-site": "same-origin" },
-        body: chatBody,
+        body: newChatBody(),
       });
       expect(response.status).toBe(200);
       expect(await toolOutput(response)).toMatchObject({ status: "completed" });
@@ -128,7 +134,7 @@ describe("who is asking", () => {
         const response = await fetch(`${url}/api/chat`, {
           method: "POST",
           headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}), ...headers },
-          body: chatBody,
+          body: newChatBody(),
         });
         const set = response.headers.get("set-cookie");
         if (set) cookie = set.split(";")[0]!;
@@ -169,7 +175,7 @@ describe("who is asking", () => {
     const forged = await fetch(`${h.url}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie: `${name}=${header}.${forgedPayload}.${signature}` },
-      body: chatBody,
+      body: newChatBody(),
     });
     // Treated as a new browser: a fresh cookie, and its own fresh quota.
     expect(forged.headers.get("set-cookie")).toMatch(/^ecu_participant=/);
@@ -197,7 +203,7 @@ describe("who is asking", () => {
       },
     });
     const post = (headers: Record<string, string>) =>
-      fetch(`${h.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: chatBody });
+      fetch(`${h.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: newChatBody() });
     const anonymous = await post({});
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("set-cookie")).toBeNull();

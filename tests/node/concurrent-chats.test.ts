@@ -8,6 +8,7 @@ describe("many chats at once, each in a fresh interpreter", () => {
   it("50 concurrent chats from 50 browsers each get their own program's output, and nothing is lost", async () => {
     harness = await startHarness({
       port: 0,
+      database: ":memory:",
       chunkDelayMs: 0,
       rateLimit: { max: 1000, windowMs: 60_000 },
       participantCookie: { newParticipantLimit: { max: 1000, windowMs: 60_000 } },
@@ -18,6 +19,7 @@ describe("many chats at once, each in a fresh interpreter", () => {
         method: "POST",
         headers: { "content-type": "application/json", origin: url },
         body: JSON.stringify({
+          id: `chat-${n}`,
           messages: [{ id: "u", role: "user", parts: [{ type: "text", text: `\`\`\`python\nimport sys\nprint(${n} * 1000 + 7)\nsys.exit(${n % 3})\n\`\`\`` }] }],
         }),
       });

@@ -10,56 +10,138 @@ import {
 } from "@assistant-ui/react";
 import { useChat } from "@ai-sdk/react";
 import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
-import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  lastAssistantMessageIsCompleteWithToolCalls,
+  type UIMessage,
+} from "ai";
 import { useEffect, useRef, useState } from "react";
-import { executeCodeToolkit } from "../../assistant-ui/index.js";
+import { executeCodeToolkit, makeExecuteCodeToolkit } from "../../assistant-ui/index.js";
+import { createPyodideWorkerExecutor, executeCodeClientTool, type ClientExecutor } from "../../client-executor/index.js";
 import { DEMO_PROMPTS } from "./prompts.js";
 
-const MESSAGES_KEY = "demo-messages";
-const config = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
-const ASK_KEY = "demo-ask-before-running";
+type RunWhere = "server" | "browser";
 
-function savedMessages(): UIMessage[] {
-  try {
-    const saved = JSON.parse(localStorage.getItem(MESSAGES_KEY) ?? "[]") as unknown;
-    return Array.isArray(saved) ? (saved as UIMessage[]) : [];
-  } catch {
-    return [];
-  }
+const CHAT_KEY = "demo-chat";
+const ASK_KEY = "demo-ask-before-running";
+const THEME_KEY = "demo-theme";
+
+// Read when a browser-run call arrives: the same switch gates both kinds of chat.
+const askBeforeRunning = { current: localStorage.getItem(ASK_KEY) === "true" };
+
+// Python in this page, in a Web Worker, started with the first program.
+let executor: ClientExecutor | null = null;
+const browserExecutor = {
+  run: (code: string, options?: { signal?: AbortSignal }) => (executor ??= createPyodideWorkerExecutor()).run(code, options),
+};
+
+const configs: Record<RunWhere, AuiConfig> = {
+  server: AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) }),
+  browser: AuiConfig({
+    tools: Tools({
+      toolkit: makeExecuteCodeToolkit({
+        execution: "client",
+        executor: browserExecutor,
+        askBeforeRunning: () => askBeforeRunning.current,
+        labels: { approvalQuestion: "Run this Python program in this browser?" },
+      }),
+    }),
+  }),
+};
+
+interface DemoChat {
+  id: string;
+  runWhere: RunWhere;
+  messages: UIMessage[];
 }
 
+async function api<T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> {
+  const response = await fetch(path, {
+    ...init,
+    headers: { "content-type": "application/json", ...init?.headers },
+  });
+  return { status: response.status, body: (await response.json().catch(() => null)) as T };
+}
+
+/** A new chat on the server: in browser mode, with execute_code as a tool this page runs. */
+async function createChat(runWhere: RunWhere): Promise<DemoChat> {
+  const { status, body } = await api<{ id: string }>("/api/chats", {
+    method: "POST",
+    body: JSON.stringify({
+      tools: runWhere === "browser" ? [executeCodeClientTool] : [],
+      confirmCodeExecution: askBeforeRunning.current,
+    }),
+  });
+  if (status !== 201) throw new Error(`The chat could not be created (${status}).`);
+  localStorage.setItem(CHAT_KEY, JSON.stringify({ id: body.id, runWhere }));
+  return { id: body.id, runWhere, messages: [] };
+}
+
+/** The chat this browser had, as the server keeps it; a new one when there is none. */
+async function restoreChat(): Promise<DemoChat> {
+  try {
+    const saved = JSON.parse(localStorage.getItem(CHAT_KEY) ?? "null") as { id?: string; runWhere?: RunWhere } | null;
+    if (saved?.id) {
+      const { status, body } = await api<{ messages: UIMessage[] }>(`/api/chats/${encodeURIComponent(saved.id)}`);
+      if (status === 200) return { id: saved.id, runWhere: saved.runWhere === "browser" ? "browser" : "server", messages: body.messages };
+    }
+  } catch {
+    // Start afresh.
+  }
+  return createChat("server");
+}
+
+const sendOnWhen: Record<RunWhere, (options: { messages: UIMessage[] }) => boolean> = {
+  // Answering an approval sends the chat on by itself.
+  server: lastAssistantMessageIsCompleteWithApprovalResponses,
+  // So does the result of a program this page ran.
+  browser: (options) =>
+    lastAssistantMessageIsCompleteWithApprovalResponses(options) || lastAssistantMessageIsCompleteWithToolCalls(options),
+};
+
 /**
- * The chat, kept in localStorage so that a reload shows the same thread (and
- * a pending approval prompt). Each request says whether to ask before running code.
+ * The AI SDK's own useChat against the stateful /api/chat. The server keeps
+ * the chat: when it refuses a request (409: another tab answered first, or
+ * the chat moved on), the page shows what the server has.
  */
-function useDemoChat(askBeforeRunning: boolean) {
-  const ask = useRef(askBeforeRunning);
-  ask.current = askBeforeRunning;
+function useDemoChat(demoChat: DemoChat) {
+  const resync = useRef<() => void>(() => undefined);
   const [transport] = useState(
-    () => new DefaultChatTransport({ api: "/api/chat", body: () => ({ confirmCodeExecution: ask.current }) }),
+    () =>
+      new DefaultChatTransport({
+        api: "/api/chat",
+        body: () => ({ confirmCodeExecution: askBeforeRunning.current }),
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          if (response.status === 409) resync.current();
+          return response;
+        },
+      }),
   );
   const chat = useChat({
-    id: "demo",
+    id: demoChat.id,
     transport,
-    messages: savedMessages(),
-    // Answering an approval sends the chat on by itself.
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    messages: demoChat.messages,
+    sendAutomaticallyWhen: sendOnWhen[demoChat.runWhere],
   });
-  useEffect(() => {
-    localStorage.setItem(MESSAGES_KEY, JSON.stringify(chat.messages));
-  }, [chat.messages]);
+  resync.current = () => {
+    void api<{ messages: UIMessage[] }>(`/api/chats/${encodeURIComponent(demoChat.id)}`).then(({ status, body }) => {
+      if (status !== 200) return;
+      chat.setMessages(body.messages);
+      chat.clearError();
+    });
+  };
   return chat;
 }
 
 type Theme = "light" | "dark";
 
 function useTheme(): [Theme, (theme: Theme) => void] {
-  const [theme, setTheme] = useState<Theme>(() =>
-    localStorage.getItem("demo-theme") === "dark" ? "dark" : "light",
-  );
+  const [theme, setTheme] = useState<Theme>(() => (localStorage.getItem(THEME_KEY) === "dark" ? "dark" : "light"));
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
-    localStorage.setItem("demo-theme", theme);
+    localStorage.setItem(THEME_KEY, theme);
   }, [theme]);
   return [theme, setTheme];
 }
@@ -90,64 +172,98 @@ function Message({ role }: { role: string }) {
   );
 }
 
-export function DemoApp() {
-  const [theme, setTheme] = useTheme();
-  const [askBeforeRunning, setAskBeforeRunning] = useState(() => localStorage.getItem(ASK_KEY) === "true");
-  useEffect(() => localStorage.setItem(ASK_KEY, String(askBeforeRunning)), [askBeforeRunning]);
-  const chat = useDemoChat(askBeforeRunning);
+function Thread({ demoChat }: { demoChat: DemoChat }) {
+  const chat = useDemoChat(demoChat);
   const runtime = useAISDKRuntime(chat);
   return (
-    <AssistantRuntimeProvider runtime={runtime} config={config}>
-      <div className="demo">
-        <header className="demo-header">
-          <h1>execute-code-ui</h1>
-          <p>A scripted tutor with a real Python sandbox (Pyodide), on this machine.</p>
-          <label className="demo-switch">
-            <input
-              type="checkbox"
-              checked={theme === "dark"}
-              onChange={(event) => setTheme(event.target.checked ? "dark" : "light")}
-            />
-            Dark theme
-          </label>
-          <label className="demo-switch">
-            <input
-              type="checkbox"
-              checked={askBeforeRunning}
-              onChange={(event) => setAskBeforeRunning(event.target.checked)}
-            />
-            Ask before running code
-          </label>
-          <button type="button" className="demo-send" onClick={() => chat.setMessages([])}>
-            New chat
-          </button>
-        </header>
-        <ThreadPrimitive.Root className="demo-thread">
-          <ThreadPrimitive.Viewport className="demo-viewport">
-            <AuiIf condition={(state) => state.thread.isEmpty}>
-              <p className="demo-hint">
-                Type a <code>```python</code> block and it runs exactly as written, or pick an example:
-              </p>
-            </AuiIf>
-            <ExamplePrompts />
-            <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
-          </ThreadPrimitive.Viewport>
-          <ComposerPrimitive.Root className="demo-composer">
-            <ComposerPrimitive.Input
-              aria-label="Message"
-              placeholder={"Ask something, or paste a program:\n```python\nprint(2 ** 100)\n```"}
-              submitMode="ctrlEnter"
-              rows={4}
-            />
-            <AuiIf condition={(state) => !state.thread.isRunning}>
-              <ComposerPrimitive.Send className="demo-send">Send</ComposerPrimitive.Send>
-            </AuiIf>
-            <AuiIf condition={(state) => state.thread.isRunning}>
-              <ComposerPrimitive.Cancel className="demo-send">Stop</ComposerPrimitive.Cancel>
-            </AuiIf>
-          </ComposerPrimitive.Root>
-        </ThreadPrimitive.Root>
-      </div>
+    <AssistantRuntimeProvider runtime={runtime} config={configs[demoChat.runWhere]}>
+      <ThreadPrimitive.Root className="demo-thread" data-chat-id={demoChat.id} data-run-where={demoChat.runWhere}>
+        <ThreadPrimitive.Viewport className="demo-viewport">
+          <AuiIf condition={(state) => state.thread.isEmpty}>
+            <p className="demo-hint">
+              Type a <code>```python</code> block and it runs exactly as written, or pick an example:
+            </p>
+          </AuiIf>
+          <ExamplePrompts />
+          <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
+        </ThreadPrimitive.Viewport>
+        <ComposerPrimitive.Root className="demo-composer">
+          <ComposerPrimitive.Input
+            aria-label="Message"
+            placeholder={"Ask something, or paste a program:\n```python\nprint(2 ** 100)\n```"}
+            submitMode="ctrlEnter"
+            rows={4}
+          />
+          <AuiIf condition={(state) => !state.thread.isRunning}>
+            <ComposerPrimitive.Send className="demo-send">Send</ComposerPrimitive.Send>
+          </AuiIf>
+          <AuiIf condition={(state) => state.thread.isRunning}>
+            <ComposerPrimitive.Cancel className="demo-send">Stop</ComposerPrimitive.Cancel>
+          </AuiIf>
+        </ComposerPrimitive.Root>
+      </ThreadPrimitive.Root>
     </AssistantRuntimeProvider>
+  );
+}
+
+export function DemoApp() {
+  const [theme, setTheme] = useTheme();
+  const [ask, setAsk] = useState(askBeforeRunning.current);
+  const [demoChat, setDemoChat] = useState<DemoChat | null>(null);
+  // The choice shows at once; the chat for it follows.
+  const [chosen, setChosen] = useState<RunWhere | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    askBeforeRunning.current = ask;
+    localStorage.setItem(ASK_KEY, String(ask));
+  }, [ask]);
+  useEffect(() => {
+    restoreChat().then(setDemoChat, (error: unknown) => setFailure(String(error)));
+  }, []);
+  const startChat = (runWhere: RunWhere) => {
+    setChosen(runWhere);
+    setDemoChat(null);
+    createChat(runWhere).then(setDemoChat, (error: unknown) => setFailure(String(error)));
+  };
+  return (
+    <div className="demo">
+      <header className="demo-header">
+        <h1>execute-code-ui</h1>
+        <p>A scripted tutor with a real Python sandbox (Pyodide), on this machine.</p>
+        <label className="demo-switch">
+          <input type="checkbox" checked={theme === "dark"} onChange={(event) => setTheme(event.target.checked ? "dark" : "light")} />
+          Dark theme
+        </label>
+        <label className="demo-switch">
+          <input type="checkbox" checked={ask} onChange={(event) => setAsk(event.target.checked)} />
+          Ask before running code
+        </label>
+        <fieldset className="demo-switch demo-run-where">
+          <legend>Run code</legend>
+          {(
+            [
+              ["server", "on the server sandbox"],
+              ["browser", "in this browser"],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="demo-switch">
+              <input
+                type="radio"
+                name="run-where"
+                value={value}
+                checked={(chosen ?? demoChat?.runWhere) === value}
+                onChange={() => startChat(value)}
+              />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        <button type="button" className="demo-send" disabled={!demoChat} onClick={() => startChat(demoChat?.runWhere ?? "server")}>
+          New chat
+        </button>
+      </header>
+      {failure && <p role="alert">{failure}</p>}
+      {demoChat ? <Thread key={demoChat.id} demoChat={demoChat} /> : <p className="demo-hint">Loading the chat…</p>}
+    </div>
   );
 }

@@ -1,0 +1,148 @@
+import type { UIMessage } from "ai";
+import type { ChatRecord } from "./store.js";
+
+/** A tool part of a UI message, as stored: the fields the chat reads and writes. */
+export interface ToolPart {
+  type: string;
+  toolCallId: string;
+  toolName?: string;
+  state: string;
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+  providerExecuted?: boolean;
+  approval?: { id: string; approved?: boolean; reason?: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export function isToolPart(part: unknown): part is ToolPart {
+  if (!part || typeof part !== "object") return false;
+  const { type, toolCallId } = part as { type?: unknown; toolCallId?: unknown };
+  return typeof type === "string" && (type.startsWith("tool-") || type === "dynamic-tool") && typeof toolCallId === "string";
+}
+
+/** The tool parts of a message. */
+export function toolParts(message: UIMessage): ToolPart[] {
+  return (message.parts as unknown[]).filter(isToolPart);
+}
+
+export function toolNameOf(part: ToolPart): string {
+  return part.type === "dynamic-tool" ? (part.toolName ?? "") : part.type.slice("tool-".length);
+}
+
+/** The chat's last message when it is the assistant's (the only one that can wait for answers). */
+export function lastAssistant(messages: readonly UIMessage[]): UIMessage | undefined {
+  const last = messages.at(-1);
+  return last?.role === "assistant" ? last : undefined;
+}
+
+export interface PendingCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+export interface PendingApproval {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/** Calls of the client's own tools in the last assistant message that have no result yet. */
+export function pendingCalls(chat: Pick<ChatRecord, "messages" | "tools">): PendingCall[] {
+  const dynamic = new Set(chat.tools.map((tool) => tool.name));
+  const message = lastAssistant(chat.messages);
+  if (!message) return [];
+  return toolParts(message)
+    .filter((part) => part.state === "input-available" && !part.providerExecuted && dynamic.has(toolNameOf(part)))
+    .map((part) => ({ toolCallId: part.toolCallId, toolName: toolNameOf(part), input: part.input }));
+}
+
+/** Approval requests of server tools in the last assistant message that have no answer yet. */
+export function pendingApprovals(chat: Pick<ChatRecord, "messages">): PendingApproval[] {
+  const message = lastAssistant(chat.messages);
+  if (!message) return [];
+  return toolParts(message)
+    .filter((part) => part.state === "approval-requested" && typeof part.approval?.id === "string")
+    .map((part) => ({ approvalId: part.approval!.id, toolCallId: part.toolCallId, toolName: toolNameOf(part), input: part.input }));
+}
+
+/** Every tool call id in the chat, with whether the client's tools made it. */
+export function allCalls(chat: Pick<ChatRecord, "messages" | "tools">): Map<string, { toolName: string; dynamic: boolean }> {
+  const dynamic = new Set(chat.tools.map((tool) => tool.name));
+  const calls = new Map<string, { toolName: string; dynamic: boolean }>();
+  for (const message of chat.messages) {
+    if (message.role !== "assistant") continue;
+    for (const part of message.parts) {
+      if (!isToolPart(part)) continue;
+      const toolName = toolNameOf(part);
+      calls.set(part.toolCallId, { toolName, dynamic: dynamic.has(toolName) });
+    }
+  }
+  return calls;
+}
+
+export interface AcceptedResult {
+  toolCallId: string;
+  isError: boolean;
+  /** The result (valid against the tool's contract), or the error text. */
+  output: unknown;
+}
+
+export interface ApprovalAnswer {
+  approvalId: string;
+  approved: boolean;
+  reason?: string;
+}
+
+/** The messages with the last assistant message's awaited calls answered. */
+export function applyAnswers(
+  messages: readonly UIMessage[],
+  results: readonly AcceptedResult[],
+  approvals: readonly ApprovalAnswer[],
+): UIMessage[] {
+  const byCall = new Map(results.map((result) => [result.toolCallId, result]));
+  const byApproval = new Map(approvals.map((answer) => [answer.approvalId, answer]));
+  return mapLastAssistant(messages, (part) => {
+    const result = byCall.get(part.toolCallId);
+    if (result && part.state === "input-available") {
+      const { output: _output, errorText: _errorText, ...rest } = part;
+      return result.isError
+        ? { ...rest, state: "output-error", errorText: String(result.output) }
+        : { ...rest, state: "output-available", output: result.output };
+    }
+    const answer = part.approval ? byApproval.get(part.approval.id) : undefined;
+    if (answer && part.state === "approval-requested") {
+      return {
+        ...part,
+        state: "approval-responded",
+        approval: { ...part.approval!, approved: answer.approved, ...(answer.reason ? { reason: answer.reason } : {}) },
+      };
+    }
+    return part;
+  });
+}
+
+export const CANCELLED_BY_NEW_MESSAGE = "Cancelled: a new message was sent before this call was answered.";
+
+/** The messages with every awaited call of the last assistant message cancelled (a new user message came first). */
+export function cancelAwaited(chat: Pick<ChatRecord, "messages" | "tools">): UIMessage[] {
+  const dynamic = new Set(chat.tools.map((tool) => tool.name));
+  return mapLastAssistant(chat.messages, (part) => {
+    if (part.state === "input-available" && dynamic.has(toolNameOf(part))) {
+      return { ...part, state: "output-error", errorText: CANCELLED_BY_NEW_MESSAGE };
+    }
+    if (part.state === "approval-requested" && part.approval) {
+      return { ...part, state: "output-denied", approval: { ...part.approval, approved: false, reason: CANCELLED_BY_NEW_MESSAGE } };
+    }
+    return part;
+  });
+}
+
+function mapLastAssistant(messages: readonly UIMessage[], map: (part: ToolPart) => ToolPart): UIMessage[] {
+  const last = lastAssistant(messages);
+  if (!last) return [...messages];
+  const parts = last.parts.map((part) => (isToolPart(part) ? (map(part) as unknown as typeof part) : part));
+  return [...messages.slice(0, -1), { ...last, parts }];
+}

@@ -1,0 +1,578 @@
+import {
+  convertToModelMessages,
+  createUIMessageStreamResponse,
+  jsonSchema,
+  stepCountIs,
+  streamText,
+  tool,
+  type LanguageModel,
+  type Tool,
+  type ToolSet,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
+import { expiredApprovalResult } from "../approval-expiry.js";
+import { describeModelOutput } from "../model-output.js";
+import {
+  allCalls,
+  applyAnswers,
+  cancelAwaited,
+  isToolPart,
+  lastAssistant,
+  pendingApprovals,
+  pendingCalls,
+  type AcceptedResult,
+  type ApprovalAnswer,
+} from "./calls.js";
+import { canMove, ChatStateConflict, type ChatStatus } from "./status.js";
+import { moveChat, type ChatRecord, type ChatStore, type DynamicToolSpec } from "./store.js";
+import {
+  ChatRequestError,
+  checkAnswers,
+  DEFAULT_CHAT_LIMITS,
+  executeCodeResultContract,
+  isValidId,
+  jsonSchemaContract,
+  parseDynamicTools,
+  userText,
+  type ChatLimits,
+  type RawApproval,
+  type RawResult,
+  type ToolResultContract,
+} from "./validate.js";
+
+/** Who is asking: decided by the host (its session, its sign-in), never read from the request body. */
+export interface ChatCaller {
+  participantId: string;
+}
+
+export interface ServerToolsContext {
+  participantId: string;
+  chatId: string;
+  /** The settings the chat keeps (see `readOptions`). */
+  options: Record<string, unknown>;
+}
+
+export type ChatLogEvent =
+  | { type: "chat_created"; chatId: string; participantId: string; dynamicTools: string[] }
+  | { type: "chat_moved"; chatId: string; from: ChatStatus; to: ChatStatus }
+  | { type: "chat_refused"; chatId: string | null; status: number; code: string; message: string }
+  | { type: "chat_failed"; chatId: string; message: string };
+
+export interface ChatEndpointsOptions {
+  /** Where chats live: `createSqliteChatStore()` or `createPostgresChatStore()`. */
+  store: ChatStore;
+  model: LanguageModel;
+  /** The system prompt. Only the server sets it; a client's system messages are never read. */
+  instructions?: string;
+  /** The server's own tools for one run of one chat. */
+  tools: (context: ServerToolsContext) => ToolSet;
+  /**
+   * Settings a client may choose and the chat keeps, read from the body of
+   * each request that carries any (the harness: its approval-gate switches).
+   * Return undefined to keep what the chat has.
+   */
+  readOptions?: (body: Record<string, unknown>) => Record<string, unknown> | undefined;
+  /** Server tools a client may replace with a tool of its own of the same name (e.g. `["execute_code"]` for code run in the browser). Default none. */
+  clientReplaceableTools?: readonly string[];
+  /** What results of client tools must be, by tool name. Default: `execute_code` must be the kit's `ExecuteCodeResult`. A declared output schema applies to tools not listed. */
+  resultContracts?: Record<string, ToolResultContract>;
+  /** How long an approval request stays answerable. Default 10 minutes. */
+  approvalTtlMs?: number;
+  /** Model steps per run. Default 5. */
+  maxSteps?: number;
+  limits?: Partial<ChatLimits>;
+  /** How long a new message waits for a run of the same chat to end before 409. Default 5 000 ms. */
+  busyWaitMs?: number;
+  /** A chat left running or pending this long is taken to be abandoned by a server that went away. Default 15 minutes. */
+  staleAfterMs?: number;
+  /** The text a client sees for a failed run. Default: the error's message. */
+  onError?: (error: unknown) => string;
+  log?: (event: ChatLogEvent) => void;
+  now?: () => number;
+}
+
+/** What a client may see of a chat. */
+export interface ChatView {
+  id: string;
+  status: ChatStatus;
+  messages: UIMessage[];
+  tools: Array<{ name: string; description: string; input_schema: Record<string, unknown>; output_schema?: Record<string, unknown> }>;
+  /** What the chat waits for, when `requires_action`. */
+  required_action: {
+    tool_calls: Array<{ tool_call_id: string; name: string; input: unknown }>;
+    approvals: Array<{ approval_id: string; tool_call_id: string; name: string; input: unknown }>;
+  } | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export function chatView(chat: ChatRecord): ChatView {
+  return {
+    id: chat.id,
+    status: chat.status,
+    messages: chat.messages,
+    tools: chat.tools.map((spec) => ({
+      name: spec.name,
+      description: spec.description,
+      input_schema: spec.inputSchema,
+      ...(spec.outputSchema ? { output_schema: spec.outputSchema } : {}),
+    })),
+    required_action:
+      chat.status === "requires_action"
+        ? {
+            tool_calls: pendingCalls(chat).map((call) => ({ tool_call_id: call.toolCallId, name: call.toolName, input: call.input })),
+            approvals: pendingApprovals(chat).map((request) => ({
+              approval_id: request.approvalId,
+              tool_call_id: request.toolCallId,
+              name: request.toolName,
+              input: request.input,
+            })),
+          }
+        : null,
+    error: chat.error,
+    created_at: chat.createdAt,
+    updated_at: chat.updatedAt,
+  };
+}
+
+type Submission =
+  | { kind: "message"; message: UIMessage }
+  | { kind: "retry" }
+  | { kind: "regenerate" }
+  | { kind: "answers"; results: RawResult[]; approvals: RawApproval[] };
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
+
+function refusal(error: ChatRequestError): Response {
+  return json(error.status, { error: error.code, message: error.message, ...error.details });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readBody(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") throw new ChatRequestError(415, "unsupported_media_type", "Send the request as application/json.");
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new ChatRequestError(413, "too_large", "The request body is too large.");
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new ChatRequestError(413, "too_large", "The request body is too large.");
+      }
+      chunks.push(value);
+    }
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new ChatRequestError(400, "invalid_json", "The request body is not JSON.");
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw new ChatRequestError(400, "invalid_request", "The request body is not a JSON object.");
+  return body as Record<string, unknown>;
+}
+
+const conflict = (chat: ChatRecord, message: string) =>
+  new ChatRequestError(409, "conflict", message, { status: chat.status });
+
+/**
+ * The chat endpoints, as Web `Request` → `Response` functions: mount them in
+ * a Next.js route handler, or in Node's `http` through `toNodeHandler`. The
+ * store is the only truth: history, system prompt and results of
+ * server-run calls come from it, never from a request. A client sends only
+ * what is new — a user message, approval answers, results of its own tools —
+ * and every status change is one conditional write, so the first of two
+ * racing answers wins, across processes and servers.
+ */
+export function createChatEndpoints(options: ChatEndpointsOptions) {
+  const store = options.store;
+  const limits: ChatLimits = { ...DEFAULT_CHAT_LIMITS, ...options.limits };
+  const now = options.now ?? Date.now;
+  const ttlMs = options.approvalTtlMs ?? 10 * 60_000;
+  const busyWaitMs = options.busyWaitMs ?? 5_000;
+  const staleAfterMs = options.staleAfterMs ?? 15 * 60_000;
+  const replaceable = options.clientReplaceableTools ?? [];
+  const contracts: Record<string, ToolResultContract> = { execute_code: executeCodeResultContract(), ...options.resultContracts };
+  const describeError = options.onError ?? ((error: unknown) => (error instanceof Error ? error.message : String(error)));
+  const log = options.log ?? (() => undefined);
+  // Signs approval requests so that an answer only approves the exact call that was shown; kept in the store so it outlives a restart.
+  let approvalSecret: Promise<Uint8Array> | undefined;
+
+  const serverTools = (chat: Pick<ChatRecord, "owner" | "id" | "options">) =>
+    options.tools({ participantId: chat.owner, chatId: chat.id, options: chat.options });
+
+  const contractFor = (chat: ChatRecord) => (toolName: string) => {
+    const known = contracts[toolName];
+    if (known) return known;
+    const spec = chat.tools.find((candidate) => candidate.name === toolName);
+    return spec?.outputSchema ? jsonSchemaContract(spec.outputSchema) : undefined;
+  };
+
+  /** The tools of one run: the server's, and the client's own (no execute: a call of one ends the loop). */
+  function toolSet(chat: ChatRecord): ToolSet {
+    const tools: ToolSet = { ...serverTools(chat) };
+    for (const spec of chat.tools) tools[spec.name] = clientTool(spec);
+    return tools;
+  }
+
+  function clientTool(spec: DynamicToolSpec): Tool {
+    return tool({
+      description: spec.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(spec.inputSchema as Parameters<typeof jsonSchema>[0]),
+      ...(spec.name === "execute_code"
+        ? { toModelOutput: ({ output }: { output: unknown }) => ({ type: "text" as const, value: describeModelOutput(output) }) }
+        : {}),
+    }) as Tool;
+  }
+
+  async function move(chat: ChatRecord, event: Parameters<typeof moveChat>[2], change: Parameters<typeof moveChat>[3] = {}) {
+    const next = await moveChat(store, chat, event, change, now());
+    if (next) log({ type: "chat_moved", chatId: chat.id, from: chat.status, to: next.status });
+    return next;
+  }
+
+  async function load(caller: ChatCaller, id: string): Promise<ChatRecord> {
+    const chat = isValidId(id) ? await store.get(caller.participantId, id) : null;
+    // Another participant's chat does not exist, as far as this caller can tell.
+    if (!chat) throw new ChatRequestError(404, "not_found", "There is no such chat.");
+    return abandonIfStale(chat);
+  }
+
+  /** A chat left running or pending by a server that went away becomes an error, so that it can go on. */
+  async function abandonIfStale(chat: ChatRecord): Promise<ChatRecord> {
+    if ((chat.status !== "running" && chat.status !== "pending") || now() - chat.updatedAt < staleAfterMs) return chat;
+    const moved = await move(chat, "abandon", { error: "The server stopped while answering." });
+    return moved ?? (await store.get(chat.owner, chat.id)) ?? chat;
+  }
+
+  async function newChat(caller: ChatCaller, id: string, tools: DynamicToolSpec[], chatOptions: Record<string, unknown>) {
+    const time = now();
+    const chat: ChatRecord = {
+      id,
+      owner: caller.participantId,
+      status: "idle",
+      version: 0,
+      messages: [],
+      tools,
+      options: chatOptions,
+      approvals: {},
+      error: null,
+      createdAt: time,
+      updatedAt: time,
+    };
+    if (!(await store.insert(chat))) throw new ChatRequestError(409, "exists", "A chat with this id exists already.");
+    log({ type: "chat_created", chatId: id, participantId: caller.participantId, dynamicTools: tools.map((spec) => spec.name) });
+    return chat;
+  }
+
+  const optionsFrom = (chat: ChatRecord, body: Record<string, unknown>) => options.readOptions?.(body) ?? chat.options;
+
+  /**
+   * Takes what a request adds to a chat and runs the loop on it. New
+   * messages wait a little for a run that is ending (a stop pressed a moment
+   * ago); answers go only to a chat that awaits them.
+   */
+  async function continueChat(request: Request, start: ChatRecord, submission: Submission, body: Record<string, unknown>) {
+    let chat = start;
+    if (submission.kind === "answers") {
+      if (chat.status !== "requires_action") throw conflict(chat, `The chat is ${chat.status}: it is not waiting for answers.`);
+      const awaited = {
+        calls: pendingCalls(chat),
+        approvals: pendingApprovals(chat),
+        serverCallIds: new Set([...allCalls(chat)].filter(([, call]) => !call.dynamic).map(([id]) => id)),
+      };
+      const answers = checkAnswers(submission, awaited, contractFor(chat), limits);
+      const { approvals, expired } = expireLate(chat, answers.approvals);
+      const submitted = await move(chat, "submit", {
+        messages: applyAnswers(chat.messages, answers.results, approvals),
+        approvals: {},
+        options: optionsFrom(chat, body),
+      });
+      // Another request answered first.
+      if (!submitted) throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "These calls were answered already.");
+      const running = await move(submitted, "resume");
+      if (!running) throw conflict(submitted, "The chat moved on before its answers were taken.");
+      return run(request, running, expired);
+    }
+
+    // A new message, a retry or a regenerate: wait for a run that is ending.
+    const deadline = performance.now() + busyWaitMs;
+    while ((chat.status === "running" || chat.status === "pending") && performance.now() < deadline) {
+      await sleep(100);
+      chat = await abandonIfStale((await store.get(chat.owner, chat.id)) ?? chat);
+    }
+    if (!canMove(chat.status, "start")) throw conflict(chat, `The chat is ${chat.status}; send the message again when it is done.`);
+    let messages: UIMessage[];
+    if (submission.kind === "message") {
+      messages = [...(chat.status === "requires_action" ? cancelAwaited(chat) : chat.messages), submission.message];
+    } else {
+      const lastUser = chat.messages.findLastIndex((message) => message.role === "user");
+      if (lastUser < 0) throw new ChatRequestError(400, "invalid_request", "There is no user message to answer again.");
+      if (chat.status === "requires_action") throw conflict(chat, "The chat awaits answers to its calls.");
+      messages = chat.messages.slice(0, lastUser + 1);
+    }
+    const running = await move(chat, "start", { messages, approvals: {}, error: null, options: optionsFrom(chat, body) });
+    if (!running) throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "Another request changed the chat first.");
+    return run(request, running, new Set());
+  }
+
+  /** Answers given too late become denials with the reason "expired": the code never runs. */
+  function expireLate(chat: ChatRecord, answers: ApprovalAnswer[]): { approvals: ApprovalAnswer[]; expired: Set<string> } {
+    const expired = new Set<string>();
+    const requests = new Map(pendingApprovals(chat).map((request) => [request.approvalId, request]));
+    const approvals = answers.map((answer) => {
+      const at = chat.approvals[answer.approvalId];
+      if (!answer.approved || (at !== undefined && now() - at <= ttlMs)) return answer;
+      expired.add(requests.get(answer.approvalId)!.toolCallId);
+      return { approvalId: answer.approvalId, approved: false, reason: "expired" };
+    });
+    return { approvals, expired };
+  }
+
+  /**
+   * One run of the model loop for a chat the caller has moved to `running`.
+   * When it ends, the chat is stored with what it awaits, if anything.
+   */
+  async function run(request: Request, chat: ChatRecord, expiredCallIds: ReadonlySet<string>) {
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    let stream: ReadableStream<UIMessageChunk>;
+    try {
+      approvalSecret ??= store.secret("approval");
+      const tools = toolSet(chat);
+      const result = streamText({
+        model: options.model,
+        instructions: options.instructions,
+        messages: await convertToModelMessages(chat.messages, { tools, ignoreIncompleteToolCalls: true }),
+        tools,
+        stopWhen: stepCountIs(options.maxSteps ?? 5),
+        // Stop means stop: a client that hangs up ends the run, and the chat keeps what was done.
+        abortSignal: request.signal,
+        experimental_toolApprovalSecret: await approvalSecret,
+        // A failure is stored with the chat (and logged as chat_failed), not printed.
+        onError: () => undefined,
+      });
+      stream = result
+        .toUIMessageStream({
+          originalMessages: chat.messages,
+          generateMessageId: () => `msg_${crypto.randomUUID()}`,
+          onError: describeError,
+          onEnd: async ({ messages, outcome }) => {
+            try {
+              await finish(chat, messages, outcome.status === "failed" ? describeError(outcome.error) : null);
+            } finally {
+              settle();
+            }
+          },
+        })
+        .pipeThrough(
+          new TransformStream<UIMessageChunk, UIMessageChunk>({
+            transform(chunk, controller) {
+              // The stream's denial carries no reason: tell the card this one expired.
+              if (chunk.type === "tool-output-denied" && expiredCallIds.has(chunk.toolCallId)) {
+                controller.enqueue({ type: "tool-output-available", toolCallId: chunk.toolCallId, output: expiredApprovalResult });
+                return;
+              }
+              controller.enqueue(chunk);
+            },
+          }),
+        );
+    } catch (error) {
+      await finish(chat, chat.messages, describeError(error));
+      throw error;
+    }
+    return { stream, settled, chatId: chat.id, owner: chat.owner };
+  }
+
+  /** Stores the end of a run: awaiting the client, done, or failed. */
+  async function finish(chat: ChatRecord, messages: UIMessage[], failure: string | null) {
+    const ended = { ...chat, messages };
+    const awaited = { calls: pendingCalls(ended), approvals: pendingApprovals(ended) };
+    let moved: ChatRecord | null;
+    if (failure !== null) {
+      moved = await move(chat, "fail", { messages, error: failure });
+      log({ type: "chat_failed", chatId: chat.id, message: failure });
+    } else if (awaited.calls.length || awaited.approvals.length) {
+      const time = now();
+      moved = await move(chat, "wait", {
+        messages,
+        approvals: Object.fromEntries(awaited.approvals.map((request) => [request.approvalId, chat.approvals[request.approvalId] ?? time])),
+      });
+    } else {
+      moved = await move(chat, "finish", { messages });
+    }
+    if (!moved) log({ type: "chat_failed", chatId: chat.id, message: "The chat was changed elsewhere while it ran; this run's end was not stored." });
+  }
+
+  /** The run's UI message stream; or, for `Accept: application/json`, the chat once the run has ended. */
+  async function respond(request: Request, caller: ChatCaller, ran: Awaited<ReturnType<typeof run>>): Promise<Response> {
+    const accept = request.headers.get("accept") ?? "";
+    if (accept.includes("application/json") && !accept.includes("text/event-stream")) {
+      const reader = ran.stream.getReader();
+      while (!(await reader.read()).done);
+      await ran.settled;
+      return json(200, chatView((await store.get(caller.participantId, ran.chatId))!));
+    }
+    return createUIMessageStreamResponse({ stream: ran.stream, headers: { "cache-control": "no-store" } });
+  }
+
+  /** Reads what is new in an AI SDK request (`{ id, messages, trigger, messageId }`), and nothing else. */
+  function readAISDKSubmission(chat: ChatRecord, body: Record<string, unknown>): Submission {
+    if (body.trigger === "regenerate-message") return { kind: "regenerate" };
+    if (!Array.isArray(body.messages) || body.messages.length === 0) {
+      throw new ChatRequestError(400, "invalid_request", "The request has no messages.");
+    }
+    const last = body.messages.at(-1) as { id?: unknown; role?: unknown; parts?: unknown } | null;
+    if (!last || typeof last !== "object") throw new ChatRequestError(400, "invalid_request", "The last message is not an object.");
+    if (last.role === "user") {
+      const stored = chat.messages.find((message) => message.id === last.id);
+      if (stored) {
+        // The same message again (a retry after a failure): run it again only if nothing answered it.
+        if (chat.messages.at(-1)?.id === last.id) return { kind: "retry" };
+        throw conflict(chat, "This message was answered already.");
+      }
+      const text = userText(last.parts, limits);
+      const id = isValidId(last.id) ? last.id : `msg_${crypto.randomUUID()}`;
+      return { kind: "message", message: { id, role: "user", parts: [{ type: "text", text }] } };
+    }
+    if (last.role === "assistant") {
+      const storedLast = lastAssistant(chat.messages);
+      if (!storedLast || storedLast.id !== last.id || chat.status !== "requires_action") {
+        throw conflict(chat, `The chat is ${chat.status}: it is not waiting for answers to this message.`);
+      }
+      const awaitedCalls = new Set(pendingCalls(chat).map((call) => call.toolCallId));
+      const awaitedApprovals = new Set(pendingApprovals(chat).map((request) => request.approvalId));
+      const results: RawResult[] = [];
+      const approvals: RawApproval[] = [];
+      for (const part of Array.isArray(last.parts) ? last.parts : []) {
+        if (!isToolPart(part)) continue;
+        // Only answers to what the chat awaits are read; anything else in the message (server results, text) is the client's own view.
+        if (awaitedCalls.has(part.toolCallId)) {
+          if (part.state === "output-available") results.push({ tool_call_id: part.toolCallId, output: part.output });
+          if (part.state === "output-error") results.push({ tool_call_id: part.toolCallId, output: part.errorText ?? "", is_error: true });
+        } else if (part.approval && awaitedApprovals.has(part.approval.id) && (part.state === "approval-responded" || part.state === "output-denied")) {
+          approvals.push({ approval_id: part.approval.id, approved: part.approval.approved === true, reason: part.approval.reason });
+        }
+      }
+      return { kind: "answers", results, approvals };
+    }
+    throw new ChatRequestError(400, "invalid_request", "The last message must be the user's new message or the assistant message with your answers.");
+  }
+
+  async function guarded(chatId: string | null, work: () => Promise<Response>): Promise<Response> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ChatStateConflict) {
+        return refusal(new ChatRequestError(409, "conflict", error.message, { status: error.status }));
+      }
+      if (!(error instanceof ChatRequestError)) throw error;
+      log({ type: "chat_refused", chatId, status: error.status, code: error.code, message: error.message });
+      return refusal(error);
+    }
+  }
+
+  const endpoints = {
+    /** `POST /api/chats` `{ tools?: [{ name, description, input_schema, output_schema? }], id? }` → 201 with the chat. */
+    createChat: (request: Request, caller: ChatCaller) =>
+      guarded(null, async () => {
+        const body = await readBody(request, limits.maxBodyBytes);
+        if (body.id !== undefined && !isValidId(body.id)) throw new ChatRequestError(400, "invalid_request", "id must be 1–128 letters, digits, _ or -.");
+        const id = (body.id as string | undefined) ?? `chat_${crypto.randomUUID()}`;
+        const chatOptions = options.readOptions?.(body) ?? {};
+        const names = Object.keys(serverTools({ owner: caller.participantId, id, options: chatOptions }));
+        const tools = parseDynamicTools(body.tools, { serverToolNames: names, replaceable, limits });
+        return json(201, chatView(await newChat(caller, id, tools, chatOptions)));
+      }),
+
+    /** `GET /api/chats/:id` → the chat: status, messages, what it awaits. */
+    getChat: (_request: Request, caller: ChatCaller, chatId: string) =>
+      guarded(chatId, async () => json(200, chatView(await load(caller, chatId)))),
+
+    /** `POST /api/chats/:id/messages` `{ text }` → the answer as a UI message stream (or the chat, for `Accept: application/json`). */
+    postMessage: (request: Request, caller: ChatCaller, chatId: string) =>
+      guarded(chatId, async () => {
+        const body = await readBody(request, limits.maxBodyBytes);
+        const chat = await load(caller, chatId);
+        const text = userText([{ type: "text", text: body.text }], limits);
+        const message: UIMessage = { id: `msg_${crypto.randomUUID()}`, role: "user", parts: [{ type: "text", text }] };
+        return respond(request, caller, await continueChat(request, chat, { kind: "message", message }, body));
+      }),
+
+    /**
+     * `POST /api/chats/:id/tool-results` `{ results: [{ tool_call_id, output, is_error? }], approvals?: [{ approval_id, approved, reason? }] }`:
+     * 409 when the chat awaits nothing; 400 unless the ids are exactly the
+     * awaited calls of the client's tools and every output fits its tool's
+     * contract. The first valid answer wins; the continuation follows as a
+     * UI message stream (or the chat, for `Accept: application/json`).
+     */
+    submitToolResults: (request: Request, caller: ChatCaller, chatId: string) =>
+      guarded(chatId, async () => {
+        const body = await readBody(request, limits.maxBodyBytes);
+        const chat = await load(caller, chatId);
+        if (chat.status !== "requires_action") throw conflict(chat, `The chat is ${chat.status}: it is not waiting for tool results.`);
+        if (!Array.isArray(body.results)) throw new ChatRequestError(400, "invalid_request", "results must be an array.");
+        if (body.approvals !== undefined && !Array.isArray(body.approvals)) throw new ChatRequestError(400, "invalid_request", "approvals must be an array.");
+        const submission: Submission = { kind: "answers", results: body.results as RawResult[], approvals: (body.approvals ?? []) as RawApproval[] };
+        return respond(request, caller, await continueChat(request, chat, submission, {}));
+      }),
+
+    /**
+     * `POST /api/chat` with the AI SDK's own body (`{ id, messages, trigger,
+     * messageId }`), so `useChat` and assistant-ui work unchanged. The chat
+     * is looked up by id for this caller (and made, with the server's tools
+     * only, on a first message). Only the new part is read: a new last user
+     * message, approval answers, results of awaited client calls.
+     */
+    chat: (request: Request, caller: ChatCaller) =>
+      guarded(null, async () => {
+        const body = await readBody(request, limits.maxBodyBytes);
+        if (!isValidId(body.id)) throw new ChatRequestError(400, "invalid_request", "The request has no valid chat id.");
+        let chat = await store.get(caller.participantId, body.id);
+        if (!chat) {
+          chat = await newChat(caller, body.id, [], options.readOptions?.(body) ?? {}).catch(async (error: unknown) => {
+            const raced = await store.get(caller.participantId, body.id as string);
+            if (raced) return raced;
+            throw error;
+          });
+        }
+        chat = await abandonIfStale(chat);
+        return respond(request, caller, await continueChat(request, chat, readAISDKSubmission(chat, body), body));
+      }),
+
+    /**
+     * Routes a request under `basePath` (default `/api`) to the endpoint for
+     * it; null for a path that is not the chat's, so the host can route it.
+     */
+    async handle(request: Request, caller: ChatCaller, { basePath = "/api" }: { basePath?: string } = {}): Promise<Response | null> {
+      const path = new URL(request.url).pathname;
+      const method = request.method;
+      const only = (allowed: string, work: () => Promise<Response>) =>
+        method === allowed ? work() : Promise.resolve(json(405, { error: "method_not_allowed", message: `Use ${allowed}.` }, { allow: allowed }));
+      if (path === `${basePath}/chat`) return only("POST", () => endpoints.chat(request, caller));
+      if (path === `${basePath}/chats`) return only("POST", () => endpoints.createChat(request, caller));
+      if (!path.startsWith(`${basePath}/chats/`)) return null;
+      const [id, action, ...rest] = path.slice(`${basePath}/chats/`.length).split("/");
+      if (!id || rest.length) return null;
+      const chatId = decodeURIComponent(id);
+      if (action === undefined) return only("GET", () => endpoints.getChat(request, caller, chatId));
+      if (action === "messages") return only("POST", () => endpoints.postMessage(request, caller, chatId));
+      if (action === "tool-results") return only("POST", () => endpoints.submitToolResults(request, caller, chatId));
+      return null;
+    },
+  };
+  return endpoints;
+}
+
+export type ChatEndpoints = ReturnType<typeof createChatEndpoints>;
+export type { AcceptedResult };

@@ -1,0 +1,101 @@
+import { chatData, chatFromRow, type ChatRecord, type ChatStore } from "./store.js";
+
+/** The part of a `pg` Pool the store uses (typed here so that the kit's types need no `@types/pg`). */
+export interface PgPool {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  connect(): Promise<{ query(text: string, values?: unknown[]): Promise<unknown>; release(): void }>;
+  end(): Promise<void>;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
+
+export interface PostgresChatStoreOptions {
+  /** `postgres://user:password@host:port/database`; or give `pool`. */
+  connectionString?: string;
+  /** A `pg` Pool of your own; the store does not end it on close. */
+  pool?: PgPool;
+  /** More `pg` pool settings (`max`, `ssl`, …), with `connectionString`. */
+  poolConfig?: Record<string, unknown>;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ecu_chats (
+  owner TEXT NOT NULL,
+  id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  version BIGINT NOT NULL,
+  data TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (owner, id)
+);
+CREATE TABLE IF NOT EXISTS ecu_secrets (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);`;
+
+type PgPoolClass = new (config: Record<string, unknown>) => PgPool;
+
+// Any number: it only keeps two servers from creating the tables at the same moment.
+const SCHEMA_LOCK = 7_212_911_001;
+
+/**
+ * Chats in PostgreSQL through `pg` (an optional peer dependency), for more
+ * than one chat server: every write is one conditional UPDATE on (status,
+ * version), so when two servers take answers for the same call, exactly one
+ * of them moves the chat on.
+ */
+export async function createPostgresChatStore(options: PostgresChatStoreOptions): Promise<ChatStore> {
+  let pool = options.pool;
+  const ownPool = !pool;
+  if (!pool) {
+    const pg = (await import("pg")) as unknown as { default?: { Pool: PgPoolClass }; Pool?: PgPoolClass };
+    const PoolClass = (pg.default?.Pool ?? pg.Pool)!;
+    pool = new PoolClass({ connectionString: options.connectionString, ...options.poolConfig });
+    // An idle connection that the server drops (a restart, a failover) must not take the process down; the pool reconnects.
+    pool.on("error", () => undefined);
+  }
+  const db = pool;
+  const client = await db.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK]);
+    await client.query(SCHEMA);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+
+  return {
+    async insert(chat: ChatRecord) {
+      const result = await db.query(
+        "INSERT INTO ecu_chats (owner, id, status, version, data, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, id) DO NOTHING",
+        [chat.owner, chat.id, chat.status, chat.version, chatData(chat), chat.createdAt, chat.updatedAt],
+      );
+      return result.rowCount === 1;
+    },
+    async get(owner, id) {
+      const result = await db.query("SELECT * FROM ecu_chats WHERE owner = $1 AND id = $2", [owner, id]);
+      const row = result.rows[0] as Parameters<typeof chatFromRow>[0] | undefined;
+      return row ? chatFromRow(row) : null;
+    },
+    async replace(expected, next) {
+      const result = await db.query(
+        "UPDATE ecu_chats SET status = $1, version = $2, data = $3, updated_at = $4 WHERE owner = $5 AND id = $6 AND status = $7 AND version = $8",
+        [next.status, next.version, chatData(next), next.updatedAt, expected.owner, expected.id, expected.status, expected.version],
+      );
+      return result.rowCount === 1;
+    },
+    async secret(name) {
+      const value = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64");
+      await db.query("INSERT INTO ecu_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [name, value]);
+      const result = await db.query("SELECT value FROM ecu_secrets WHERE name = $1", [name]);
+      return new Uint8Array(Buffer.from((result.rows[0] as { value: string }).value, "base64"));
+    },
+    async close() {
+      if (ownPool) await db.end();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { chatData, chatFromRow, type ChatRecord, type ChatStore } from "./store.js";
+
+export interface SqliteChatStoreOptions {
+  /** The database file, or `":memory:"` (for tests). Default: `chats.sqlite` in `dataDir`. */
+  path?: string;
+  /** The folder for the database file; made when missing. Default `./data`. */
+  dataDir?: string;
+  /** How long a write waits for another process's lock on the file. Default 5 000 ms. */
+  busyTimeoutMs?: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ecu_chats (
+  owner TEXT NOT NULL,
+  id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (owner, id)
+);
+CREATE TABLE IF NOT EXISTS ecu_secrets (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);`;
+
+type Row = Parameters<typeof chatFromRow>[0];
+
+/**
+ * Chats in SQLite through Node's built-in `node:sqlite` (Node 22.13 or
+ * later; no native addon to build): one file, so a restart loses nothing.
+ * Several processes may share the file; each write is one conditional
+ * UPDATE, so the first of two racing writes wins.
+ */
+export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}): Promise<ChatStore> {
+  // Loaded here, not at the top: importing the server entry must not need node:sqlite.
+  const { DatabaseSync } = await import("node:sqlite");
+  let file = options.path;
+  if (file === undefined) {
+    const dir = path.resolve(options.dataDir ?? "data");
+    mkdirSync(dir, { recursive: true });
+    file = path.join(dir, "chats.sqlite");
+  }
+  const db = new DatabaseSync(file);
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+  if (file !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
+  db.exec(SCHEMA);
+
+  const insert = db.prepare(
+    "INSERT OR IGNORE INTO ecu_chats (owner, id, status, version, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  const select = db.prepare("SELECT * FROM ecu_chats WHERE owner = ? AND id = ?");
+  const update = db.prepare(
+    "UPDATE ecu_chats SET status = ?, version = ?, data = ?, updated_at = ? WHERE owner = ? AND id = ? AND status = ? AND version = ?",
+  );
+  const insertSecret = db.prepare("INSERT OR IGNORE INTO ecu_secrets (name, value) VALUES (?, ?)");
+  const selectSecret = db.prepare("SELECT value FROM ecu_secrets WHERE name = ?");
+  let open = true;
+
+  return {
+    async insert(chat: ChatRecord) {
+      const result = insert.run(chat.owner, chat.id, chat.status, chat.version, chatData(chat), chat.createdAt, chat.updatedAt);
+      return Number(result.changes) === 1;
+    },
+    async get(owner, id) {
+      const row = select.get(owner, id) as Row | undefined;
+      return row ? chatFromRow(row) : null;
+    },
+    async replace(expected, next) {
+      const result = update.run(
+        next.status,
+        next.version,
+        chatData(next),
+        next.updatedAt,
+        expected.owner,
+        expected.id,
+        expected.status,
+        expected.version,
+      );
+      return Number(result.changes) === 1;
+    },
+    async secret(name) {
+      insertSecret.run(name, Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"));
+      const row = selectSecret.get(name) as { value: string };
+      return new Uint8Array(Buffer.from(row.value, "base64"));
+    },
+    async close() {
+      if (!open) return;
+      open = false;
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import type { UIMessage } from "ai";
+import { nextStatus, type ChatEvent, type ChatStatus } from "./status.js";
+
+/** A tool the chat's client runs itself, declared when the chat is created. */
+export interface DynamicToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the tool's input (an object schema), as the model sees it. */
+  inputSchema: Record<string, unknown>;
+  /** JSON Schema that every result of this tool must fit; results of known tools (execute_code) fit the kit's contract instead. */
+  outputSchema?: Record<string, unknown>;
+}
+
+/** One chat, as stored: the only truth about it. */
+export interface ChatRecord {
+  id: string;
+  /** The participant the chat belongs to; no one else can read or write it. */
+  owner: string;
+  status: ChatStatus;
+  /** Increases with every write; writes are conditional on it. */
+  version: number;
+  messages: UIMessage[];
+  /** Tools the client runs itself. */
+  tools: DynamicToolSpec[];
+  /** Settings the host keeps with the chat (the harness: its approval gate). */
+  options: Record<string, unknown>;
+  /** Approval requests awaiting an answer: approval id → when it was made (ms since the epoch). */
+  approvals: Record<string, number>;
+  /** Why the last run failed, for `error`. */
+  error: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Where chats live. Every write but the first is a compare-and-set on (status, version). */
+export interface ChatStore {
+  /** Adds a chat; false when the owner already has a chat with that id. */
+  insert(chat: ChatRecord): Promise<boolean>;
+  get(owner: string, id: string): Promise<ChatRecord | null>;
+  /**
+   * Writes `next` in place of the stored chat when the stored one still has
+   * `expected`'s status and version: one conditional UPDATE. False when
+   * another write came first (the caller lost the race).
+   */
+  replace(expected: Pick<ChatRecord, "owner" | "id" | "status" | "version">, next: ChatRecord): Promise<boolean>;
+  /** A random secret made once per store and kept in it (for approval signatures that outlive a restart). */
+  secret(name: string): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+/**
+ * Moves a stored chat by `event`, with `change` applied: the status comes
+ * from the status machine, the write is conditional on the chat being as it
+ * was read. Resolves with the new record, or null when another request moved
+ * the chat first.
+ */
+export async function moveChat(
+  store: ChatStore,
+  chat: ChatRecord,
+  event: ChatEvent,
+  change: Partial<Pick<ChatRecord, "messages" | "options" | "approvals" | "error">> = {},
+  now: number = Date.now(),
+): Promise<ChatRecord | null> {
+  const next: ChatRecord = {
+    ...chat,
+    ...change,
+    status: nextStatus(chat.status, event),
+    version: chat.version + 1,
+    updatedAt: now,
+  };
+  return (await store.replace(chat, next)) ? next : null;
+}
+
+/** The JSON kept in a store's `data` column: everything but the keys and the columns of its own. */
+export interface StoredChatData {
+  messages: UIMessage[];
+  tools: DynamicToolSpec[];
+  options: Record<string, unknown>;
+  approvals: Record<string, number>;
+  error: string | null;
+}
+
+export function chatData(chat: ChatRecord): string {
+  const data: StoredChatData = {
+    messages: chat.messages,
+    tools: chat.tools,
+    options: chat.options,
+    approvals: chat.approvals,
+    error: chat.error,
+  };
+  return JSON.stringify(data);
+}
+
+export function chatFromRow(row: {
+  owner: string;
+  id: string;
+  status: string;
+  version: number | string;
+  data: string;
+  created_at: number | string;
+  updated_at: number | string;
+}): ChatRecord {
+  const data = JSON.parse(row.data) as StoredChatData;
+  return {
+    id: row.id,
+    owner: row.owner,
+    status: row.status as ChatStatus,
+    version: Number(row.version),
+    ...data,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}

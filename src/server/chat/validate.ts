@@ -1,0 +1,254 @@
+import * as v from "valibot";
+import { z } from "zod";
+import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../../contract/limits.js";
+import { executeCodeResultSchema } from "../../contract/result.js";
+import type { AcceptedResult, ApprovalAnswer, PendingApproval, PendingCall } from "./calls.js";
+import type { DynamicToolSpec } from "./store.js";
+
+/** A request the chat cannot take, with the HTTP status to answer. */
+export class ChatRequestError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 404 | 405 | 409 | 413 | 415,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+const invalid = (message: string, details?: Record<string, unknown>) =>
+  new ChatRequestError(400, "invalid_request", message, details);
+
+export interface ChatLimits {
+  /** Bytes of one request body. Default 2 MiB. */
+  maxBodyBytes: number;
+  /** Characters of one user message. Default 100 000. */
+  maxMessageChars: number;
+  /** Tools a client may declare for one chat. Default 16. */
+  maxDynamicTools: number;
+  /** Characters of one tool's description. Default 2 000. */
+  maxToolDescriptionChars: number;
+  /** Bytes of one tool's JSON schemas. Default 16 KiB. */
+  maxToolSchemaBytes: number;
+  /** Bytes of one tool result as JSON. Default 64 KiB. */
+  maxToolOutputBytes: number;
+  /** Characters of an error result's text. Default 4 000. */
+  maxErrorTextChars: number;
+  /** Characters of a denial's reason. Default 1 000. */
+  maxReasonChars: number;
+}
+
+export const DEFAULT_CHAT_LIMITS: ChatLimits = {
+  maxBodyBytes: 2 * 1024 * 1024,
+  maxMessageChars: 100_000,
+  maxDynamicTools: 16,
+  maxToolDescriptionChars: 2_000,
+  maxToolSchemaBytes: 16 * 1024,
+  maxToolOutputBytes: 64 * 1024,
+  maxErrorTextChars: 4_000,
+  maxReasonChars: 1_000,
+};
+
+/**
+ * What a result of one tool must be. Returns the result as it will be
+ * stored (for example with unknown fields dropped), or throws a message
+ * saying what is wrong.
+ */
+export type ToolResultContract = (output: unknown) => unknown;
+
+/** The kit's `ExecuteCodeResult`, with stdout and stderr within the server tool's own caps. */
+export function executeCodeResultContract(
+  limits: { maxStdoutChars?: number; maxStderrChars?: number } = {},
+): ToolResultContract {
+  const maxStdout = limits.maxStdoutChars ?? DEFAULT_MAX_STDOUT_CHARS;
+  const maxStderr = limits.maxStderrChars ?? DEFAULT_MAX_STDERR_CHARS;
+  return (output) => {
+    const parsed = v.safeParse(executeCodeResultSchema, output);
+    if (!parsed.success) {
+      const issue = parsed.issues[0];
+      const where = issue.path?.map((item) => String(item.key)).join(".") || "the result";
+      throw new Error(`it is not an execute_code result (${where}: ${issue.message})`);
+    }
+    const result = parsed.output;
+    if (result.status === "completed" || result.status === "timeout") {
+      if (result.stdout.length > maxStdout) throw new Error(`stdout is longer than ${maxStdout} characters; cut it and count the cut in truncated.stdout`);
+      if (result.stderr.length > maxStderr) throw new Error(`stderr is longer than ${maxStderr} characters; cut it and count the cut in truncated.stderr`);
+    } else if (result.message.length > 2_000) {
+      throw new Error("the message is longer than 2000 characters");
+    }
+    return result;
+  };
+}
+
+/** A contract from a declared JSON Schema. */
+export function jsonSchemaContract(schema: Record<string, unknown>): ToolResultContract {
+  const zodSchema = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  return (output) => {
+    const parsed = zodSchema.safeParse(output);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new Error(`it does not fit the tool's output schema (${issue.path.join(".") || "the result"}: ${issue.message})`);
+    }
+    return output;
+  };
+}
+
+const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const MESSAGE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function isValidId(id: unknown): id is string {
+  return typeof id === "string" && MESSAGE_ID.test(id);
+}
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+
+/** The client's tools of a new chat, checked: names, descriptions, schemas and sizes. */
+export function parseDynamicTools(
+  raw: unknown,
+  { serverToolNames, replaceable, limits }: { serverToolNames: readonly string[]; replaceable: readonly string[]; limits: ChatLimits },
+): DynamicToolSpec[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw invalid("tools must be an array of { name, description, input_schema }.");
+  if (raw.length > limits.maxDynamicTools) throw invalid(`A chat may declare at most ${limits.maxDynamicTools} tools.`);
+  const seen = new Set<string>();
+  return raw.map((item, index): DynamicToolSpec => {
+    if (!item || typeof item !== "object") throw invalid(`tools[${index}] is not an object.`);
+    const entry = item as Record<string, unknown>;
+    const name = entry.name;
+    if (typeof name !== "string" || !TOOL_NAME.test(name)) {
+      throw invalid(`tools[${index}].name must be 1–64 letters, digits, _ or -, starting with a letter.`);
+    }
+    if (seen.has(name)) throw invalid(`The tool ${name} is declared twice.`);
+    seen.add(name);
+    if (serverToolNames.includes(name) && !replaceable.includes(name)) {
+      throw invalid(`${name} is one of the server's own tools; a client cannot declare it.`);
+    }
+    const description = entry.description ?? "";
+    if (typeof description !== "string" || description.length > limits.maxToolDescriptionChars) {
+      throw invalid(`tools[${index}].description must be a string of at most ${limits.maxToolDescriptionChars} characters.`);
+    }
+    const inputSchema = entry.input_schema ?? entry.inputSchema ?? entry.parameters;
+    if (!inputSchema || typeof inputSchema !== "object" || Array.isArray(inputSchema) || (inputSchema as { type?: unknown }).type !== "object") {
+      throw invalid(`tools[${index}].input_schema must be a JSON Schema with "type": "object".`);
+    }
+    const outputSchema = entry.output_schema ?? entry.outputSchema;
+    if (outputSchema !== undefined && (!outputSchema || typeof outputSchema !== "object" || Array.isArray(outputSchema))) {
+      throw invalid(`tools[${index}].output_schema must be a JSON Schema object.`);
+    }
+    if (jsonBytes(inputSchema) + jsonBytes(outputSchema ?? null) > limits.maxToolSchemaBytes) {
+      throw invalid(`The schemas of ${name} are larger than ${limits.maxToolSchemaBytes} bytes.`);
+    }
+    for (const [label, schema] of [["input_schema", inputSchema], ["output_schema", outputSchema]] as const) {
+      if (schema === undefined) continue;
+      try {
+        z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+      } catch (error) {
+        throw invalid(`tools[${index}].${label} is not a JSON Schema this server can use: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return {
+      name,
+      description,
+      inputSchema: inputSchema as Record<string, unknown>,
+      ...(outputSchema ? { outputSchema: outputSchema as Record<string, unknown> } : {}),
+    };
+  });
+}
+
+/** The text of a new user message: text parts only, within the size cap. */
+export function userText(parts: unknown, limits: ChatLimits): string {
+  if (!Array.isArray(parts)) throw invalid("The message has no parts.");
+  const text = parts
+    .filter((part): part is { type: "text"; text: string } => !!part && typeof part === "object" && (part as { type?: unknown }).type === "text" && typeof (part as { text?: unknown }).text === "string")
+    .map((part) => part.text)
+    .join("\n");
+  if (!text.trim()) throw invalid("The message has no text.");
+  if (text.length > limits.maxMessageChars) throw invalid(`The message is longer than ${limits.maxMessageChars} characters.`);
+  return text;
+}
+
+export interface RawResult {
+  tool_call_id?: unknown;
+  output?: unknown;
+  is_error?: unknown;
+}
+
+export interface RawApproval {
+  approval_id?: unknown;
+  approved?: unknown;
+  reason?: unknown;
+}
+
+/**
+ * Checks a submission of answers against the calls the chat awaits: the ids
+ * must be exactly the awaited calls of the client's tools (none missing,
+ * none extra, none twice, none of a server-run call), every output must fit
+ * its tool's contract, and every awaited approval must be answered.
+ */
+export function checkAnswers(
+  submission: { results: readonly RawResult[]; approvals: readonly RawApproval[] },
+  awaited: { calls: readonly PendingCall[]; approvals: readonly PendingApproval[]; serverCallIds: ReadonlySet<string> },
+  contractFor: (toolName: string) => ToolResultContract | undefined,
+  limits: ChatLimits,
+): { results: AcceptedResult[]; approvals: ApprovalAnswer[] } {
+  const calls = new Map(awaited.calls.map((call) => [call.toolCallId, call]));
+  const seen = new Set<string>();
+  const results = submission.results.map((raw, index): AcceptedResult => {
+    if (!raw || typeof raw !== "object") throw invalid(`results[${index}] is not an object.`);
+    const id = raw.tool_call_id;
+    if (typeof id !== "string" || !id) throw invalid(`results[${index}].tool_call_id is missing.`);
+    if (seen.has(id)) throw invalid(`The call ${id} is answered twice.`, { tool_call_id: id });
+    seen.add(id);
+    const call = calls.get(id);
+    if (!call) {
+      throw awaited.serverCallIds.has(id)
+        ? invalid(`The call ${id} was run by the server; its result cannot come from a client.`, { tool_call_id: id })
+        : invalid(`The call ${id} is not awaiting a result.`, { tool_call_id: id });
+    }
+    if (raw.is_error !== undefined && typeof raw.is_error !== "boolean") throw invalid(`results[${index}].is_error must be true or false.`);
+    if (!("output" in raw) || raw.output === undefined) throw invalid(`results[${index}].output is missing.`, { tool_call_id: id });
+    if (jsonBytes(raw.output) > limits.maxToolOutputBytes) {
+      throw invalid(`The result of ${id} is larger than ${limits.maxToolOutputBytes} bytes.`, { tool_call_id: id });
+    }
+    if (raw.is_error) {
+      const text = typeof raw.output === "string" ? raw.output : JSON.stringify(raw.output);
+      if (text.length > limits.maxErrorTextChars) {
+        throw invalid(`The error text of ${id} is longer than ${limits.maxErrorTextChars} characters.`, { tool_call_id: id });
+      }
+      return { toolCallId: id, isError: true, output: text };
+    }
+    const contract = contractFor(call.toolName);
+    let output: unknown = raw.output;
+    if (contract) {
+      try {
+        output = contract(raw.output);
+      } catch (error) {
+        throw invalid(`The result of ${id} (${call.toolName}) was refused: ${error instanceof Error ? error.message : String(error)}.`, {
+          tool_call_id: id,
+        });
+      }
+    }
+    return { toolCallId: id, isError: false, output };
+  });
+  const missing = awaited.calls.filter((call) => !seen.has(call.toolCallId)).map((call) => call.toolCallId);
+  if (missing.length) throw invalid(`Results are missing for ${missing.join(", ")}.`, { missing });
+
+  const requests = new Map(awaited.approvals.map((request) => [request.approvalId, request]));
+  const answered = new Set<string>();
+  const approvals = submission.approvals.map((raw, index): ApprovalAnswer => {
+    if (!raw || typeof raw !== "object") throw invalid(`approvals[${index}] is not an object.`);
+    const id = raw.approval_id;
+    if (typeof id !== "string" || !requests.has(id)) throw invalid(`approvals[${index}] answers no awaited approval request.`);
+    if (answered.has(id)) throw invalid(`The approval ${id} is answered twice.`);
+    answered.add(id);
+    if (typeof raw.approved !== "boolean") throw invalid(`approvals[${index}].approved must be true or false.`);
+    if (raw.reason !== undefined && (typeof raw.reason !== "string" || raw.reason.length > limits.maxReasonChars)) {
+      throw invalid(`approvals[${index}].reason must be a string of at most ${limits.maxReasonChars} characters.`);
+    }
+    return { approvalId: id, approved: raw.approved, ...(typeof raw.reason === "string" && raw.reason ? { reason: raw.reason } : {}) };
+  });
+  const unanswered = awaited.approvals.filter((request) => !answered.has(request.approvalId)).map((request) => request.approvalId);
+  if (unanswered.length) throw invalid(`Approval requests are unanswered: ${unanswered.join(", ")}.`, { unanswered });
+  return { results, approvals };
+}

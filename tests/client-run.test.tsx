@@ -1,0 +1,98 @@
+// The card of a call the browser runs: once per page, after Run when asked,
+// and the result goes back through the runtime.
+import { act, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { StrictMode } from "react";
+import { describe, expect, it, vi } from "vitest";
+import { CLIENT_DENIED, makeExecuteCodeRenderer, type ExecuteCodeRunner, type ExecuteCodeToolProps } from "../src/assistant-ui";
+import type { ExecuteCodeResult } from "../src/contract";
+
+const done: ExecuteCodeResult = {
+  status: "completed",
+  stdout: "42\n",
+  stderr: "",
+  exitCode: 0,
+  signal: null,
+  wallTimeMs: 3,
+  truncated: { stdout: 0, stderr: 0 },
+};
+
+function runner() {
+  let finish!: (result: ExecuteCodeResult) => void;
+  const run = vi.fn(() => new Promise<ExecuteCodeResult>((resolve) => (finish = resolve)));
+  return { executor: { run } satisfies ExecuteCodeRunner, run, finish: (result: ExecuteCodeResult) => act(async () => finish(result)) };
+}
+
+const awaited = (toolCallId: string, addResult: (result: unknown) => void, result?: unknown): ExecuteCodeToolProps =>
+  ({
+    type: "tool-call",
+    toolCallId,
+    toolName: "execute_code",
+    args: { code: "print(6 * 7)" },
+    argsText: '{"code":"print(6 * 7)"}',
+    status: result === undefined ? { type: "requires-action", reason: "tool-calls" } : { type: "complete" },
+    result,
+    isError: false,
+    addResult,
+    resume: () => undefined,
+    respondToApproval: async () => undefined,
+  }) as unknown as ExecuteCodeToolProps;
+
+const phase = () => document.querySelector("[data-slot=execute-code]")?.getAttribute("data-phase");
+
+describe("a call the browser runs", () => {
+  it("runs once even when its card mounts twice, shows running, and adds the result", async () => {
+    const { executor, run, finish } = runner();
+    const Card = makeExecuteCodeRenderer({ execution: "client", executor });
+    const addResult = vi.fn();
+    render(
+      <StrictMode>
+        <Card {...awaited("call_1", addResult)} />
+        <Card {...awaited("call_1", addResult)} />
+      </StrictMode>,
+    );
+    await waitFor(() => expect(phase()).toBe("running"));
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(run).toHaveBeenCalledWith("print(6 * 7)");
+    await finish(done);
+    expect(addResult).toHaveBeenCalledTimes(1);
+    expect(addResult).toHaveBeenCalledWith(done);
+  });
+
+  it("without an executor, only shows that the call awaits the client", () => {
+    const Card = makeExecuteCodeRenderer({ execution: "client" });
+    render(<Card {...awaited("call_2", vi.fn())} />);
+    expect(phase()).toBe("awaiting-client");
+  });
+
+  it("asks first when told to: Run runs it, Deny sends a denial the card shows as denied", async () => {
+    const { executor, run, finish } = runner();
+    const Card = makeExecuteCodeRenderer({ execution: "client", executor, askBeforeRunning: () => true });
+    const addResult = vi.fn();
+    const { rerender } = render(<Card {...awaited("call_3", addResult)} />);
+    expect(phase()).toBe("awaiting-approval");
+    expect(run).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole("button", { name: "Run" }));
+    expect(run).toHaveBeenCalledTimes(1);
+    await finish(done);
+    expect(addResult).toHaveBeenCalledWith(done);
+
+    const denied = vi.fn();
+    rerender(<Card {...awaited("call_4", denied)} />);
+    await waitFor(() => expect(phase()).toBe("awaiting-approval"));
+    await userEvent.click(screen.getByRole("button", { name: "Deny" }));
+    expect(run).toHaveBeenCalledTimes(1);
+    const [result] = denied.mock.calls[0]!;
+    expect(result).toMatchObject({ status: "error", code: CLIENT_DENIED });
+    rerender(<Card {...awaited("call_4", denied, result)} />);
+    expect(phase()).toBe("denied");
+  });
+
+  it("does not run a call that has its result already (another tab answered)", () => {
+    const { executor, run } = runner();
+    const Card = makeExecuteCodeRenderer({ execution: "client", executor });
+    render(<Card {...awaited("call_5", vi.fn(), done)} />);
+    expect(phase()).toBe("succeeded");
+    expect(run).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,114 @@
+// Two chat servers on one PostgreSQL: the first answer wins across both.
+// Starts a real PostgreSQL (Debian's package) in a folder of its own on a
+// loopback port, and stops it afterwards.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScriptedExecutor, startHarness } from "../../../src/harness";
+import { createChatEndpoints, createPostgresChatStore, toNodeHandler, type ChatStore } from "../../../src/server";
+import { completed, executeCodeTool, plannedModel, serverTools } from "./fixtures";
+import { startPostgres, type PostgresCluster } from "./postgres-cluster";
+
+let cluster: PostgresCluster;
+const cleanups: Array<() => Promise<unknown>> = [];
+
+beforeAll(async () => {
+  cluster = await startPostgres();
+}, 120_000);
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  await cluster?.stop();
+}, 120_000);
+
+/** One chat server: its own pool on the shared database, its own HTTP port, one shared model. */
+async function chatServer(model: ReturnType<typeof plannedModel>["model"]) {
+  const store: ChatStore = await createPostgresChatStore({ connectionString: cluster.url, poolConfig: { max: 10 } });
+  const chats = createChatEndpoints({
+    store,
+    model,
+    tools: () => serverTools([]),
+    clientReplaceableTools: ["execute_code"],
+  });
+  // Who is asking comes from the host; here, a bot with a fixed id.
+  const server: Server = createServer(toNodeHandler((request) => chats.handle(request, { participantId: "bot-7" })));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await store.close();
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const post = (url: string, body: unknown, accept = "application/json") =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", accept }, body: JSON.stringify(body) });
+
+describe("two chat servers on one PostgreSQL", () => {
+  it("50 concurrent results for one pending call over both servers: one success, 49 × 409, and the chat resumes once", async () => {
+    const { model, prompts } = plannedModel(() => [{ toolName: "execute_code", input: { code: "print(6 * 7)" }, id: "call_42" }]);
+    const [a, b] = [await chatServer(model), await chatServer(model)];
+
+    const created = await post(`${a}/api/chats`, { tools: [executeCodeTool] });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const asked = await post(`${b}/api/chats/${id}/messages`, { text: "Work out 6 * 7" });
+    expect(((await asked.json()) as { status: string }).status).toBe("requires_action");
+    expect(prompts).toHaveLength(1);
+
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, n) =>
+        post(`${n % 2 ? a : b}/api/chats/${id}/tool-results`, {
+          results: [{ tool_call_id: "call_42", output: completed(`answer ${n}\n`) }],
+        }, "text/event-stream").then(async (response) => ({ status: response.status, text: await response.text(), n })),
+      ),
+    );
+    const won = responses.filter((r) => r.status === 200);
+    expect(won).toHaveLength(1);
+    expect(responses.filter((r) => r.status === 409)).toHaveLength(49);
+    expect(new Set(responses.map((r) => r.n % 2))).toEqual(new Set([0, 1]));
+    // The model was asked once more, with the winning result.
+    expect(prompts).toHaveLength(2);
+    expect(won[0]!.text).toContain(`answer ${won[0]!.n}`);
+
+    const chat = (await (await fetch(`${a}/api/chats/${id}`)).json()) as { status: string; messages: Array<{ role: string; parts: Array<{ type: string; text?: string; output?: { stdout?: string } }> }> };
+    expect(chat.status).toBe("idle");
+    const parts = chat.messages.at(-1)!.parts;
+    expect(parts.filter((part) => part.type === "text")).toHaveLength(1);
+    expect(parts.find((part) => part.type === "tool-execute_code")?.output?.stdout).toBe(`answer ${won[0]!.n}\n`);
+    // Both servers read the same truth.
+    expect(await (await fetch(`${b}/api/chats/${id}`)).json()).toEqual(chat);
+  }, 120_000);
+
+  it("keeps each participant's chats apart, and the store's secret is one for all servers", async () => {
+    const first = await createPostgresChatStore({ connectionString: cluster.url });
+    const second = await createPostgresChatStore({ connectionString: cluster.url });
+    cleanups.push(() => first.close(), () => second.close());
+    expect(Buffer.from(await first.secret("test")).equals(Buffer.from(await second.secret("test")))).toBe(true);
+    const chat = { id: "same", owner: "ada", status: "idle" as const, version: 0, messages: [], tools: [], options: {}, approvals: {}, error: null, createdAt: 1, updatedAt: 1 };
+    expect(await first.insert(chat)).toBe(true);
+    expect(await second.insert(chat)).toBe(false);
+    expect(await second.insert({ ...chat, owner: "grace" })).toBe(true);
+    expect(await first.get("ada", "same")).toEqual(chat);
+  });
+
+  it("the harness keeps its chats there when given a postgres:// database (DATABASE_URL for npm start)", async () => {
+    const start = () =>
+      startHarness({ port: 0, database: cluster.url, chunkDelayMs: 0, executor: createScriptedExecutor(() => ({ stdout: "42\n" })) });
+    const first = await start();
+    cleanups.push(() => first.close());
+    const chat = await fetch(`${first.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ id: "pg-chat", trigger: "submit-message", messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "```python\nprint(42)\n```" }] }] }),
+    });
+    const cookie = chat.headers.get("set-cookie")!.split(";")[0]!;
+    expect(((await chat.json()) as { status: string }).status).toBe("idle");
+    // A second harness on the same database knows the participant (the cookie key is in the store) and the chat.
+    const second = await start();
+    cleanups.push(() => second.close());
+    const read = await fetch(`${second.url}/api/chats/pg-chat`, { headers: { cookie } });
+    expect(read.status).toBe(200);
+    expect(JSON.stringify(await read.json())).toContain("Its first line of output is: 42");
+  }, 60_000);
+});
