@@ -53,10 +53,32 @@ describe("a call the browser runs", () => {
     );
     await waitFor(() => expect(phase()).toBe("running"));
     expect(run).toHaveBeenCalledTimes(1);
-    expect(run).toHaveBeenCalledWith("print(6 * 7)");
+    expect(run).toHaveBeenCalledWith("print(6 * 7)", expect.objectContaining({ onOutput: expect.any(Function) }));
     await finish(done);
     expect(addResult).toHaveBeenCalledTimes(1);
     expect(addResult).toHaveBeenCalledWith(done);
+  });
+
+  it("shows what the program prints while it runs in the browser", async () => {
+    let print!: (text: string) => void;
+    let finish!: (result: ExecuteCodeResult) => void;
+    const executor: ExecuteCodeRunner = {
+      run: (_code, options) =>
+        new Promise<ExecuteCodeResult>((resolve) => {
+          print = (text) => options?.onOutput?.("stdout", text);
+          finish = resolve;
+        }),
+    };
+    const Card = makeExecuteCodeRenderer({ execution: "client", executor });
+    render(<Card {...awaited("call_live", vi.fn())} />);
+    await waitFor(() => expect(phase()).toBe("running"));
+    act(() => print("tick 0\n"));
+    const stdout = () => document.querySelector("[data-slot=execute-code-stdout]");
+    await waitFor(() => expect(stdout()).toHaveTextContent("tick 0"));
+    expect(phase()).toBe("running");
+    act(() => print("tick 1\n"));
+    await waitFor(() => expect(stdout()).toHaveTextContent("tick 1"));
+    await act(async () => finish(done));
   });
 
   it("without an executor, only shows that the call awaits the client", () => {

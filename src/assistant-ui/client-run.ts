@@ -1,10 +1,18 @@
 import { useEffect, useLayoutEffect, useReducer, useRef } from "react";
-import type { ExecuteCodeResult } from "../contract/index.js";
+import type { ExecuteCodeResult, ExecuteCodeRunningResult } from "../contract/index.js";
+import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../contract/limits.js";
+import { truncateText } from "../contract/truncate.js";
 
 /** Runs a program where the chat's client is: `createPyodideWorkerExecutor()` from `execute-code-ui/client-executor`, or your own. */
 export interface ExecuteCodeRunner {
-  run(code: string, options?: { signal?: AbortSignal }): Promise<ExecuteCodeResult>;
+  run(
+    code: string,
+    options?: { signal?: AbortSignal; onOutput?: (stream: "stdout" | "stderr", text: string) => void },
+  ): Promise<ExecuteCodeResult>;
 }
+
+/** Live output reaches the card at most this often while a browser run prints. */
+const LIVE_OUTPUT_MS = 100;
 
 /** Error code of a result for a program the person chose not to run in the browser. */
 export const CLIENT_DENIED = "execution_denied";
@@ -29,11 +37,30 @@ export function clientDenialReason(result: unknown): string | null | undefined {
 
 type RunPhase = "running" | "done";
 
+interface RunRecord {
+  phase: RunPhase;
+  listeners: Set<() => void>;
+  /** What the program has printed so far, within the limits of a result. */
+  output: ExecuteCodeRunningResult | null;
+}
+
 /**
  * One run per call and page: a card that mounts twice (React's strict mode,
  * a thread that re-renders its messages) joins the run that is already going.
  */
-const runsByRunner = new WeakMap<ExecuteCodeRunner, Map<string, { phase: RunPhase; listeners: Set<() => void> }>>();
+const runsByRunner = new WeakMap<ExecuteCodeRunner, Map<string, RunRecord>>();
+
+/** Adds a piece of output to what the run has printed, keeping each stream within its limit. */
+function append(output: ExecuteCodeRunningResult | null, stream: "stdout" | "stderr", text: string): ExecuteCodeRunningResult {
+  const so = output ?? { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 } };
+  const limit = stream === "stdout" ? DEFAULT_MAX_STDOUT_CHARS : DEFAULT_MAX_STDERR_CHARS;
+  const kept = truncateText(text, Math.max(0, limit - so[stream].length));
+  return {
+    ...so,
+    [stream]: so[stream] + kept.text,
+    truncated: { ...so.truncated, [stream]: so.truncated[stream] + kept.cut },
+  };
+}
 
 function runsOf(runner: ExecuteCodeRunner) {
   let runs = runsByRunner.get(runner);
@@ -44,6 +71,8 @@ function runsOf(runner: ExecuteCodeRunner) {
 export interface ClientRun {
   /** Whether this page is running the call's program now. */
   running: boolean;
+  /** While it runs: what the program has printed so far, as a running result for the card. */
+  output: ExecuteCodeRunningResult | null;
   /** Whether the card should ask before running (the call awaits, nothing ran yet). */
   asking: boolean;
   approve(): void;
@@ -89,20 +118,32 @@ export function useClientRun({
     if (!runner || code === null) return;
     const runs = runsOf(runner);
     if (runs.has(toolCallId)) return;
-    const entry = { phase: "running" as RunPhase, listeners: new Set<() => void>([rerender]) };
+    const entry: RunRecord = { phase: "running", listeners: new Set<() => void>([rerender]), output: null };
     runs.set(toolCallId, entry);
     rerender();
+    const notify = () => {
+      for (const listener of entry.listeners) listener();
+    };
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const onOutput = (stream: "stdout" | "stderr", text: string) => {
+      entry.output = append(entry.output, stream, text);
+      pending ??= setTimeout(() => {
+        pending = undefined;
+        if (entry.phase === "running") notify();
+      }, LIVE_OUTPUT_MS);
+    };
     runner
-      .run(code)
+      .run(code, { onOutput })
       .catch((error: unknown) => ({
         status: "error" as const,
         code: "client_failed",
         message: `Python failed in this browser: ${error instanceof Error ? error.message : String(error)}`,
       }))
       .then((result) => {
+        clearTimeout(pending);
         entry.phase = "done";
         latestAdd.current(result);
-        for (const listener of entry.listeners) listener();
+        notify();
       });
   };
 
@@ -113,11 +154,12 @@ export function useClientRun({
 
   return {
     running: record?.phase === "running",
+    output: record?.phase === "running" ? record.output : null,
     asking: !!runner && awaiting && code !== null && ask && !record,
     approve: start,
     deny: (reason?: string) => {
       if (!runner || runsOf(runner).has(toolCallId)) return;
-      runsOf(runner).set(toolCallId, { phase: "done", listeners: new Set() });
+      runsOf(runner).set(toolCallId, { phase: "done", listeners: new Set(), output: null });
       latestAdd.current(clientDeniedResult(reason));
       rerender();
     },

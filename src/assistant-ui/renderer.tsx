@@ -68,7 +68,7 @@ export function makeExecuteCodeRenderer({
         status={run.running ? RUNNING : props.status}
         args={props.args}
         argsText={props.argsText}
-        result={props.result}
+        result={run.output ?? props.result}
         isError={props.isError}
         approval={approval}
         execution={execution}
