@@ -14,13 +14,15 @@ import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
 import { ExecuteCodeCard, readStreamingCode } from "../../src";
 import { executeCodeToolkit } from "../../src/assistant-ui";
-
-const toolConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 import { tokenizerResource } from "../../src/ui/highlight/load-tokenizer";
-import type { CodeToken, Tokenizer } from "../../src/ui/highlight/types";
-import { ansiOutput, completed, largeProgram } from "../../stories/fixtures";
+import type { Tokenizer } from "../../src/ui/highlight/types";
+import { ansiOutput, completed, largeProgram, primesOutput } from "../../stories/fixtures";
+import { makeThread, type ThreadKind } from "./ai-thread";
+import { colourRuns, expectedTokens } from "./colours";
 import { countRendersOf, renders } from "./render-counter";
 import type { HighlighterCore } from "shiki/core";
+
+const toolConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const frame = () => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())));
@@ -131,23 +133,6 @@ function StreamingHost({ kind, tokenizer, highlighter }: { kind: Kind; tokenizer
   return <ExecuteCodeCard status={{ type: "running" }} args={done ? { code: stream.code } : {}} argsText={argsText} />;
 }
 
-/**
- * A line as runs of colour over its visible characters. Token boundaries and
- * the colour of whitespace differ between shiki's HTML (which merges
- * whitespace into the next token) and its tokens, but never show.
- */
-function colourRuns(tokens: Array<{ text: string; colour: string }>): string {
-  const runs: Array<[string, string]> = [];
-  for (const { text, colour } of tokens) {
-    const visible = text.replace(/\s+/g, "");
-    if (!visible) continue;
-    const last = runs.at(-1);
-    if (last && last[0] === colour) last[1] += visible;
-    else runs.push([colour, visible]);
-  }
-  return runs.map(([colour, text]) => `${text}|${colour}`).join("");
-}
-
 function domTokens(): string {
   const card = document.querySelector("[data-slot=execute-code]");
   const shiki = card?.getAttribute("data-baseline") === "shiki";
@@ -163,12 +148,15 @@ function domTokens(): string {
     .join("\n");
 }
 
-function expectedTokens(lines: CodeToken[][]): string {
-  return lines.map((line) => colourRuns(line.map((t) => ({ text: t.content, colour: t.style["--shiki-light"] ?? "" })))).join("\n");
-}
-
 /** Built before the traced part, so the benchmark's own string building is not counted. */
 let largeStdout = "";
+const aiThread = {
+  kind: "kit" as ThreadKind,
+  script: null as Parameters<typeof makeThread>[1] | null,
+  expected: "",
+  tokenCount: 0,
+  lineCount: 0,
+};
 
 const bench = {
   /** Mounts the streaming scenario; `stream` then feeds it (traced), `checkStream` compares the result. */
@@ -274,6 +262,75 @@ const bench = {
     await sleep(200);
     const card = container.querySelector("[data-slot=execute-code]")!;
     return { firstPaintMs: painted - start, domNodes: card.querySelectorAll("*").length };
+  },
+
+  /**
+   * Mounts nothing yet: builds the thread scenario's script. `expected` is
+   * the final program's colours, highlighted in Node so that the page stays cold.
+   */
+  prepareAiThread(kind: ThreadKind, expected: string, tokenCount: number, lineCount: number, deltas = 400) {
+    const code = largeProgram(20_000);
+    const full = JSON.stringify({ code });
+    const cuts = Array.from({ length: deltas + 1 }, (_, i) => Math.round((full.length * i) / deltas));
+    aiThread.script = {
+      code,
+      deltas: cuts.slice(1).map((end, i) => full.slice(cuts[i], end)),
+      stdout: primesOutput.repeat(20),
+      intervalMs: 15,
+    };
+    Object.assign(aiThread, { kind, expected, tokenCount, lineCount });
+  },
+
+  /**
+   * Mount → the user's message → the program streams in → its final
+   * highlighting → the result. Traced as a whole.
+   */
+  async aiThread() {
+    const { kind, script, expected } = aiThread;
+    const thread = makeThread(kind, script!, loadShiki);
+    const start = performance.now();
+    mount(thread.element);
+    await thread.send(frame);
+    const card = () => document.querySelector("[data-slot=execute-code]");
+    const runs = document.getElementsByClassName(kind === "shiki" ? "line" : "ecu-token");
+    let firstHighlight: number | null = null;
+    let firstCard: number | null = null;
+    // Until the last delta has been sent, note when the card and its first colours show.
+    while (Number.isNaN(thread.sent.lastDeltaAt)) {
+      const now = await frame();
+      if (firstCard === null && card()) firstCard = now;
+      if (firstHighlight === null && runs.length > 0) firstHighlight = now;
+    }
+    const lastDelta = thread.sent.lastDeltaAt;
+    const expectedRuns = kind === "shiki" ? aiThread.lineCount : aiThread.tokenCount;
+    let finalHighlight: number | null = null;
+    // Plain text has no colours to wait for: its "final" is the whole program on screen.
+    const done =
+      kind === "plain"
+        ? () => card()?.querySelector("pre")?.textContent?.length === script!.code.length
+        : () => runs.length === expectedRuns && domTokens() === expected;
+    for (let i = 0; i < 600 && finalHighlight === null; i++) {
+      const now = await frame();
+      if (firstHighlight === null && runs.length > 0) firstHighlight = now;
+      if (done()) finalHighlight = now;
+    }
+    const identical = finalHighlight !== null;
+    thread.openResult();
+    const resultSent = performance.now();
+    let resultShown: number | null = null;
+    for (let i = 0; i < 600 && resultShown === null; i++) {
+      const now = await frame();
+      if (card()?.getAttribute("data-phase") === "succeeded" && card()?.querySelector("[data-slot=execute-code-stdout]")) resultShown = now;
+    }
+    // Trailing work (highlighting left over, effects) stays in the trace.
+    await sleep(500);
+    return {
+      firstCardMs: firstCard === null ? null : firstCard - start,
+      firstHighlightMs: firstHighlight === null ? null : firstHighlight - start,
+      finalHighlightMs: finalHighlight === null ? null : finalHighlight - lastDelta,
+      resultMs: resultShown === null ? null : resultShown - resultSent,
+      identical,
+    };
   },
 
   /** 50 finished cards in an assistant-ui thread while a 51st call streams. */
