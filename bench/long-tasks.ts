@@ -74,6 +74,29 @@ const label = (e: Event) => {
   return e.name;
 };
 
+// AFTER=last-delta:300 lists every task of the 300 ms after the page's performance.mark("last-delta").
+if (process.env.AFTER) {
+  const [mark, span] = process.env.AFTER.split(":");
+  const at = events.find((e) => e.name === mark && e.ph !== "M")?.ts;
+  if (at === undefined) throw new Error(`no mark ${mark}`);
+  const until = at + Number(span ?? 300) * 1000;
+  // Worker threads of the same renderer, marked with a W.
+  const workers = new Set(
+    events
+      .filter((e) => e.ph === "M" && e.name === "thread_name" && String(e.args?.name ?? "").includes("Worker") && `${e.pid}` === threadKey.split(":")[0])
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const workerTasks = events.filter((e) => e.ph === "X" && e.name === taskName && workers.has(`${e.pid}:${e.tid}`));
+  const all = [...tasks.map((t) => ({ t, on: "main" })), ...workerTasks.map((t) => ({ t, on: "W" }))].sort((a, b) => a.t.ts - b.t.ts);
+  for (const { t: task, on } of all.filter(({ t }) => t.ts + (t.dur ?? 0) >= at && t.ts <= until && (t.dur ?? 0) >= 1000)) {
+    const thread = `${task.pid}:${task.tid}`;
+    const inner = events.filter((e) => e !== task && e.ph === "X" && `${e.pid}:${e.tid}` === thread && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0) && (e.dur ?? 0) >= 500);
+    const names = [...new Set(inner.map(label))].slice(0, 6).join(" · ");
+    console.log(`${on.padEnd(4)} ${((task.ts - at) / 1000).toFixed(1).padStart(7)} ms  ${((task.dur ?? 0) / 1000).toFixed(1).padStart(6)} wall ${((task.tdur ?? 0) / 1000).toFixed(1).padStart(6)} CPU  ${names}`);
+  }
+  process.exit(0);
+}
+
 const length = (t: Event) => ((byCpu ? t.tdur : t.dur) ?? 0) / 1000;
 const long = tasks.filter((t) => length(t) >= threshold);
 console.log(
@@ -101,5 +124,21 @@ for (const task of long) {
   if (count) {
     console.log(`   samples (${count}), self:`);
     for (const [name, n] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`   ${((100 * n) / count).toFixed(0).padStart(5)} %  ${name}`);
+  }
+  if (count && process.env.INCLUSIVE) {
+    // Inclusive time of named functions: each sample counts once for every function on its stack.
+    const total = new Map<string, number>();
+    for (const [t, id] of samples) {
+      if (t < task.ts || t > end) continue;
+      const seen = new Set<string>();
+      for (let node = nodes.get(id); node; node = node.parent === undefined ? undefined : nodes.get(node.parent)) {
+        const name = node.callFrame.functionName;
+        if (!name || seen.has(name)) continue;
+        seen.add(name);
+        total.set(name, (total.get(name) ?? 0) + 1);
+      }
+    }
+    console.log(`   inclusive:`);
+    for (const [name, n] of [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.INCLUSIVE))) console.log(`   ${((100 * n) / count).toFixed(0).padStart(5)} %  ${name}`);
   }
 }

@@ -71,7 +71,7 @@ let traceCount = 0;
 async function traced<T>(browser: Browser, page: Page, run: () => Promise<T>, name = "trace") {
   const categories = ["toplevel", "disabled-by-default-devtools.timeline"];
   // With the sampling profiler too, so that bench/long-tasks.ts can name the functions inside a long task.
-  if (TRACE_DIR) categories.push("disabled-by-default-v8.cpu_profiler", "v8.execute", "devtools.timeline");
+  if (TRACE_DIR) categories.push("disabled-by-default-v8.cpu_profiler", "v8.execute", "devtools.timeline", "blink.user_timing");
   await browser.startTracing(page, { categories });
   const result = await run();
   const trace = await browser.stopTracing();
@@ -181,7 +181,9 @@ async function browserFigures(url: string) {
   for (let i = 0; i < RUNS; i++) {
     if (wanted("firstPaint")) {
       const { page, close } = await fresh();
-      const r = await evaluate<{ codeTextMs: number | null; highlightMs: number }>(page, "bench.firstPaint()");
+      const first = () => evaluate<{ codeTextMs: number | null; highlightMs: number }>(page, "bench.firstPaint()");
+      // Traced only when the traces are kept: this figure is a timing, and tracing costs a little.
+      const r = TRACE_DIR ? (await traced(browser, page, first, "first-paint")).result : await first();
       firstPaint.text.push(r.codeTextMs);
       firstPaint.highlight.push(r.highlightMs);
       await close();

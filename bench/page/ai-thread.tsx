@@ -91,6 +91,7 @@ function scriptedFetch(script: ThreadScript, resultGate: Promise<void>, sent: { 
             write({ type: "tool-input-delta", toolCallId: id, inputTextDelta: delta });
           }
           sent.lastDeltaAt = performance.now();
+          performance.mark("last-delta");
           write({ type: "tool-input-available", toolCallId: id, toolName: "execute_code", input: { code: script.code } });
           await resultGate;
           write({

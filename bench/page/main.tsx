@@ -224,6 +224,7 @@ const bench = {
   /** A finished card mounted on a cold page: code text, then highlighting. */
   async firstPaint() {
     const code = largeProgram(4_000);
+    performance.mark("mount");
     const start = performance.now();
     flushSync(() => mount(<ExecuteCodeCard status={{ type: "complete" }} args={{ code }} result={completed({ stdout: "ok\n" })} />));
     const painted = await frame();

@@ -153,9 +153,16 @@ export function CodeBlock({ code, complete, labels, focusedLine = null, classNam
   }, [reveal, highlightedTo, lines.length]);
 
   // Follow the code as it arrives, and keep its end in view when it completes.
+  // (perf) Scrolled in the next animation frame, where the browser lays the
+  // page out anyway: reading scrollHeight in the effect itself forced a
+  // layout inside React's task, the longest part of a card's first render.
   const followEnd = !complete || reveal.keptFrom !== Number.POSITIVE_INFINITY;
   useEffect(() => {
-    if (followEnd && preRef.current) preRef.current.scrollTop = preRef.current.scrollHeight;
+    if (!followEnd) return;
+    const frame = requestAnimationFrame(() => {
+      if (preRef.current) preRef.current.scrollTop = preRef.current.scrollHeight;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [code, followEnd]);
 
   useEffect(() => {

@@ -216,11 +216,15 @@ class WorkerSession extends BaseSession {
 type Backend = { kind: "worker"; worker: HighlightWorker } | { kind: "main-thread" };
 let backend: Backend | null = null;
 
+/** Bundlers (Vite, webpack, Next.js) see this pattern and ship the worker as a chunk of its own, with shiki. */
+const spawnWorker = (): Worker =>
+  new Worker(new URL("./highlight-worker.js", import.meta.url), { type: "module", name: "execute-code-ui highlighter" });
+let spawn: (() => Worker) | null = typeof Worker === "undefined" ? null : spawnWorker;
+
 function startWorker(): HighlightWorker | null {
-  if (typeof Worker === "undefined") return null;
+  if (!spawn) return null;
   try {
-    // Bundlers (Vite, webpack, Next.js) see this pattern and ship the worker as a chunk of its own.
-    const worker = new Worker(new URL("./highlight-worker.js", import.meta.url), { type: "module", name: "execute-code-ui highlighter" });
+    const worker = spawn();
     const highlightWorker: HighlightWorker = new HighlightWorker(worker, () => {
       backend = { kind: "main-thread" };
       tokenizerResource.preload();
@@ -250,8 +254,12 @@ export function openSession(): HighlightSession {
   return started.kind === "worker" ? new WorkerSession(started.worker) : new MainThreadSession();
 }
 
-/** For tests and the benchmark: forget the backend, so the next card starts it again (a worker, or the main thread when `mainThread`). */
-export function resetHighlighterForTests(mainThread = false): void {
-  backend = mainThread ? { kind: "main-thread" } : null;
+/**
+ * For tests: forget the highlighter, so that the next card starts it again,
+ * with workers from `spawnWith` (null: the main thread; omitted: real workers).
+ */
+export function resetHighlighterForTests(spawnWith?: (() => Worker) | null): void {
+  backend = null;
+  spawn = spawnWith === undefined ? (typeof Worker === "undefined" ? null : spawnWorker) : spawnWith;
   cache.clear();
 }
