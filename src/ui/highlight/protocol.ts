@@ -29,5 +29,7 @@ export type FromWorker =
       stylesFrom: number;
       /** Every line of the request's code is in. */
       done: boolean;
+      /** Time the worker has spent highlighting so far, for the benchmark. */
+      busyMs: number;
     }
   | { type: "failed"; message: string };

@@ -1,27 +1,21 @@
 // Where a card's program gets highlighted: in a Web Worker when the page can
 // start one (shiki, the grammar's regular-expression compilation and the
 // tokenizing all stay off the main thread), otherwise on the main thread in
-// small steps with a yield between them (the same incremental highlighter).
+// small steps with a yield between them (main-thread.ts, loaded only then).
 // Nothing here starts before a card's first render has committed: the hook
 // calls `preloadHighlighter` and `openSession` from effects only, so a server
 // render never loads or runs the highlighter.
-import { IncrementalHighlight } from "./incremental.js";
-import { tokenizerResource } from "./load-tokenizer.js";
+import { lazyResource } from "../lazy-resource.js";
+import type { MainThreadHighlighter } from "./main-thread.js";
 import type { EncodedLine, FromWorker, ToWorker } from "./protocol.js";
 import type { CodeToken } from "./types.js";
 
-/** Longest stretch of highlighting on the main thread before it yields (the fallback without a worker). */
-const STEP_BUDGET_MS = 12;
-/**
- * Without a worker, while code streams, finished lines are highlighted at
- * most this often, and the unfinished last line not at all: each pass has a
- * fixed cost, and the passes together should cost about one highlight of the
- * whole program.
- */
-const STREAMING_PASS_MS = 200;
 /** A worker that has not said it is ready by then is given up for the main thread. */
 const WORKER_START_TIMEOUT_MS = 10_000;
 const CACHE_SIZE = 64;
+
+/** Time spent highlighting, in the worker and on the main thread, for the benchmark. */
+export const highlightStats = { workerMs: 0, mainThreadMs: 0 };
 
 /** One card's highlighting. */
 export interface HighlightSession {
@@ -46,92 +40,32 @@ function remember(code: string, lines: CodeToken[][]): void {
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
 }
 
-/** What both kinds of session share: the lines, the listeners, and remembering a finished program. */
-abstract class BaseSession implements HighlightSession {
-  protected lines: CodeToken[][] = [];
-  private listeners = new Set<() => void>();
-  protected code = "";
-  protected final = false;
-
-  abstract update(code: string, final: boolean): void;
-  abstract close(): void;
-
-  snapshot = (): readonly CodeToken[][] => this.lines;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  protected publish(lines: CodeToken[][], complete: boolean): void {
-    this.lines = lines;
-    if (complete && this.final) remember(this.code, lines);
-    for (const listener of this.listeners) listener();
-  }
-}
-
-/** The fallback: the incremental highlighter on the main thread, in steps of at most STEP_BUDGET_MS. */
-class MainThreadSession extends BaseSession {
-  private engine: IncrementalHighlight | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private lastPass = Number.NEGATIVE_INFINITY;
-  private closed = false;
-
-  update(code: string, final: boolean): void {
-    this.code = code;
-    this.final = final;
-    this.schedule(final ? 0 : Math.max(0, this.lastPass + STREAMING_PASS_MS - performance.now()));
-  }
-
-  private schedule(delay: number): void {
-    if (this.closed) return;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.pass(), delay);
-  }
-
-  private async pass(): Promise<void> {
-    this.timer = null;
-    const tokenizer = tokenizerResource.current() ?? (await tokenizerResource.load().catch(() => null));
-    if (!tokenizer || this.closed) return;
-    this.engine ??= new IncrementalHighlight(tokenizer);
-    const { engine, final } = this;
-    engine.setCode(this.code);
-    const start = performance.now();
-    this.lastPass = start;
-    let done = engine.step(final);
-    while (!done && performance.now() - start < STEP_BUDGET_MS) done = engine.step(final);
-    this.publish(engine.snapshot(), done);
-    // While streaming, lines that finish later wait for the next update.
-    if (!done) this.schedule(0);
-  }
-
-  close(): void {
-    this.closed = true;
-    if (this.timer !== null) clearTimeout(this.timer);
-  }
-}
+const mainThread = lazyResource(() => import("./main-thread.js"));
 
 /** The page's one highlighting worker, shared by every card. */
 class HighlightWorker {
-  private worker: Worker;
   private styles: Array<Record<string, string>> = [];
-  private sessions = new Map<number, WorkerSession>();
+  private sessions = new Map<number, Session>();
   private nextId = 1;
-  ready = false;
+  private ready = false;
 
   constructor(
-    worker: Worker,
-    private readonly onFailure: () => void,
+    private readonly worker: Worker,
+    /** Called once if the worker cannot start or breaks: its sessions then carry on on the main thread. */
+    onFailure: (orphans: Session[]) => void,
   ) {
-    this.worker = worker;
+    let failed = false;
     const fail = () => {
+      if (failed) return;
+      failed = true;
+      clearTimeout(timeout);
       worker.terminate();
-      onFailure();
+      onFailure([...this.sessions.values()]);
+      this.sessions.clear();
     };
     const timeout = setTimeout(() => !this.ready && fail(), WORKER_START_TIMEOUT_MS);
     worker.addEventListener("error", (event) => {
       event.preventDefault();
-      clearTimeout(timeout);
       fail();
     });
     worker.addEventListener("messageerror", fail);
@@ -141,10 +75,10 @@ class HighlightWorker {
         this.ready = true;
         clearTimeout(timeout);
       } else if (message.type === "failed") {
-        clearTimeout(timeout);
         fail();
       } else {
         for (let i = 0; i < message.styles.length; i++) this.styles[message.stylesFrom + i] = message.styles[i]!;
+        highlightStats.workerMs = message.busyMs;
         this.sessions.get(message.session)?.receive(message.seq, message.from, message.lines, message.tail, message.done);
       }
     });
@@ -156,7 +90,7 @@ class HighlightWorker {
     return tokens;
   }
 
-  open(session: WorkerSession): number {
+  open(session: Session): number {
     const id = this.nextId++;
     this.sessions.set(id, session);
     return id;
@@ -166,92 +100,105 @@ class HighlightWorker {
     if (message.type === "close") this.sessions.delete(message.session);
     this.worker.postMessage(message);
   }
-
-  /** The sessions that were open when the worker failed, to carry on on the main thread. */
-  orphans(): WorkerSession[] {
-    return [...this.sessions.values()];
-  }
 }
 
-class WorkerSession extends BaseSession {
-  private id: number;
+/** One card's highlighting: through the worker, or on the main thread once there is none. */
+class Session implements HighlightSession {
+  private lines: CodeToken[][] = [];
+  private listeners = new Set<() => void>();
+  private code = "";
+  private final = false;
+  private closed = false;
+  private id = 0;
   private seq = 0;
   private finished: CodeToken[][] = [];
-  /** Set when the worker failed: the session carries on on the main thread. */
-  private fallback: MainThreadSession | null = null;
+  private fallback: MainThreadHighlighter | null = null;
 
-  constructor(private worker: HighlightWorker) {
-    super();
-    this.id = worker.open(this);
+  constructor(private worker: HighlightWorker | null) {
+    if (worker) this.id = worker.open(this);
+    else this.carryOnWithout();
+  }
+
+  snapshot = (): readonly CodeToken[][] => this.lines;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private publish(lines: CodeToken[][], complete: boolean): void {
+    this.lines = lines;
+    if (complete && this.final) remember(this.code, lines);
+    for (const listener of this.listeners) listener();
   }
 
   update(code: string, final: boolean): void {
-    if (this.fallback) return this.fallback.update(code, final);
     if (code === this.code && final === this.final) return;
     this.code = code;
     this.final = final;
-    this.worker.send({ type: "highlight", session: this.id, seq: ++this.seq, code, final });
+    if (this.worker) this.worker.send({ type: "highlight", session: this.id, seq: ++this.seq, code, final });
+    else this.fallback?.update(code, final);
   }
 
   receive(seq: number, from: number, lines: EncodedLine[], tail: EncodedLine | null, done: boolean): void {
+    const worker = this.worker!;
     if (from < this.finished.length) this.finished = this.finished.slice(0, from);
-    for (const line of lines) this.finished.push(this.worker.decode(line));
-    const complete = done && seq === this.seq;
-    this.publish(tail ? [...this.finished, this.worker.decode(tail)] : this.finished.slice(), complete);
+    for (const line of lines) this.finished.push(worker.decode(line));
+    this.publish(tail ? [...this.finished, worker.decode(tail)] : this.finished.slice(), done && seq === this.seq);
   }
 
   /** Moves to the main thread, keeping the lines it has until new ones come. */
   carryOnWithout(): void {
-    this.fallback = new MainThreadSession();
-    this.fallback.subscribe(() => this.publish(this.fallback!.snapshot() as CodeToken[][], false));
-    this.fallback.update(this.code, this.final);
+    this.worker = null;
+    void mainThread.load().then(({ MainThreadHighlighter }) => {
+      if (this.closed) return;
+      this.fallback = new MainThreadHighlighter(
+        (lines, done) => this.publish(lines, done),
+        (ms) => (highlightStats.mainThreadMs += ms),
+      );
+      if (this.code || this.final) this.fallback.update(this.code, this.final);
+    });
   }
 
   close(): void {
-    if (this.fallback) this.fallback.close();
-    else this.worker.send({ type: "close", session: this.id });
+    this.closed = true;
+    if (this.worker) this.worker.send({ type: "close", session: this.id });
+    this.fallback?.close();
   }
 }
-
-type Backend = { kind: "worker"; worker: HighlightWorker } | { kind: "main-thread" };
-let backend: Backend | null = null;
 
 /** Bundlers (Vite, webpack, Next.js) see this pattern and ship the worker as a chunk of its own, with shiki. */
 const spawnWorker = (): Worker =>
   new Worker(new URL("./highlight-worker.js", import.meta.url), { type: "module", name: "execute-code-ui highlighter" });
 let spawn: (() => Worker) | null = typeof Worker === "undefined" ? null : spawnWorker;
 
-function startWorker(): HighlightWorker | null {
-  if (!spawn) return null;
-  try {
-    const worker = spawn();
-    const highlightWorker: HighlightWorker = new HighlightWorker(worker, () => {
-      backend = { kind: "main-thread" };
-      tokenizerResource.preload();
-      for (const session of highlightWorker.orphans()) session.carryOnWithout();
-    });
-    return highlightWorker;
-  } catch {
-    return null;
-  }
-}
+/** The worker once started; null where none can start (or after it failed). */
+let worker: HighlightWorker | null | undefined;
 
 /**
- * Starts the highlighter: the worker, or the main thread's tokenizer chunk
- * when there is no worker. Call it from an effect, never during a render.
+ * Starts the highlighter: the worker, or the main thread's highlighter chunk
+ * where there is none. Call it from an effect, never during a render.
  */
 export function preloadHighlighter(): void {
-  if (backend) return;
-  const worker = startWorker();
-  backend = worker ? { kind: "worker", worker } : { kind: "main-thread" };
-  if (!worker) tokenizerResource.preload();
+  if (worker !== undefined) return;
+  worker = null;
+  try {
+    if (spawn) {
+      worker = new HighlightWorker(spawn(), (orphans) => {
+        worker = null;
+        for (const session of orphans) session.carryOnWithout();
+      });
+    }
+  } catch {
+    worker = null;
+  }
+  if (!worker) mainThread.preload();
 }
 
 /** A session for one card; from an effect, never during a render. */
 export function openSession(): HighlightSession {
   preloadHighlighter();
-  const started = backend as Backend;
-  return started.kind === "worker" ? new WorkerSession(started.worker) : new MainThreadSession();
+  return new Session(worker ?? null);
 }
 
 /**
@@ -259,7 +206,7 @@ export function openSession(): HighlightSession {
  * with workers from `spawnWith` (null: the main thread; omitted: real workers).
  */
 export function resetHighlighterForTests(spawnWith?: (() => Worker) | null): void {
-  backend = null;
+  worker = undefined;
   spawn = spawnWith === undefined ? (typeof Worker === "undefined" ? null : spawnWorker) : spawnWith;
   cache.clear();
 }

@@ -32,7 +32,9 @@ export function useHighlightedLines(code: string, final: boolean): readonly Code
     return () => opened.close();
   }, [needed]);
 
-  useEffect(() => {
+  // Posted in the commit, so that the worker works while the browser lays
+  // out and paints the new code; a passive effect could run after the paint.
+  useLayoutEffect(() => {
     if (!cached) session?.update(code, final);
   }, [session, code, final, cached]);
 

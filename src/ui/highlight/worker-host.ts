@@ -27,6 +27,7 @@ export function createWorkerHost(post: (message: FromWorker) => void, loading: P
   const styleIds = new Map<string, number>();
   const styles: Array<Record<string, string>> = [];
   let stylesSent = 0;
+  let busyMs = 0;
   // Sessions are made before the tokenizer is there; they tokenize only once it is.
   const lateTokenizer: Tokenizer = {
     tokenize: (code, state) => {
@@ -67,6 +68,7 @@ export function createWorkerHost(post: (message: FromWorker) => void, loading: P
       styles: styles.slice(stylesSent),
       stylesFrom: stylesSent,
       done,
+      busyMs,
     });
     stylesSent = styles.length;
     session.sent = engine.finishedLines;
@@ -90,6 +92,7 @@ export function createWorkerHost(post: (message: FromWorker) => void, loading: P
       const start = performance.now();
       let done = session.engine.step(request.final);
       while (!done && performance.now() - start < SLICE_MS) done = session.engine.step(request.final);
+      busyMs += performance.now() - start;
       report(id, session, done);
       if (done) session.request = null;
     }
