@@ -8,6 +8,8 @@ import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
 import python from "shiki/langs/python.mjs";
 import githubDark from "shiki/themes/github-dark-default.mjs";
 import githubLight from "shiki/themes/github-light-default.mjs";
+import { precompiledCache, type PrecompiledRegex } from "./precompiled.js";
+import { PYTHON_REGEXES } from "./python-regexes.js";
 import type { CodeToken, Tokenizer } from "./types.js";
 
 /**
@@ -52,11 +54,12 @@ export function capLongLines(colour: Colourer, maxLine = MAX_HIGHLIGHTED_LINE): 
   };
 }
 
-export async function createPythonTokenizer(): Promise<Tokenizer> {
+/** `regexes`: the grammar's patterns converted ahead of time (precompiled.ts); the rest are converted when first needed. */
+export async function createPythonTokenizer(regexes: PrecompiledRegex[] = PYTHON_REGEXES): Promise<Tokenizer> {
   const highlighter = await createHighlighterCore({
     langs: [python],
     themes: [githubLight, githubDark],
-    engine: createJavaScriptRegexEngine(),
+    engine: createJavaScriptRegexEngine({ cache: precompiledCache(regexes) }),
   });
   return capLongLines((code, state) => {
     const result = highlighter.codeToTokens(code, {

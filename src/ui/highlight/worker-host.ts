@@ -103,7 +103,8 @@ export function createWorkerHost(post: (message: FromWorker) => void, loading: P
     (loaded) => {
       tokenizer = loaded;
       post({ type: "ready" });
-      schedule();
+      // Requests that came while loading start now, not a timer later.
+      run();
     },
     (error: unknown) => post({ type: "failed", message: String(error) }),
   );
