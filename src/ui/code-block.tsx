@@ -27,10 +27,15 @@ interface CodeLineProps {
   focused: boolean;
 }
 
+// (perf) Tokens come from a worker and can be a step behind the text: a
+// line shows them only when they spell exactly its text, else plain text.
 function tokensMatch(tokens: CodeToken[], text: string): boolean {
-  let length = 0;
-  for (const token of tokens) length += token.content.length;
-  return length === text.length;
+  let at = 0;
+  for (const token of tokens) {
+    if (!text.startsWith(token.content, at)) return false;
+    at += token.content.length;
+  }
+  return at === text.length;
 }
 
 const CodeLine = memo(function CodeLine({ number, text, tokens, focused }: CodeLineProps) {

@@ -7,8 +7,8 @@
 export type EncodedLine = Array<string | number>;
 
 export type ToWorker =
-  /** Highlight this card's program; `final` once it will not change again (the unfinished last line is then tokenized too). */
-  | { type: "highlight"; session: number; seq: number; code: string; final: boolean }
+  /** Highlight this card's program (all of it, the unfinished last line too). */
+  | { type: "highlight"; session: number; seq: number; code: string }
   /** The card has gone. */
   | { type: "close"; session: number };
 

@@ -112,6 +112,9 @@ class Session implements HighlightSession {
   private id = 0;
   private seq = 0;
   private finished: CodeToken[][] = [];
+  /** The code last sent to the worker, and the `seq` of the last request it finished. */
+  private sentCode: string | null = null;
+  private doneSeq = 0;
   private fallback: MainThreadHighlighter | null = null;
 
   constructor(private worker: HighlightWorker | null) {
@@ -136,7 +139,12 @@ class Session implements HighlightSession {
     if (code === this.code && final === this.final) return;
     this.code = code;
     this.final = final;
-    if (this.worker) this.worker.send({ type: "highlight", session: this.id, seq: ++this.seq, code, final });
+    if (this.worker) {
+      // A program that only became final needs no new work, only remembering once it is in.
+      if (code !== this.sentCode) this.worker.send({ type: "highlight", session: this.id, seq: ++this.seq, code });
+      this.sentCode = code;
+      if (final && this.doneSeq === this.seq) this.publish(this.lines, true);
+    }
     else this.fallback?.update(code, final);
   }
 
@@ -144,6 +152,7 @@ class Session implements HighlightSession {
     const worker = this.worker!;
     if (from < this.finished.length) this.finished = this.finished.slice(0, from);
     for (const line of lines) this.finished.push(worker.decode(line));
+    if (done) this.doneSeq = seq;
     this.publish(tail ? [...this.finished, worker.decode(tail)] : this.finished.slice(), done && seq === this.seq);
   }
 

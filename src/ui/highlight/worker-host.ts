@@ -15,7 +15,7 @@ interface Session {
   sent: number;
   restarts: number;
   /** The request being worked on. */
-  request: { seq: number; final: boolean } | null;
+  request: { seq: number } | null;
   /** The tail the page has. */
   sentTail: CodeToken[] | null;
 }
@@ -90,8 +90,12 @@ export function createWorkerHost(post: (message: FromWorker) => void, loading: P
       const request = session.request;
       if (!request) continue;
       const start = performance.now();
-      let done = session.engine.step(request.final);
-      while (!done && performance.now() - start < SLICE_MS) done = session.engine.step(request.final);
+      // The unfinished last line too, even while the code streams: here it
+      // costs the page nothing, it shows the line being written in colour,
+      // and when the last delta only closes the arguments, the final colours
+      // are already there.
+      let done = session.engine.step(true);
+      while (!done && performance.now() - start < SLICE_MS) done = session.engine.step(true);
       busyMs += performance.now() - start;
       report(id, session, done);
       if (done) session.request = null;
@@ -120,7 +124,7 @@ export function createWorkerHost(post: (message: FromWorker) => void, loading: P
       sessions.set(message.session, session);
     }
     session.engine.setCode(message.code);
-    session.request = { seq: message.seq, final: message.final };
+    session.request = { seq: message.seq };
     schedule();
   };
 }
