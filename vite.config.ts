@@ -21,6 +21,8 @@ const WORKER_URL = 'new URL("./highlight-worker.js", import.meta.url)';
 const keepWorkerUrl: Plugin = {
   name: "execute-code-ui:keep-worker-url",
   enforce: "pre",
+  // The library build only: Storybook and the tests load this config too, and there Vite should bundle the worker.
+  apply: (config, { command }) => command === "build" && Boolean(config.build?.lib),
   // `map: null`: the code moves by a few columns on one line only.
   transform: (code) =>
     code.includes(WORKER_URL) ? { code: code.replace(WORKER_URL, 'new URL("./highlight-worker.js", import.meta.KEEP_URL)'), map: null } : null,
