@@ -3,6 +3,7 @@
 // Prints one table; every figure is the median of several runs.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
@@ -312,6 +313,8 @@ async function serverFigures() {
   return { toolOverhead: median(times), pyodidePrint: median(runs) };
 }
 
+// The machine is shared: its load says how far to trust the wall-clock figures.
+const loadAtStart = loadavg();
 const page = await serveBenchPage();
 const b = await browserFigures(page.url);
 page.close();
@@ -390,8 +393,9 @@ const rows = [
       ]
     : []),
 ];
+const load = (values: number[]) => values.map((v) => v.toFixed(1)).join(", ");
 const lines = [
-  `Runs per figure: ${RUNS} (median). ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${execFileSync(chromiumPath, ["--version"]).toString().trim()}.`,
+  `Runs per figure: ${RUNS} (median). ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${execFileSync(chromiumPath, ["--version"]).toString().trim()}, ${cpus().length} cores; load average (1, 5, 15 min) ${load(loadAtStart)} at the start, ${load(loadavg())} at the end.`,
   "",
   `Baselines — ${baselines}.`,
   "",
