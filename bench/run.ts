@@ -22,7 +22,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** `BENCH_ONLY=aiThread,firstPaint` runs only those scenarios (for a quick look); the table then lists only their rows. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (scenario: string) => !ONLY || ONLY.has(scenario);
-/** `BENCH_TRACE_DIR=/tmp/traces` keeps every trace, for `npx tsx bench/long-tasks.ts <trace>`. */
+/** `BENCH_TRACE_DIR=/tmp/traces` keeps every trace (and builds the page unminified), for `npx tsx bench/long-tasks.ts <trace>`. */
 const TRACE_DIR = process.env.BENCH_TRACE_DIR;
 /** A long task, as the budgets count them. */
 const LONG_TASK_MS = 50;
@@ -71,8 +71,9 @@ export function mainThreadTasks(trace: Buffer): { longestMs: number; totalMs: nu
 let traceCount = 0;
 async function traced<T>(browser: Browser, page: Page, run: () => Promise<T>, name = "trace") {
   const categories = ["toplevel", "disabled-by-default-devtools.timeline"];
-  // With the sampling profiler too, so that bench/long-tasks.ts can name the functions inside a long task.
-  if (TRACE_DIR) categories.push("disabled-by-default-v8.cpu_profiler", "v8.execute", "devtools.timeline", "blink.user_timing");
+  if (TRACE_DIR) categories.push("v8.execute", "devtools.timeline", "blink.user_timing");
+  // BENCH_PROFILE=1 adds the sampling profiler, so that bench/long-tasks.ts can name the functions inside a long task (it slows the page).
+  if (TRACE_DIR && process.env.BENCH_PROFILE) categories.push("disabled-by-default-v8.cpu_profiler");
   await browser.startTracing(page, { categories });
   const result = await run();
   const trace = await browser.stopTracing();
@@ -369,7 +370,7 @@ const rows = [
         row("5 bundle", "browser entry and the chunks it imports, gzipped, without react and assistant-ui", kb(bundle.entry), "", "", "≤ 20 KB", bundle.entry <= 20 * 1024),
         row("5 bundle", "the kit's own entry code alone, dependencies external, gzipped", kb(bundle.ownEntry), "", "", "", null),
         row("5 bundle", "highlighting worker (shiki, grammar, themes), gzipped", kb(bundle.worker), "", "", "≤ 75 KB, no WASM", bundle.worker <= 75 * 1024 && !bundle.wasm),
-        row("5 bundle", "main-thread highlighter chunk, loaded only where no worker starts, gzipped", kb(bundle.fallback), "", "", "≤ 75 KB", bundle.fallback <= 75 * 1024),
+        row("5 bundle", "main-thread highlighter chunks, loaded only where no worker starts, gzipped", kb(bundle.fallback), "", "", "", null),
       ]
     : []),
   ...(server
