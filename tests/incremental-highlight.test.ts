@@ -223,11 +223,25 @@ describe("highlighting sessions", () => {
     for (let i = 1; i <= 20; i++) session.update(code.slice(0, Math.ceil((code.length * i) / 20)), false);
     session.update(code, true);
     await shows(session, oneShot(code));
-    // The last streamed text was already the whole program: turning final sends nothing new.
-    expect(worker.posted.filter((m) => m.type === "highlight")).toHaveLength(20);
+    // The first update goes at once, the others wait for the next pass, and the finished program goes at once.
+    const sent = worker.posted.filter((m) => m.type === "highlight");
+    expect(sent).toHaveLength(2);
+    expect(sent.map((m) => m.type === "highlight" && m.code.length)).toEqual([Math.ceil(code.length / 20), code.length]);
     expect(cachedLines(code)).toEqual(oneShot(code));
     session.close();
     expect(worker.posted.at(-1)).toEqual({ type: "close", session: 1 });
+  });
+
+  it("remember a program that turned final without asking the worker again", async () => {
+    const worker = inProcessWorker();
+    resetHighlighterForTests(worker.spawn);
+    const session = openSession();
+    session.update(primesCode, false);
+    await shows(session, oneShot(primesCode));
+    expect(cachedLines(primesCode)).toBeUndefined();
+    session.update(primesCode, true);
+    expect(worker.posted.filter((m) => m.type === "highlight")).toHaveLength(1);
+    expect(cachedLines(primesCode)).toEqual(oneShot(primesCode));
   });
 
   it("start over in the worker when an earlier line changes", async () => {

@@ -12,6 +12,12 @@ import type { CodeToken } from "./types.js";
 
 /** A worker that has not said it is ready by then is given up for the main thread. */
 const WORKER_START_TIMEOUT_MS = 10_000;
+/**
+ * While code streams, the worker gets the latest code at most this often:
+ * on two cores it competes with the page, and fewer, larger passes cost it
+ * less. A finished program goes at once.
+ */
+const STREAMING_PASS_MS = 200;
 const CACHE_SIZE = 64;
 
 /** Time spent highlighting, in the worker and on the main thread, for the benchmark. */
@@ -112,9 +118,11 @@ class Session implements HighlightSession {
   private id = 0;
   private seq = 0;
   private finished: CodeToken[][] = [];
-  /** The code last sent to the worker, and the `seq` of the last request it finished. */
+  /** The code last sent to the worker, when, and the `seq` of the last request it finished. */
   private sentCode: string | null = null;
+  private sentAt = Number.NEGATIVE_INFINITY;
   private doneSeq = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
   private fallback: MainThreadHighlighter | null = null;
 
   constructor(private worker: HighlightWorker | null) {
@@ -139,13 +147,23 @@ class Session implements HighlightSession {
     if (code === this.code && final === this.final) return;
     this.code = code;
     this.final = final;
-    if (this.worker) {
-      // A program that only became final needs no new work, only remembering once it is in.
-      if (code !== this.sentCode) this.worker.send({ type: "highlight", session: this.id, seq: ++this.seq, code });
-      this.sentCode = code;
-      if (final && this.doneSeq === this.seq) this.publish(this.lines, true);
+    if (!this.worker) return this.fallback?.update(code, final);
+    const wait = final ? 0 : this.sentAt + STREAMING_PASS_MS - performance.now();
+    if (wait <= 0) this.send();
+    else this.timer ??= setTimeout(() => this.send(), wait);
+  }
+
+  private send(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.worker || this.closed) return;
+    // A program that only became final needs no new work, only remembering once it is in.
+    if (this.code !== this.sentCode) {
+      this.worker.send({ type: "highlight", session: this.id, seq: ++this.seq, code: this.code });
+      this.sentCode = this.code;
+      this.sentAt = performance.now();
     }
-    else this.fallback?.update(code, final);
+    if (this.final && this.doneSeq === this.seq) this.publish(this.lines, true);
   }
 
   receive(seq: number, from: number, lines: EncodedLine[], tail: EncodedLine | null, done: boolean): void {
@@ -159,6 +177,7 @@ class Session implements HighlightSession {
   /** Moves to the main thread, keeping the lines it has until new ones come. */
   carryOnWithout(): void {
     this.worker = null;
+    if (this.timer !== null) clearTimeout(this.timer);
     void mainThread.load().then(({ MainThreadHighlighter }) => {
       if (this.closed) return;
       this.fallback = new MainThreadHighlighter(
@@ -171,6 +190,7 @@ class Session implements HighlightSession {
 
   close(): void {
     this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
     if (this.worker) this.worker.send({ type: "close", session: this.id });
     this.fallback?.close();
   }
