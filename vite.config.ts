@@ -1,5 +1,5 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import pkg from "./package.json" with { type: "json" };
 
 // Library build of the browser entries. Dependencies and peers stay external:
@@ -12,8 +12,26 @@ const external = [
   ...Object.keys(pkg.peerDependencies),
 ];
 
+// The highlighting worker stays a module of its own, spawned with the
+// `new Worker(new URL("./highlight-worker.js", import.meta.url))` that the
+// host's bundler (Vite, webpack, Next.js) recognises and bundles with shiki.
+// Vite would bundle the worker into the library itself, with a URL no host
+// bundler can follow; this hides the expression from it and puts it back.
+const WORKER_URL = 'new URL("./highlight-worker.js", import.meta.url)';
+const keepWorkerUrl: Plugin = {
+  name: "execute-code-ui:keep-worker-url",
+  enforce: "pre",
+  // The library build only: Storybook and the tests load this config too, and there Vite should bundle the worker.
+  apply: (config, { command }) => command === "build" && Boolean(config.build?.lib),
+  // `map: null`: the code moves by a few columns on one line only.
+  transform: (code) =>
+    code.includes(WORKER_URL) ? { code: code.replace(WORKER_URL, 'new URL("./highlight-worker.js", import.meta.KEEP_URL)'), map: null } : null,
+  renderChunk: (code) =>
+    code.includes("import.meta.KEEP_URL") ? { code: code.replaceAll("import.meta.KEEP_URL", "import.meta.url"), map: null } : null,
+};
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [keepWorkerUrl, react()],
   build: {
     outDir: "dist",
     emptyOutDir: true,
@@ -25,6 +43,7 @@ export default defineConfig({
         "assistant-ui/index": "src/assistant-ui/index.ts",
         "client-executor/index": "src/client-executor/index.ts",
         "locales/de": "src/locales/de.ts",
+        "ui/highlight/highlight-worker": "src/ui/highlight/highlight-worker.ts",
       },
       formats: ["es"],
     },

@@ -2,6 +2,8 @@
 // Chromium on a production build, plus bundle sizes and the server side.
 // Prints one table; every figure is the median of several runs.
 import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
@@ -12,10 +14,20 @@ import { createMockSandbox, createPyodideExecutor, createScriptedExecutor } from
 import { createStaticHandler } from "../src/harness/static-files";
 import { buildExecuteCodeTool } from "../src/server";
 import { chromiumArgs, chromiumPath } from "../scripts/chromium.ts";
+import { createPythonTokenizer } from "../src/ui/highlight/python-tokenizer";
+import { largeProgram } from "../stories/fixtures";
 import { demoSpeed } from "./demo-speed.ts";
+import { expectedTokens } from "./page/colours";
 import { soak } from "./soak.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** `BENCH_ONLY=aiThread,firstPaint` runs only those scenarios (for a quick look); the table then lists only their rows. */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
+const wanted = (scenario: string) => !ONLY || ONLY.has(scenario);
+/** `BENCH_TRACE_DIR=/tmp/traces` keeps every trace (and builds the page unminified), for `npx tsx bench/long-tasks.ts <trace>`. */
+const TRACE_DIR = process.env.BENCH_TRACE_DIR;
+/** A long task, as the budgets count them. */
+const LONG_TASK_MS = 50;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -24,32 +36,64 @@ const median = (values: number[]) => {
 const ms = (n: number | null) => (n === null ? "—" : `${n.toFixed(n < 10 ? 2 : 0)} ms`);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; args?: { name?: string } };
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string } };
 
-/** Longest task and total busy time of the page's main thread, from a Chromium trace. */
-function mainThreadTasks(trace: Buffer): { longestMs: number; totalMs: number } {
+/**
+ * Longest task, tasks of 50 ms or more and total busy time of the page's main
+ * thread, from a Chromium trace. Wall time is what the budgets count; CPU
+ * (thread) time leaves out the time the thread waited for a core, which on a
+ * shared two-core machine can double a task.
+ */
+export function mainThreadTasks(trace: Buffer): {
+  longestMs: number;
+  totalMs: number;
+  longTasks: number;
+  longestCpuMs: number;
+  longCpuTasks: number;
+  /** The longest task that started after the page's performance.mark("thread-mounted"), wall and CPU. */
+  afterMount: { longestMs: number; longestCpuMs: number };
+} {
   const events = (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
   const mainThreads = new Set(
     events.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
   );
   // Newer Chromium names its top-level tasks ThreadControllerImpl::RunTask, with RunTask nested inside.
   const taskName = events.some((e) => e.name === "ThreadControllerImpl::RunTask") ? "ThreadControllerImpl::RunTask" : "RunTask";
-  const byThread = new Map<string, number[]>();
+  const byThread = new Map<string, Array<{ ts: number; wall: number; cpu: number }>>();
   for (const e of events) {
     if (e.ph !== "X" || e.name !== taskName) continue;
     const key = `${e.pid}:${e.tid}`;
     if (!mainThreads.has(key)) continue;
-    byThread.set(key, [...(byThread.get(key) ?? []), (e.dur ?? 0) / 1000]);
+    byThread.set(key, [...(byThread.get(key) ?? []), { ts: e.ts, wall: (e.dur ?? 0) / 1000, cpu: (e.tdur ?? e.dur ?? 0) / 1000 }]);
   }
   // The page's renderer is the busiest one.
-  const tasks = [...byThread.values()].sort((a, b) => b.reduce((s, d) => s + d, 0) - a.reduce((s, d) => s + d, 0))[0] ?? [0];
-  return { longestMs: Math.max(...tasks), totalMs: tasks.reduce((s, d) => s + d, 0) };
+  const busy = (tasks: Array<{ wall: number }>) => tasks.reduce((s, t) => s + t.wall, 0);
+  const tasks = [...byThread.values()].sort((a, b) => busy(b) - busy(a))[0] ?? [{ ts: 0, wall: 0, cpu: 0 }];
+  const mounted = events.find((e) => e.name === "thread-mounted" && e.ph !== "M")?.ts ?? Number.POSITIVE_INFINITY;
+  const later = tasks.filter((t) => t.ts >= mounted);
+  return {
+    afterMount: { longestMs: Math.max(0, ...later.map((t) => t.wall)), longestCpuMs: Math.max(0, ...later.map((t) => t.cpu)) },
+    longestMs: Math.max(...tasks.map((t) => t.wall)),
+    totalMs: busy(tasks),
+    longTasks: tasks.filter((t) => t.wall >= LONG_TASK_MS).length,
+    longestCpuMs: Math.max(...tasks.map((t) => t.cpu)),
+    longCpuTasks: tasks.filter((t) => t.cpu >= LONG_TASK_MS).length,
+  };
 }
 
-async function traced<T>(browser: Browser, page: Page, run: () => Promise<T>) {
-  await browser.startTracing(page, { categories: ["toplevel", "disabled-by-default-devtools.timeline"] });
+let traceCount = 0;
+async function traced<T>(browser: Browser, page: Page, run: () => Promise<T>, name = "trace") {
+  const categories = ["toplevel", "disabled-by-default-devtools.timeline", "blink.user_timing"];
+  if (TRACE_DIR) categories.push("v8.execute", "devtools.timeline");
+  // BENCH_PROFILE=1 adds the sampling profiler, so that bench/long-tasks.ts can name the functions inside a long task (it slows the page).
+  if (TRACE_DIR && process.env.BENCH_PROFILE) categories.push("disabled-by-default-v8.cpu_profiler");
+  await browser.startTracing(page, { categories });
   const result = await run();
   const trace = await browser.stopTracing();
+  if (TRACE_DIR) {
+    mkdirSync(TRACE_DIR, { recursive: true });
+    writeFileSync(`${TRACE_DIR}/${String(++traceCount).padStart(2, "0")}-${name}.json`, trace);
+  }
   return { result, ...mainThreadTasks(trace) };
 }
 
@@ -60,6 +104,15 @@ async function serveBenchPage(): Promise<{ url: string; close: () => void }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
 }
+
+/** The colours of the thread scenario's final program, highlighted here so that the page stays cold. */
+async function threadExpectation() {
+  const tokenizer = await createPythonTokenizer();
+  const lines = tokenizer.tokenize(largeProgram(20_000)).lines;
+  return { expected: expectedTokens(lines), tokenCount: lines.reduce((sum, line) => sum + line.length, 0), lineCount: lines.length };
+}
+
+const nums = () => [] as number[];
 
 async function browserFigures(url: string) {
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
@@ -74,20 +127,26 @@ async function browserFigures(url: string) {
 
   const kinds = ["kit", "naive", "shiki"] as const;
   const streaming = Object.fromEntries(
-    kinds.map((kind) => [kind, { longest: [] as number[], total: [] as number[], final: [] as number[], tokenize: [] as number[], oneShot: [] as number[], shikiOneShot: [] as number[], identical: [] as boolean[] }]),
-  ) as Record<(typeof kinds)[number], { longest: number[]; total: number[]; final: number[]; tokenize: number[]; oneShot: number[]; shikiOneShot: number[]; identical: boolean[] }>;
-  for (let i = 0; i < RUNS; i++) {
+    kinds.map((kind) => [kind, { longest: nums(), longestCpu: nums(), longTasks: nums(), total: nums(), final: nums(), finalInView: nums(), tokenize: nums(), oneShot: nums(), shikiOneShot: nums(), identical: [] as boolean[] }]),
+  ) as Record<(typeof kinds)[number], { longest: number[]; longestCpu: number[]; longTasks: number[]; total: number[]; final: number[]; finalInView: number[]; tokenize: number[]; oneShot: number[]; shikiOneShot: number[]; identical: boolean[] }>;
+  for (let i = 0; i < RUNS && wanted("streaming"); i++) {
     for (const kind of kinds) {
       const { page, close } = await fresh();
       await evaluate(page, `bench.prepareStream("${kind}")`);
-      const run = await traced(browser, page, () =>
-        evaluate<{ finalHighlightMs: number | null; tokenizeMs: number }>(page, "bench.stream()"),
+      const run = await traced(
+        browser,
+        page,
+        () => evaluate<{ finalHighlightMs: number | null; finalInViewMs: number | null; tokenizeMs: number }>(page, "bench.stream()"),
+        `streaming-${kind}`,
       );
       const check = await evaluate<{ identical: boolean; oneShotMs: number; shikiOneShotMs: number | null }>(page, "bench.checkStream()");
       const s = streaming[kind];
       s.longest.push(run.longestMs);
+      s.longestCpu.push(run.longestCpuMs);
+      s.longTasks.push(run.longTasks);
       s.total.push(run.totalMs);
       s.final.push(run.result.finalHighlightMs ?? Number.NaN);
+      s.finalInView.push(run.result.finalInViewMs ?? Number.NaN);
       s.tokenize.push(run.result.tokenizeMs);
       s.oneShot.push(check.oneShotMs);
       if (check.shikiOneShotMs !== null) s.shikiOneShot.push(check.shikiOneShotMs);
@@ -96,27 +155,74 @@ async function browserFigures(url: string) {
     }
   }
 
-  const firstPaint = { text: [] as Array<number | null>, highlight: [] as number[] };
-  const largeOutput = { paint: [] as number[], longest: [] as number[], nodes: [] as number[] };
-  const thread = { renders: [] as number[], cards: [] as number[] };
-  for (let i = 0; i < RUNS; i++) {
-    {
+  const threadKinds = ["kit", "shiki", "plain"] as const;
+  const aiThread = Object.fromEntries(
+    threadKinds.map((kind) => [kind, { afterMount: nums(), afterMountCpu: nums(), longest: nums(), longestCpu: nums(), longCpuTasks: nums(), longTasks: nums(), total: nums(), firstHighlight: nums(), final: nums(), finalInView: nums(), result: nums(), identical: [] as boolean[] }]),
+  ) as Record<(typeof threadKinds)[number], { afterMount: number[]; afterMountCpu: number[]; longest: number[]; longestCpu: number[]; longCpuTasks: number[]; longTasks: number[]; total: number[]; firstHighlight: number[]; final: number[]; finalInView: number[]; result: number[]; identical: boolean[] }>;
+  const expectation = wanted("aiThread") ? await threadExpectation() : null;
+  for (let i = 0; i < RUNS && expectation; i++) {
+    for (const kind of threadKinds) {
       const { page, close } = await fresh();
-      const r = await evaluate<{ codeTextMs: number | null; highlightMs: number }>(page, "bench.firstPaint()");
+      await page.evaluate(
+        ([k, e]) => (window as unknown as { bench: { prepareAiThread: (...args: unknown[]) => void } }).bench.prepareAiThread(k, e.expected, e.tokenCount, e.lineCount),
+        [kind, expectation] as const,
+      );
+      const run = await traced(
+        browser,
+        page,
+        () =>
+          evaluate<{ firstHighlightMs: number | null; finalHighlightMs: number | null; finalInViewMs: number | null; resultMs: number | null; identical: boolean }>(
+            page,
+            "bench.aiThread()",
+          ),
+        `ai-thread-${kind}`,
+      );
+      const s = aiThread[kind];
+      s.longest.push(run.longestMs);
+      s.longestCpu.push(run.longestCpuMs);
+      s.longCpuTasks.push(run.longCpuTasks);
+      s.afterMount.push(run.afterMount.longestMs);
+      s.afterMountCpu.push(run.afterMount.longestCpuMs);
+      s.longTasks.push(run.longTasks);
+      s.total.push(run.totalMs);
+      s.firstHighlight.push(run.result.firstHighlightMs ?? Number.NaN);
+      s.final.push(run.result.finalHighlightMs ?? Number.NaN);
+      s.finalInView.push(run.result.finalInViewMs ?? Number.NaN);
+      s.result.push(run.result.resultMs ?? Number.NaN);
+      s.identical.push(run.result.identical);
+      await close();
+    }
+  }
+
+  const firstPaint = { text: [] as Array<number | null>, highlight: nums() };
+  const largeOutput = { paint: nums(), longest: nums(), longestCpu: nums(), nodes: nums() };
+  const thread = { renders: nums(), cards: nums() };
+  for (let i = 0; i < RUNS; i++) {
+    if (wanted("firstPaint")) {
+      const { page, close } = await fresh();
+      const first = () => evaluate<{ codeTextMs: number | null; highlightMs: number }>(page, "bench.firstPaint()");
+      // Traced only when the traces are kept: this figure is a timing, and tracing costs a little.
+      const r = TRACE_DIR ? (await traced(browser, page, first, "first-paint")).result : await first();
       firstPaint.text.push(r.codeTextMs);
       firstPaint.highlight.push(r.highlightMs);
       await close();
     }
-    {
+    if (wanted("largeOutput")) {
       const { page, close } = await fresh();
       await evaluate(page, "bench.prepareLargeOutput()");
-      const run = await traced(browser, page, () => evaluate<{ firstPaintMs: number; domNodes: number }>(page, "bench.largeOutput()"));
+      const run = await traced(
+        browser,
+        page,
+        () => evaluate<{ firstPaintMs: number; domNodes: number }>(page, "bench.largeOutput()"),
+        "large-output",
+      );
       largeOutput.paint.push(run.result.firstPaintMs);
       largeOutput.longest.push(run.longestMs);
+      largeOutput.longestCpu.push(run.longestCpuMs);
       largeOutput.nodes.push(run.result.domNodes);
       await close();
     }
-    {
+    if (wanted("thread")) {
       const { page, close } = await fresh();
       const r = await evaluate<{ cards: number; finishedRenders: number }>(page, "bench.thread()");
       thread.renders.push(r.finishedRenders);
@@ -125,16 +231,28 @@ async function browserFigures(url: string) {
     }
   }
   await browser.close();
-  return { streaming, firstPaint, largeOutput, thread };
+  return { streaming, aiThread, firstPaint, largeOutput, thread };
 }
 
-async function bundleChunks(external: (id: string) => boolean) {
+async function bundleOutput(external: (id: string) => boolean) {
   const output = (await build({
     configFile: false,
     logLevel: "silent",
     build: { write: false, lib: { entry: "src/index.ts", formats: ["es"] }, rolldownOptions: { external } },
   })) as Rolldown.RolldownOutput[];
-  return output.flatMap((o) => o.output).filter((c): c is Rolldown.OutputChunk => c.type === "chunk");
+  return output.flatMap((o) => o.output);
+}
+
+async function bundleChunks(external: (id: string) => boolean) {
+  return (await bundleOutput(external)).filter((c): c is Rolldown.OutputChunk => c.type === "chunk");
+}
+
+/** The highlighting worker as a host's bundler ships it: one file with shiki in it. */
+function workerAsset(output: Array<Rolldown.OutputChunk | Rolldown.OutputAsset>): string {
+  const asset = output.find((o): o is Rolldown.OutputAsset => o.type === "asset" && o.fileName.includes("highlight-worker"));
+  // Before the worker (to measure an older kit with this harness) there is none.
+  if (!asset) return "";
+  return typeof asset.source === "string" ? asset.source : Buffer.from(asset.source).toString();
 }
 
 /** The entry chunk and every chunk it imports statically: what a page loads with the kit. */
@@ -159,12 +277,14 @@ async function bundleSizes() {
   const total = (cs: Rolldown.OutputChunk[]) => cs.reduce((sum, c) => sum + size(c), 0);
   const chunks = await bundleChunks((id) => /^(react|react-dom|@assistant-ui\/react)(\/|$)/.test(id));
   const own = await bundleChunks((id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0"));
-  const highlighter = chunks.find((c) => c.name.includes("python-tokenizer"));
-  const wasm = chunks.some((c) => /WebAssembly\.instantiate|onig\.wasm/.test(c.code));
+  const fallback = chunks.filter((c) => c.name.includes("python-tokenizer") || c.name.includes("main-thread"));
+  const worker = workerAsset(await bundleOutput((id) => /^(react|react-dom|@assistant-ui\/react)(\/|$)/.test(id)));
+  const wasm = [...chunks.map((c) => c.code), worker].some((code) => /WebAssembly\.instantiate|onig\.wasm/.test(code));
   return {
     entry: total(eagerChunks(chunks)),
     ownEntry: total(eagerChunks(own)),
-    highlighter: highlighter ? size(highlighter) : 0,
+    worker: gzipSync(worker).length,
+    fallback: total(fallback),
     wasm,
   };
 }
@@ -240,67 +360,113 @@ async function serverFigures() {
   };
 }
 
-// BENCH_ONLY=browser,bundle,server,demo,soak picks sections (default: all).
-const only = new Set((process.env.BENCH_ONLY ?? "browser,bundle,server,demo,soak").split(",").map((x) => x.trim()));
-const lines: string[] = [];
+// The machine is shared: its load says how far to trust the wall-clock figures.
+const loadAtStart = loadavg();
+const page = await serveBenchPage();
+const b = await browserFigures(page.url);
+page.close();
+const bundle = wanted("bundle") ? await bundleSizes() : null;
+const server = wanted("server") ? await serverFigures() : null;
+
+const k = b.streaming.kit;
+const n = b.streaming.shiki;
+const same = b.streaming.naive;
+const tk = b.aiThread.kit;
+const tn = b.aiThread.shiki;
+const tp = b.aiThread.plain;
 const row = (area: string, figure: string, kit: string, baseline: string, ratio: string, budget: string, holds: boolean | null) =>
   `| ${area} | ${figure} | ${kit} | ${baseline} | ${ratio} | ${budget} | ${holds === null ? "" : holds ? "yes" : "**no**"} |`;
 const ratio = (a: number, b2: number) => `${(b2 / a).toFixed(1)}×`;
-
-if (only.has("browser") || only.has("bundle") || only.has("server")) {
-  const baselines =
-    "the naive baseline calls shiki's `codeToHtml` (JavaScript regex engine, stock Python grammar) on every delta and sets the HTML, as common chat kits do; the same-tokenizer row re-highlights the whole program with the kit's own tokenizer on every delta";
-  lines.push(
-    `Runs per figure: ${RUNS} (median). ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${execFileSync(chromiumPath, ["--version"]).toString().trim()}.`,
-    "",
-    `Baselines — ${baselines}.`,
-    "",
-    "| area | figure | kit | naive baseline | baseline ÷ kit | budget | holds |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
-  );
-}
-if (only.has("browser")) {
-  const page = await serveBenchPage();
-  const b = await browserFigures(page.url);
-  page.close();
-  const k = b.streaming.kit;
-  const n = b.streaming.shiki;
-  const same = b.streaming.naive;
-  lines.push(
-    row("1 streaming", "longest main-thread task", ms(median(k.longest)), ms(median(n.longest)), ratio(median(k.longest), median(n.longest)), "< 50 ms", median(k.longest) < 50),
-    row("1 streaming", "total main-thread time", ms(median(k.total)), ms(median(n.total)), ratio(median(k.total), median(n.total)), "≥ 10× less than baseline", median(n.total) / median(k.total) >= 10),
-    row("1 streaming", "highlighting work (time in the highlighter)", ms(median(k.tokenize)), ms(median(n.tokenize)), ratio(median(k.tokenize), median(n.tokenize)), `≤ 2× one full highlight (${ms(median(k.oneShot))})`, median(k.tokenize) <= 2 * median(k.oneShot)),
-    row("1 streaming", "last delta → final highlighting on screen", ms(median(k.final)), ms(median(n.final)), "", "", null),
-    row("1 streaming", "final result identical to a one-shot highlight", String(k.identical.every(Boolean)), String(n.identical.every(Boolean)), "", "identical", k.identical.every(Boolean)),
-    row("1 streaming", "one full highlight of the final program", ms(median(k.oneShot)), ms(median(n.shikiOneShot)), "", "", null),
-    row("1 streaming, same tokenizer", "longest task / total main-thread time, against a full re-highlight with the kit's own tokenizer", `${ms(median(k.longest))} / ${ms(median(k.total))}`, `${ms(median(same.longest))} / ${ms(median(same.total))}`, ratio(median(k.total), median(same.total)), "", null),
-    row("2 first paint", "mount → first frame, with the code text in it", ms(median(b.firstPaint.text.map((t) => t ?? Number.NaN))), "", "", "in the first frame", b.firstPaint.text.every((t) => t !== null)),
-    row("2 first paint", "mount → highlighting visible (cold)", ms(median(b.firstPaint.highlight)), "", "", "< 300 ms", median(b.firstPaint.highlight) < 300),
-    row("3 1 MB ANSI output", "mount → first paint", ms(median(b.largeOutput.paint)), "", "", "< 100 ms", median(b.largeOutput.paint) < 100),
-    row("3 1 MB ANSI output", "longest task", ms(median(b.largeOutput.longest)), "", "", "< 50 ms", median(b.largeOutput.longest) < 50),
-    row("3 1 MB ANSI output", "DOM nodes in the card", String(median(b.largeOutput.nodes)), "", "", "a few thousand", median(b.largeOutput.nodes) <= 5000),
-    row("4 thread", `re-renders of 50 finished cards while a 51st streams (${median(b.thread.cards)} cards)`, String(median(b.thread.renders)), "", "", "0", median(b.thread.renders) === 0),
-  );
-}
-if (only.has("bundle")) {
-  const bundle = await bundleSizes();
-  lines.push(
-    row("5 bundle", "browser entry and the chunks it imports, gzipped, without react and assistant-ui", kb(bundle.entry), "", "", "≤ 20 KB", bundle.entry <= 20 * 1024),
-    row("5 bundle", "the kit's own entry code alone, dependencies external, gzipped", kb(bundle.ownEntry), "", "", "", null),
-    row("5 bundle", "lazy highlighter chunk, gzipped", kb(bundle.highlighter), "", "", "≤ 75 KB, no WASM", bundle.highlighter <= 75 * 1024 && !bundle.wasm),
-  );
-}
-if (only.has("server")) {
-  const server = await serverFigures();
-  lines.push(
-    row("6 server", "tool overhead per call (token + loopback round trip)", ms(server.toolOverhead), "", "", "< 3 ms", server.toolOverhead < 3),
-    row("6 server", "Pyodide `print(1)` on a pooled fresh interpreter", ms(server.pyodidePrint), "", "", "< 50 ms", server.pyodidePrint < 50),
-    row("6 server", "Pyodide `print(1)` back to back (each waits for a fresh interpreter to start)", ms(server.pyodideBackToBack), "", "", "", null),
-    row("6 server", "making the memory snapshot (cold Pyodide start, once per machine)", ms(server.snapshotMs), "", "", "", null),
-    row("6 server", "first `print(1)` of an executor with no snapshot yet", ms(server.coldFirstRun), "", "", "", null),
-  );
-}
-if (only.has("demo")) {
+const count = (values: number[]) => String(median(values));
+const baselines =
+  "the naive baseline calls shiki's `codeToHtml` (JavaScript regex engine, stock Python grammar) on every delta and sets the HTML, as common chat kits do; the same-tokenizer row re-highlights the whole program with the kit's own tokenizer on every delta";
+const rows = [
+  ...(wanted("streaming")
+    ? [
+        row("1 streaming", "longest main-thread task", ms(median(k.longest)), ms(median(n.longest)), ratio(median(k.longest), median(n.longest)), "< 50 ms", median(k.longest) < 50),
+        row("1 streaming", "tasks of 50 ms or more", count(k.longTasks), count(n.longTasks), "", "0", median(k.longTasks) === 0),
+        row("1 streaming", "longest task in CPU time (without waiting for a core)", ms(median(k.longestCpu)), ms(median(n.longestCpu)), "", "", null),
+        row("1 streaming", "total main-thread time", ms(median(k.total)), ms(median(n.total)), ratio(median(k.total), median(n.total)), "≥ 10× less than baseline", median(n.total) / median(k.total) >= 10),
+        row("1 streaming", "highlighting work (time in the highlighter; the kit's in its worker)", ms(median(k.tokenize)), ms(median(n.tokenize)), ratio(median(k.tokenize), median(n.tokenize)), `≤ 2× one full highlight (${ms(median(k.oneShot))})`, median(k.tokenize) <= 2 * median(k.oneShot)),
+        row("1 streaming", "last delta → final colours on every line in view", ms(median(k.finalInView)), ms(median(n.finalInView)), "", "< 50 ms", median(k.finalInView) < 50),
+        row("1 streaming", "last delta → final colours on every line of the program, in view or not", ms(median(k.final)), ms(median(n.final)), "", "", null),
+        row("1 streaming", "final result identical to a one-shot highlight", String(k.identical.every(Boolean)), String(n.identical.every(Boolean)), "", "identical", k.identical.every(Boolean)),
+        row("1 streaming", "one full highlight of the final program", ms(median(k.oneShot)), ms(median(n.shikiOneShot)), "", "", null),
+        row("1 streaming, same tokenizer", "longest task / total main-thread time, against a full re-highlight with the kit's own tokenizer", `${ms(median(k.longest))} / ${ms(median(k.total))}`, `${ms(median(same.longest))} / ${ms(median(same.total))}`, ratio(median(k.total), median(same.total)), "", null),
+      ]
+    : []),
+  ...(wanted("firstPaint")
+    ? [
+        row("2 first paint", "mount → first frame, with the code text in it", ms(median(b.firstPaint.text.map((t) => t ?? Number.NaN))), "", "", "in the first frame", b.firstPaint.text.every((t) => t !== null)),
+        row("2 first paint", "mount → highlighting visible (cold)", ms(median(b.firstPaint.highlight)), "", "", "< 200 ms", median(b.firstPaint.highlight) < 200),
+      ]
+    : []),
+  ...(wanted("largeOutput")
+    ? [
+        row("3 1 MB ANSI output", "mount → first paint", ms(median(b.largeOutput.paint)), "", "", "< 100 ms", median(b.largeOutput.paint) < 100),
+        row("3 1 MB ANSI output", "longest task (CPU time)", `${ms(median(b.largeOutput.longest))} (${ms(median(b.largeOutput.longestCpu))})`, "", "", "< 50 ms", median(b.largeOutput.longest) < 50),
+        row("3 1 MB ANSI output", "DOM nodes in the card", String(median(b.largeOutput.nodes)), "", "", "a few thousand", median(b.largeOutput.nodes) <= 5000),
+      ]
+    : []),
+  ...(wanted("thread")
+    ? [row("4 thread", `re-renders of 50 finished cards while a 51st streams (${median(b.thread.cards)} cards)`, String(median(b.thread.renders)), "", "", "0", median(b.thread.renders) === 0)]
+    : []),
+  ...(bundle
+    ? [
+        row("5 bundle", "browser entry and the chunks it imports, gzipped, without react and assistant-ui", kb(bundle.entry), "", "", "≤ 20 KB", bundle.entry <= 20 * 1024),
+        row("5 bundle", "the kit's own entry code alone, dependencies external, gzipped", kb(bundle.ownEntry), "", "", "", null),
+        row("5 bundle", "highlighting worker (shiki, grammar, themes), gzipped", kb(bundle.worker), "", "", "≤ 75 KB, no WASM", bundle.worker <= 75 * 1024 && !bundle.wasm),
+        row("5 bundle", "main-thread highlighter chunks, loaded only where no worker starts, gzipped", kb(bundle.fallback), "", "", "", null),
+      ]
+    : []),
+  ...(server
+    ? [
+        row("6 server", "tool overhead per call (token + loopback round trip)", ms(server.toolOverhead), "", "", "< 3 ms", server.toolOverhead < 3),
+        row("6 server", "Pyodide `print(1)` on a pooled fresh interpreter", ms(server.pyodidePrint), "", "", "< 50 ms", server.pyodidePrint < 50),
+        row("6 server", "Pyodide `print(1)` back to back (each waits for a fresh interpreter to start)", ms(server.pyodideBackToBack), "", "", "", null),
+        row("6 server", "making the memory snapshot (cold Pyodide start, once per machine)", ms(server.snapshotMs), "", "", "", null),
+        row("6 server", "first `print(1)` of an executor with no snapshot yet", ms(server.coldFirstRun), "", "", "", null),
+      ]
+    : []),
+  ...(wanted("aiThread")
+    ? [
+        row("7 AI SDK thread", "longest main-thread task, mount → result, cold", ms(median(tk.longest)), ms(median(tn.longest)), ratio(median(tk.longest), median(tn.longest)), "< 50 ms", median(tk.longest) < 50),
+        row("7 AI SDK thread", "tasks of 50 ms or more", count(tk.longTasks), count(tn.longTasks), "", "0", median(tk.longTasks) === 0),
+        row("7 AI SDK thread", "longest task / tasks of 50 ms or more, in CPU time (without waiting for a core)", `${ms(median(tk.longestCpu))} / ${count(tk.longCpuTasks)}`, `${ms(median(tn.longestCpu))} / ${count(tn.longCpuTasks)}`, "", "", null),
+        row("7 AI SDK thread", "longest task once the thread has mounted (card, deltas, highlighting, result), wall / CPU", `${ms(median(tk.afterMount))} / ${ms(median(tk.afterMountCpu))}`, `${ms(median(tn.afterMount))} / ${ms(median(tn.afterMountCpu))}`, "", "< 50 ms", median(tk.afterMount) < 50),
+        row("7 AI SDK thread", "total main-thread time", ms(median(tk.total)), ms(median(tn.total)), ratio(median(tk.total), median(tn.total)), "", null),
+        row("7 AI SDK thread", "last delta sent → final colours on every line in view", ms(median(tk.finalInView)), ms(median(tn.finalInView)), "", "< 50 ms", median(tk.finalInView) < 50),
+        row("7 AI SDK thread", "last delta sent → final colours on every line of the program, in view or not", ms(median(tk.final)), ms(median(tn.final)), "", "", null),
+        row("7 AI SDK thread", "mount → first colours on screen (cold)", ms(median(tk.firstHighlight)), ms(median(tn.firstHighlight)), "", "", null),
+        row("7 AI SDK thread", "result sent → output on screen", ms(median(tk.result)), ms(median(tn.result)), "", "", null),
+        row("7 AI SDK thread", "final colours identical to a one-shot highlight", String(tk.identical.every(Boolean)), String(tn.identical.every(Boolean)), "", "identical", tk.identical.every(Boolean)),
+        row("7 AI SDK thread, no highlighting", "the runtime alone, the code as plain text: longest task (CPU time) / tasks of 50 ms or more / once mounted, longest task (CPU time) / total main-thread time", `${ms(median(tp.longest))} (${ms(median(tp.longestCpu))}) / ${count(tp.longTasks)} / ${ms(median(tp.afterMount))} (${ms(median(tp.afterMountCpu))}) / ${ms(median(tp.total))}`, "", "", "", null),
+      ]
+    : []),
+];
+const load = (values: number[]) => values.map((v) => v.toFixed(1)).join(", ");
+const lines = [
+  `Runs per figure: ${RUNS} (median). ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${execFileSync(chromiumPath, ["--version"]).toString().trim()}, ${cpus().length} cores; load average (1, 5, 15 min) ${load(loadAtStart)} at the start, ${load(loadavg())} at the end.`,
+  "",
+  `Baselines — ${baselines}.`,
+  "",
+  "| area | figure | kit | naive baseline | baseline ÷ kit | budget | holds |",
+  "| --- | --- | --- | --- | --- | --- | --- |",
+  ...rows,
+  "",
+  // Every run's figure, so that a reader can see the spread behind each median.
+  "All runs:",
+  ...(wanted("streaming") ? [`- streaming, kit: longest ${k.longest.map(ms).join(", ")} (CPU ${k.longestCpu.map(ms).join(", ")}); last delta → in view ${k.finalInView.map(ms).join(", ")}, every line ${k.final.map(ms).join(", ")}`] : []),
+  ...(wanted("firstPaint") ? [`- first paint, cold highlighting: ${b.firstPaint.highlight.map(ms).join(", ")}`] : []),
+  ...(wanted("aiThread")
+    ? [
+        `- AI SDK thread, kit: longest ${tk.longest.map(ms).join(", ")} (CPU ${tk.longestCpu.map(ms).join(", ")}); once mounted ${tk.afterMount.map(ms).join(", ")} (CPU ${tk.afterMountCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tk.longTasks.join(", ")}; last delta → in view ${tk.finalInView.map(ms).join(", ")}, every line ${tk.final.map(ms).join(", ")}`,
+        `- AI SDK thread, naive: longest ${tn.longest.map(ms).join(", ")} (CPU ${tn.longestCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tn.longTasks.join(", ")}; last delta → in view ${tn.finalInView.map(ms).join(", ")}, every line ${tn.final.map(ms).join(", ")}`,
+        `- AI SDK thread, plain text: longest ${tp.longest.map(ms).join(", ")} (CPU ${tp.longestCpu.map(ms).join(", ")}); once mounted ${tp.afterMount.map(ms).join(", ")} (CPU ${tp.afterMountCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tp.longTasks.join(", ")}`,
+      ]
+    : []),
+];
+if (wanted("demo")) {
   // The demo's own settings (30 ms between model chunks), through POST /api/chat.
   const noCache = await demoSpeed({ snapshotCacheDir: false });
   const cached = await demoSpeed();
@@ -314,7 +480,7 @@ if (only.has("demo")) {
     `| all outputs right | ${noCache.ok && cached.ok} | |`,
   );
 }
-if (only.has("soak")) {
+if (wanted("soak")) {
   const runs = Number(process.env.SOAK_RUNS ?? 3000);
   const s = await soak({ runs, concurrency: 10, every: 500 });
   const mb = (n: number) => `${n.toFixed(1)} MB`;

@@ -1,7 +1,13 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { IncrementalHighlight } from "../src/ui/highlight/incremental";
-import { createPythonTokenizer } from "../src/ui/highlight/python-tokenizer";
-import type { Tokenizer } from "../src/ui/highlight/types";
+import type { FromWorker, ToWorker } from "../src/ui/highlight/protocol";
+import { capLongLines, createPythonTokenizer, MAX_HIGHLIGHTED_LINE } from "../src/ui/highlight/python-tokenizer";
+import { cachedLines, openSession, resetHighlighterForTests, type HighlightSession } from "../src/ui/highlight/sessions";
+import type { CodeToken, Tokenizer } from "../src/ui/highlight/types";
+import { createWorkerHost } from "../src/ui/highlight/worker-host";
+import { buildRegexTable, CORPUS } from "../bench/precompile-regexes";
+import { PYTHON_REGEXES } from "../src/ui/highlight/python-regexes";
+import * as fixtures from "../stories/fixtures";
 import { largeProgram, primesCode } from "../stories/fixtures";
 
 let tokenizer: Tokenizer;
@@ -34,6 +40,55 @@ describe("the Python tokenizer", () => {
     const [line] = tokenizer.tokenize('def area(r):\n    return 3.14 * r ** 2  # "pi"').lines;
     expect(line![0]).toEqual({ content: "def", style: expect.objectContaining({ "--shiki-light": "#CF222E", "--shiki-dark": "#FF7B72" }) });
     expect(line!.find((t) => t.content === "area")?.style["--shiki-light"]).toBe("#8250DF");
+  });
+
+  it("keeps every colour on a machine so slow that each step of the tokenizer seems to take a second", () => {
+    // shiki's default time limit (500 ms a line) would stop colouring after
+    // the first match and leave "area" in the default colour, #1F2328.
+    let now = 0;
+    vi.spyOn(Date, "now").mockImplementation(() => (now += 1000));
+    try {
+      const [line] = tokenizer.tokenize("def area(r):").lines;
+      expect(line!.find((t) => t.content === "area")?.style["--shiki-light"]).toBe("#8250DF");
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("colours a very long line up to its cap, keeps its text, and colours the lines after it as before", () => {
+    const long = `data = [${Array.from({ length: 5000 }, (_, i) => i).join(", ")}]`;
+    expect(long.length).toBeGreaterThan(2 * MAX_HIGHLIGHTED_LINE);
+    const after = 'def f(x):\n    return "s"';
+    const lines = tokenizer.tokenize(`x = 1\n${long}\n${after}`).lines;
+    expect(lines[1]!.map((t) => t.content).join("")).toBe(long);
+    const plain = lines[1]!.at(-1)!;
+    expect(plain.style).toEqual({});
+    expect(long.length - plain.content.length).toBeLessThanOrEqual(MAX_HIGHLIGHTED_LINE);
+    // The head is coloured: the numbers of the list look like numbers.
+    expect(lines[1]!.find((t) => t.content.trim() === "4999" || t.content.trim() === "1")?.style["--shiki-light"]).toBe("#0550AE");
+    expect(lines.slice(2)).toEqual(tokenizer.tokenize(after).lines);
+  });
+
+  it("never gives the grammar more of a line than the cap", () => {
+    const read: number[] = [];
+    const capped = capLongLines((code, state) => {
+      read.push(...code.split("\n").map((line) => line.length));
+      return { lines: code.split("\n").map((line) => [{ content: line, style: { colour: "x" } }]), state };
+    }, 100);
+    const { lines } = capped.tokenize(`a\n${"b".repeat(1000)}\nc\n${"d".repeat(250)}`);
+    expect(Math.max(...read)).toBe(100);
+    expect(lines.map((line) => line.map((t) => t.content).join(""))).toEqual(["a", "b".repeat(1000), "c", "d".repeat(250)]);
+  });
+
+  it("colours exactly as converting every pattern when first needed does, with the patterns converted ahead of time", async () => {
+    const converting = await createPythonTokenizer([]);
+    const programs = [...CORPUS, ...Object.values(fixtures).filter((value): value is string => typeof value === "string")];
+    for (const code of programs) expect(tokenizer.tokenize(code)).toEqual(converting.tokenize(code));
+  });
+
+  it("holds the patterns converted ahead of time that shiki's grammar and converter give today (else run bench/precompile-regexes.ts)", async () => {
+    expect(PYTHON_REGEXES.length).toBeGreaterThan(100);
+    expect(await buildRegexTable()).toEqual(PYTHON_REGEXES);
   });
 
   it("closes a one-line docstring, so the function body after it is code, not string", () => {
@@ -103,6 +158,25 @@ describe("IncrementalHighlight", () => {
     expect(highlight.snapshot()).toEqual(oneShot("a = 1\nb = 2\nprint(a + b)\nc"));
   });
 
+  it("ends a step before a long line, and gives the long line a step of its own", () => {
+    const long = "x = '" + "a".repeat(5000) + "'";
+    const { tokenizer: counted, counter } = counting(tokenizer);
+    const reads: number[] = [];
+    const spy: Tokenizer = {
+      tokenize(code, state) {
+        reads.push(code.length);
+        return counted.tokenize(code, state);
+      },
+    };
+    const highlight = new IncrementalHighlight(spy, 24, 3000);
+    const code = `a = 1\nb = 2\n${long}\nc = 3\nd = 4`;
+    highlight.setCode(code);
+    runToEnd(highlight);
+    expect(reads).toEqual([11, long.length, 5, 5]);
+    expect(counter.chars).toBe(code.length - 3);
+    expect(highlight.snapshot()).toEqual(oneShot(code));
+  });
+
   it("starts over when an earlier line changes", () => {
     const highlight = new IncrementalHighlight(tokenizer);
     highlight.setCode('s = "open\nx = 1');
@@ -110,5 +184,92 @@ describe("IncrementalHighlight", () => {
     highlight.setCode("s = 1\nx = 1");
     runToEnd(highlight);
     expect(highlight.snapshot()).toEqual(oneShot("s = 1\nx = 1"));
+  });
+});
+
+/**
+ * A Web Worker stand-in that runs the worker's own host in this thread and
+ * passes messages as a worker does: later, and cloned.
+ */
+function inProcessWorker(options: { fails?: boolean } = {}) {
+  const posted: ToWorker[] = [];
+  const spawn = () => {
+    const worker = new EventTarget() as EventTarget & { postMessage: (m: ToWorker) => void; terminate: () => void };
+    const toPage = (message: FromWorker) =>
+      setTimeout(() => worker.dispatchEvent(new MessageEvent("message", { data: structuredClone(message) })));
+    const receive = createWorkerHost(toPage, Promise.resolve(tokenizer));
+    worker.postMessage = (message) => {
+      posted.push(message);
+      setTimeout(() => (options.fails ? worker.dispatchEvent(new Event("error")) : receive(structuredClone(message))));
+    };
+    worker.terminate = () => undefined;
+    return worker as unknown as Worker;
+  };
+  return { spawn, posted };
+}
+
+/** Resolves once the session shows `expected`. */
+const shows = (session: HighlightSession, expected: CodeToken[][]) =>
+  vi.waitFor(() => expect(session.snapshot()).toEqual(expected), { timeout: 5000, interval: 5 });
+
+describe("highlighting sessions", () => {
+  afterEach(() => resetHighlighterForTests());
+
+  it("highlight in the worker exactly as a one-shot highlight, while the code streams and once it is complete", async () => {
+    const worker = inProcessWorker();
+    resetHighlighterForTests(worker.spawn);
+    const session = openSession();
+    const code = largeProgram(3000);
+    for (let i = 1; i <= 20; i++) session.update(code.slice(0, Math.ceil((code.length * i) / 20)), false);
+    session.update(code, true);
+    await shows(session, oneShot(code));
+    // The first update goes at once, the others wait for the next pass, and the finished program goes at once.
+    const sent = worker.posted.filter((m) => m.type === "highlight");
+    expect(sent).toHaveLength(2);
+    expect(sent.map((m) => m.type === "highlight" && m.code.length)).toEqual([Math.ceil(code.length / 20), code.length]);
+    expect(cachedLines(code)).toEqual(oneShot(code));
+    session.close();
+    expect(worker.posted.at(-1)).toEqual({ type: "close", session: 1 });
+  });
+
+  it("remember a program that turned final without asking the worker again", async () => {
+    const worker = inProcessWorker();
+    resetHighlighterForTests(worker.spawn);
+    const session = openSession();
+    session.update(primesCode, false);
+    await shows(session, oneShot(primesCode));
+    expect(cachedLines(primesCode)).toBeUndefined();
+    session.update(primesCode, true);
+    expect(worker.posted.filter((m) => m.type === "highlight")).toHaveLength(1);
+    expect(cachedLines(primesCode)).toEqual(oneShot(primesCode));
+  });
+
+  it("start over in the worker when an earlier line changes", async () => {
+    resetHighlighterForTests(inProcessWorker().spawn);
+    const session = openSession();
+    session.update('s = "open\nx = 1\ny = 2', true);
+    await shows(session, oneShot('s = "open\nx = 1\ny = 2'));
+    session.update("s = 1\nx = 1", true);
+    await shows(session, oneShot("s = 1\nx = 1"));
+  });
+
+  it("carry on on the main thread when the worker fails", async () => {
+    resetHighlighterForTests(inProcessWorker({ fails: true }).spawn);
+    const session = openSession();
+    session.update(primesCode, true);
+    await shows(session, oneShot(primesCode));
+    const next = openSession();
+    next.update("print(1)", true);
+    await shows(next, oneShot("print(1)"));
+  });
+
+  it("highlight on the main thread where there are no workers", async () => {
+    resetHighlighterForTests(null);
+    const session = openSession();
+    const code = largeProgram(6000);
+    session.update(code.slice(0, 3000), false);
+    session.update(code, true);
+    await shows(session, oneShot(code));
+    expect(cachedLines(code)).toEqual(oneShot(code));
   });
 });

@@ -15,13 +15,16 @@ import { createRoot, type Root } from "react-dom/client";
 import { ExecuteCodeCard } from "../../src";
 import { readStreamingCode } from "../../src/view/streaming-args";
 import { executeCodeToolkit } from "../../src/assistant-ui";
-
-const toolConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 import { tokenizerResource } from "../../src/ui/highlight/load-tokenizer";
-import type { CodeToken, Tokenizer } from "../../src/ui/highlight/types";
-import { ansiOutput, completed, largeProgram } from "../../stories/fixtures";
+import { highlightStats } from "../../src/ui/highlight/sessions";
+import type { Tokenizer } from "../../src/ui/highlight/types";
+import { ansiOutput, completed, largeProgram, primesCode, primesOutput } from "../../stories/fixtures";
+import { makeThread, type ThreadKind } from "./ai-thread";
+import { colourRuns, expectedTokens } from "./colours";
 import { countRendersOf, renders } from "./render-counter";
 import type { HighlighterCore } from "shiki/core";
+
+const toolConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const frame = () => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())));
@@ -132,44 +135,67 @@ function StreamingHost({ kind, tokenizer, highlighter }: { kind: Kind; tokenizer
   return <ExecuteCodeCard status={{ type: "running" }} args={done ? { code: stream.code } : {}} argsText={argsText} />;
 }
 
-/**
- * A line as runs of colour over its visible characters. Token boundaries and
- * the colour of whitespace differ between shiki's HTML (which merges
- * whitespace into the next token) and its tokens, but never show.
- */
-function colourRuns(tokens: Array<{ text: string; colour: string }>): string {
-  const runs: Array<[string, string]> = [];
-  for (const { text, colour } of tokens) {
-    const visible = text.replace(/\s+/g, "");
-    if (!visible) continue;
-    const last = runs.at(-1);
-    if (last && last[0] === colour) last[1] += visible;
-    else runs.push([colour, visible]);
-  }
-  return runs.map(([colour, text]) => `${text}|${colour}`).join("");
+/** A line's colour runs, as on screen. */
+function lineRuns(line: Element, shiki: boolean): string {
+  return colourRuns(
+    [...line.querySelectorAll<HTMLElement>(shiki ? "span" : ".ecu-token")].map((t) => ({
+      text: t.textContent ?? "",
+      colour: t.style.getPropertyValue("--shiki-light"),
+    })),
+  );
 }
 
 function domTokens(): string {
   const card = document.querySelector("[data-slot=execute-code]");
   const shiki = card?.getAttribute("data-baseline") === "shiki";
-  return [...(card?.querySelectorAll(shiki ? ".line" : ".ecu-code-line") ?? [])]
-    .map((line) =>
-      colourRuns(
-        [...line.querySelectorAll<HTMLElement>(shiki ? "span" : ".ecu-token")].map((t) => ({
-          text: t.textContent ?? "",
-          colour: t.style.getPropertyValue("--shiki-light"),
-        })),
-      ),
-    )
-    .join("\n");
+  return [...(card?.querySelectorAll(shiki ? ".line" : ".ecu-code-line") ?? [])].map((line) => lineRuns(line, shiki)).join("\n");
 }
 
-function expectedTokens(lines: CodeToken[][]): string {
-  return lines.map((line) => colourRuns(line.map((t) => ({ text: t.content, colour: t.style["--shiki-light"] ?? "" })))).join("\n");
+/**
+ * Whether every line a person can see has its final colours: the lines
+ * inside the window and inside the code's scroll box, once the last line of
+ * the program is there. A block of the kit's code still in plain text counts
+ * as not highlighted.
+ */
+function inViewMatches(expected: string[]): boolean {
+  const card = document.querySelector("[data-slot=execute-code]");
+  const pre = card?.querySelector("pre");
+  if (!card || !pre) return false;
+  const shiki = card.getAttribute("data-baseline") === "shiki";
+  const lines = [...pre.querySelectorAll(shiki ? ".line" : ".ecu-code-line")];
+  const complete = shiki
+    ? lines.length === expected.length
+    : pre.querySelector(`[data-line="${expected.length}"]`) !== null && !pre.querySelector(`[data-line="${expected.length + 1}"]`);
+  if (!complete) return false;
+  const box = pre.getBoundingClientRect();
+  const top = Math.max(0, box.top);
+  const bottom = Math.min(innerHeight, box.bottom);
+  const visible = (element: Element) => {
+    const r = element.getBoundingClientRect();
+    return r.height > 0 && r.bottom > top && r.top < bottom;
+  };
+  for (const block of pre.querySelectorAll(".ecu-code-block:not([data-slot])")) {
+    if (visible(block) && !block.querySelector(".ecu-code-line")) return false;
+  }
+  let seen = 0;
+  for (const [i, line] of lines.entries()) {
+    if (!visible(line)) continue;
+    const index = shiki ? i : Number(line.getAttribute("data-line")) - 1;
+    if (lineRuns(line, shiki) !== expected[index]) return false;
+    seen++;
+  }
+  return seen > 0;
 }
 
 /** Built before the traced part, so the benchmark's own string building is not counted. */
 let largeStdout = "";
+const aiThread = {
+  kind: "kit" as ThreadKind,
+  script: null as Parameters<typeof makeThread>[1] | null,
+  expected: "",
+  tokenCount: 0,
+  lineCount: 0,
+};
 
 const bench = {
   /** Mounts the streaming scenario; `stream` then feeds it (traced), `checkStream` compares the result. */
@@ -187,6 +213,13 @@ const bench = {
     stream.kind = kind;
     stream.lineCount = lines.length;
     stream.tokenCount = lines.reduce((sum, line) => sum + line.length, 0);
+    // The kit's worker starts warm, as the tokenizer the baselines use does:
+    // a card with another program has been highlighted before.
+    if (kind === "kit") {
+      flushSync(() => mount(<ExecuteCodeCard status={{ type: "complete" }} args={{ code: primesCode }} />));
+      while (!document.querySelector(".ecu-token")) await frame();
+      await sleep(300);
+    }
     flushSync(() => mount(<StreamingHost kind={kind} tokenizer={tokenizer} highlighter={highlighter} />));
     await frame();
   },
@@ -196,20 +229,28 @@ const bench = {
     const kind = stream.kind;
     const expected = stream.expected;
     tokenizeMs = 0;
+    const before = { ...highlightStats };
+    let lastDelta = 0;
     for (const delta of stream.deltas) {
       setArgsText(delta);
+      lastDelta = performance.now();
       await sleep(intervalMs);
     }
-    const lastDelta = performance.now();
     // Reading every token's colour costs more than a frame: compare only once the count of coloured runs adds up.
     const card = document.querySelector("[data-slot=execute-code]")!;
     const runs = card.getElementsByClassName(kind === "shiki" ? "line" : "ecu-token");
     const expectedRuns = kind === "shiki" ? stream.lineCount : stream.tokenCount;
-    for (let i = 0; i < 600; i++) {
+    const expectedLines = expected!.split("\n");
+    let inView: number | null = null;
+    let all: number | null = null;
+    for (let i = 0; i < 600 && all === null; i++) {
       const now = await frame();
-      if (runs.length === expectedRuns && domTokens() === expected) return { finalHighlightMs: now - lastDelta, tokenizeMs };
+      if (inView === null && inViewMatches(expectedLines)) inView = now - lastDelta;
+      if (runs.length === expectedRuns && domTokens() === expected) all = now - lastDelta;
     }
-    return { finalHighlightMs: null, tokenizeMs };
+    // The kit highlights in a worker (or in steps on the main thread); the baselines in the page, measured around the tokenizer.
+    const highlighting = tokenizeMs + highlightStats.workerMs - before.workerMs + highlightStats.mainThreadMs - before.mainThreadMs;
+    return { finalHighlightMs: all, finalInViewMs: inView ?? all, tokenizeMs: highlighting };
   },
 
   /** Whether the screen matches a one-shot highlight, and what one full highlight costs with the kit and with shiki. */
@@ -237,6 +278,7 @@ const bench = {
   /** A finished card mounted on a cold page: code text, then highlighting. */
   async firstPaint() {
     const code = largeProgram(4_000);
+    performance.mark("mount");
     const start = performance.now();
     flushSync(() => mount(<ExecuteCodeCard status={{ type: "complete" }} args={{ code }} result={completed({ stdout: "ok\n" })} />));
     const painted = await frame();
@@ -275,6 +317,79 @@ const bench = {
     await sleep(200);
     const card = container.querySelector("[data-slot=execute-code]")!;
     return { firstPaintMs: painted - start, domNodes: card.querySelectorAll("*").length };
+  },
+
+  /**
+   * Mounts nothing yet: builds the thread scenario's script. `expected` is
+   * the final program's colours, highlighted in Node so that the page stays cold.
+   */
+  prepareAiThread(kind: ThreadKind, expected: string, tokenCount: number, lineCount: number, deltas = 400) {
+    const code = largeProgram(20_000);
+    const full = JSON.stringify({ code });
+    const cuts = Array.from({ length: deltas + 1 }, (_, i) => Math.round((full.length * i) / deltas));
+    aiThread.script = {
+      code,
+      deltas: cuts.slice(1).map((end, i) => full.slice(cuts[i], end)),
+      stdout: primesOutput.repeat(20),
+      intervalMs: 15,
+    };
+    Object.assign(aiThread, { kind, expected, tokenCount, lineCount });
+  },
+
+  /**
+   * Mount → the user's message → the program streams in → its final
+   * highlighting → the result. Traced as a whole.
+   */
+  async aiThread() {
+    const { kind, script, expected } = aiThread;
+    const thread = makeThread(kind, script!, loadShiki);
+    const start = performance.now();
+    mount(thread.element);
+    await thread.send(frame);
+    const card = () => document.querySelector("[data-slot=execute-code]");
+    const runs = document.getElementsByClassName(kind === "shiki" ? "line" : "ecu-token");
+    let firstHighlight: number | null = null;
+    let firstCard: number | null = null;
+    // Until the last delta has been sent, note when the card and its first colours show.
+    while (Number.isNaN(thread.sent.lastDeltaAt)) {
+      const now = await frame();
+      if (firstCard === null && card()) firstCard = now;
+      if (firstHighlight === null && runs.length > 0) firstHighlight = now;
+    }
+    const lastDelta = thread.sent.lastDeltaAt;
+    const expectedRuns = kind === "shiki" ? aiThread.lineCount : aiThread.tokenCount;
+    let finalHighlight: number | null = null;
+    // Plain text has no colours to wait for: its "final" is the whole program on screen.
+    const done =
+      kind === "plain"
+        ? () => card()?.querySelector("pre")?.textContent?.length === script!.code.length
+        : () => runs.length === expectedRuns && domTokens() === expected;
+    const expectedLines = expected.split("\n");
+    let finalInView: number | null = null;
+    for (let i = 0; i < 600 && finalHighlight === null; i++) {
+      const now = await frame();
+      if (firstHighlight === null && runs.length > 0) firstHighlight = now;
+      if (finalInView === null && kind !== "plain" && inViewMatches(expectedLines)) finalInView = now;
+      if (done()) finalHighlight = now;
+    }
+    const identical = finalHighlight !== null;
+    thread.openResult();
+    const resultSent = performance.now();
+    let resultShown: number | null = null;
+    for (let i = 0; i < 600 && resultShown === null; i++) {
+      const now = await frame();
+      if (card()?.getAttribute("data-phase") === "succeeded" && card()?.querySelector("[data-slot=execute-code-stdout]")) resultShown = now;
+    }
+    // Trailing work (highlighting left over, effects) stays in the trace.
+    await sleep(500);
+    return {
+      firstCardMs: firstCard === null ? null : firstCard - start,
+      firstHighlightMs: firstHighlight === null ? null : firstHighlight - start,
+      finalHighlightMs: finalHighlight === null ? null : finalHighlight - lastDelta,
+      finalInViewMs: (finalInView ?? finalHighlight) === null ? null : (finalInView ?? finalHighlight)! - lastDelta,
+      resultMs: resultShown === null ? null : resultShown - resultSent,
+      identical,
+    };
   },
 
   /** 50 finished cards in an assistant-ui thread while a 51st call streams. */

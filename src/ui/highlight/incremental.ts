@@ -15,11 +15,20 @@ export class IncrementalHighlight {
   private state: unknown = undefined;
   /** Tokens of the last, unfinished line, and the text they were made for. */
   private tail: { text: string; tokens: CodeToken[] } | null = null;
+  /** How often an edit before the end made it start over; lines reported before a restart are void. */
+  restarts = 0;
 
   constructor(
     private readonly tokenizer: Tokenizer,
     /** About what a collapsed card shows, so the first step colours the visible lines with the least work. */
     private readonly linesPerStep = 24,
+    /**
+     * A step also ends before it would read more than this many characters,
+     * so that a step of long lines costs about as much as one of short ones;
+     * a line longer than this is a step of its own (the tokenizer colours
+     * only its first MAX_HIGHLIGHTED_LINE characters).
+     */
+    private readonly charsPerStep = 3000,
   ) {}
 
   /** Sets the program to highlight; keeps the finished lines it shares with the last one. */
@@ -28,6 +37,7 @@ export class IncrementalHighlight {
       this.doneLength = 0;
       this.lines = [];
       this.state = undefined;
+      this.restarts++;
     }
     this.code = code;
     if (this.tail && this.tail.text !== code.slice(this.doneLength)) this.tail = null;
@@ -55,7 +65,7 @@ export class IncrementalHighlight {
     let from = 0;
     for (let n = 0; n < this.linesPerStep; n++) {
       const newline = rest.indexOf("\n", from);
-      if (newline === -1) break;
+      if (newline === -1 || (cut !== -1 && newline > this.charsPerStep)) break;
       cut = newline;
       from = newline + 1;
     }
@@ -71,6 +81,16 @@ export class IncrementalHighlight {
     this.state = state;
     this.doneLength += cut + 1;
     return this.done;
+  }
+
+  /** The finished lines from `from` on (they do not change until a restart), and the unfinished last line if it has been tokenized. */
+  linesFrom(from: number): { lines: CodeToken[][]; tail: CodeToken[] | null } {
+    return { lines: this.lines.slice(from), tail: this.tail?.tokens ?? null };
+  }
+
+  /** How many finished lines are tokenized. */
+  get finishedLines(): number {
+    return this.lines.length;
   }
 
   /** Tokens per line so far; finished lines keep their identity between calls. */
