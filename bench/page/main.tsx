@@ -20,6 +20,7 @@ import { highlightStats } from "../../src/ui/highlight/sessions";
 import type { Tokenizer } from "../../src/ui/highlight/types";
 import { ansiOutput, completed, largeProgram, primesCode, primesOutput } from "../../stories/fixtures";
 import { makeThread, type ThreadKind } from "./ai-thread";
+import { liveOutput, prepareLiveOutput } from "./live-output";
 import { colourRuns, expectedTokens } from "./colours";
 import { countRendersOf, renders } from "./render-counter";
 import type { HighlighterCore } from "shiki/core";
@@ -198,6 +199,8 @@ const aiThread = {
 };
 
 const bench = {
+  prepareLiveOutput,
+  liveOutput,
   /** Mounts the streaming scenario; `stream` then feeds it (traced), `checkStream` compares the result. */
   async prepareStream(kind: Kind, deltas = 400) {
     const [tokenizer, highlighter] = await Promise.all([instrumentedTokenizer(), kind === "shiki" ? loadShiki() : null]);
