@@ -1,5 +1,6 @@
 // A minimal /api/chat client for the server-side benchmarks: one "browser"
 // with its own cookie, reading the UI message stream's SSE chunks.
+import { readLines } from "../src/server/sandbox-stream.ts";
 
 export interface ChatTiming {
   /** Request sent → the tool's input is complete (the model's part). */
@@ -26,23 +27,14 @@ export function chatClient(baseUrl: string) {
     let inputAt: number | null = null;
     let outputAt: number | null = null;
     let output: unknown;
-    let buffer = "";
-    const decoder = new TextDecoder();
-    const reader = response.body.getReader();
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      buffer += decoder.decode(read.value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf("\n")) !== -1) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 1);
-        if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
-        const chunk = JSON.parse(line.slice(6)) as { type: string; output?: unknown; preliminary?: boolean };
-        if (chunk.type === "tool-input-available") inputAt ??= performance.now();
-        // The final result; live output may come before it.
-        if (chunk.type === "tool-output-available" && !chunk.preliminary) {
-          outputAt ??= performance.now();
-          output = chunk.output;
-        }
+    for await (const line of readLines(response.body)) {
+      if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+      const chunk = JSON.parse(line.slice(6)) as { type: string; output?: unknown; preliminary?: boolean };
+      if (chunk.type === "tool-input-available") inputAt ??= performance.now();
+      // The final result; live output may come before it.
+      if (chunk.type === "tool-output-available" && !chunk.preliminary) {
+        outputAt ??= performance.now();
+        output = chunk.output;
       }
     }
     return {

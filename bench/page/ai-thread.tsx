@@ -4,10 +4,7 @@
 // tool-input-delta every few milliseconds, tool-input-available, then the
 // result. The page is cold: neither the kit's highlighter nor shiki has loaded.
 import {
-  AssistantRuntimeProvider,
   AuiConfig,
-  MessagePrimitive,
-  ThreadPrimitive,
   Tools,
   type AssistantRuntime,
   type Toolkit,
@@ -18,6 +15,7 @@ import { createUIMessageStream, createUIMessageStreamResponse, DefaultChatTransp
 import { useState } from "react";
 import type { HighlighterCore } from "shiki/core";
 import { executeCodeToolkit } from "../../src/assistant-ui";
+import { ThreadView } from "./thread-view";
 
 /** The kit; the naive baseline; and plain text with no highlighting, the runtime's own cost. */
 export type ThreadKind = "kit" | "shiki" | "plain";
@@ -119,17 +117,7 @@ export function makeThread(kind: ThreadKind, script: ThreadScript, loadShiki: ()
     const chat = useChatRuntime({ transport });
     runtime = chat;
     return (
-      <AssistantRuntimeProvider runtime={chat} config={config}>
-        <ThreadPrimitive.Root>
-          <ThreadPrimitive.Messages>
-            {() => (
-              <MessagePrimitive.Root>
-                <MessagePrimitive.Parts />
-              </MessagePrimitive.Root>
-            )}
-          </ThreadPrimitive.Messages>
-        </ThreadPrimitive.Root>
-      </AssistantRuntimeProvider>
+      <ThreadView runtime={chat} config={config} />
     );
   }
 

@@ -2,10 +2,7 @@
 // assistant-ui thread, as the server tool sends it: the output so far, about
 // ten times a second, for ten seconds.
 import {
-  AssistantRuntimeProvider,
   AuiConfig,
-  MessagePrimitive,
-  ThreadPrimitive,
   Tools,
   useExternalStoreRuntime,
   type ThreadMessageLike,
@@ -13,6 +10,7 @@ import {
 import { useMemo, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { executeCodeToolkit } from "../../src/assistant-ui";
+import { ThreadView } from "./thread-view";
 
 const toolConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 const frame = () => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())));
@@ -71,17 +69,7 @@ export async function prepareLiveOutput() {
       onNew: async () => undefined,
     });
     return (
-      <AssistantRuntimeProvider runtime={runtime} config={toolConfig}>
-        <ThreadPrimitive.Root>
-          <ThreadPrimitive.Messages>
-            {() => (
-              <MessagePrimitive.Root>
-                <MessagePrimitive.Parts />
-              </MessagePrimitive.Root>
-            )}
-          </ThreadPrimitive.Messages>
-        </ThreadPrimitive.Root>
-      </AssistantRuntimeProvider>
+      <ThreadView runtime={runtime} config={toolConfig} />
     );
   }
   container = document.createElement("div");

@@ -1,10 +1,7 @@
 import "./render-counter";
 import "../../src/styles.css";
 import {
-  AssistantRuntimeProvider,
   AuiConfig,
-  MessagePrimitive,
-  ThreadPrimitive,
   Tools,
   useExternalStoreRuntime,
   type ThreadMessageLike,
@@ -24,6 +21,7 @@ import { liveOutput, prepareLiveOutput } from "./live-output";
 import { colourRuns, expectedTokens } from "./colours";
 import { countRendersOf, renders } from "./render-counter";
 import type { HighlighterCore } from "shiki/core";
+import { ThreadView } from "./thread-view";
 
 const toolConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 
@@ -433,17 +431,7 @@ const bench = {
         onNew: async () => undefined,
       });
       return (
-        <AssistantRuntimeProvider runtime={runtime} config={toolConfig}>
-          <ThreadPrimitive.Root>
-            <ThreadPrimitive.Messages>
-              {() => (
-                <MessagePrimitive.Root>
-                  <MessagePrimitive.Parts />
-                </MessagePrimitive.Root>
-              )}
-            </ThreadPrimitive.Messages>
-          </ThreadPrimitive.Root>
-        </AssistantRuntimeProvider>
+        <ThreadView runtime={runtime} config={toolConfig} />
       );
     }
     countRendersOf(ExecuteCodeCard, (props) => {

@@ -11,7 +11,7 @@ import {
   type UIMessageChunk,
 } from "ai";
 import { readJsonBody, RequestBodyError } from "./read-json-body.js";
-import { checkSameOriginJson, RequestRefused } from "./request-guard.js";
+import { checkSameOriginJson, RequestRefused, sendRefusal } from "./request-guard.js";
 import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server/index.js";
 
 export interface ChatHandlerOptions {
@@ -74,9 +74,7 @@ async function admit(
     return { participantId };
   } catch (error) {
     if (!(error instanceof RequestRefused)) throw error;
-    req.resume();
-    res.writeHead(error.status, { "content-type": "application/json", ...error.headers });
-    res.end(JSON.stringify({ error: error.code, message: error.message }));
+    sendRefusal(req, res, error);
     return null;
   }
 }

@@ -19,7 +19,7 @@ import {
 import { createChatHandler } from "./chat-handler.js";
 import { createParticipantCookies, type ParticipantCookieOptions } from "./participant-cookie.js";
 import { createPyodideFileHandler } from "./pyodide-files.js";
-import { checkSameOrigin, checkSameOriginJson, RequestRefused } from "./request-guard.js";
+import { checkSameOrigin, checkSameOriginJson, RequestRefused, sendRefusal } from "./request-guard.js";
 import type { Executor } from "./sandbox/executor.js";
 import { createMockSandbox } from "./sandbox/mock-sandbox.js";
 import { createPyodideExecutor } from "./sandbox/pyodide-executor.js";
@@ -195,9 +195,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       return participantId;
     } catch (error) {
       if (!(error instanceof RequestRefused)) throw error;
-      req.resume();
-      res.writeHead(error.status, { "content-type": "application/json", ...error.headers });
-      res.end(JSON.stringify({ error: error.code, message: error.message }));
+      sendRefusal(req, res, error);
       return null;
     }
   }

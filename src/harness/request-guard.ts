@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** Why a request was turned away before it was read, with the HTTP status to answer. */
 export class RequestRefused extends Error {
@@ -10,6 +10,13 @@ export class RequestRefused extends Error {
   ) {
     super(message);
   }
+}
+
+/** Answers a refused request with its status and a JSON body saying why, and drains what the client sent. */
+export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: RequestRefused): void {
+  req.resume();
+  res.writeHead(refusal.status, { "content-type": "application/json", ...refusal.headers });
+  res.end(JSON.stringify({ error: refusal.code, message: refusal.message }));
 }
 
 /** The origin this server is reached at, from the request's own Host header. */

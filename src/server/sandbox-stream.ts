@@ -19,7 +19,8 @@ class Kept {
   }
 }
 
-async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+/** The non-empty lines of a streamed body, as they arrive. */
+export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -55,7 +56,7 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
     yield { kind: "done", outcome: failed("malformed_response", "The code runner's stream had no body.") };
     return;
   }
-  for await (const line of lines(response.body)) {
+  for await (const line of readLines(response.body)) {
     let event: { type?: unknown; stream?: unknown; text?: unknown };
     try {
       event = JSON.parse(line) as typeof event;
