@@ -19,7 +19,8 @@ export function chatClient(baseUrl: string) {
     const response = await fetch(`${baseUrl}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify({ messages: [{ id: "u1", role: "user", parts: [{ type: "text", text }] }] }),
+      // Each message opens a chat of its own, as a new conversation in the demo does.
+      body: JSON.stringify({ id: `bench-${crypto.randomUUID()}`, messages: [{ id: "u1", role: "user", parts: [{ type: "text", text }] }] }),
     });
     const setCookie = response.headers.get("set-cookie");
     if (setCookie) cookie = setCookie.split(";")[0]!;

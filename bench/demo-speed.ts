@@ -18,22 +18,34 @@ export async function demoSpeed(executorOptions: PyodideExecutorOptions = {}, wa
     executor: createPyodideExecutor({ onWarning: () => undefined, ...executorOptions }),
   });
   const listeningMs = performance.now() - started;
-  const send = chatClient(harness.url);
+  const timings = await measureTurns(harness.url, warmRuns);
+  await harness.close();
+  return { listeningMs, ...timings };
+}
+
+/** Turns against a harness that is already running: its first turn, then the median of the rest. */
+export async function measureTurns(url: string, warmRuns = 10, gapMs = 0) {
+  const send = chatClient(url);
   const prompt = "```python\nprint(1)\n```";
   const cold = await send(prompt);
   const warm = [];
-  for (let i = 0; i < warmRuns; i++) warm.push(await send(prompt));
-  await harness.close();
+  for (let i = 0; i < warmRuns; i++) {
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+    warm.push(await send(prompt));
+  }
   const ok = [cold, ...warm].every((r) => (r.output as { stdout?: string } | undefined)?.stdout === "1\n");
   return {
     ok,
-    listeningMs,
     cold: { toolMs: cold.toolMs!, totalMs: cold.totalMs },
     warm: { toolMs: median(warm.map((r) => r.toolMs!)), totalMs: median(warm.map((r) => r.totalMs)) },
   };
 }
 
+// `npx tsx bench/demo-speed.ts` starts a harness of its own; given a URL (and
+// a pause between turns in ms), it measures one already running, for
+// comparing two builds side by side.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await demoSpeed(), null, 2));
+  const [url, gap] = process.argv.slice(2);
+  console.log(JSON.stringify(url ? await measureTurns(url, 10, Number(gap ?? 0)) : await demoSpeed(), null, 2));
   process.exit(0);
 }

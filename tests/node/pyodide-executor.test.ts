@@ -97,6 +97,30 @@ describe("the Pyodide executor runs Python as a real interpreter would", () => {
   });
 });
 
+describe("the pool of interpreters", () => {
+  it("is full again after runs, with a spare kept while one is still ready", async () => {
+    const own = createPyodideExecutor({ poolSize: 2, onWarning: () => undefined });
+    const pool = () => own.health!().pool as { ready: number; starting: number };
+    const full = async () => {
+      while (pool().ready < 2) await new Promise((resolve) => setTimeout(resolve, 25));
+    };
+    try {
+      await full();
+      const signal = new AbortController().signal;
+      const first = (await own.run({ code: "print(1)", timeoutMs: 10_000, signal })) as RunOutcome;
+      // One interpreter is still waiting, so the next run starts at once.
+      expect(pool().ready).toBe(1);
+      const second = (await own.run({ code: "print(2)", timeoutMs: 10_000, signal })) as RunOutcome;
+      expect([first.stdout, second.stdout]).toEqual(["1\n", "2\n"]);
+      await full();
+      const pids = (own.health!().interpreters as Array<{ pid: number }>).map((i) => i.pid);
+      expect(new Set(pids).size).toBe(2);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe("closing the executor", () => {
   it("fails runs that are still waiting for an interpreter instead of leaving them hanging", async () => {
     const own = createPyodideExecutor({ poolSize: 1, onWarning: () => undefined });

@@ -22,6 +22,8 @@ const NAMESPACE_FLAGS = [
   ["--net", "--pid", "--fork", "--kill-child", "--ipc"],
 ];
 
+const NICE = ["nice", "-n", "10"];
+
 const works = (command: string[]) => {
   const result = spawnSync(command[0]!, command.slice(1), { stdio: "ignore", timeout: 5000 });
   return result.status === 0;
@@ -55,8 +57,14 @@ export function probeIsolation(): Isolation {
       "unshare is missing or cannot create a network namespace here (it needs user namespaces, or root): Python programs run with the host's network, so code that escapes into JavaScript could reach it.",
     );
   }
+  // Programs and starting interpreters yield the CPU to the server that answers the chat.
+  const lowerPriority = works([...NICE, "true"]) ? NICE : [];
   return {
-    wrapper: [...(diesWithParent ? deathSignal : []), ...(namespaces ? ["unshare", ...namespaces, "--"] : [])],
+    wrapper: [
+      ...(diesWithParent ? deathSignal : []),
+      ...lowerPriority,
+      ...(namespaces ? ["unshare", ...namespaces, "--"] : []),
+    ],
     network: Boolean(namespaces),
     processes: Boolean(namespaces),
     diesWithParent,

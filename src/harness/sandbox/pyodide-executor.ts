@@ -30,6 +30,8 @@ export interface PyodideExecutorOptions {
 
 const JS_HEAP_MB = 128;
 const RUNTIME_OVERHEAD_MB = 256;
+/** How long the sandbox is to be quiet before a spare interpreter is started. */
+const IDLE_REFILL_MS = 25;
 
 /** A first-in, first-out queue of callers waiting for something, each able to give up. */
 class Waiters<T> {
@@ -149,8 +151,11 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
     interpreter.onExit(() => {
       live.delete(interpreter);
       const at = ready.indexOf(interpreter);
-      if (at !== -1) ready.splice(at, 1);
-      fill();
+      // A waiting interpreter died: replace it. One that ran a program is replaced when its run ends.
+      if (at !== -1) {
+        ready.splice(at, 1);
+        fill();
+      }
     });
     interpreter.ready.then(
       () => {
@@ -186,9 +191,21 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
     if (snapshotError) return Promise.reject(snapshotError);
     const interpreter = ready.shift();
     const taken = interpreter ? Promise.resolve(interpreter) : forInterpreter.wait(signal);
-    // With one still waiting, refill after the run: a start competes with it for the CPU.
-    if (ready.length === 0) fill();
+    // The pool is empty: start one now, but after this program has been handed over.
+    if (ready.length === 0) setImmediate(fill);
     return taken;
+  };
+
+  // Starting a process blocks this thread for a few milliseconds (the kernel
+  // copies the page tables of this, larger, process), and every answer and
+  // chat stream waits behind it. While an interpreter is still ready, refill
+  // once the sandbox has been quiet for a moment instead of right after a run.
+  let idleRefill: NodeJS.Timeout | undefined;
+  const refillWhenQuiet = () => {
+    clearTimeout(idleRefill);
+    if (ready.length === 0 || forInterpreter.length > 0) return void setImmediate(fill);
+    idleRefill = setTimeout(fill, IDLE_REFILL_MS);
+    idleRefill.unref();
   };
 
   const abortedWhileWaiting = (): RunOutcome => ({
@@ -220,7 +237,7 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
         return await interpreter.run(request);
       } finally {
         releaseSlot();
-        fill();
+        refillWhenQuiet();
       }
     },
     health() {
@@ -246,6 +263,7 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
     },
     async close() {
       closed = true;
+      clearTimeout(idleRefill);
       stopMaking.abort();
       for (const interpreter of live) interpreter.kill();
       const error = new Error("The Python executor is closed.");
