@@ -139,6 +139,42 @@ describe("ExecuteCodeCard: hostile output", () => {
 });
 
 describe("ExecuteCodeCard: behaviour", () => {
+  it("folds down to its header and back, saying so to assistive technology", async () => {
+    const user = userEvent.setup();
+    const onOpenChange = vi.fn();
+    const { container } = render(
+      <ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} onOpenChange={onOpenChange} />,
+    );
+    const fold = screen.getByRole("button", { name: "Hide the program and its output" });
+    const body = slot(container, "content")!;
+    expect(fold).toHaveAttribute("aria-expanded", "true");
+    expect(fold.getAttribute("aria-controls")).toBe(body.id);
+    expect(slot(container, "stdout")).toBeVisible();
+
+    await user.click(fold);
+    expect(onOpenChange).toHaveBeenLastCalledWith(false);
+    expect(fold).toHaveAttribute("aria-expanded", "false");
+    expect(fold).toHaveAccessibleName("Show the program and its output");
+    expect(body).not.toBeVisible();
+    expect(slot(container, "stdout")).toBeNull();
+    expect(slot(container, "")).toHaveAttribute("data-state", "closed");
+
+    await user.click(fold);
+    expect(fold).toHaveAttribute("aria-expanded", "true");
+    expect(slot(container, "stdout")).toBeVisible();
+  });
+
+  it("keeps a controlled fold where its host puts it", async () => {
+    const user = userEvent.setup();
+    const onOpenChange = vi.fn();
+    const { container } = render(
+      <ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} open={false} onOpenChange={onOpenChange} />,
+    );
+    await user.click(screen.getByRole("button", { name: "Show the program and its output" }));
+    expect(onOpenChange).toHaveBeenCalledWith(true);
+    expect(slot(container, "content")).not.toBeVisible();
+  });
+
   it("links traceback frames to the lines of the program", async () => {
     const user = userEvent.setup();
     const { container } = render(

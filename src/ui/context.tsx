@@ -7,6 +7,9 @@ export interface ExecuteCodeContextValue {
   labels: ExecuteCodeLabels;
   /** Whether the card shows its body. */
   open: boolean;
+  setOpen: (open: boolean) => void;
+  /** The id of the card's body, for the fold button's `aria-controls`. */
+  contentId: string;
   /** Line of the code block picked from a traceback, 1-based. */
   focusedLine: number | null;
   focusLine: (line: number | null) => void;

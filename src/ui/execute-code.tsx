@@ -1,13 +1,15 @@
 "use client";
 
 import { ChevronDown } from "lucide-react";
-import { Collapsible, Slot } from "radix-ui";
+import { Slot } from "radix-ui";
 import {
   useEffect,
+  useId,
   useMemo,
   useRef,
   useState,
   type ComponentPropsWithoutRef,
+  type MouseEvent,
   type ReactNode,
 } from "react";
 import { deriveExecuteCodeView, type ExecuteCodeCallState, type ExecuteCodeView } from "../view/index.js";
@@ -74,11 +76,14 @@ function Root({
   const [open, setOpen] = useControllableOpen(openProp, defaultOpen, onOpenChange);
   const [focusedLine, setFocusedLine] = useState<number | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
+  const contentId = useId();
   const context = useMemo(
     () => ({
       view,
       labels: resolved,
       open,
+      setOpen,
+      contentId,
       focusedLine,
       // A traceback link also opens a folded card.
       focusLine: (line: number | null) => {
@@ -87,26 +92,25 @@ function Root({
       },
       rootRef,
     }),
-    [view, resolved, open, focusedLine, setOpen],
+    [view, resolved, open, focusedLine, setOpen, contentId],
   );
   const look = PHASE_LOOK[view.phase];
   const Component = asChild ? Slot.Root : "div";
   return (
     <ExecuteCodeContext.Provider value={context}>
-      <Collapsible.Root open={open} onOpenChange={setOpen} asChild>
-        <Component
-          ref={rootRef}
-          tabIndex={-1}
-          data-slot="execute-code"
-          data-phase={view.phase}
-          data-tone={look.tone}
-          data-theme={theme}
-          className={cn("ecu-card", className)}
-          {...props}
-        >
-          {children}
-        </Component>
-      </Collapsible.Root>
+      <Component
+        ref={rootRef}
+        tabIndex={-1}
+        data-slot="execute-code"
+        data-state={open ? "open" : "closed"}
+        data-phase={view.phase}
+        data-tone={look.tone}
+        data-theme={theme}
+        className={cn("ecu-card", className)}
+        {...props}
+      >
+        {children}
+      </Component>
     </ExecuteCodeContext.Provider>
   );
 }
@@ -190,24 +194,51 @@ function Timing({ asChild, className, ...props }: PartProps<"span">) {
   );
 }
 
+// The fold is a disclosure button and the element it shows and hides, as
+// Radix's Collapsible renders them, written out here because Collapsible's
+// content measures itself when it mounts: a forced layout inside the commit of
+// every card, the longest part of a card's first render in a thread.
+
 /** Folds the card down to its header and back. */
-function Trigger({ className, ...props }: ComponentPropsWithoutRef<"button"> & AsChild) {
-  const { labels, open } = useExecuteCode();
+function Trigger({ asChild, className, children, onClick, ...props }: ComponentPropsWithoutRef<"button"> & AsChild) {
+  const { labels, open, setOpen, contentId } = useExecuteCode();
+  const Component = asChild ? Slot.Root : "button";
   return (
-    <Collapsible.Trigger
+    <Component
+      type={asChild ? undefined : "button"}
       data-slot="execute-code-trigger"
+      data-state={open ? "open" : "closed"}
+      aria-controls={contentId}
+      aria-expanded={open}
       aria-label={open ? labels.collapseCard : labels.expandCard}
       className={cn("ecu-icon-button ecu-trigger", className)}
+      onClick={(event: MouseEvent<HTMLButtonElement>) => {
+        onClick?.(event);
+        if (!event.defaultPrevented) setOpen(!open);
+      }}
       {...props}
     >
-      <ChevronDown aria-hidden className="ecu:size-4" />
-    </Collapsible.Trigger>
+      {children ?? <ChevronDown aria-hidden className="ecu:size-4" />}
+    </Component>
   );
 }
 
-/** Everything under the header: hidden while the card is folded. */
-function Content({ className, ...props }: ComponentPropsWithoutRef<"div"> & AsChild) {
-  return <Collapsible.Content data-slot="execute-code-content" className={cn("ecu-content", className)} {...props} />;
+/** Everything under the header: hidden, and not rendered, while the card is folded. */
+function Content({ asChild, className, children, ...props }: ComponentPropsWithoutRef<"div"> & AsChild) {
+  const { open, contentId } = useExecuteCode();
+  const Component = asChild ? Slot.Root : "div";
+  return (
+    <Component
+      id={contentId}
+      hidden={!open}
+      data-slot="execute-code-content"
+      data-state={open ? "open" : "closed"}
+      className={cn("ecu-content", className)}
+      {...props}
+    >
+      {open || asChild ? children : null}
+    </Component>
+  );
 }
 
 export type SourceProps = Omit<CodeBlockProps, "code" | "complete" | "labels" | "focusedLine">;
