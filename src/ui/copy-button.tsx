@@ -1,8 +1,9 @@
 "use client";
 
-import { Check, Copy } from "lucide-react";
+import { Check, Copy } from "lucide";
 import { useEffect, useState } from "react";
 import { cn } from "./cn.js";
+import { Icon } from "./icon.js";
 
 export interface CopyButtonProps {
   /** The text copied; a function so large output is only joined when clicked. */
@@ -35,7 +36,7 @@ export function CopyButton({ text, label, copiedLabel, className }: CopyButtonPr
         );
       }}
     >
-      {copied ? <Check aria-hidden className="ecu:size-3.5" /> : <Copy aria-hidden className="ecu:size-3.5" />}
+      <Icon node={copied ? Check : Copy} aria-hidden className="ecu:size-3.5" />
     </button>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { ChevronDown } from "lucide-react";
+import { ChevronDown } from "lucide";
 import { Slot } from "radix-ui";
 import {
   useEffect,
@@ -19,6 +19,7 @@ import { cn } from "./cn.js";
 import { CodeBlock, type CodeBlockProps } from "./code-block.js";
 import { ExecuteCodeContext, useExecuteCode } from "./context.js";
 import { formatCount, formatDuration } from "./format.js";
+import { Icon } from "./icon.js";
 import { resolveLabels, type ExecuteCodeLabels } from "./labels.js";
 import { OutputPane, type OutputPaneProps } from "./output-pane.js";
 import { PHASE_LOOK } from "./phase-look.js";
@@ -140,7 +141,6 @@ function Title({ asChild, className, children, ...props }: PartProps<"span">) {
 function Status({ asChild, className, children, ...props }: PartProps<"div">) {
   const { view, labels } = useExecuteCode();
   const look = PHASE_LOOK[view.phase];
-  const Icon = look.icon;
   const Component = asChild ? Slot.Root : "div";
   return (
     <Component
@@ -150,7 +150,7 @@ function Status({ asChild, className, children, ...props }: PartProps<"div">) {
       className={cn("ecu-status", className)}
       {...props}
     >
-      <Icon aria-hidden className={cn("ecu-status-icon", look.spins && "ecu-spin")} />
+      <Icon node={look.icon} aria-hidden className={cn("ecu-status-icon", look.spins && "ecu-spin")} />
       <span className="ecu:truncate">{labels.phase[view.phase]}</span>
       {children}
     </Component>
@@ -218,7 +218,7 @@ function Trigger({ asChild, className, children, onClick, ...props }: ComponentP
       }}
       {...props}
     >
-      {children ?? <ChevronDown aria-hidden className="ecu:size-4" />}
+      {children ?? <Icon node={ChevronDown} aria-hidden className="ecu:size-4" />}
     </Component>
   );
 }

@@ -11,12 +11,12 @@ import {
   ShieldQuestionMark,
   Timer,
   TriangleAlert,
-  type LucideIcon,
-} from "lucide-react";
+} from "lucide";
 import type { ReactNode } from "react";
 import type { ExecuteCodePhase, ExecuteCodeView } from "../view/index.js";
 import { BusyCountdown } from "./busy-countdown.js";
 import { formatDuration } from "./format.js";
+import type { IconNode } from "./icon.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { RawResult } from "./raw-result.js";
 
@@ -24,7 +24,7 @@ import { RawResult } from "./raw-result.js";
 export type Tone = "progress" | "success" | "danger" | "warning" | "muted" | "attention";
 
 export interface PhaseLook {
-  icon: LucideIcon;
+  icon: IconNode;
   tone: Tone;
   /** The icon turns while the phase lasts. */
   spins?: boolean;
