@@ -28,6 +28,18 @@ for name in ("js", "pyodide_js"):
 sys.stdout.reconfigure(line_buffering=True)
 sys.stderr.reconfigure(line_buffering=True)
 
+# os.system would reach for Node's child_process, which the sandbox refuses
+# (see lockImports): say so the way subprocess does, instead of a stack dump.
+# Compiled under a name of its own, so that no traceback points into the program.
+import os, errno
+_defined = {"errno": errno}
+exec(compile(
+    "def system(command):\\n"
+    "    raise OSError(errno.ENOTSUP, 'The sandbox cannot start processes (os.system)')\\n",
+    "<sandbox>", "exec"), _defined)
+os.system = _defined["system"]
+del _defined
+
 def __sandbox_run(source):
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     # Tracebacks quote the program's lines, as they do for a file.
