@@ -15,6 +15,7 @@ export async function demoSpeed(executorOptions: PyodideExecutorOptions = {}, wa
   const harness = await startHarness({
     port: 0,
     rateLimit: { max: 1_000_000, windowMs: 1000 },
+    chatRateLimit: { max: 1_000_000, windowMs: 1000 },
     executor: createPyodideExecutor({ onWarning: () => undefined, ...executorOptions }),
   });
   const listeningMs = performance.now() - started;

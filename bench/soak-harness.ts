@@ -6,6 +6,7 @@ const harness = await startHarness({
   port: 0,
   chunkDelayMs: 0,
   rateLimit: { max: 1_000_000, windowMs: 1000 },
+  chatRateLimit: { max: 1_000_000, windowMs: 1000 },
   participantCookie: { newParticipantLimit: { max: 1000, windowMs: 60_000 } },
 });
 const gc = (globalThis as { gc?: () => void }).gc!;

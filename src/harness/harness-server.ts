@@ -23,7 +23,7 @@ import { checkSameOrigin, checkSameOriginJson, RequestRefused, sendRefusal } fro
 import type { Executor } from "./sandbox/executor.js";
 import { createMockSandbox } from "./sandbox/mock-sandbox.js";
 import { createPyodideExecutor } from "./sandbox/pyodide-executor.js";
-import type { RateLimit } from "./sandbox/rate-limiter.js";
+import { createRateLimiter, type RateLimit } from "./sandbox/rate-limiter.js";
 import { createScriptedModel } from "./scripted-model.js";
 import { createStaticHandler } from "./static-files.js";
 
@@ -60,6 +60,12 @@ export interface HarnessOptions {
   getParticipantId?: (req: IncomingMessage) => string | null | Promise<string | null>;
   /** The participant cookie (used when getParticipantId is not given). */
   participantCookie?: ParticipantCookieOptions;
+  /**
+   * Chat requests (every POST under /api/) one participant may make: past it
+   * the harness answers 429 with Retry-After, before any model or tool runs.
+   * Default 60 a minute.
+   */
+  chatRateLimit?: RateLimit;
   /** Other origins whose pages may call /api/chat and /api/generate. Default: none. */
   allowedOrigins?: string[];
   /** Folder of the built demo page. */
@@ -100,6 +106,8 @@ function gateOptionsOf(body: Record<string, unknown>): Record<string, unknown> |
   if (!GATE_KEYS.some((key) => key in body)) return undefined;
   return Object.fromEntries(GATE_KEYS.map((key) => [key, body[key] === true]));
 }
+
+export const DEFAULT_CHAT_RATE_LIMIT: RateLimit = { max: 60, windowMs: 60_000 };
 
 const ISSUER = "execute-code-ui-harness";
 const AUDIENCE = "sandbox";
@@ -150,6 +158,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     secret: options.participantCookie?.secret ?? (await store.secret("participant-cookie")),
   });
   const identify = options.getParticipantId ?? ((req: IncomingMessage, res: ServerResponse) => cookies.identify(req, res));
+  const chatRequests = createRateLimiter(options.chatRateLimit ?? DEFAULT_CHAT_RATE_LIMIT);
+  /** Counts one chat request of this participant, or refuses it with 429. */
+  const countChatRequest = (participantId: string) => {
+    const taken = chatRequests.take(participantId);
+    if (taken.allowed) return;
+    const seconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
+    throw new RequestRefused(429, "rate_limited", `Too many chat requests. Try again in ${seconds} s.`, {
+      "retry-after": String(seconds),
+    });
+  };
   const toolsFor = (participantId: string) => ({
     execute_code: buildExecuteCodeTool({
       sandboxUrl,
@@ -181,7 +199,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     approvalTtlMs: options.approvalTtlMs,
     allowedOrigins: options.allowedOrigins,
     // Each browser is its own participant; what a client says about itself is never asked.
-    participantId: options.getParticipantId ?? ((req, res) => cookies.identify(req, res)),
+    participantId: async (req, res) => {
+      const participantId = await identify(req, res);
+      if (participantId !== null) countChatRequest(participantId);
+      return participantId;
+    },
     tools: (_req, { participantId }) => toolsFor(participantId!),
   });
 
@@ -192,6 +214,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       else checkSameOriginJson(req, options.allowedOrigins);
       const participantId = await identify(req, res);
       if (participantId === null) throw new RequestRefused(401, "unauthenticated", "Sign in to use the chat.");
+      if (req.method !== "GET") countChatRequest(participantId);
       return participantId;
     } catch (error) {
       if (!(error instanceof RequestRefused)) throw error;

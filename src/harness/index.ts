@@ -1,4 +1,4 @@
-export { startHarness, type HarnessOptions, type RunningHarness } from "./harness-server.js";
+export { DEFAULT_CHAT_RATE_LIMIT, startHarness, type HarnessOptions, type RunningHarness } from "./harness-server.js";
 export { createChatHandler, type ChatHandlerOptions } from "./chat-handler.js";
 export { RequestRefused, checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
 export { createPyodideFileHandler, pyodidePackageDir } from "./pyodide-files.js";

@@ -25,6 +25,7 @@ const harness = await startHarness({
   poolSize: numberFrom("MOCK_SANDBOX_POOL_SIZE", 2),
   maxConcurrentRuns: numberFrom("MOCK_SANDBOX_MAX_CONCURRENT_RUNS", 4),
   memoryLimitMb: numberFrom("MOCK_SANDBOX_MEMORY_MB", 768),
+  chatRateLimit: { max: numberFrom("HARNESS_CHAT_REQUESTS_PER_MINUTE", 60), windowMs: 60_000 },
   participantCookie: {
     newParticipantLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_MINUTE", 10), windowMs: 60_000 },
   },

@@ -191,6 +191,35 @@ describe("who is asking", () => {
     expect(h.programs).toHaveLength(3);
   });
 
+  it("limits each id's chat requests with 429 and Retry-After before anything runs, and leaves other browsers and reads alone", async () => {
+    const h = await harness({ chatRateLimit: { max: 3, windowMs: 60_000 } });
+    const flooder = browser(h.url);
+    for (let i = 0; i < 3; i++) expect((await flooder.chat()).response.status).toBe(200);
+    const refused = await flooder.chat();
+    expect(refused.response.status).toBe(429);
+    expect(Number(refused.response.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(h.programs).toHaveLength(3);
+    // The stateless endpoint and the chat endpoints share the count.
+    const generate = await fetch(`${h.url}/api/generate`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: flooder.cookie },
+      body: JSON.stringify({ prompt: "```python\nprint(1)\n```" }),
+    });
+    expect(generate.status).toBe(429);
+    expect(await generate.json()).toMatchObject({ error: "rate_limited", message: expect.stringMatching(/^Too many chat requests\. Try again in \d+ s\.$/) });
+    const created = await fetch(`${h.url}/api/chats`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: flooder.cookie },
+      body: "{}",
+    });
+    expect(created.status).toBe(429);
+    expect(h.programs).toHaveLength(3);
+    // Reading what the server has is not counted; another browser has its own allowance.
+    const session = await fetch(`${h.url}/api/session`, { headers: { cookie: flooder.cookie } });
+    expect(session.status).toBe(200);
+    expect((await browser(h.url).chat()).output).toMatchObject({ status: "completed" });
+  });
+
   it("takes the id from the host's own sign-in when given getParticipantId, and answers 401 without one", async () => {
     const seen: string[] = [];
     const h = await harness({

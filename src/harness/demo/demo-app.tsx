@@ -172,6 +172,28 @@ function Message({ role }: { role: string }) {
   );
 }
 
+/** What the server said when it refused a request: the `message` of its JSON body, or the error as it came. */
+function describeChatError(error: Error): string {
+  try {
+    const body = JSON.parse(error.message) as { message?: unknown };
+    if (typeof body.message === "string") return body.message;
+  } catch {
+    // Not a JSON body: a network failure, or a plain-text answer.
+  }
+  return error.message;
+}
+
+/** A request the server refused, at the end of the thread and scrolled into view. */
+function ChatError({ error }: { error: Error }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => ref.current?.scrollIntoView({ block: "center" }), [error]);
+  return (
+    <p ref={ref} role="alert" className="demo-error">
+      {describeChatError(error)}
+    </p>
+  );
+}
+
 function Thread({ demoChat }: { demoChat: DemoChat }) {
   const chat = useDemoChat(demoChat);
   const runtime = useAISDKRuntime(chat);
@@ -186,6 +208,7 @@ function Thread({ demoChat }: { demoChat: DemoChat }) {
           </AuiIf>
           <ExamplePrompts />
           <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
+          {chat.error && <ChatError error={chat.error} />}
         </ThreadPrimitive.Viewport>
         <ComposerPrimitive.Root className="demo-composer">
           <ComposerPrimitive.Input
