@@ -78,7 +78,7 @@ test.describe("(b) Vite + React on plain useChat, no assistant-ui installed", ()
   });
 });
 
-test.describe("(c) Next.js 16 App Router, default template with cacheComponents, the README's route handler", () => {
+test.describe("(c) Next.js 16 App Router, default template with cacheComponents, the README's route handlers", () => {
   const app = consumer("next-app", {
     vite: false,
     // The README's toolkit snippet, as in (a).
@@ -88,6 +88,24 @@ test.describe("(c) Next.js 16 App Router, default template with cacheComponents,
 
   test("a fenced program runs through the route handler and its card shows the output", async ({ page }) => {
     await runProgramInChat(page, app.url());
+  });
+
+  test("a route handler keeps chats on the server, in SQLite, and runs the model's program", async ({ request }) => {
+    const created = await request.post(`${app.url()}/api/chats`, { data: {} });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const answered = await request.post(`${app.url()}/api/chats/${id}/messages`, {
+      data: { text: "```python\nprint(6 * 7)\n```" },
+      headers: { accept: "application/json" },
+    });
+    expect(answered.status()).toBe(200);
+    const chat = (await (await request.get(`${app.url()}/api/chats/${id}`)).json()) as {
+      status: string;
+      messages: Array<{ role: string; parts: Array<{ type: string; output?: unknown }> }>;
+    };
+    expect(chat.status).toBe("idle");
+    const call = chat.messages.flatMap((message) => message.parts).find((part) => part.type === "tool-execute_code");
+    expect(call?.output).toMatchObject({ status: "completed", stdout: "42\n", exitCode: 0 });
   });
 
   test("a Server Component prerenders a finished card with the pure helpers", async ({ page, request }) => {
