@@ -14,6 +14,7 @@ export async function demoSpeed(executorOptions: PyodideExecutorOptions = {}, wa
   const started = performance.now();
   const harness = await startHarness({
     port: 0,
+    database: ":memory:",
     rateLimit: { max: 1_000_000, windowMs: 1000 },
     chatRateLimit: { max: 1_000_000, windowMs: 1000 },
     executor: createPyodideExecutor({ onWarning: () => undefined, ...executorOptions }),
@@ -24,7 +25,7 @@ export async function demoSpeed(executorOptions: PyodideExecutorOptions = {}, wa
   return { listeningMs, ...timings };
 }
 
-/** Turns against a harness that is already running: its first turn, then the median of the rest. */
+/** Turns against a harness: the first (cold when the harness has just started), then the median of the rest. */
 export async function measureTurns(url: string, warmRuns = 10, gapMs = 0) {
   const send = chatClient(url);
   const prompt = "```python\nprint(1)\n```";

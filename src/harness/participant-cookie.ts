@@ -21,8 +21,8 @@ export const DEFAULT_NEW_PARTICIPANT_LIMIT: RateLimit = { max: 10, windowMs: 60_
  * Each browser's own participant id, in a signed, HttpOnly, SameSite=Strict
  * cookie: the client cannot choose or change it, and headers it sends say
  * nothing about who it is. A client that drops its cookie gets a new id, but
- * only so many per address and minute, so rotating ids does not multiply a
- * per-participant limit without bound.
+ * only so many per address and minute, so ids (each with its own
+ * per-participant limits) are slow to collect.
  */
 export function createParticipantCookies(options: ParticipantCookieOptions = {}) {
   const secret = options.secret ?? crypto.getRandomValues(new Uint8Array(32));

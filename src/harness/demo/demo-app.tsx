@@ -73,7 +73,10 @@ async function createChat(runWhere: RunWhere): Promise<DemoChat> {
       confirmCodeExecution: askBeforeRunning.current,
     }),
   });
-  if (status !== 201) throw new Error(`The chat could not be created (${status}).`);
+  if (status !== 201) {
+    const said = (body as { message?: unknown } | null)?.message;
+    throw new Error(`The chat could not be created (${status}${typeof said === "string" ? `: ${said}` : ""}).`);
+  }
   localStorage.setItem(CHAT_KEY, JSON.stringify({ id: body.id, runWhere }));
   return { id: body.id, runWhere, messages: [] };
 }
@@ -107,6 +110,8 @@ const sendOnWhen: Record<RunWhere, (options: { messages: UIMessage[] }) => boole
  */
 function useDemoChat(demoChat: DemoChat) {
   const resync = useRef<() => void>(() => undefined);
+  // What the server said when it refused a request for another reason (429: too many requests).
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [transport] = useState(
     () =>
       new DefaultChatTransport({
@@ -115,6 +120,8 @@ function useDemoChat(demoChat: DemoChat) {
         fetch: async (input, init) => {
           const response = await fetch(input, init);
           if (response.status === 409) resync.current();
+          else if (response.ok) setRefusal(null);
+          else setRefusal(await refusalMessage(response.clone()));
           return response;
         },
       }),
@@ -132,7 +139,7 @@ function useDemoChat(demoChat: DemoChat) {
       chat.clearError();
     });
   };
-  return chat;
+  return { chat, refusal };
 }
 
 type Theme = "light" | "dark";
@@ -172,30 +179,25 @@ function Message({ role }: { role: string }) {
   );
 }
 
-/** What the server said when it refused a request: the `message` of its JSON body, or the error as it came. */
-function describeChatError(error: Error): string {
-  try {
-    const body = JSON.parse(error.message) as { message?: unknown };
-    if (typeof body.message === "string") return body.message;
-  } catch {
-    // Not a JSON body: a network failure, or a plain-text answer.
-  }
-  return error.message;
+/** The `message` of a refused request's JSON body, or its status. */
+async function refusalMessage(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+  return typeof body?.message === "string" ? body.message : `The request failed (${response.status}).`;
 }
 
 /** A request the server refused, at the end of the thread and scrolled into view. */
-function ChatError({ error }: { error: Error }) {
+function ChatError({ message }: { message: string }) {
   const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => ref.current?.scrollIntoView({ block: "center" }), [error]);
+  useEffect(() => ref.current?.scrollIntoView({ block: "center" }), [message]);
   return (
     <p ref={ref} role="alert" className="demo-error">
-      {describeChatError(error)}
+      {message}
     </p>
   );
 }
 
 function Thread({ demoChat }: { demoChat: DemoChat }) {
-  const chat = useDemoChat(demoChat);
+  const { chat, refusal } = useDemoChat(demoChat);
   const runtime = useAISDKRuntime(chat);
   return (
     <AssistantRuntimeProvider runtime={runtime} config={configs[demoChat.runWhere]}>
@@ -208,7 +210,7 @@ function Thread({ demoChat }: { demoChat: DemoChat }) {
           </AuiIf>
           <ExamplePrompts />
           <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
-          {chat.error && <ChatError error={chat.error} />}
+          {refusal && <ChatError message={refusal} />}
         </ThreadPrimitive.Viewport>
         <ComposerPrimitive.Root className="demo-composer">
           <ComposerPrimitive.Input
@@ -243,10 +245,19 @@ export function DemoApp() {
   useEffect(() => {
     restoreChat().then(setDemoChat, (error: unknown) => setFailure(String(error)));
   }, []);
+  // The chat on screen stays until the new one exists: a refused request (429) loses nothing.
   const startChat = (runWhere: RunWhere) => {
     setChosen(runWhere);
-    setDemoChat(null);
-    createChat(runWhere).then(setDemoChat, (error: unknown) => setFailure(String(error)));
+    createChat(runWhere).then(
+      (created) => {
+        setFailure(null);
+        setDemoChat(created);
+      },
+      (error: unknown) => {
+        setChosen(null);
+        setFailure(error instanceof Error ? error.message : String(error));
+      },
+    );
   };
   return (
     <div className="demo">

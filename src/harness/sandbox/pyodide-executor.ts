@@ -161,11 +161,18 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
       () => {
         starting--;
         failures = 0;
-        if (closed || interpreter.exited) return;
+        if (closed) return;
+        // Ready and gone at once: start another in its place.
+        if (interpreter.exited) return void fill();
         const waiter = forInterpreter.next();
-        if (waiter) waiter.resolve(interpreter);
-        else ready.push(interpreter);
-        fill();
+        if (waiter) {
+          waiter.resolve(interpreter);
+          // The next start waits until this program has been handed over.
+          setImmediate(fill);
+        } else {
+          ready.push(interpreter);
+          fill();
+        }
       },
       (error: Error) => {
         starting--;

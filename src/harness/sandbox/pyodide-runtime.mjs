@@ -30,13 +30,14 @@ sys.stderr.reconfigure(line_buffering=True)
 
 # os.system would reach for Node's child_process, which the sandbox refuses
 # (see lockImports): say so the way subprocess does, instead of a stack dump.
-# Compiled under a name of its own, so that no traceback points into the program.
+# Compiled as a "frozen" module, as CPython names its built-in ones, so that
+# no traceback frame of it is taken for a line of the program.
 import os, errno
 _defined = {"errno": errno}
 exec(compile(
     "def system(command):\\n"
     "    raise OSError(errno.ENOTSUP, 'The sandbox cannot start processes (os.system)')\\n",
-    "<sandbox>", "exec"), _defined)
+    "<frozen sandbox>", "exec"), _defined)
 os.system = _defined["system"]
 del _defined
 

@@ -31,7 +31,11 @@ async function openChats(): Promise<ChatEndpoints> {
 // /api/chats, /api/chats/:id, /api/chats/:id/messages and /tool-results.
 async function handler(req: Request) {
   const participantId = "student-42"; // from your sign-in; answer 401 without one
-  chats ??= openChats();
+  // A failed start is tried again with the next request.
+  chats ??= openChats().catch((error: unknown) => {
+    chats = undefined;
+    throw error;
+  });
   return (await (await chats).handle(req, { participantId })) ?? new Response(null, { status: 404 });
 }
 export { handler as GET, handler as POST };
