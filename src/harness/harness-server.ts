@@ -19,7 +19,7 @@ import {
 import { createChatHandler } from "./chat-handler.js";
 import { createParticipantCookies, type ParticipantCookieOptions } from "./participant-cookie.js";
 import { createPyodideFileHandler } from "./pyodide-files.js";
-import { checkSameOrigin, checkSameOriginJson, RequestRefused, sendRefusal } from "./request-guard.js";
+import { checkSameOrigin, checkSameOriginJson, rateLimited, RequestRefused, sendRefusal } from "./request-guard.js";
 import type { Executor } from "./sandbox/executor.js";
 import { createMockSandbox } from "./sandbox/mock-sandbox.js";
 import { createPyodideExecutor } from "./sandbox/pyodide-executor.js";
@@ -162,11 +162,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   /** Counts one chat request of this participant, or refuses it with 429. */
   const countChatRequest = (participantId: string) => {
     const taken = chatRequests.take(participantId);
-    if (taken.allowed) return;
-    const seconds = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
-    throw new RequestRefused(429, "rate_limited", `Too many chat requests. Try again in ${seconds} s.`, {
-      "retry-after": String(seconds),
-    });
+    if (!taken.allowed) {
+      throw rateLimited("rate_limited", (seconds) => `Too many chat requests. Try again in ${seconds} s.`, taken.retryAfterMs);
+    }
   };
   const toolsFor = (participantId: string) => ({
     execute_code: buildExecuteCodeTool({

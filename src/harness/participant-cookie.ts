@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseCookie, stringifySetCookie } from "cookie";
 import { jwtVerify, SignJWT } from "jose";
-import { RequestRefused } from "./request-guard.js";
+import { rateLimited } from "./request-guard.js";
 import { createRateLimiter, type RateLimit } from "./sandbox/rate-limiter.js";
 
 export interface ParticipantCookieOptions {
@@ -48,10 +48,7 @@ export function createParticipantCookies(options: ParticipantCookieOptions = {})
       if (known) return known;
       const limit = newIds.take(req.socket.remoteAddress ?? "unknown");
       if (!limit.allowed) {
-        const seconds = Math.ceil(limit.retryAfterMs / 1000);
-        throw new RequestRefused(429, "too_many_participants", "Too many new sessions from this address; keep your cookie.", {
-          "retry-after": String(seconds),
-        });
+        throw rateLimited("too_many_participants", () => "Too many new sessions from this address; keep your cookie.", limit.retryAfterMs);
       }
       const id = `p_${crypto.randomUUID()}`;
       const token = await new SignJWT({})

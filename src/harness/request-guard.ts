@@ -12,6 +12,12 @@ export class RequestRefused extends Error {
   }
 }
 
+/** A 429 for a caller over a rate limit, telling it in whole seconds (and `Retry-After`) when to come back. */
+export function rateLimited(code: string, message: (seconds: number) => string, retryAfterMs: number): RequestRefused {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new RequestRefused(429, code, message(seconds), { "retry-after": String(seconds) });
+}
+
 /** Answers a refused request with its status and a JSON body saying why, and drains what the client sent. */
 export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: RequestRefused): void {
   req.resume();

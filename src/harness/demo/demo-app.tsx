@@ -56,6 +56,12 @@ interface DemoChat {
   messages: UIMessage[];
 }
 
+/** What the server said in a refusal's JSON body (`{ error, message }`), if anything. */
+function refusalMessage(body: unknown): string | null {
+  const message = (body as { message?: unknown } | null)?.message;
+  return typeof message === "string" ? message : null;
+}
+
 async function api<T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> {
   const response = await fetch(path, {
     ...init,
@@ -74,8 +80,8 @@ async function createChat(runWhere: RunWhere): Promise<DemoChat> {
     }),
   });
   if (status !== 201) {
-    const said = (body as { message?: unknown } | null)?.message;
-    throw new Error(`The chat could not be created (${status}${typeof said === "string" ? `: ${said}` : ""}).`);
+    const said = refusalMessage(body);
+    throw new Error(`The chat could not be created (${status}${said === null ? "" : `: ${said}`}).`);
   }
   localStorage.setItem(CHAT_KEY, JSON.stringify({ id: body.id, runWhere }));
   return { id: body.id, runWhere, messages: [] };
@@ -121,7 +127,10 @@ function useDemoChat(demoChat: DemoChat) {
           const response = await fetch(input, init);
           if (response.status === 409) resync.current();
           else if (response.ok) setRefusal(null);
-          else setRefusal(await refusalMessage(response.clone()));
+          else {
+            const body: unknown = await response.clone().json().catch(() => null);
+            setRefusal(refusalMessage(body) ?? `The request failed (${response.status}).`);
+          }
           return response;
         },
       }),
@@ -177,12 +186,6 @@ function Message({ role }: { role: string }) {
       <MessagePrimitive.Parts />
     </MessagePrimitive.Root>
   );
-}
-
-/** The `message` of a refused request's JSON body, or its status. */
-async function refusalMessage(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
-  return typeof body?.message === "string" ? body.message : `The request failed (${response.status}).`;
 }
 
 /** A request the server refused, at the end of the thread and scrolled into view. */
