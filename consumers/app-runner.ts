@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -52,14 +51,6 @@ export function run(command: string, args: string[], cwd: string, env: NodeJS.Pr
       code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output}`)),
     );
   });
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export interface RunningApp {

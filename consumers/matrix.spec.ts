@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeCard } from "../src/testing/index.ts";
-import { freePort, makeApp, run, serve, type AppTemplate, type RunningApp } from "./app-runner.ts";
+import { freePort } from "../scripts/free-port.ts";
+import { makeApp, run, serve, type AppTemplate, type RunningApp } from "./app-runner.ts";
 import { serveRegistry } from "./registry-server.ts";
 
 const PROGRAM = "print(sum(range(101)))";

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeCard, executeCodeCards } from "../src/testing";
-import { at, python, send } from "./helpers";
+import { at, python, recordPhases, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
 const chatId = (page: Page) => page.locator(".demo-thread").getAttribute("data-chat-id") as Promise<string>;
@@ -24,19 +24,6 @@ async function browserMode(page: Page, port: number) {
   await page.goto(at(port));
   await page.getByRole("radio", { name: "in this browser" }).check();
   await expect(page.locator('.demo-thread[data-run-where="browser"]')).toBeVisible();
-}
-
-/** Records every phase the first card shows, however briefly. */
-async function recordPhases(page: Page) {
-  await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { phases: string[] }).phases = seen;
-    new MutationObserver(() => {
-      const phase = document.querySelector("[data-slot=execute-code]")?.getAttribute("data-phase");
-      if (phase && seen.at(-1) !== phase) seen.push(phase);
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
-  });
-  return () => page.evaluate(() => (window as unknown as { phases: string[] }).phases);
 }
 
 test.describe("run in this browser", () => {

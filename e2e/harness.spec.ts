@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { executeCodeCard, executeCodeCards } from "../src/testing";
-import { at, python, send } from "./helpers";
+import { at, python, recordPhases, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
 test.describe("the harness demo, as a person uses it", () => {
@@ -20,18 +20,10 @@ test.describe("the harness demo, as a person uses it", () => {
 
   test("the card shows the writing phase while the model streams the program, then runs it", async ({ page }) => {
     await page.goto(at(PORTS.main));
-    // Record every phase the card shows, however briefly.
-    await page.evaluate(() => {
-      const seen: string[] = [];
-      (window as unknown as { phases: string[] }).phases = seen;
-      new MutationObserver(() => {
-        const phase = document.querySelector("[data-slot=execute-code]")?.getAttribute("data-phase");
-        if (phase && seen.at(-1) !== phase) seen.push(phase);
-      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
-    });
+    const phases = await recordPhases(page);
     await send(page, python(`print("${"streamed ".repeat(60)}")`));
     await executeCodeCard(page).waitForPhase("succeeded");
-    expect(await page.evaluate(() => (window as unknown as { phases: string[] }).phases)).toEqual([
+    expect(await phases()).toEqual([
       "writing",
       "running",
       "succeeded",

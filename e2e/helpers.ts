@@ -9,3 +9,16 @@ export async function send(page: Page, text: string) {
   await page.getByRole("textbox", { name: "Message" }).fill(text);
   await page.getByRole("button", { name: "Send" }).click();
 }
+
+/** Records every phase the first card shows, however briefly. */
+export async function recordPhases(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { phases: string[] }).phases = seen;
+    new MutationObserver(() => {
+      const phase = document.querySelector("[data-slot=execute-code]")?.getAttribute("data-phase");
+      if (phase && seen.at(-1) !== phase) seen.push(phase);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
+  });
+  return () => page.evaluate(() => (window as unknown as { phases: string[] }).phases);
+}

@@ -14,13 +14,12 @@ import { useChatRuntime } from "@assistant-ui/react-ai-sdk";
 import { createUIMessageStream, createUIMessageStreamResponse, DefaultChatTransport, type UIMessageChunk } from "ai";
 import { useState } from "react";
 import type { HighlighterCore } from "shiki/core";
-import { executeCodeToolkit } from "../../src/assistant-ui";
-import { ThreadView } from "./thread-view";
+import { kitConfig, ThreadView } from "./thread-view";
+import { sleep } from "./timing";
 
 /** The kit; the naive baseline; and plain text with no highlighting, the runtime's own cost. */
 export type ThreadKind = "kit" | "shiki" | "plain";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * What common chat kits do in a tool UI: highlight the arguments' `code`
@@ -62,7 +61,6 @@ const plainToolkit = {
   },
 } as Toolkit;
 
-const kitConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 const plainConfig = AuiConfig({ tools: Tools({ toolkit: plainToolkit }) });
 
 export interface ThreadScript {

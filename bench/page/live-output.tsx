@@ -1,20 +1,11 @@
 // Scenario 8: a megabyte of output streamed into a running card in a real
 // assistant-ui thread, as the server tool sends it: the output so far, about
 // ten times a second, for ten seconds.
-import {
-  AuiConfig,
-  Tools,
-  useExternalStoreRuntime,
-  type ThreadMessageLike,
-} from "@assistant-ui/react";
+import { useExternalStoreRuntime, type ThreadMessageLike } from "@assistant-ui/react";
 import { useMemo, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { executeCodeToolkit } from "../../src/assistant-ui";
-import { ThreadView } from "./thread-view";
-
-const toolConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
-const frame = () => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { kitConfig, ThreadView } from "./thread-view";
+import { frame, sleep } from "./timing";
 
 const LINES = 10_000;
 const CHUNKS = 100;
@@ -69,7 +60,7 @@ export async function prepareLiveOutput() {
       onNew: async () => undefined,
     });
     return (
-      <ThreadView runtime={runtime} config={toolConfig} />
+      <ThreadView runtime={runtime} config={kitConfig} />
     );
   }
   container = document.createElement("div");

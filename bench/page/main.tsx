@@ -1,17 +1,11 @@
 import "./render-counter";
 import "../../src/styles.css";
-import {
-  AuiConfig,
-  Tools,
-  useExternalStoreRuntime,
-  type ThreadMessageLike,
-} from "@assistant-ui/react";
+import { useExternalStoreRuntime, type ThreadMessageLike } from "@assistant-ui/react";
 import { memo, useMemo, useState, type CSSProperties } from "react";
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
 import { ExecuteCodeCard } from "../../src";
 import { readStreamingCode } from "../../src/view/streaming-args";
-import { executeCodeToolkit } from "../../src/assistant-ui";
 import { tokenizerResource } from "../../src/ui/highlight/load-tokenizer";
 import { highlightStats } from "../../src/ui/highlight/sessions";
 import type { Tokenizer } from "../../src/ui/highlight/types";
@@ -21,12 +15,9 @@ import { liveOutput, prepareLiveOutput } from "./live-output";
 import { colourRuns, expectedTokens } from "./colours";
 import { countRendersOf, renders } from "./render-counter";
 import type { HighlighterCore } from "shiki/core";
-import { ThreadView } from "./thread-view";
+import { kitConfig, ThreadView } from "./thread-view";
+import { frame, sleep } from "./timing";
 
-const toolConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const frame = () => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())));
 let root: Root | null = null;
 function mount(node: React.ReactNode) {
   root?.unmount();
@@ -431,7 +422,7 @@ const bench = {
         onNew: async () => undefined,
       });
       return (
-        <ThreadView runtime={runtime} config={toolConfig} />
+        <ThreadView runtime={runtime} config={kitConfig} />
       );
     }
     countRendersOf(ExecuteCodeCard, (props) => {

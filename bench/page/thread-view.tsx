@@ -1,4 +1,8 @@
-import { AssistantRuntimeProvider, MessagePrimitive, ThreadPrimitive, type AssistantRuntime, type AuiConfig } from "@assistant-ui/react";
+import { AssistantRuntimeProvider, AuiConfig, MessagePrimitive, ThreadPrimitive, Tools, type AssistantRuntime } from "@assistant-ui/react";
+import { executeCodeToolkit } from "../../src/assistant-ui";
+
+/** The kit's card, registered through the toolkit route as the README shows. */
+export const kitConfig = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 
 /** The bare assistant-ui thread every thread scenario renders: each message's parts, nothing else. */
 export function ThreadView({ runtime, config }: { runtime: AssistantRuntime; config: ReturnType<typeof AuiConfig> }) {

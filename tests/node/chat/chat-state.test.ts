@@ -396,23 +396,25 @@ describe("POST /api/chat with the AI SDK's body takes only what is new", () => {
 });
 
 describe("runs that end badly", () => {
-  it("a new message waits for a run that is ending, then gets 409 if it does not end", async () => {
+  /** A chat whose run has not ended, as a run still finishing or a server that went away leaves it. */
+  async function chatLeftRunning() {
     const time = { now: 1_000_000 };
     const { call, store } = await chatServer({ plan: () => [], endpoints: { now: () => time.now, staleAfterMs: 60_000 } });
     await call("POST", "/api/chats", { id: "c" });
     const chat = (await store.get("alice", "c"))!;
     await store.replace(chat, { ...chat, status: "running", version: chat.version + 1, updatedAt: time.now });
+    return { call, time };
+  }
+
+  it("a new message waits for a run that is ending, then gets 409 if it does not end", async () => {
+    const { call, time } = await chatLeftRunning();
     const busy = await call("POST", "/api/chats/c/messages", { text: "hello?" });
     expect(busy.status).toBe(409);
     expect(busy.body.status).toBe("running");
   });
 
   it("a chat left running by a server that went away becomes an error, and a new message goes on", async () => {
-    const time = { now: 1_000_000 };
-    const { call, store } = await chatServer({ plan: () => [], endpoints: { now: () => time.now, staleAfterMs: 60_000 } });
-    await call("POST", "/api/chats", { id: "c" });
-    const chat = (await store.get("alice", "c"))!;
-    await store.replace(chat, { ...chat, status: "running", version: chat.version + 1, updatedAt: time.now });
+    const { call, time } = await chatLeftRunning();
     time.now += 61_000;
     expect((await call("GET", "/api/chats/c")).body).toMatchObject({ status: "error", error: "The server stopped while answering." });
     const next = await call("POST", "/api/chats/c/messages", { text: "hello?" });

@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "../../../scripts/free-port.ts";
 
 const run = promisify(execFile);
 
@@ -15,14 +15,6 @@ export function postgresBinDir(): string | null {
     .filter((name) => existsSync(path.join(root, name, "bin", "pg_ctl")))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(root, versions[0], "bin") : null;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export interface PostgresCluster {
