@@ -84,6 +84,37 @@ export const StreamingCode: Story = {
   },
 };
 
+/** A long program streams in: the code follows its end, unless the reader scrolls up to read. */
+export const StreamingLongCode: Story = {
+  args: { status: running },
+  render: () => <StreamingDemo code={largeProgram(8_000)} steps={80} intervalMs={40} />,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const body = () => slot(root, "source")!.querySelector("pre")!;
+    const lineCount = () => body().querySelectorAll(".ecu-code-line").length;
+    const atEnd = () => body().scrollTop + body().clientHeight >= body().scrollHeight - 4;
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(40), { timeout: 5000 });
+    await waitFor(() => expect(atEnd()).toBe(true));
+    // The reader scrolls up: the code stays where they put it while it grows.
+    body().scrollTop = 0;
+    body().dispatchEvent(new Event("scroll"));
+    const before = lineCount();
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(before + 10), { timeout: 5000 });
+    await expect(body().scrollTop).toBe(0);
+    // Back at the end, it follows again.
+    body().scrollTop = body().scrollHeight;
+    body().dispatchEvent(new Event("scroll"));
+    const later = lineCount();
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(later + 10), { timeout: 5000 });
+    await waitFor(() => expect(atEnd()).toBe(true));
+    // Complete: every line was rendered as it came, so the whole program is lines, not plain text waiting for a second pass.
+    await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), { timeout: 5000 });
+    const program = largeProgram(8_000).replace(/\n$/, "");
+    await expect(lineCount()).toBe(program.split("\n").length);
+    await waitFor(() => expect(body().querySelectorAll(".ecu-code-line:not(:has(.ecu-token)):not(:empty)")).toHaveLength(0), { timeout: 5000 });
+  },
+};
+
 export const Running: Story = {
   args: call(primesCode, { status: running }),
   play: async ({ canvasElement }) => {

@@ -257,17 +257,31 @@ describe("ExecuteCodeCard: behaviour", () => {
     expect(slot(container, "gutter")?.textContent?.split("\n")).toHaveLength(350);
   });
 
-  it("renders only the last lines of a long program while it streams, and all of it once complete", async () => {
+  it("renders every line of a long program as lines while it streams, so the complete program needs no second pass", async () => {
     const code = Array.from({ length: 200 }, (_, i) => `x${i} = ${i}`).join("\n");
     const partial = JSON.stringify({ code }).slice(0, -2);
-    const { container, rerender } = render(<ExecuteCodeCard status={running} args={{}} argsText={partial} />);
-    expect(container.querySelectorAll(".ecu-code-line")).toHaveLength(60);
-    expect(container.querySelector(".ecu-code-line")).toHaveAttribute("data-line", "141");
-    expect(slot(container, "earlier")).toHaveTextContent("140 earlier lines");
+    const { container, rerender } = render(<ExecuteCodeCard status={running} args={{}} argsText={JSON.stringify({ code: "x0 = 0\n" }).slice(0, -2)} />);
+    rerender(<ExecuteCodeCard status={running} args={{}} argsText={partial} />);
+    const lines = () => container.querySelectorAll(".ecu-code-line");
+    await waitFor(() => expect(lines()).toHaveLength(200));
+    expect(lines()[0]).toHaveAttribute("data-line", "1");
+    expect(slot(container, "gutter")?.textContent?.split("\n")).toHaveLength(200);
     rerender(<ExecuteCodeCard {...call(code, { status: running })} />);
+    expect(lines()).toHaveLength(200);
     expect(shownCode(container)).toBe(code);
-    await waitFor(() => expect(container.querySelectorAll(".ecu-code-line")).toHaveLength(200), { timeout: 5000 });
-    expect(slot(container, "earlier")).toBeNull();
+  });
+
+  it("shows the last lines of a long program as lines at once when it mounts while the code streams, the earlier ones block by block", async () => {
+    const code = Array.from({ length: 200 }, (_, i) => `x${i} = ${i}`).join("\n");
+    const partial = JSON.stringify({ code }).slice(0, -2);
+    const { container } = render(<ExecuteCodeCard status={running} args={{}} argsText={partial} />);
+    const lines = () => container.querySelectorAll(".ecu-code-line");
+    // The blocks that hold the last 60 lines (101 to 200) are lines, and the first block, where the reveal starts; the rest is plain text.
+    expect(lines()).toHaveLength(150);
+    expect(container.querySelector('[data-line="101"]')).not.toBeNull();
+    expect(container.querySelector('[data-line="51"]')).toBeNull();
+    expect(shownCode(container)).toBe(code);
+    await waitFor(() => expect(lines()).toHaveLength(200), { timeout: 5000 });
   });
 
   it("counts down the busy delay", () => {

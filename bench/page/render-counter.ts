@@ -41,7 +41,10 @@ function visit(fiber: Fiber | null): void {
   renderers: new Map(),
   inject: () => 1,
   onScheduleFiberRoot: () => undefined,
-  onCommitFiberRoot: (_id: number, root: { current: Fiber }) => visit(root.current),
+  // Only in the scenario that counts: walking every fiber of every commit would weigh on the others' figures.
+  onCommitFiberRoot: (_id: number, root: { current: Fiber }) => {
+    if (target) visit(root.current);
+  },
   onCommitFiberUnmount: () => undefined,
   onPostCommitFiberRoot: () => undefined,
   checkDCE: () => undefined,

@@ -32,7 +32,6 @@ export const germanLabels: ExecuteCodeLabels = {
   expandCard: "Programm und Ausgabe zeigen",
   hiddenLines: (count) => `${count} Zeilen ausgeblendet`,
   hiddenCharacters: (count) => `${count} Zeichen ausgeblendet`,
-  earlierLines: (count) => `… ${count} frühere Zeilen (alle erscheinen, sobald der Code vollständig ist)`,
   showAll: "Alles zeigen",
   truncated: (stream, characters) =>
     `Der Server hat ${characters} Zeichen am Ende von „${stream}“ abgeschnitten.`,

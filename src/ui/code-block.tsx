@@ -3,7 +3,6 @@
 import { Fragment, memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines.js";
 import type { CodeToken } from "./highlight/types.js";
-import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { Pane, type PaneProps } from "./pane.js";
 import { useControllableOpen } from "./use-controllable.js";
@@ -11,14 +10,20 @@ import { revealInvisible } from "./visible-text.js";
 
 /** Programs longer than this start folded, with "Show more" under them. */
 const FOLDED_LINES = 16;
-/** While the code streams, only its last lines are rendered: each delta then costs the same, however long the program. */
-const STREAMING_TAIL_LINES = 60;
+/**
+ * A card that mounts while its code streams shows the last lines of it as
+ * lines at once; lines that arrive later are rendered as lines as they come.
+ */
+const TAIL_AT_MOUNT = 60;
 /**
  * Lines are rendered in blocks of this many, each its own block box, so a
- * change to one block lays out that block alone. A block starts as one text
- * node and becomes a span per line, with its tokens, one block per frame from
- * the top: a long program as thousands of token spans in one commit would
- * stall the page, and a plain text node costs a fraction of a span per line.
+ * change to one block lays out that block alone. A block that was there when
+ * the card mounted starts as one text node and becomes a span per line, with
+ * its tokens, a few blocks per frame from the top: a long program as
+ * thousands of token spans in one commit would stall the page, and a plain
+ * text node costs a fraction of a span per line. Lines that stream in later
+ * are spans from the start, so a streamed program is all lines, highlighted,
+ * by the time it is complete.
  */
 const BLOCK_LINES = 50;
 /**
@@ -104,9 +109,9 @@ const LineBlock = memo(
 );
 
 /** Line numbers in their own column, out of the code's selected and copied text. */
-const Gutter = memo(function Gutter({ from, to, blankFirst }: { from: number; to: number; blankFirst: boolean }) {
-  let numbers = blankFirst ? "\n" : "";
-  for (let n = from; n <= to; n++) numbers += n === to ? `${n}` : `${n}\n`;
+const Gutter = memo(function Gutter({ lines }: { lines: number }) {
+  let numbers = "";
+  for (let n = 1; n <= lines; n++) numbers += n === lines ? `${n}` : `${n}\n`;
   return (
     <span aria-hidden className="ecu-code-gutter" data-slot="execute-code-gutter">
       {numbers}
@@ -115,23 +120,18 @@ const Gutter = memo(function Gutter({ from, to, blankFirst }: { from: number; to
 });
 
 /**
- * How far the blocks have turned into lines: those that start before
- * `revealed`, and those that end after `keptFrom` (the tail that was on
- * screen while the code streamed).
+ * Which blocks are a span per line: those that start before `revealed`, and
+ * those from `liveFrom` on (the lines that streamed in after the card mounted,
+ * and the tail that was in view then).
  */
 interface Reveal {
-  complete: boolean;
   revealed: number;
-  keptFrom: number;
+  liveFrom: number;
 }
 
-function startReveal(complete: boolean, lineCount: number, wasStreaming: boolean): Reveal {
-  if (!complete) return { complete, revealed: Number.POSITIVE_INFINITY, keptFrom: Number.POSITIVE_INFINITY };
-  return {
-    complete,
-    revealed: BLOCK_LINES,
-    keptFrom: wasStreaming ? Math.max(0, lineCount - STREAMING_TAIL_LINES) : Number.POSITIVE_INFINITY,
-  };
+function startReveal(complete: boolean, lineCount: number): Reveal {
+  const tail = Math.max(0, lineCount - TAIL_AT_MOUNT);
+  return { revealed: BLOCK_LINES, liveFrom: complete ? Number.POSITIVE_INFINITY : tail - (tail % BLOCK_LINES) };
 }
 
 export interface CodeBlockProps
@@ -166,32 +166,36 @@ export function CodeBlock({
   const long = lines.length > FOLDED_LINES;
   const [expanded, setExpanded] = useControllableOpen(openProp, defaultOpen, onOpenChange);
   const preRef = useRef<HTMLPreElement>(null);
-  const hidden = complete ? 0 : Math.max(0, lines.length - STREAMING_TAIL_LINES);
 
-  const [reveal, setReveal] = useState(() => startReveal(complete, lines.length, false));
-  if (reveal.complete !== complete) setReveal(startReveal(complete, lines.length, true));
+  const [reveal, setReveal] = useState(() => startReveal(complete, lines.length));
   // The next block turns into lines once highlighting has reached it.
   const highlightedTo = Math.min(tokens.length, lines.length);
   useEffect(() => {
-    if (reveal.revealed >= lines.length || highlightedTo <= reveal.revealed) return;
+    if (reveal.revealed >= Math.min(lines.length, reveal.liveFrom) || highlightedTo <= reveal.revealed) return;
     const frame = requestAnimationFrame(() =>
       setReveal((current) => ({ ...current, revealed: current.revealed + REVEAL_BLOCKS_PER_FRAME * BLOCK_LINES })),
     );
     return () => cancelAnimationFrame(frame);
   }, [reveal, highlightedTo, lines.length]);
 
-  // Follow the code as it arrives, and keep its end in view when it completes.
+  // While the code streams, follow its end, unless the reader has scrolled
+  // up to read; back at the end, follow again.
   // (perf) Scrolled in the next animation frame, where the browser lays the
   // page out anyway: reading scrollHeight in the effect itself forced a
   // layout inside React's task, the longest part of a card's first render.
-  const followEnd = !complete || reveal.keptFrom !== Number.POSITIVE_INFINITY;
+  const following = useRef(true);
+  /** Where the last scroll to the end left the code: scrolling above it is the reader's doing. */
+  const followedTo = useRef(0);
   useEffect(() => {
-    if (!followEnd) return;
+    if (complete) return;
     const frame = requestAnimationFrame(() => {
-      if (preRef.current) preRef.current.scrollTop = preRef.current.scrollHeight;
+      const pre = preRef.current;
+      if (!pre || !following.current) return;
+      pre.scrollTop = pre.scrollHeight;
+      followedTo.current = pre.scrollTop;
     });
     return () => cancelAnimationFrame(frame);
-  }, [code, followEnd]);
+  }, [code, complete]);
 
   useEffect(() => {
     if (focusedLine === null) return;
@@ -202,7 +206,7 @@ export function CodeBlock({
   }, [focusedLine, long, expanded]);
 
   const blocks: ReactNode[] = [];
-  for (let start = hidden; start < lines.length; ) {
+  for (let start = 0; start < lines.length; ) {
     const end = Math.min(lines.length, (Math.floor(start / BLOCK_LINES) + 1) * BLOCK_LINES);
     const focusedHere = focusedLine !== null && focusedLine > start && focusedLine <= end;
     blocks.push(
@@ -211,7 +215,7 @@ export function CodeBlock({
         first={start}
         text={lines.slice(start, end).join("\n")}
         tokens={tokens}
-        detailed={start < reveal.revealed || end > reveal.keptFrom || focusedHere}
+        detailed={start < reveal.revealed || start >= reveal.liveFrom || focusedHere}
         focusedLine={focusedLine}
       />,
     );
@@ -239,16 +243,17 @@ export function CodeBlock({
           tabIndex={0}
           className="ecu-scroll ecu-code"
           style={{ "--ecu-gutter": `${String(lines.length).length}ch` } as CSSProperties}
+          onScroll={(event) => {
+            const pre = event.currentTarget;
+            // Within a few pixels of the end counts as at the end. The code may
+            // have grown since the last scroll to the end: only a scroll above
+            // that point is the reader's.
+            if (pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4) following.current = true;
+            else if (pre.scrollTop < followedTo.current - 4) following.current = false;
+          }}
         >
-          <Gutter from={hidden + 1} to={lines.length} blankFirst={hidden > 0} />
-          <code>
-            {hidden > 0 && (
-              <span className="ecu-code-block ecu-code-earlier" data-slot="execute-code-earlier">
-                {labels.earlierLines(formatCount(hidden, labels.numbers))}
-              </span>
-            )}
-            {blocks}
-          </code>
+          <Gutter lines={lines.length} />
+          <code>{blocks}</code>
         </pre>
       )}
     </Pane>

@@ -26,7 +26,6 @@ export interface ExecuteCodeLabels {
   expandCard: string;
   hiddenLines: (count: string) => string;
   hiddenCharacters: (count: string) => string;
-  earlierLines: (count: string) => string;
   showAll: string;
   truncated: (stream: string, characters: string) => string;
   exitCode: (code: string) => string;
@@ -84,7 +83,6 @@ export const englishLabels: ExecuteCodeLabels = {
   expandCard: "Show the program and its output",
   hiddenLines: (count) => `${count} lines hidden`,
   hiddenCharacters: (count) => `${count} characters hidden`,
-  earlierLines: (count) => `… ${count} earlier lines (all of them show when the code is complete)`,
   showAll: "Show all",
   truncated: (stream, characters) => `The server cut ${characters} characters from the end of ${stream}.`,
   exitCode: (code) => `exit ${code}`,
