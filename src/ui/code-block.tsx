@@ -113,7 +113,9 @@ const Gutter = memo(function Gutter({ lines }: { lines: number }) {
   let numbers = "";
   for (let n = 1; n <= lines; n++) numbers += n === lines ? `${n}` : `${n}\n`;
   return (
-    <span aria-hidden className="ecu-code-gutter" data-slot="execute-code-gutter">
+    // (perf) The width goes on the gutter alone: a custom property set on the
+    // code would restyle every token below it when the count gains a digit.
+    <span aria-hidden className="ecu-code-gutter" data-slot="execute-code-gutter" style={{ "--ecu-gutter": `${String(lines).length}ch` } as CSSProperties}>
       {numbers}
     </span>
   );
@@ -242,7 +244,6 @@ export function CodeBlock({
           ref={preRef}
           tabIndex={0}
           className="ecu-scroll ecu-code"
-          style={{ "--ecu-gutter": `${String(lines.length).length}ch` } as CSSProperties}
           onScroll={(event) => {
             const pre = event.currentTarget;
             // Within a few pixels of the end counts as at the end. The code may
