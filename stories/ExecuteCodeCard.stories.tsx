@@ -111,6 +111,8 @@ export const StreamingLongCode: Story = {
     await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), { timeout: 5000 });
     const program = largeProgram(8_000).replace(/\n$/, "");
     await expect(lineCount()).toBe(program.split("\n").length);
+    // Its end is in view, down to the last line.
+    await waitFor(() => expect(atEnd()).toBe(true));
     await waitFor(() => expect(body().querySelectorAll(".ecu-code-line:not(:has(.ecu-token)):not(:empty)")).toHaveLength(0), { timeout: 5000 });
   },
 };

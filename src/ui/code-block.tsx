@@ -181,15 +181,18 @@ export function CodeBlock({
   }, [reveal, highlightedTo, lines.length]);
 
   // While the code streams, follow its end, unless the reader has scrolled
-  // up to read; back at the end, follow again.
+  // up to read; back at the end, follow again. Once complete, the code does
+  // not change, and the last scroll shows its end.
   // (perf) Scrolled in the next animation frame, where the browser lays the
   // page out anyway: reading scrollHeight in the effect itself forced a
   // layout inside React's task, the longest part of a card's first render.
   const following = useRef(true);
   /** Where the last scroll to the end left the code: scrolling above it is the reader's doing. */
   const followedTo = useRef(0);
+  // A card that mounted while its code streamed follows it to its complete end too.
+  const streamed = reveal.liveFrom !== Number.POSITIVE_INFINITY;
   useEffect(() => {
-    if (complete) return;
+    if (!streamed) return;
     const frame = requestAnimationFrame(() => {
       const pre = preRef.current;
       if (!pre || !following.current) return;
@@ -197,7 +200,7 @@ export function CodeBlock({
       followedTo.current = pre.scrollTop;
     });
     return () => cancelAnimationFrame(frame);
-  }, [code, complete]);
+  }, [code, streamed]);
 
   useEffect(() => {
     if (focusedLine === null) return;
