@@ -113,6 +113,12 @@ export const StreamingLongCode: Story = {
     await expect(lineCount()).toBe(program.split("\n").length);
     // Its end is in view, down to the last line.
     await waitFor(() => expect(atEnd()).toBe(true));
+    // Every line beside its number: blocks of lines that end in a blank line keep that line.
+    const [code, gutter] = [body().querySelector("code")!, slot(root, "gutter")!];
+    await expect(Math.abs(code.getBoundingClientRect().height - gutter.getBoundingClientRect().height)).toBeLessThan(1);
+    const last = body().querySelector(`[data-line="${lineCount()}"]`)!.getBoundingClientRect();
+    const lastNumberMiddle = gutter.getBoundingClientRect().bottom - Number.parseFloat(getComputedStyle(gutter).lineHeight) / 2;
+    await expect(Math.abs((last.top + last.bottom) / 2 - lastNumberMiddle)).toBeLessThan(1);
     await waitFor(() => expect(body().querySelectorAll(".ecu-code-line:not(:has(.ecu-token)):not(:empty)")).toHaveLength(0), { timeout: 5000 });
   },
 };

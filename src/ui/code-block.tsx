@@ -84,10 +84,14 @@ interface LineBlockProps {
  */
 const LineBlock = memo(
   function LineBlock({ first, text, tokens, detailed, focusedLine }: LineBlockProps) {
-    if (!detailed) return <span className="ecu-code-block">{revealInvisible(text)}</span>;
     const lines = text.split("\n");
+    // A line break that ends a block draws no line after it: a block whose
+    // last line is empty would be a line short, and the code out of step
+    // with its line numbers. Its height is one line per line.
+    const height = { minHeight: `${lines.length}lh` };
+    if (!detailed) return <span className="ecu-code-block" style={height}>{revealInvisible(text)}</span>;
     return (
-      <span className="ecu-code-block">
+      <span className="ecu-code-block" style={height}>
         {lines.map((line, i) => (
           <Fragment key={first + i}>
             {i > 0 && "\n"}
