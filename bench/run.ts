@@ -157,8 +157,8 @@ async function browserFigures(url: string) {
 
   const threadKinds = ["kit", "shiki", "plain"] as const;
   const aiThread = Object.fromEntries(
-    threadKinds.map((kind) => [kind, { afterMount: nums(), afterMountCpu: nums(), longest: nums(), longestCpu: nums(), longCpuTasks: nums(), longTasks: nums(), total: nums(), firstHighlight: nums(), final: nums(), finalInView: nums(), result: nums(), identical: [] as boolean[] }]),
-  ) as Record<(typeof threadKinds)[number], { afterMount: number[]; afterMountCpu: number[]; longest: number[]; longestCpu: number[]; longCpuTasks: number[]; longTasks: number[]; total: number[]; firstHighlight: number[]; final: number[]; finalInView: number[]; result: number[]; identical: boolean[] }>;
+    threadKinds.map((kind) => [kind, { afterMount: nums(), afterMountCpu: nums(), longest: nums(), longestCpu: nums(), longCpuTasks: nums(), longTasks: nums(), total: nums(), firstHighlight: nums(), cardToColours: nums(), final: nums(), finalInView: nums(), result: nums(), identical: [] as boolean[] }]),
+  ) as Record<(typeof threadKinds)[number], { afterMount: number[]; afterMountCpu: number[]; longest: number[]; longestCpu: number[]; longCpuTasks: number[]; longTasks: number[]; total: number[]; firstHighlight: number[]; cardToColours: number[]; final: number[]; finalInView: number[]; result: number[]; identical: boolean[] }>;
   const expectation = wanted("aiThread") ? await threadExpectation() : null;
   for (let i = 0; i < RUNS && expectation; i++) {
     for (const kind of threadKinds) {
@@ -171,7 +171,7 @@ async function browserFigures(url: string) {
         browser,
         page,
         () =>
-          evaluate<{ firstHighlightMs: number | null; finalHighlightMs: number | null; finalInViewMs: number | null; resultMs: number | null; identical: boolean }>(
+          evaluate<{ firstCardMs: number | null; firstHighlightMs: number | null; finalHighlightMs: number | null; finalInViewMs: number | null; resultMs: number | null; identical: boolean }>(
             page,
             "bench.aiThread()",
           ),
@@ -186,6 +186,7 @@ async function browserFigures(url: string) {
       s.longTasks.push(run.longTasks);
       s.total.push(run.totalMs);
       s.firstHighlight.push(run.result.firstHighlightMs ?? Number.NaN);
+      s.cardToColours.push(run.result.firstHighlightMs === null || run.result.firstCardMs === null ? Number.NaN : run.result.firstHighlightMs - run.result.firstCardMs);
       s.final.push(run.result.finalHighlightMs ?? Number.NaN);
       s.finalInView.push(run.result.finalInViewMs ?? Number.NaN);
       s.result.push(run.result.resultMs ?? Number.NaN);
@@ -465,6 +466,7 @@ const rows = [
         row("7 AI SDK thread", "last delta sent → final colours on every line in view", ms(median(tk.finalInView)), ms(median(tn.finalInView)), "", "< 50 ms", median(tk.finalInView) < 50),
         row("7 AI SDK thread", "last delta sent → final colours on every line of the program, in view or not", ms(median(tk.final)), ms(median(tn.final)), "", "", null),
         row("7 AI SDK thread", "mount → first colours on screen (cold)", ms(median(tk.firstHighlight)), ms(median(tn.firstHighlight)), "", "", null),
+        row("7 AI SDK thread", "card on screen → first colours (cold: the highlighter starts with the card)", ms(median(tk.cardToColours)), ms(median(tn.cardToColours)), "", "< 200 ms", median(tk.cardToColours) < 200),
         row("7 AI SDK thread", "result sent → output on screen", ms(median(tk.result)), ms(median(tn.result)), "", "", null),
         row("7 AI SDK thread", "final colours identical to a one-shot highlight", String(tk.identical.every(Boolean)), String(tn.identical.every(Boolean)), "", "identical", tk.identical.every(Boolean)),
         row("7 AI SDK thread, no highlighting", "the runtime alone, the code as plain text: longest task (CPU time) / tasks of 50 ms or more / once mounted, longest task (CPU time) / total main-thread time", `${ms(median(tp.longest))} (${ms(median(tp.longestCpu))}) / ${count(tp.longTasks)} / ${ms(median(tp.afterMount))} (${ms(median(tp.afterMountCpu))}) / ${ms(median(tp.total))}`, "", "", "", null),
@@ -488,7 +490,7 @@ const lines = [
   ...(wanted("liveOutput") ? [`- live output: longest ${b.live.longest.map(ms).join(", ")} (CPU ${b.live.longestCpu.map(ms).join(", ")}); p95 chunk → screen ${b.live.p95.map(ms).join(", ")}; DOM nodes ${b.live.nodes.join(", ")}`] : []),
   ...(wanted("aiThread")
     ? [
-        `- AI SDK thread, kit: longest ${tk.longest.map(ms).join(", ")} (CPU ${tk.longestCpu.map(ms).join(", ")}); once mounted ${tk.afterMount.map(ms).join(", ")} (CPU ${tk.afterMountCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tk.longTasks.join(", ")}; last delta → in view ${tk.finalInView.map(ms).join(", ")}, every line ${tk.final.map(ms).join(", ")}`,
+        `- AI SDK thread, kit: longest ${tk.longest.map(ms).join(", ")} (CPU ${tk.longestCpu.map(ms).join(", ")}); once mounted ${tk.afterMount.map(ms).join(", ")} (CPU ${tk.afterMountCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tk.longTasks.join(", ")}; last delta → in view ${tk.finalInView.map(ms).join(", ")}, every line ${tk.final.map(ms).join(", ")}; card → first colours ${tk.cardToColours.map(ms).join(", ")}`,
         `- AI SDK thread, naive: longest ${tn.longest.map(ms).join(", ")} (CPU ${tn.longestCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tn.longTasks.join(", ")}; last delta → in view ${tn.finalInView.map(ms).join(", ")}, every line ${tn.final.map(ms).join(", ")}`,
         `- AI SDK thread, plain text: longest ${tp.longest.map(ms).join(", ")} (CPU ${tp.longestCpu.map(ms).join(", ")}); once mounted ${tp.afterMount.map(ms).join(", ")} (CPU ${tp.afterMountCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tp.longTasks.join(", ")}`,
       ]

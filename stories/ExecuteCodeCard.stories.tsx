@@ -87,7 +87,7 @@ export const StreamingCode: Story = {
 /** A long program streams in: the code follows its end, unless the reader scrolls up to read. */
 export const StreamingLongCode: Story = {
   args: { status: running },
-  render: () => <StreamingDemo code={largeProgram(8_000)} steps={80} intervalMs={40} />,
+  render: () => <StreamingDemo code={largeProgram(16_000)} steps={160} intervalMs={30} />,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     const body = () => slot(root, "source")!.querySelector("pre")!;
@@ -108,11 +108,17 @@ export const StreamingLongCode: Story = {
     await waitFor(() => expect(lineCount()).toBeGreaterThan(later + 10), { timeout: 5000 });
     await waitFor(() => expect(atEnd()).toBe(true));
     // Complete: every line was rendered as it came, so the whole program is lines, not plain text waiting for a second pass.
-    await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), { timeout: 5000 });
-    const program = largeProgram(8_000).replace(/\n$/, "");
+    await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), { timeout: 15_000 });
+    const program = largeProgram(16_000).replace(/\n$/, "");
     await expect(lineCount()).toBe(program.split("\n").length);
     // Its end is in view, down to the last line.
     await waitFor(() => expect(atEnd()).toBe(true));
+    // What a person selects and copies is the program, blank lines at the blocks' edges included.
+    await expect(body().querySelector("code")!.innerText.replace(/\n$/, "")).toBe(program);
+    const selection = getSelection()!;
+    selection.selectAllChildren(body().querySelector("code")!);
+    await expect(selection.toString().replace(/\n$/, "")).toBe(program);
+    selection.removeAllRanges();
     // Every line beside its number: blocks of lines that end in a blank line keep that line.
     const [code, gutter] = [body().querySelector("code")!, slot(root, "gutter")!];
     await expect(Math.abs(code.getBoundingClientRect().height - gutter.getBoundingClientRect().height)).toBeLessThan(1);

@@ -1,10 +1,9 @@
 /**
  * The program in a card as a person selects and copies it: lines inside a
  * block are separated by "\n" and each block's edge ends its last line
- * (jsdom has no innerText to do this).
+ * (jsdom has no innerText; the stories check innerText and the selection in
+ * Chromium).
  */
 export function shownCode(root: ParentNode): string {
-  return [...root.querySelectorAll('[data-slot="execute-code-source"] code > .ecu-code-block:not([data-slot])')]
-    .map((block) => block.textContent)
-    .join("\n");
+  return [...root.querySelectorAll('[data-slot="execute-code-source"] code > .ecu-code-block')].map((block) => block.textContent).join("\n");
 }

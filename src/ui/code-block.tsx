@@ -80,18 +80,16 @@ interface LineBlockProps {
 
 /**
  * The line break after a block's last line is the block's own edge, so
- * selected and copied text has one line break per line.
+ * selected and copied text has one line break per line. No block but the
+ * last ends in a blank line (see `blockStarts`): selection adds no line
+ * break at an edge after one, innerText does, and the line drew no height.
  */
 const LineBlock = memo(
   function LineBlock({ first, text, tokens, detailed, focusedLine }: LineBlockProps) {
+    if (!detailed) return <span className="ecu-code-block">{revealInvisible(text)}</span>;
     const lines = text.split("\n");
-    // A line break that ends a block draws no line after it: a block whose
-    // last line is empty would be a line short, and the code out of step
-    // with its line numbers. Its height is one line per line.
-    const height = { minHeight: `${lines.length}lh` };
-    if (!detailed) return <span className="ecu-code-block" style={height}>{revealInvisible(text)}</span>;
     return (
-      <span className="ecu-code-block" style={height}>
+      <span className="ecu-code-block">
         {lines.map((line, i) => (
           <Fragment key={first + i}>
             {i > 0 && "\n"}
@@ -111,6 +109,22 @@ const LineBlock = memo(
     return true;
   },
 );
+
+/**
+ * Where each block of lines starts: at every BLOCK_LINES lines, moved up
+ * over the blank lines just before, so that a blank line opens the next
+ * block instead of ending one. Only finished lines decide it, so a block's
+ * start does not move while the code streams.
+ */
+function blockStarts(lines: readonly string[]): number[] {
+  const starts = [0];
+  for (let nominal = BLOCK_LINES; nominal < lines.length; nominal += BLOCK_LINES) {
+    let start = nominal;
+    while (start - 1 > nominal - BLOCK_LINES && lines[start - 1] === "") start--;
+    starts.push(start);
+  }
+  return starts;
+}
 
 /** Line numbers in their own column, out of the code's selected and copied text. */
 const Gutter = memo(function Gutter({ lines }: { lines: number }) {
@@ -174,6 +188,8 @@ export function CodeBlock({
   const preRef = useRef<HTMLPreElement>(null);
 
   const [reveal, setReveal] = useState(() => startReveal(complete, lines.length));
+  // A card that mounted complete and streams again (its arguments replaced) renders the new lines as they come.
+  if (!complete && reveal.liveFrom === Number.POSITIVE_INFINITY) setReveal({ ...reveal, liveFrom: startReveal(false, lines.length).liveFrom });
   // The next block turns into lines once highlighting has reached it.
   const highlightedTo = Math.min(tokens.length, lines.length);
   useEffect(() => {
@@ -185,8 +201,8 @@ export function CodeBlock({
   }, [reveal, highlightedTo, lines.length]);
 
   // While the code streams, follow its end, unless the reader has scrolled
-  // up to read; back at the end, follow again. Once complete, the code does
-  // not change, and the last scroll shows its end.
+  // up to read; back at the end, follow again. The last scroll, once the
+  // code is complete, shows its end.
   // (perf) Scrolled in the next animation frame, where the browser lays the
   // page out anyway: reading scrollHeight in the effect itself forced a
   // layout inside React's task, the longest part of a card's first render.
@@ -214,22 +230,21 @@ export function CodeBlock({
     line.scrollIntoView?.({ block: "nearest" });
   }, [focusedLine, long, expanded]);
 
-  const blocks: ReactNode[] = [];
-  for (let start = 0; start < lines.length; ) {
-    const end = Math.min(lines.length, (Math.floor(start / BLOCK_LINES) + 1) * BLOCK_LINES);
+  const starts = blockStarts(lines);
+  const blocks: ReactNode[] = starts.map((start, index) => {
+    const end = starts[index + 1] ?? lines.length;
     const focusedHere = focusedLine !== null && focusedLine > start && focusedLine <= end;
-    blocks.push(
+    return (
       <LineBlock
-        key={Math.floor(start / BLOCK_LINES)}
+        key={index}
         first={start}
         text={lines.slice(start, end).join("\n")}
         tokens={tokens}
         detailed={start < reveal.revealed || start >= reveal.liveFrom || focusedHere}
         focusedLine={focusedLine}
-      />,
+      />
     );
-    start = end;
-  }
+  });
 
   return (
     <Pane
@@ -256,8 +271,10 @@ export function CodeBlock({
             // Within a few pixels of the end counts as at the end. The code may
             // have grown since the last scroll to the end: only a scroll above
             // that point is the reader's.
-            if (pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4) following.current = true;
-            else if (pre.scrollTop < followedTo.current - 4) following.current = false;
+            if (pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4) {
+              following.current = true;
+              followedTo.current = pre.scrollTop;
+            } else if (pre.scrollTop < followedTo.current - 4) following.current = false;
           }}
         >
           <Gutter lines={lines.length} />
