@@ -272,12 +272,14 @@ describe("ExecuteCodeCard: behaviour", () => {
   });
 
   it("shows the last lines of a long program as lines at once when it mounts while the code streams, the earlier ones block by block", async () => {
-    const code = Array.from({ length: 200 }, (_, i) => `x${i} = ${i}`).join("\n");
+    // Line 100 is blank: it opens the third block of lines instead of ending the second.
+    const code = Array.from({ length: 200 }, (_, i) => (i === 99 ? "" : `x${i} = ${i}`)).join("\n");
     const partial = JSON.stringify({ code }).slice(0, -2);
     const { container } = render(<ExecuteCodeCard status={running} args={{}} argsText={partial} />);
     const lines = () => container.querySelectorAll(".ecu-code-line");
     // The blocks that hold the last 60 lines (101 to 200) are lines, and the first block, where the reveal starts; the rest is plain text.
-    expect(lines()).toHaveLength(150);
+    expect(lines()).toHaveLength(151);
+    expect(container.querySelector('[data-line="100"]')).not.toBeNull();
     expect(container.querySelector('[data-line="101"]')).not.toBeNull();
     expect(container.querySelector('[data-line="51"]')).toBeNull();
     expect(shownCode(container)).toBe(code);

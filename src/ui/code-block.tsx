@@ -141,8 +141,9 @@ const Gutter = memo(function Gutter({ lines }: { lines: number }) {
 
 /**
  * Which blocks are a span per line: those that start before `revealed`, and
- * those from `liveFrom` on (the lines that streamed in after the card mounted,
- * and the tail that was in view then).
+ * those from `liveFrom` on (a multiple of BLOCK_LINES, compared with a
+ * block's place before `blockStarts` moves it over blank lines): the lines
+ * that streamed in after the card mounted, and the tail in view then.
  */
 interface Reveal {
   revealed: number;
@@ -240,7 +241,7 @@ export function CodeBlock({
         first={start}
         text={lines.slice(start, end).join("\n")}
         tokens={tokens}
-        detailed={start < reveal.revealed || start >= reveal.liveFrom || focusedHere}
+        detailed={start < reveal.revealed || index * BLOCK_LINES >= reveal.liveFrom || focusedHere}
         focusedLine={focusedLine}
       />
     );
