@@ -1,10 +1,10 @@
 // Scenario 8: a megabyte of output streamed into a running card in a real
 // assistant-ui thread, as the server tool sends it: the output so far, about
 // ten times a second, for ten seconds.
-import { useExternalStoreRuntime, type ThreadMessageLike } from "@assistant-ui/react";
+import type { ThreadMessageLike } from "@assistant-ui/react";
 import { useMemo, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { kitConfig, ThreadView } from "./thread-view";
+import { StoreThreadView } from "./thread-view";
 import { frame, sleep } from "./timing";
 
 const LINES = 10_000;
@@ -53,15 +53,7 @@ export async function prepareLiveOutput() {
       ],
       [stdout],
     );
-    const runtime = useExternalStoreRuntime({
-      messages,
-      isRunning: true,
-      convertMessage: (message: ThreadMessageLike) => message,
-      onNew: async () => undefined,
-    });
-    return (
-      <ThreadView runtime={runtime} config={kitConfig} />
-    );
+    return <StoreThreadView messages={messages} />;
   }
   container = document.createElement("div");
   document.body.append(container);

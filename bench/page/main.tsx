@@ -1,6 +1,6 @@
 import "./render-counter";
 import "../../src/styles.css";
-import { useExternalStoreRuntime, type ThreadMessageLike } from "@assistant-ui/react";
+import type { ThreadMessageLike } from "@assistant-ui/react";
 import { memo, useMemo, useState, type CSSProperties } from "react";
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
@@ -15,7 +15,7 @@ import { liveOutput, prepareLiveOutput } from "./live-output";
 import { colourRuns, expectedTokens } from "./colours";
 import { countRendersOf, renders } from "./render-counter";
 import type { HighlighterCore } from "shiki/core";
-import { kitConfig, ThreadView } from "./thread-view";
+import { StoreThreadView } from "./thread-view";
 import { frame, sleep } from "./timing";
 
 let root: Root | null = null;
@@ -415,15 +415,7 @@ const bench = {
         ],
         [argsText],
       );
-      const runtime = useExternalStoreRuntime({
-        messages,
-        isRunning: true,
-        convertMessage: (message: ThreadMessageLike) => message,
-        onNew: async () => undefined,
-      });
-      return (
-        <ThreadView runtime={runtime} config={kitConfig} />
-      );
+      return <StoreThreadView messages={messages} />;
     }
     countRendersOf(ExecuteCodeCard, (props) => {
       const text = props.argsText as string | undefined;

@@ -1,4 +1,13 @@
-import { AssistantRuntimeProvider, AuiConfig, MessagePrimitive, ThreadPrimitive, Tools, type AssistantRuntime } from "@assistant-ui/react";
+import {
+  AssistantRuntimeProvider,
+  AuiConfig,
+  MessagePrimitive,
+  ThreadPrimitive,
+  Tools,
+  useExternalStoreRuntime,
+  type AssistantRuntime,
+  type ThreadMessageLike,
+} from "@assistant-ui/react";
 import { executeCodeToolkit } from "../../src/assistant-ui";
 
 /** The kit's card, registered through the toolkit route as the README shows. */
@@ -19,4 +28,15 @@ export function ThreadView({ runtime, config }: { runtime: AssistantRuntime; con
       </ThreadPrimitive.Root>
     </AssistantRuntimeProvider>
   );
+}
+
+/** The kit's thread over messages the scenario holds itself (`useExternalStoreRuntime`), its last message still running. */
+export function StoreThreadView({ messages }: { messages: readonly ThreadMessageLike[] }) {
+  const runtime = useExternalStoreRuntime({
+    messages,
+    isRunning: true,
+    convertMessage: (message: ThreadMessageLike) => message,
+    onNew: async () => undefined,
+  });
+  return <ThreadView runtime={runtime} config={kitConfig} />;
 }
