@@ -1,11 +1,12 @@
 "use client";
 
-import { Fragment, memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
+import { Fragment, memo, useEffect, useState, type CSSProperties, type ReactNode } from "react";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines.js";
 import type { CodeToken } from "./highlight/types.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { Pane, type PaneProps } from "./pane.js";
 import { useControllableOpen } from "./use-controllable.js";
+import { useFollowEnd } from "./use-follow-end.js";
 import { revealInvisible } from "./visible-text.js";
 
 /** Programs longer than this start folded, with "Show more" under them. */
@@ -186,7 +187,6 @@ export function CodeBlock({
   const tokens = useHighlightedLines(code, complete);
   const long = lines.length > FOLDED_LINES;
   const [expanded, setExpanded] = useControllableOpen(openProp, defaultOpen, onOpenChange);
-  const preRef = useRef<HTMLPreElement>(null);
 
   const [reveal, setReveal] = useState(() => startReveal(complete, lines.length));
   // A card that mounted complete and streams again (its arguments replaced) renders the new lines as they come.
@@ -201,31 +201,16 @@ export function CodeBlock({
     return () => cancelAnimationFrame(frame);
   }, [reveal, highlightedTo, lines.length]);
 
-  // While the code streams, follow its end, unless the reader has scrolled
-  // up to read; back at the end, follow again. The last scroll, once the
-  // code is complete, shows its end.
-  // (perf) Scrolled in the next animation frame, where the browser lays the
-  // page out anyway: reading scrollHeight in the effect itself forced a
-  // layout inside React's task, the longest part of a card's first render.
-  const following = useRef(true);
-  /** Where the last scroll to the end left the code: scrolling above it is the reader's doing. */
-  const followedTo = useRef(0);
-  // A card that mounted while its code streamed follows it to its complete end too.
+  // A card that mounted while its code streamed follows the code's end, to
+  // its complete end. (perf) In the next animation frame: in the commit,
+  // reading the height forced a layout inside React's task, the longest part
+  // of a card's first render.
   const streamed = reveal.liveFrom !== Number.POSITIVE_INFINITY;
-  useEffect(() => {
-    if (!streamed) return;
-    const frame = requestAnimationFrame(() => {
-      const pre = preRef.current;
-      if (!pre || !following.current) return;
-      pre.scrollTop = pre.scrollHeight;
-      followedTo.current = pre.scrollTop;
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [code, streamed]);
+  const follow = useFollowEnd<HTMLPreElement>(streamed, code, true);
 
   useEffect(() => {
     if (focusedLine === null) return;
-    const line = preRef.current?.querySelector<HTMLElement>(`[data-line="${focusedLine}"]`);
+    const line = follow.ref.current?.querySelector<HTMLElement>(`[data-line="${focusedLine}"]`);
     if (!line) return;
     if (long && !expanded) setExpanded(true);
     line.scrollIntoView?.({ block: "nearest" });
@@ -264,19 +249,10 @@ export function CodeBlock({
       {(bodyId) => (
         <pre
           id={bodyId}
-          ref={preRef}
+          ref={follow.ref}
           tabIndex={0}
           className="ecu-scroll ecu-code"
-          onScroll={(event) => {
-            const pre = event.currentTarget;
-            // Within a few pixels of the end counts as at the end. The code may
-            // have grown since the last scroll to the end: only a scroll above
-            // that point is the reader's.
-            if (pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4) {
-              following.current = true;
-              followedTo.current = pre.scrollTop;
-            } else if (pre.scrollTop < followedTo.current - 4) following.current = false;
-          }}
+          onScroll={follow.onScroll}
         >
           <Gutter lines={lines.length} />
           <code>{blocks}</code>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { ansiStateAt } from "../view/ansi-state.js";
 import { windowOutput } from "../view/output-window.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
@@ -8,6 +8,7 @@ import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { Pane, type PaneProps } from "./pane.js";
 import { useControllableOpen } from "./use-controllable.js";
+import { useFollowEnd } from "./use-follow-end.js";
 
 /** Output longer than this starts folded. */
 const FOLDED_LINES = 12;
@@ -66,12 +67,7 @@ export function OutputPane({
   }, [showAll, text]);
   const lineCount = useMemo(() => lineCountOf(text), [text]);
 
-  const bodyRef = useRef<HTMLPreElement>(null);
-  const following = useRef(true);
-  useLayoutEffect(() => {
-    const body = bodyRef.current;
-    if (live && following.current && body) body.scrollTop = body.scrollHeight;
-  }, [live, shown]);
+  const follow = useFollowEnd<HTMLPreElement>(live, shown, false);
 
   return (
     <Pane
@@ -97,15 +93,11 @@ export function OutputPane({
       {(bodyId) => (
         <pre
           id={bodyId}
-          ref={bodyRef}
+          ref={follow.ref}
           tabIndex={0}
           className="ecu-scroll ecu-output"
           data-live={live || undefined}
-          onScroll={(event) => {
-            const body = event.currentTarget;
-            // Within a few pixels of the end counts as at the end.
-            following.current = body.scrollTop + body.clientHeight >= body.scrollHeight - 4;
-          }}
+          onScroll={follow.onScroll}
         >
           {shown.kind === "whole" ? (
             render(shown.text)
