@@ -407,7 +407,7 @@ describe("runs that end badly", () => {
   }
 
   it("a new message waits for a run that is ending, then gets 409 if it does not end", async () => {
-    const { call, time } = await chatLeftRunning();
+    const { call } = await chatLeftRunning();
     const busy = await call("POST", "/api/chats/c/messages", { text: "hello?" });
     expect(busy.status).toBe(409);
     expect(busy.body.status).toBe("running");
