@@ -277,7 +277,7 @@ describe("ExecuteCodeCard: behaviour", () => {
     const partial = JSON.stringify({ code }).slice(0, -2);
     const { container } = render(<ExecuteCodeCard status={running} args={{}} argsText={partial} />);
     const lines = () => container.querySelectorAll(".ecu-code-line");
-    // The blocks that hold the last 60 lines (101 to 200) are lines, and the first block, where the reveal starts; the rest is plain text.
+    // The blocks that hold the last 60 lines (100 to 200) are lines, and the first block, where the reveal starts; the rest is plain text.
     expect(lines()).toHaveLength(151);
     expect(container.querySelector('[data-line="100"]')).not.toBeNull();
     expect(container.querySelector('[data-line="101"]')).not.toBeNull();
