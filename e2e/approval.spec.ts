@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeCard, executeCodeCards } from "../src/testing";
 import { at, python, send } from "./helpers";
@@ -72,6 +73,31 @@ test.describe("ask before running code", () => {
     await expect(card.message).toHaveText("The approval request expired, so this code was not run.");
     await expect(page.getByText("The approval request expired, so the code did not run")).toBeVisible();
     await expect(card.stdout).toHaveCount(0);
+  });
+
+  test("40 approvals in a row, each in a new browser while two busy loops hold the cores, all run their program", async ({ browser }) => {
+    test.setTimeout(15 * 60_000);
+    // The answer races the stored end of the run that asked; a busy machine widens the race.
+    const busy = [0, 1].map(() => spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
+    const ended: string[] = [];
+    try {
+      for (let attempt = 0; attempt < 40; attempt++) {
+        const context = await browser.newContext();
+        try {
+          const card = await askFor(await context.newPage(), PORTS.main, "print(6 * 7)");
+          await card.root.getByRole("button", { name: "Run" }).click();
+          const end = ["succeeded", "failed", "timed-out", "busy", "denied", "cancelled", "error", "unrecognised"] as const;
+          await card.waitForPhase([...end], { timeout: 60_000 });
+          const phase = await card.phase();
+          ended.push(phase === "succeeded" ? `${phase} ${await card.text("stdout")}` : phase);
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      for (const loop of busy) loop.kill();
+    }
+    expect(ended).toEqual(Array.from({ length: 40 }, () => "succeeded 42\n"));
   });
 
   test("a path that cannot show the prompt refuses the gate with a 400 naming the option", async ({ request }) => {

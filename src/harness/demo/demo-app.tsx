@@ -16,7 +16,7 @@ import {
   lastAssistantMessageIsCompleteWithToolCalls,
   type UIMessage,
 } from "ai";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { executeCodeToolkit, makeExecuteCodeToolkit } from "../../assistant-ui/index.js";
 import { createPyodideWorkerExecutor, executeCodeClientTool, type ClientExecutor } from "../../client-executor/index.js";
 import { DEMO_PROMPTS } from "./prompts.js";
@@ -109,6 +109,8 @@ const sendOnWhen: Record<RunWhere, (options: { messages: UIMessage[] }) => boole
     lastAssistantMessageIsCompleteWithApprovalResponses(options) || lastAssistantMessageIsCompleteWithToolCalls(options),
 };
 
+const MID_RUN = new Set(["running", "pending"]);
+
 /**
  * The AI SDK's own useChat against the stateful /api/chat. The server keeps
  * the chat: when it refuses a request (409: another tab answered first, or
@@ -141,13 +143,22 @@ function useDemoChat(demoChat: DemoChat) {
     messages: demoChat.messages,
     sendAutomaticallyWhen: sendOnWhen[demoChat.runWhere],
   });
-  resync.current = () => {
-    void api<{ messages: UIMessage[] }>(`/api/chats/${encodeURIComponent(demoChat.id)}`).then(({ status, body }) => {
-      if (status !== 200) return;
-      chat.setMessages(body.messages);
+  // What the server has, once it is not mid-run (another tab's run, say): a run's stored messages lack what it is still writing.
+  useLayoutEffect(() => {
+    resync.current = () =>
+      void (async () => {
+      const path = `/api/chats/${encodeURIComponent(demoChat.id)}`;
+      let answer = await api<{ status: string; messages: UIMessage[] }>(path);
+      for (let waited = 0; answer.status === 200 && MID_RUN.has(answer.body.status) && waited < 10_000; waited += 250) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        answer = await api(path);
+      }
+      if (answer.status !== 200) return;
+      chat.setMessages(answer.body.messages);
       chat.clearError();
-    });
-  };
+    })();
+  });
+
   return { chat, refusal };
 }
 

@@ -82,7 +82,7 @@ export interface ChatEndpointsOptions {
   /** Model steps per run. Default 5. */
   maxSteps?: number;
   limits?: Partial<ChatLimits>;
-  /** How long a new message waits for a run of the same chat to end before 409. Default 5 000 ms. */
+  /** How long a request (a new message, answers, results) waits for a run of the same chat that is ending before 409. Default 5 000 ms. */
   busyWaitMs?: number;
   /** A chat left running or pending this long is taken to be abandoned by a server that went away. Default 15 minutes. */
   staleAfterMs?: number;
@@ -149,8 +149,6 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 function refusal(error: ChatRequestError): Response {
   return json(error.status, { error: error.code, message: error.message, ...error.details });
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function readBody(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
@@ -277,13 +275,49 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
 
   const optionsFrom = (chat: ChatRecord, body: Record<string, unknown>) => options.readOptions?.(body) ?? chat.options;
 
+  // Requests of this process waiting for a run of the chat to be stored as ended, by chat.
+  const endWaiters = new Map<string, Set<() => void>>();
+  const chatKey = (chat: Pick<ChatRecord, "owner" | "id">) => `${chat.owner}\u0000${chat.id}`;
+
+  /** Resolves when this process stores the end of a run of the chat, or after `ms` (a run on another server is polled). */
+  function runEnd(chat: ChatRecord, ms: number): Promise<void> {
+    const key = chatKey(chat);
+    return new Promise((resolve) => {
+      const waiters = endWaiters.get(key) ?? new Set<() => void>();
+      endWaiters.set(key, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (!waiters.size) endWaiters.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waiters.add(done);
+    });
+  }
+
   /**
-   * Takes what a request adds to a chat and runs the loop on it. New
-   * messages wait a little for a run that is ending (a stop pressed a moment
-   * ago); answers go only to a chat that awaits them.
+   * The chat once a run of it that is ending has been stored, waiting up to
+   * `busyWaitMs`. A page sees a run's last calls and approval requests in
+   * the stream a moment before the run's end is written, so an answer (or a
+   * new message) sent at once must wait for that write, not be refused.
+   */
+  async function settled(start: ChatRecord): Promise<ChatRecord> {
+    let chat = start;
+    const deadline = performance.now() + busyWaitMs;
+    while ((chat.status === "running" || chat.status === "pending") && performance.now() < deadline) {
+      await runEnd(chat, Math.min(100, deadline - performance.now()));
+      chat = await abandonIfStale((await store.get(chat.owner, chat.id)) ?? chat);
+    }
+    return chat;
+  }
+
+  /**
+   * Takes what a request adds to a chat that has `settled` and runs the loop
+   * on it. Answers go only to a chat that awaits them.
    */
   async function continueChat(request: Request, start: ChatRecord, submission: Submission, body: Record<string, unknown>) {
-    let chat = start;
+    const chat = start;
     if (submission.kind === "answers") {
       if (chat.status !== "requires_action") throw conflict(chat, `The chat is ${chat.status}: it is not waiting for answers.`);
       const awaited = {
@@ -305,12 +339,6 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       return run(request, running, expired);
     }
 
-    // A new message, a retry or a regenerate: wait for a run that is ending.
-    const deadline = performance.now() + busyWaitMs;
-    while ((chat.status === "running" || chat.status === "pending") && performance.now() < deadline) {
-      await sleep(100);
-      chat = await abandonIfStale((await store.get(chat.owner, chat.id)) ?? chat);
-    }
     if (!canMove(chat.status, "start")) throw conflict(chat, `The chat is ${chat.status}; send the message again when it is done.`);
     let messages: UIMessage[];
     if (submission.kind === "message") {
@@ -347,6 +375,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     let stream: ReadableStream<UIMessageChunk>;
+    let finishChunk: UIMessageChunk | undefined;
     try {
       approvalSecret ??= store.secret("approval");
       const tools = toolSet(chat);
@@ -383,7 +412,15 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
                 controller.enqueue({ type: "tool-output-available", toolCallId: chunk.toolCallId, output: expiredApprovalResult });
                 return;
               }
+              // The run's end is told once it is stored (onEnd runs before this stream flushes).
+              if (chunk.type === "finish") {
+                finishChunk = chunk;
+                return;
+              }
               controller.enqueue(chunk);
+            },
+            flush(controller) {
+              if (finishChunk) controller.enqueue(finishChunk);
             },
           }),
         );
@@ -412,6 +449,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       moved = await move(chat, "finish", { messages });
     }
     if (!moved) log({ type: "chat_failed", chatId: chat.id, message: "The chat was changed elsewhere while it ran; this run's end was not stored." });
+    for (const wake of [...(endWaiters.get(chatKey(chat)) ?? [])]) wake();
   }
 
   /** The run's UI message stream; or, for `Accept: application/json`, the chat once the run has ended. */
@@ -503,7 +541,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     postMessage: (request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
         const body = await readBody(request, limits.maxBodyBytes);
-        const chat = await load(caller, chatId);
+        const chat = await settled(await load(caller, chatId));
         const text = userText([{ type: "text", text: body.text }], limits);
         const message: UIMessage = { id: `msg_${crypto.randomUUID()}`, role: "user", parts: [{ type: "text", text }] };
         return respond(request, caller, await continueChat(request, chat, { kind: "message", message }, body));
@@ -519,7 +557,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     submitToolResults: (request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
         const body = await readBody(request, limits.maxBodyBytes);
-        const chat = await load(caller, chatId);
+        const chat = await settled(await load(caller, chatId));
         if (chat.status !== "requires_action") throw conflict(chat, `The chat is ${chat.status}: it is not waiting for tool results.`);
         if (!Array.isArray(body.results)) throw new ChatRequestError(400, "invalid_request", "results must be an array.");
         if (body.approvals !== undefined && !Array.isArray(body.approvals)) throw new ChatRequestError(400, "invalid_request", "approvals must be an array.");
@@ -546,7 +584,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
             throw error;
           });
         }
-        chat = await abandonIfStale(chat);
+        chat = await settled(await abandonIfStale(chat));
         return respond(request, caller, await continueChat(request, chat, readAISDKSubmission(chat, body), body));
       }),
 

@@ -10,13 +10,7 @@ import {
   type ChatEvent,
   type ChatStatus,
 } from "../../../src/server";
-import { chatServer, completed, executeCodeTool, serverTools, weatherTool, type PlannedCall } from "./fixtures";
-
-/** The server's tools with `lookup` asking for approval first. */
-function serverToolsWithApproval(runs: string[]) {
-  const tools = serverTools(runs);
-  return { ...tools, lookup: { ...tools.lookup!, needsApproval: true } };
-}
+import { chatServer, completed, executeCodeTool, serverTools, serverToolsWithApproval, weatherTool, type PlannedCall } from "./fixtures";
 
 const codeCall = (code: string, id?: string): PlannedCall => ({ toolName: "execute_code", input: { code }, ...(id ? { id } : {}) });
 

@@ -95,6 +95,12 @@ export function serverTools(runs: string[]): ToolSet {
   };
 }
 
+/** The server's tools with `lookup` asking for approval first. */
+export function serverToolsWithApproval(runs: string[]) {
+  const tools = serverTools(runs);
+  return { ...tools, lookup: { ...tools.lookup!, needsApproval: true } };
+}
+
 export const executeCodeTool = {
   name: "execute_code",
   description: "Run Python in the browser",
