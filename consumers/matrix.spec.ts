@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { executeCodeClientTool } from "../src/client-executor/tool-spec.ts";
 import { executeCodeCard } from "../src/testing/index.ts";
 import { freePort } from "../scripts/free-port.ts";
 import { makeApp, run, serve, type AppTemplate, type RunningApp } from "./app-runner.ts";
+import { generateNextApp, generateViteApp } from "./generators.ts";
 import { serveRegistry } from "./registry-server.ts";
 
 const PROGRAM = "print(sum(range(101)))";
@@ -109,6 +111,26 @@ test.describe("(c) Next.js 16 App Router, default template with cacheComponents,
     expect(call?.output).toMatchObject({ status: "completed", stdout: "42\n", exitCode: 0 });
   });
 
+  test("the docs' client-tool flow: a chat whose execute_code the browser runs waits for its result", async ({ request }) => {
+    const created = await request.post(`${app.url()}/api/chats`, { data: { tools: [executeCodeClientTool] } });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const asked = await request.post(`${app.url()}/api/chats/${id}/messages`, {
+      data: { text: "```python\nprint(6 * 7)\n```" },
+      headers: { accept: "application/json" },
+    });
+    const waiting = (await asked.json()) as { status: string; required_action: { tool_calls: Array<{ tool_call_id: string; input: unknown }> } };
+    expect(waiting.status).toBe("requires_action");
+    const [call] = waiting.required_action.tool_calls;
+    expect(call!.input).toEqual({ code: "print(6 * 7)" });
+    const answered = await request.post(`${app.url()}/api/chats/${id}/tool-results`, {
+      data: { results: [{ tool_call_id: call!.tool_call_id, output: { status: "completed", stdout: "42\n", stderr: "", exitCode: 0, signal: null, wallTimeMs: 3, truncated: { stdout: 0, stderr: 0 } } }] },
+      headers: { accept: "application/json" },
+    });
+    expect(answered.status()).toBe(200);
+    expect(((await answered.json()) as { status: string }).status).toBe("idle");
+  });
+
   test("a Server Component prerenders a finished card with the pure helpers", async ({ page, request }) => {
     const html = await (await request.get(`${app.url()}/finished`)).text();
     expect(html).toContain('data-testid="server-phase">succeeded<');
@@ -125,40 +147,138 @@ test.describe("(c) Next.js 16 App Router, default template with cacheComponents,
   });
 });
 
-test.describe("(d) a host stylesheet with an unlayered * { margin: 0; padding: 0; box-sizing: border-box }", () => {
-  const app = consumer("host-reset", { vite: true, start: ["npm", "start", "--", "--port", "$PORT"] });
-
-  /** The box of every element of the card, in document order. */
-  async function boxes(page: Page, url: string) {
-    const errors: Error[] = [];
-    page.on("pageerror", (error) => errors.push(error));
-    await page.goto(url);
-    await executeCodeCard(page).waitForPhase("failed");
-    // Let the highlighter finish, so both pages have the same elements.
-    await expect(page.locator('[data-slot="execute-code-source"] [style*="--shiki-light"]').first()).toBeVisible();
-    expect(errors).toEqual([]);
-    return page.locator('[data-slot="execute-code"]').evaluate((card) =>
+/**
+ * What decides how each element of the cards looks, element by element, in
+ * document order. Lengths are in rem: the card is sized in rem, so it
+ * follows a host's root font size (the Vite template's 18 px) as it follows
+ * the reader's browser setting. Horizontal margins are compared only where
+ * both pages give the cards the same width (`ml-auto` resolves to the space
+ * left).
+ */
+async function cardStyles(page: Page, { sameWidth }: { sameWidth: boolean }) {
+  // Let the highlighter finish, so every page has the same elements.
+  await expect(page.locator('[data-slot="execute-code-source"]:has([style*="--shiki-light"])')).toHaveCount(2);
+  return page.locator('[data-slot="execute-code"]').evaluateAll((cards, sameWidth) => {
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const inRem = (value: string) => value.replace(/(-?[\d.]+)px/g, (_, px: string) => `${Math.round((Number(px) / rem) * 100) / 100}rem`);
+    return cards.flatMap((card) =>
       [card, ...card.querySelectorAll("*")].map((element) => {
         const style = getComputedStyle(element);
         return {
-          slot: element.getAttribute("data-slot") ?? element.className.toString(),
-          padding: style.padding,
-          margin: style.margin,
+          slot: element.getAttribute("data-slot") ?? element.getAttribute("class") ?? element.tagName,
+          display: style.display,
+          padding: inRem(style.padding),
+          margin: inRem(sameWidth ? style.margin : `${style.marginTop} ${style.marginBottom}`),
           border: style.borderWidth,
           boxSizing: style.boxSizing,
-          gap: style.gap,
+          gap: inRem(style.gap),
+          font: inRem([style.fontSize, style.lineHeight, style.fontWeight, style.fontStyle].join(" ")),
+          text: inRem([style.textAlign, style.textIndent, style.textTransform, style.letterSpacing, style.wordSpacing, style.whiteSpace].join(" ")),
+          verticalAlign: style.verticalAlign,
+          color: style.color,
+          background: style.backgroundColor,
         };
       }),
     );
-  }
+  }, sameWidth);
+}
 
-  test("the card keeps its padding, badges and gutter", async ({ page }) => {
-    const withReset = await boxes(page, `${app.url()}/`);
-    const without = await boxes(page, `${app.url()}/plain.html`);
-    expect(withReset[0]!.padding).not.toBe("0px");
-    expect(withReset.length).toBeGreaterThan(10);
-    expect(withReset).toEqual(without);
+/** What a person sees: colours of the code, the two cards' tones, the surface, and each line number beside its line. */
+async function lookOf(page: Page) {
+  return page.locator('[data-slot="execute-code"]').evaluateAll((cards) =>
+    cards.map((card) => {
+      const tokens = new Set(
+        [...card.querySelectorAll<HTMLElement>('[data-slot="execute-code-source"] [style*="--shiki-light"]')].map((token) => getComputedStyle(token).color),
+      );
+      const gutter = card.querySelector('[data-slot="execute-code-gutter"]')!;
+      const range = document.createRange();
+      range.selectNodeContents(gutter);
+      const numberTops = [...new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)))];
+      const lineTops = [...card.querySelectorAll(".ecu-code-line")].map((line) => Math.round(line.getBoundingClientRect().top));
+      return {
+        tokenColours: [...tokens],
+        tone: getComputedStyle(card.querySelector('[data-slot="execute-code-status"]')!).color,
+        text: getComputedStyle(card).color,
+        surface: getComputedStyle(card).backgroundColor,
+        numberTops,
+        lineTops,
+      };
+    }),
+  );
+}
+
+/**
+ * The card as hosts style it: under a hostile stylesheet, and in the apps
+ * today's generators make (their CSS untouched), built for production. Each
+ * is compared, element by element, with the same cards on a page that has
+ * only the kit's CSS, in light and dark, at 1280 and 375 px.
+ */
+test.describe("(d) the card in any host: a hostile stylesheet, create-vite and create-next-app as generated", () => {
+  const apps: Record<string, RunningApp> = {};
+  test.beforeAll(async () => {
+    test.setTimeout(25 * 60_000);
+    const reference = makeApp("host-reset", { vite: true });
+    await run("npm", ["install", "--no-audit", "--no-fund"], reference);
+    await run("npm", ["run", "build"], reference);
+    apps.reference = await serve("npm", ["start", "--", "--port", "$PORT"], reference, await freePort());
+
+    const vite = await generateViteApp("generated-vite", "host-reset/src/Card.tsx");
+    await run("npm", ["run", "build"], vite);
+    apps.vite = await serve("npm", ["run", "preview", "--", "--host", "127.0.0.1", "--port", "$PORT", "--strictPort"], vite, await freePort());
+
+    const next = await generateNextApp("generated-next", "host-reset/src/Card.tsx");
+    const fonts = await next.buildEnv();
+    try {
+      await run("npm", ["run", "build"], next.dir, fonts.env);
+    } finally {
+      await fonts.close();
+    }
+    apps.next = await serve("npm", ["start", "--", "-H", "127.0.0.1", "-p", "$PORT"], next.dir, await freePort());
   });
+  test.afterAll(async () => {
+    await Promise.all(Object.values(apps).map((app) => app.stop()));
+  });
+
+  const hosts = {
+    // The same 720 px wide cards as the bare page.
+    "a hostile stylesheet (reset, element rules, inherited text properties)": { url: () => `${apps.reference!.url}/`, sameWidth: true },
+    "create-vite's react-ts template": { url: () => `${apps.vite!.url}/`, sameWidth: false },
+    "create-next-app's default template": { url: () => `${apps.next!.url}/`, sameWidth: false },
+  };
+  for (const [host, { url, sameWidth }] of Object.entries(hosts)) {
+    test(`${host}: every element of the card as on a bare page, light and dark, 1280 and 375 px`, async ({ page }, testInfo) => {
+      const errors: Error[] = [];
+      page.on("pageerror", (error) => errors.push(error));
+      const surfaces: string[] = [];
+      for (const colorScheme of ["light", "dark"] as const) {
+        for (const width of [1280, 375]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.emulateMedia({ colorScheme });
+          await page.goto(`${apps.reference!.url}/plain.html`);
+          const bare = await cardStyles(page, { sameWidth });
+          await page.goto(url());
+          const hosted = await cardStyles(page, { sameWidth });
+          expect(hosted.length).toBeGreaterThan(20);
+          expect(hosted, `${colorScheme}, ${width} px`).toEqual(bare);
+
+          const [succeeded, failed] = await lookOf(page);
+          expect(succeeded!.tokenColours.length, "colours in the highlighted code").toBeGreaterThanOrEqual(3);
+          expect(succeeded!.tone).not.toBe(failed!.tone);
+          expect([succeeded!.tone, failed!.tone]).not.toContain(succeeded!.text);
+          for (const card of [succeeded!, failed!]) {
+            expect(card.numberTops.length).toBe(card.lineTops.length);
+            card.numberTops.forEach((top, line) => expect(Math.abs(top - card.lineTops[line]!)).toBeLessThanOrEqual(1));
+          }
+          surfaces.push(succeeded!.surface);
+          await testInfo.attach(`${colorScheme}-${width}.png`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+        }
+      }
+      // The card follows the scheme: its surface in dark is not its surface in light.
+      expect(surfaces[0]).toBe(surfaces[1]);
+      expect(surfaces[2]).not.toBe(surfaces[0]);
+      expect(errors).toEqual([]);
+    });
+  }
 });
 
 // The template holds what create-next-app and `shadcn init` (new-york, neutral,

@@ -1,4 +1,4 @@
-import { tool } from "ai";
+import { tool, type Tool } from "ai";
 import { executeCodeInputSchema, type ExecuteCodeInput } from "../contract/input.js";
 import type { ExecuteCodeProgress, ExecuteCodeResult, ExecuteCodeRunningResult } from "../contract/index.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
@@ -90,7 +90,7 @@ function safely(hook: (() => void) | undefined): void {
  * sandbox service and returns the kit's result type. Merge it into
  * `streamText({ tools: { execute_code: buildExecuteCodeTool(ctx) } })`.
  */
-export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext) {
+export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteCodeInput, ExecuteCodeResult | ExecuteCodeRunningResult> {
   const timeoutMs = ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const limits = {
     stdout: ctx.maxStdoutChars ?? DEFAULT_MAX_STDOUT_CHARS,

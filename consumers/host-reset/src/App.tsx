@@ -1,7 +1,12 @@
-import { Card } from "./Card.tsx";
+import { Cards } from "./Card.tsx";
 import "./reset.css";
 
-/** The card under the host's reset (index.html); plain.html shows it without. */
+/** The cards under the host's stylesheet (index.html); plain.html shows them without. */
 export function App() {
-  return <Card />;
+  // A fixed width: the host's reset also drops the body's margin.
+  return (
+    <main style={{ width: 720 }}>
+      <Cards />
+    </main>
+  );
 }

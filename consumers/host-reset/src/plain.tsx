@@ -1,4 +1,8 @@
 import { createRoot } from "react-dom/client";
-import { Card } from "./Card.tsx";
+import { Cards } from "./Card.tsx";
 
-createRoot(document.getElementById("root")!).render(<Card />);
+createRoot(document.getElementById("root")!).render(
+  <main style={{ width: 720 }}>
+    <Cards />
+  </main>,
+);

@@ -25,6 +25,8 @@ async function openChats(): Promise<ChatEndpoints> {
     tools: ({ participantId }) => ({
       execute_code: buildExecuteCodeTool({ sandboxUrl: url, signing, participantId, tenantId: "course-7" }),
     }),
+    // A chat may run execute_code in the browser instead (executeCodeClientTool).
+    clientReplaceableTools: ["execute_code"],
   });
 }
 
