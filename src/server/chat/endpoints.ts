@@ -24,6 +24,9 @@ import {
   type AcceptedResult,
   type ApprovalAnswer,
 } from "./calls.js";
+import { chatView } from "./chat-view.js";
+import { json, readBody, refusal } from "./http.js";
+import { createRunEnds } from "./run-ends.js";
 import { canMove, ChatStateConflict, type ChatStatus } from "./status.js";
 import { moveChat, type ChatRecord, type ChatStore, type DynamicToolSpec } from "./store.js";
 import {
@@ -92,93 +95,11 @@ export interface ChatEndpointsOptions {
   now?: () => number;
 }
 
-/** What a client may see of a chat. */
-export interface ChatView {
-  id: string;
-  status: ChatStatus;
-  messages: UIMessage[];
-  tools: Array<{ name: string; description: string; input_schema: Record<string, unknown>; output_schema?: Record<string, unknown> }>;
-  /** What the chat waits for, when `requires_action`. */
-  required_action: {
-    tool_calls: Array<{ tool_call_id: string; name: string; input: unknown }>;
-    approvals: Array<{ approval_id: string; tool_call_id: string; name: string; input: unknown }>;
-  } | null;
-  error: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export function chatView(chat: ChatRecord): ChatView {
-  return {
-    id: chat.id,
-    status: chat.status,
-    messages: chat.messages,
-    tools: chat.tools.map((spec) => ({
-      name: spec.name,
-      description: spec.description,
-      input_schema: spec.inputSchema,
-      ...(spec.outputSchema ? { output_schema: spec.outputSchema } : {}),
-    })),
-    required_action:
-      chat.status === "requires_action"
-        ? {
-            tool_calls: pendingCalls(chat).map((call) => ({ tool_call_id: call.toolCallId, name: call.toolName, input: call.input })),
-            approvals: pendingApprovals(chat).map((request) => ({
-              approval_id: request.approvalId,
-              tool_call_id: request.toolCallId,
-              name: request.toolName,
-              input: request.input,
-            })),
-          }
-        : null,
-    error: chat.error,
-    created_at: chat.createdAt,
-    updated_at: chat.updatedAt,
-  };
-}
-
 type Submission =
   | { kind: "message"; message: UIMessage }
   | { kind: "retry" }
   | { kind: "regenerate" }
   | { kind: "answers"; results: RawResult[]; approvals: RawApproval[] };
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
-
-function refusal(error: ChatRequestError): Response {
-  return json(error.status, { error: error.code, message: error.message, ...error.details });
-}
-
-async function readBody(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json") throw new ChatRequestError(415, "unsupported_media_type", "Send the request as application/json.");
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new ChatRequestError(413, "too_large", "The request body is too large.");
-  const reader = request.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (reader) {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new ChatRequestError(413, "too_large", "The request body is too large.");
-      }
-      chunks.push(value);
-    }
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw new ChatRequestError(400, "invalid_json", "The request body is not JSON.");
-  }
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new ChatRequestError(400, "invalid_request", "The request body is not a JSON object.");
-  return body as Record<string, unknown>;
-}
 
 const conflict = (chat: ChatRecord, message: string) =>
   new ChatRequestError(409, "conflict", message, { status: chat.status });
@@ -275,26 +196,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
 
   const optionsFrom = (chat: ChatRecord, body: Record<string, unknown>) => options.readOptions?.(body) ?? chat.options;
 
-  // Requests of this process waiting for a run of the chat to be stored as ended, by chat.
-  const endWaiters = new Map<string, Set<() => void>>();
-  const chatKey = (chat: Pick<ChatRecord, "owner" | "id">) => `${chat.owner}\u0000${chat.id}`;
-
-  /** Resolves when this process stores the end of a run of the chat, or after `ms` (a run on another server is polled). */
-  function runEnd(chat: ChatRecord, ms: number): Promise<void> {
-    const key = chatKey(chat);
-    return new Promise((resolve) => {
-      const waiters = endWaiters.get(key) ?? new Set<() => void>();
-      endWaiters.set(key, waiters);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        if (!waiters.size) endWaiters.delete(key);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      waiters.add(done);
-    });
-  }
+  const runEnds = createRunEnds();
 
   /**
    * The chat once a run of it that is ending has been stored, waiting up to
@@ -306,7 +208,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     let chat = start;
     const deadline = performance.now() + busyWaitMs;
     while ((chat.status === "running" || chat.status === "pending") && performance.now() < deadline) {
-      await runEnd(chat, Math.min(100, deadline - performance.now()));
+      await runEnds.wait(chat, Math.min(100, deadline - performance.now()));
       chat = await abandonIfStale((await store.get(chat.owner, chat.id)) ?? chat);
     }
     return chat;
@@ -449,7 +351,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       moved = await move(chat, "finish", { messages });
     }
     if (!moved) log({ type: "chat_failed", chatId: chat.id, message: "The chat was changed elsewhere while it ran; this run's end was not stored." });
-    for (const wake of [...(endWaiters.get(chatKey(chat)) ?? [])]) wake();
+    runEnds.notify(chat);
   }
 
   /** The run's UI message stream; or, for `Accept: application/json`, the chat once the run has ended. */
@@ -614,3 +516,4 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
 
 export type ChatEndpoints = ReturnType<typeof createChatEndpoints>;
 export type { AcceptedResult };
+export { chatView, type ChatView } from "./chat-view.js";
