@@ -208,7 +208,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   /** Who is asking, after the same-origin rules: null when the request was refused (and answered). */
   async function admit(req: IncomingMessage, res: ServerResponse): Promise<string | null> {
     try {
-      if (req.method === "GET") checkSameOrigin(req, options.allowedOrigins);
+      // A DELETE carries no body; like a GET, it needs only the origin check (another site cannot send one without CORS).
+      if (req.method === "GET" || req.method === "DELETE") checkSameOrigin(req, options.allowedOrigins);
       else checkSameOriginJson(req, options.allowedOrigins);
       const participantId = await identify(req, res);
       if (participantId === null) throw new RequestRefused(401, "unauthenticated", "Sign in to use the chat.");
@@ -224,10 +225,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   async function serveChats(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const known =
       path === "/api/chat" || path === "/api/chats" || path === "/api/session" || /^\/api\/chats\/[^/]+(\/(messages|tool-results))?$/.test(path);
-    const method = path === "/api/session" || /^\/api\/chats\/[^/]+$/.test(path) ? "GET" : "POST";
     if (!known) return void serveDemo(req, res);
-    if (req.method !== method) {
-      res.writeHead(405, { allow: method }).end();
+    const methods =
+      path === "/api/session" ? ["GET"] : path === "/api/chats" ? ["GET", "POST"] : /^\/api\/chats\/[^/]+$/.test(path) ? ["GET", "PATCH", "DELETE"] : ["POST"];
+    if (!methods.includes(req.method ?? "")) {
+      res.writeHead(405, { allow: methods.join(", ") }).end();
       return;
     }
     const participantId = await admit(req, res);

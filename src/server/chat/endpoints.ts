@@ -28,7 +28,7 @@ import { chatView } from "./chat-view.js";
 import { json, readBody, refusal } from "./http.js";
 import { createRunEnds } from "./run-ends.js";
 import { canMove, ChatStateConflict, type ChatStatus } from "./status.js";
-import { moveChat, type ChatRecord, type ChatStore, type DynamicToolSpec } from "./store.js";
+import { moveChat, type ChatDescription, type ChatRecord, type ChatStore, type ChatSummary, type DynamicToolSpec } from "./store.js";
 import {
   ChatRequestError,
   checkAnswers,
@@ -100,6 +100,56 @@ type Submission =
   | { kind: "retry" }
   | { kind: "regenerate" }
   | { kind: "answers"; results: RawResult[]; approvals: RawApproval[] };
+
+/** What a list shows of a chat, on the wire. */
+export interface ChatSummaryView {
+  id: string;
+  title: string | null;
+  status: ChatStatus;
+  archived: boolean;
+  created_at: number;
+  updated_at: number;
+}
+
+const summaryView = (chat: ChatSummary): ChatSummaryView => ({
+  id: chat.id,
+  title: chat.title,
+  status: chat.status,
+  archived: chat.archived,
+  created_at: chat.createdAt,
+  updated_at: chat.updatedAt,
+});
+
+const MAX_TITLE_CHARS = 200;
+
+/** A chat's first title: the first line of its first message that is not a code fence, cut to 80 characters. */
+function titleOf(message: UIMessage): string | null {
+  const text = message.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+  const line = text
+    .split("\n")
+    .map((candidate) => candidate.trim())
+    .find((candidate) => candidate && !candidate.startsWith("```"));
+  if (!line) return null;
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/** The body of `PATCH /api/chats/:id`: only a title and the archived flag, checked. */
+function readDescription(body: Record<string, unknown>): ChatDescription {
+  const change: ChatDescription = {};
+  if ("title" in body) {
+    const title = body.title;
+    if (title !== null && (typeof title !== "string" || title.length > MAX_TITLE_CHARS)) {
+      throw new ChatRequestError(400, "invalid_request", `title must be null or a string of at most ${MAX_TITLE_CHARS} characters.`);
+    }
+    change.title = title === null ? null : title.trim() || null;
+  }
+  if ("archived" in body) {
+    if (typeof body.archived !== "boolean") throw new ChatRequestError(400, "invalid_request", "archived must be true or false.");
+    change.archived = body.archived;
+  }
+  if (!("title" in change) && !("archived" in change)) throw new ChatRequestError(400, "invalid_request", "Send a title, archived, or both.");
+  return change;
+}
 
 const conflict = (chat: ChatRecord, message: string) =>
   new ChatRequestError(409, "conflict", message, { status: chat.status });
@@ -253,6 +303,10 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     }
     const running = await move(chat, "start", { messages, approvals: {}, error: null, options: optionsFrom(chat, body) });
     if (!running) throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "Another request changed the chat first.");
+    // A chat is listed under its first message until its owner names it.
+    if (submission.kind === "message" && !chat.messages.some((message) => message.role === "user")) {
+      await store.describe(chat.owner, chat.id, { title: titleOf(submission.message), ifUntitled: true });
+    }
     return run(request, running, new Set());
   }
 
@@ -435,6 +489,35 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         return json(201, chatView(await newChat(caller, id, tools, chatOptions)));
       }),
 
+    /** `GET /api/chats?limit=N` → `{ chats: [{ id, title, status, archived, created_at, updated_at }] }`: the caller's chats, the most recently changed first (at most 500, default 100). */
+    listChats: (request: Request, caller: ChatCaller) =>
+      guarded(null, async () => {
+        const asked = Number(new URL(request.url).searchParams.get("limit") ?? "100");
+        const limit = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), 500) : 100;
+        const chats = await store.list(caller.participantId, { limit });
+        return json(200, { chats: chats.map(summaryView) });
+      }),
+
+    /** `PATCH /api/chats/:id` `{ title?: string | null, archived?: boolean }` → 204. A rename never conflicts with a run. */
+    updateChat: (request: Request, caller: ChatCaller, chatId: string) =>
+      guarded(chatId, async () => {
+        const body = await readBody(request, limits.maxBodyBytes);
+        const change = readDescription(body);
+        if (!isValidId(chatId) || !(await store.describe(caller.participantId, chatId, change))) {
+          throw new ChatRequestError(404, "not_found", "There is no such chat.");
+        }
+        return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+      }),
+
+    /** `DELETE /api/chats/:id` → 204: the chat is gone, for good. */
+    deleteChat: (_request: Request, caller: ChatCaller, chatId: string) =>
+      guarded(chatId, async () => {
+        if (!isValidId(chatId) || !(await store.remove(caller.participantId, chatId))) {
+          throw new ChatRequestError(404, "not_found", "There is no such chat.");
+        }
+        return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+      }),
+
     /** `GET /api/chats/:id` → the chat: status, messages, what it awaits. */
     getChat: (_request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => json(200, chatView(await load(caller, chatId)))),
@@ -497,15 +580,31 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     async handle(request: Request, caller: ChatCaller, { basePath = "/api" }: { basePath?: string } = {}): Promise<Response | null> {
       const path = new URL(request.url).pathname;
       const method = request.method;
-      const only = (allowed: string, work: () => Promise<Response>) =>
-        method === allowed ? work() : Promise.resolve(json(405, { error: "method_not_allowed", message: `Use ${allowed}.` }, { allow: allowed }));
+      /** The endpoint for the request's method among those of the path, or 405 naming them. */
+      const by = (routes: Record<string, () => Promise<Response>>) =>
+        routes[method]?.() ??
+        Promise.resolve(json(405, { error: "method_not_allowed", message: `Use ${Object.keys(routes).join(" or ")}.` }, { allow: Object.keys(routes).join(", ") }));
+      const only = (allowed: string, work: () => Promise<Response>) => by({ [allowed]: work });
       if (path === `${basePath}/chat`) return only("POST", () => endpoints.chat(request, caller));
-      if (path === `${basePath}/chats`) return only("POST", () => endpoints.createChat(request, caller));
+      if (path === `${basePath}/chats`) {
+        return by({ GET: () => endpoints.listChats(request, caller), POST: () => endpoints.createChat(request, caller) });
+      }
       if (!path.startsWith(`${basePath}/chats/`)) return null;
       const [id, action, ...rest] = path.slice(`${basePath}/chats/`.length).split("/");
       if (!id || rest.length) return null;
-      const chatId = decodeURIComponent(id);
-      if (action === undefined) return only("GET", () => endpoints.getChat(request, caller, chatId));
+      let chatId: string;
+      try {
+        chatId = decodeURIComponent(id);
+      } catch {
+        return json(404, { error: "not_found", message: "There is no such chat." });
+      }
+      if (action === undefined) {
+        return by({
+          GET: () => endpoints.getChat(request, caller, chatId),
+          PATCH: () => endpoints.updateChat(request, caller, chatId),
+          DELETE: () => endpoints.deleteChat(request, caller, chatId),
+        });
+      }
       if (action === "messages") return only("POST", () => endpoints.postMessage(request, caller, chatId));
       if (action === "tool-results") return only("POST", () => endpoints.submitToolResults(request, caller, chatId));
       return null;

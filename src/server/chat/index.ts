@@ -1,5 +1,5 @@
 export { CHAT_STATUSES, ChatStateConflict, canMove, nextStatus, type ChatEvent, type ChatStatus } from "./status.js";
-export { moveChat, type ChatRecord, type ChatStore, type DynamicToolSpec } from "./store.js";
+export { moveChat, type ChatDescription, type ChatRecord, type ChatStore, type ChatSummary, type DynamicToolSpec } from "./store.js";
 export { createSqliteChatStore, type SqliteChatStoreOptions } from "./sqlite-store.js";
 export { createPostgresChatStore, type PgPool, type PostgresChatStoreOptions } from "./postgres-store.js";
 export {
@@ -9,6 +9,7 @@ export {
   type ChatEndpoints,
   type ChatEndpointsOptions,
   type ChatLogEvent,
+  type ChatSummaryView,
   type ChatView,
   type ServerToolsContext,
 } from "./endpoints.js";

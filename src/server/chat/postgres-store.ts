@@ -1,4 +1,4 @@
-import { chatData, chatFromRow, type ChatRecord, type ChatStore } from "./store.js";
+import { chatData, chatFromRow, summaryFromRow, type ChatRecord, type ChatStore } from "./store.js";
 
 /** The part of a `pg` Pool the store uses (typed here so that the kit's types need no `@types/pg`). */
 export interface PgPool {
@@ -31,6 +31,13 @@ CREATE TABLE IF NOT EXISTS ecu_chats (
 CREATE TABLE IF NOT EXISTS ecu_secrets (
   name TEXT PRIMARY KEY,
   value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ecu_chat_meta (
+  owner TEXT NOT NULL,
+  id TEXT NOT NULL,
+  title TEXT,
+  archived BOOLEAN NOT NULL DEFAULT FALSE,
+  PRIMARY KEY (owner, id)
 );`;
 
 type PgPoolClass = new (config: Record<string, unknown>) => PgPool;
@@ -86,6 +93,35 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
         "UPDATE ecu_chats SET status = $1, version = $2, data = $3, updated_at = $4 WHERE owner = $5 AND id = $6 AND status = $7 AND version = $8",
         [next.status, next.version, chatData(next), next.updatedAt, expected.owner, expected.id, expected.status, expected.version],
       );
+      return result.rowCount === 1;
+    },
+    async list(owner, { limit }) {
+      const result = await db.query(
+        "SELECT c.id, c.status, c.created_at, c.updated_at, m.title, m.archived FROM ecu_chats c LEFT JOIN ecu_chat_meta m ON m.owner = c.owner AND m.id = c.id WHERE c.owner = $1 ORDER BY c.updated_at DESC, c.id LIMIT $2",
+        [owner, limit],
+      );
+      return (result.rows as Parameters<typeof summaryFromRow>[0][]).map(summaryFromRow);
+    },
+    async describe(owner, id, { ifUntitled, ...change }) {
+      const found = await db.query("SELECT m.title, m.archived FROM ecu_chats c LEFT JOIN ecu_chat_meta m ON m.owner = c.owner AND m.id = c.id WHERE c.owner = $1 AND c.id = $2", [owner, id]);
+      const current = found.rows[0] as { title: string | null; archived: boolean | null } | undefined;
+      if (!current) return false;
+      if (ifUntitled) {
+        await db.query(
+          "INSERT INTO ecu_chat_meta (owner, id, title) VALUES ($1, $2, $3) ON CONFLICT (owner, id) DO UPDATE SET title = excluded.title WHERE ecu_chat_meta.title IS NULL",
+          [owner, id, change.title ?? null],
+        );
+        return true;
+      }
+      await db.query(
+        "INSERT INTO ecu_chat_meta (owner, id, title, archived) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO UPDATE SET title = excluded.title, archived = excluded.archived",
+        [owner, id, change.title === undefined ? current.title : change.title, change.archived ?? current.archived ?? false],
+      );
+      return true;
+    },
+    async remove(owner, id) {
+      await db.query("DELETE FROM ecu_chat_meta WHERE owner = $1 AND id = $2", [owner, id]);
+      const result = await db.query("DELETE FROM ecu_chats WHERE owner = $1 AND id = $2", [owner, id]);
       return result.rowCount === 1;
     },
     async secret(name) {

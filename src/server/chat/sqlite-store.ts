@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chatData, chatFromRow, type ChatRecord, type ChatStore } from "./store.js";
+import { chatData, chatFromRow, summaryFromRow, type ChatRecord, type ChatStore } from "./store.js";
 
 export interface SqliteChatStoreOptions {
   /** The database file, or `":memory:"` (for tests). Default: `chats.sqlite` in `dataDir`. */
@@ -25,6 +25,13 @@ CREATE TABLE IF NOT EXISTS ecu_chats (
 CREATE TABLE IF NOT EXISTS ecu_secrets (
   name TEXT PRIMARY KEY,
   value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ecu_chat_meta (
+  owner TEXT NOT NULL,
+  id TEXT NOT NULL,
+  title TEXT,
+  archived INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (owner, id)
 );`;
 
 type Row = Parameters<typeof chatFromRow>[0];
@@ -56,6 +63,19 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
   const update = db.prepare(
     "UPDATE ecu_chats SET status = ?, version = ?, data = ?, updated_at = ? WHERE owner = ? AND id = ? AND status = ? AND version = ?",
   );
+  const list = db.prepare(
+    "SELECT c.id, c.status, c.created_at, c.updated_at, m.title, m.archived FROM ecu_chats c LEFT JOIN ecu_chat_meta m ON m.owner = c.owner AND m.id = c.id WHERE c.owner = ? ORDER BY c.updated_at DESC, c.id LIMIT ?",
+  );
+  const exists = db.prepare("SELECT 1 FROM ecu_chats WHERE owner = ? AND id = ?");
+  const selectMeta = db.prepare("SELECT title, archived FROM ecu_chat_meta WHERE owner = ? AND id = ?");
+  const upsertMeta = db.prepare(
+    "INSERT INTO ecu_chat_meta (owner, id, title, archived) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO UPDATE SET title = excluded.title, archived = excluded.archived",
+  );
+  const nameMeta = db.prepare(
+    "INSERT INTO ecu_chat_meta (owner, id, title, archived) VALUES (?, ?, ?, 0) ON CONFLICT (owner, id) DO UPDATE SET title = excluded.title WHERE ecu_chat_meta.title IS NULL",
+  );
+  const deleteChat = db.prepare("DELETE FROM ecu_chats WHERE owner = ? AND id = ?");
+  const deleteMeta = db.prepare("DELETE FROM ecu_chat_meta WHERE owner = ? AND id = ?");
   const insertSecret = db.prepare("INSERT OR IGNORE INTO ecu_secrets (name, value) VALUES (?, ?)");
   const selectSecret = db.prepare("SELECT value FROM ecu_secrets WHERE name = ?");
   let open = true;
@@ -81,6 +101,23 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
         expected.version,
       );
       return Number(result.changes) === 1;
+    },
+    async list(owner, { limit }) {
+      return (list.all(owner, limit) as Parameters<typeof summaryFromRow>[0][]).map(summaryFromRow);
+    },
+    async describe(owner, id, { ifUntitled, ...change }) {
+      if (!exists.get(owner, id)) return false;
+      if (ifUntitled) {
+        nameMeta.run(owner, id, change.title ?? null);
+        return true;
+      }
+      const current = (selectMeta.get(owner, id) as { title: string | null; archived: number } | undefined) ?? { title: null, archived: 0 };
+      upsertMeta.run(owner, id, change.title === undefined ? current.title : change.title, change.archived === undefined ? current.archived : Number(change.archived));
+      return true;
+    },
+    async remove(owner, id) {
+      deleteMeta.run(owner, id);
+      return Number(deleteChat.run(owner, id).changes) === 1;
     },
     async secret(name) {
       insertSecret.run(name, Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"));

@@ -32,6 +32,23 @@ export interface ChatRecord {
   updatedAt: number;
 }
 
+/** What a list of chats shows of one. */
+export interface ChatSummary {
+  id: string;
+  status: ChatStatus;
+  /** Set by the owner, or taken from the chat's first message; null before either. */
+  title: string | null;
+  archived: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What the owner may change about how a chat is listed. */
+export interface ChatDescription {
+  title?: string | null;
+  archived?: boolean;
+}
+
 /** Where chats live. Every write but the first is a compare-and-set on (status, version). */
 export interface ChatStore {
   /** Adds a chat; false when the owner already has a chat with that id. */
@@ -45,6 +62,16 @@ export interface ChatStore {
   replace(expected: Pick<ChatRecord, "owner" | "id" | "status" | "version">, next: ChatRecord): Promise<boolean>;
   /** A random secret made once per store and kept in it (for approval signatures that outlive a restart). */
   secret(name: string): Promise<Uint8Array>;
+  /** The owner's chats without their messages, the most recently changed first. */
+  list(owner: string, options: { limit: number }): Promise<ChatSummary[]>;
+  /**
+   * Sets what a list shows of a chat, apart from its versioned record (a
+   * rename never conflicts with a run). With `ifUntitled`, the title is set
+   * only while the chat has none. False when the owner has no such chat.
+   */
+  describe(owner: string, id: string, change: ChatDescription & { ifUntitled?: boolean }): Promise<boolean>;
+  /** Deletes a chat and what describes it; false when the owner has no such chat. */
+  remove(owner: string, id: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -107,6 +134,25 @@ export function chatFromRow(row: {
     status: row.status as ChatStatus,
     version: Number(row.version),
     ...data,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** A list row of a store, as a summary. */
+export function summaryFromRow(row: {
+  id: string;
+  status: string;
+  title: string | null;
+  archived: number | boolean | null;
+  created_at: number | string;
+  updated_at: number | string;
+}): ChatSummary {
+  return {
+    id: row.id,
+    status: row.status as ChatStatus,
+    title: row.title,
+    archived: Boolean(row.archived),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };

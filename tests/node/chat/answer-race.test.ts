@@ -13,8 +13,7 @@ async function storeHoldingTheWait() {
   const released = new Promise<void>((resolve) => (release = resolve));
   let held = 0;
   const store: ChatStore = {
-    insert: (chat) => inner.insert(chat),
-    get: (owner, id) => inner.get(owner, id),
+    ...inner,
     replace: async (expected, next) => {
       if (next.status === "requires_action") {
         held++;
@@ -22,8 +21,6 @@ async function storeHoldingTheWait() {
       }
       return inner.replace(expected, next);
     },
-    secret: (name) => inner.secret(name),
-    close: () => inner.close(),
   };
   return { store, release, held: () => held };
 }

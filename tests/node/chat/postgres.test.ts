@@ -90,6 +90,20 @@ describe("two chat servers on one PostgreSQL", () => {
     expect(await second.insert(chat)).toBe(false);
     expect(await second.insert({ ...chat, owner: "grace" })).toBe(true);
     expect(await first.get("ada", "same")).toEqual(chat);
+
+    // The list: a chat named once from its first message, renamed, archived and deleted by its owner only.
+    expect(await first.describe("ada", "same", { title: "From the first message", ifUntitled: true })).toBe(true);
+    expect(await second.describe("ada", "same", { title: "Later message", ifUntitled: true })).toBe(true);
+    expect(await second.describe("ada", "same", { archived: true })).toBe(true);
+    expect(await first.describe("nobody", "same", { title: "x" })).toBe(false);
+    expect(await second.list("ada", { limit: 10 })).toEqual([
+      { id: "same", status: "idle", title: "From the first message", archived: true, createdAt: 1, updatedAt: 1 },
+    ]);
+    expect(await first.list("grace", { limit: 10 })).toEqual([expect.objectContaining({ id: "same", title: null, archived: false })]);
+    expect(await first.remove("ada", "same")).toBe(true);
+    expect(await second.get("ada", "same")).toBeNull();
+    expect(await second.list("ada", { limit: 10 })).toEqual([]);
+    expect(await second.get("grace", "same")).not.toBeNull();
   });
 
   it("the harness keeps its chats there when given a postgres:// database (DATABASE_URL for npm start)", async () => {
