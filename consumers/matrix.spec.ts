@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeClientTool } from "../src/client-executor/tool-spec.ts";
-import { executeCodeCard } from "../src/testing/index.ts";
+import { executeCodeCard, executeCodeCards } from "../src/testing/index.ts";
 import { freePort } from "../scripts/free-port.ts";
 import { makeApp, run, serve, type AppTemplate, type RunningApp } from "./app-runner.ts";
 import { generateNextApp, generateViteApp } from "./generators.ts";
@@ -71,6 +71,38 @@ test.describe("(a) Vite + React, assistant-ui 0.15 with the README's toolkit sni
 
   test("a fenced program runs and its card shows the output", async ({ page }) => {
     await runProgramInChat(page, app.url());
+  });
+
+  test("stored chats: the open chat comes back after a reload, an earlier one opens from the list, no one else's is listed", async ({ page, browser }) => {
+    const url = `${app.url()}/?stored`;
+    const chats = page.getByLabel("Chats");
+    await runProgramInChat(page, url);
+
+    await page.reload();
+    await executeCodeCard(page).waitForPhase("succeeded");
+    expect(await executeCodeCard(page).text("stdout")).toBe("5050\n");
+    // The server named the chat after its first message.
+    await expect(chats.getByRole("button", { name: PROGRAM })).toBeVisible();
+
+    await chats.getByRole("button", { name: "New chat" }).first().click();
+    await expect(executeCodeCards(page)).toHaveCount(0);
+    await page.getByRole("textbox", { name: "Message" }).fill("```python\nprint(6 * 7)\n```");
+    await page.getByRole("button", { name: "Send" }).click();
+    await executeCodeCard(page).waitForPhase("succeeded", { timeout: 90_000 });
+    expect(await executeCodeCard(page).text("stdout")).toBe("42\n");
+
+    await chats.getByRole("button", { name: PROGRAM }).click();
+    await expect(executeCodeCards(page)).toHaveCount(1);
+    await executeCodeCard(page).waitForPhase("succeeded");
+    expect(await executeCodeCard(page).text("stdout")).toBe("5050\n");
+
+    // Another browser is another student: an empty list.
+    const other = await browser.newContext();
+    const stranger = await other.newPage();
+    await stranger.goto(url);
+    await expect(stranger.getByLabel("Chats").getByRole("button", { name: "New chat" })).toBeVisible();
+    await expect(stranger.getByLabel("Chats").getByRole("button", { name: PROGRAM })).toHaveCount(0);
+    await other.close();
   });
 });
 

@@ -131,6 +131,35 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await next.text("stdout")).toBe("42\n");
   });
 
+  test("a reload reopens the same chat, and an earlier chat opens from the list; another browser sees none of them", async ({ page, browser }) => {
+    await page.goto(at(PORTS.main));
+    await send(page, 'Primes\n```python\nprint("first chat")\n```');
+    await executeCodeCard(page).waitForPhase("succeeded");
+    await page.reload();
+    await executeCodeCard(page).waitForPhase("succeeded");
+    expect(await executeCodeCard(page).text("stdout")).toBe("first chat\n");
+
+    await page.getByRole("button", { name: "New chat" }).click();
+    await expect(executeCodeCards(page)).toHaveCount(0);
+    await send(page, 'Squares\n```python\nprint("second chat")\n```');
+    await executeCodeCard(page).waitForPhase("succeeded");
+
+    await page.getByText(/^Your chats \(2\)$/).click();
+    const chats = page.getByRole("navigation", { name: "Chats" });
+    await expect(chats.getByRole("button", { name: "Squares" })).toHaveAttribute("aria-current", "true");
+    await chats.getByRole("button", { name: "Primes" }).click();
+    await expect(executeCodeCards(page)).toHaveCount(1);
+    await executeCodeCard(page).waitForPhase("succeeded");
+    expect(await executeCodeCard(page).text("stdout")).toBe("first chat\n");
+
+    const other = await browser.newContext();
+    const stranger = await other.newPage();
+    await stranger.goto(at(PORTS.main));
+    await expect(stranger.getByRole("textbox", { name: "Message" })).toBeVisible();
+    await expect(stranger.getByText(/^Your chats/)).toHaveCount(0);
+    await other.close();
+  });
+
   test("the dark switch darkens the cards", async ({ page }) => {
     await page.goto(at(PORTS.main));
     await page.getByRole("button", { name: "Add up the numbers from 1 to 100" }).click();

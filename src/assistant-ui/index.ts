@@ -4,3 +4,4 @@ export { makeExecuteCodeRenderer, ExecuteCodeToolRender, type ExecuteCodeToolPro
 export { makeExecuteCodeToolUI, ExecuteCodeToolUI } from "./tool-ui.js";
 export type { ExecuteCodeToolUIOptions, ExecuteCodeRendererOptions } from "./options.js";
 export { CLIENT_DENIED, clientDeniedResult, type ExecuteCodeRunner } from "./client-run.js";
+export { createStoredChatsAdapter, storedChatHistory, type StoredChatsOptions } from "./stored-chats.js";

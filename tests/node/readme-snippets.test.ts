@@ -13,6 +13,7 @@ describe("README and guide snippets", () => {
     expect(marked.map((snippet) => snippet.file)).toEqual(
       expect.arrayContaining([
         "consumers/vite-assistant-ui/src/TutorChat.tsx",
+        "consumers/vite-assistant-ui/src/StoredTutorChat.tsx",
         "consumers/vite-use-chat/src/TutorChat.tsx",
         "consumers/next-app/app/api/chat/route.ts",
         "consumers/next-app/app/api/chats/[[...path]]/route.ts",

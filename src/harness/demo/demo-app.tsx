@@ -16,7 +16,7 @@ import {
   lastAssistantMessageIsCompleteWithToolCalls,
   type UIMessage,
 } from "ai";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { executeCodeToolkit, makeExecuteCodeToolkit } from "../../assistant-ui/index.js";
 import { createPyodideWorkerExecutor, executeCodeClientTool, type ClientExecutor } from "../../client-executor/index.js";
 import { DEMO_PROMPTS } from "./prompts.js";
@@ -87,18 +87,61 @@ async function createChat(runWhere: RunWhere): Promise<DemoChat> {
   return { id: body.id, runWhere, messages: [] };
 }
 
+/** A stored chat as the server keeps it, or null when there is none: in browser mode when the page runs its execute_code. */
+async function openChat(id: string): Promise<DemoChat | null> {
+  const { status, body } = await api<{ messages: UIMessage[]; tools: Array<{ name: string }> }>(`/api/chats/${encodeURIComponent(id)}`);
+  if (status !== 200) return null;
+  const runWhere: RunWhere = body.tools.some((tool) => tool.name === "execute_code") ? "browser" : "server";
+  localStorage.setItem(CHAT_KEY, JSON.stringify({ id, runWhere }));
+  return { id, runWhere, messages: body.messages };
+}
+
 /** The chat this browser had, as the server keeps it; a new one when there is none. */
 async function restoreChat(): Promise<DemoChat> {
   try {
-    const saved = JSON.parse(localStorage.getItem(CHAT_KEY) ?? "null") as { id?: string; runWhere?: RunWhere } | null;
-    if (saved?.id) {
-      const { status, body } = await api<{ messages: UIMessage[] }>(`/api/chats/${encodeURIComponent(saved.id)}`);
-      if (status === 200) return { id: saved.id, runWhere: saved.runWhere === "browser" ? "browser" : "server", messages: body.messages };
-    }
+    const saved = JSON.parse(localStorage.getItem(CHAT_KEY) ?? "null") as { id?: string } | null;
+    const chat = saved?.id ? await openChat(saved.id) : null;
+    if (chat) return chat;
   } catch {
     // Start afresh.
   }
   return createChat("server");
+}
+
+interface ListedChat {
+  id: string;
+  title: string | null;
+}
+
+/** This browser's earlier chats, from the server's list (`GET /api/chats`); read again whenever `refresh` changes. */
+function ChatList({ current, refresh, onOpen }: { current: string | undefined; refresh: unknown; onOpen: (id: string) => void }) {
+  const [chats, setChats] = useState<ListedChat[]>([]);
+  useEffect(() => {
+    let live = true;
+    void api<{ chats: ListedChat[] }>("/api/chats").then(({ status, body }) => {
+      if (live && status === 200) setChats(body.chats);
+    });
+    return () => {
+      live = false;
+    };
+  }, [current, refresh]);
+  if (chats.length < 2) return null;
+  return (
+    <details className="demo-chats">
+      <summary>Your chats ({chats.length})</summary>
+      <nav aria-label="Chats">
+        <ul>
+          {chats.map((chat) => (
+            <li key={chat.id}>
+              <button type="button" aria-current={chat.id === current ? "true" : undefined} onClick={() => onOpen(chat.id)}>
+                {chat.title ?? "New chat"}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </details>
+  );
 }
 
 const sendOnWhen: Record<RunWhere, (options: { messages: UIMessage[] }) => boolean> = {
@@ -210,9 +253,14 @@ function ChatError({ message }: { message: string }) {
   );
 }
 
-function Thread({ demoChat }: { demoChat: DemoChat }) {
+function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => void }) {
   const { chat, refusal } = useDemoChat(demoChat);
   const runtime = useAISDKRuntime(chat);
+  // The list names a chat after its first message: read it again once a run has ended.
+  const settled = chat.status === "ready" || chat.status === "error";
+  useEffect(() => {
+    if (settled) onSettled();
+  }, [settled, onSettled]);
   return (
     <AssistantRuntimeProvider runtime={runtime} config={configs[demoChat.runWhere]}>
       <ThreadPrimitive.Root className="demo-thread" data-chat-id={demoChat.id} data-run-where={demoChat.runWhere}>
@@ -259,6 +307,15 @@ export function DemoApp() {
   useEffect(() => {
     restoreChat().then(setDemoChat, (error: unknown) => setFailure(String(error)));
   }, []);
+  const [listRefresh, setListRefresh] = useState(0);
+  const onSettled = useCallback(() => setListRefresh((count) => count + 1), []);
+  const openChosen = async (id: string) => {
+    const opened = await openChat(id);
+    if (!opened) return setFailure("That chat is gone.");
+    setFailure(null);
+    setChosen(null);
+    setDemoChat(opened);
+  };
   // The chat on screen stays until the new one exists: a refused request (429) loses nothing.
   const startChat = (runWhere: RunWhere) => {
     setChosen(runWhere);
@@ -310,8 +367,9 @@ export function DemoApp() {
           New chat
         </button>
       </header>
+      <ChatList current={demoChat?.id} refresh={listRefresh} onOpen={(id) => void openChosen(id)} />
       {failure && <p role="alert">{failure}</p>}
-      {demoChat ? <Thread key={demoChat.id} demoChat={demoChat} /> : <p className="demo-hint">Loading the chat…</p>}
+      {demoChat ? <Thread key={demoChat.id} demoChat={demoChat} onSettled={onSettled} /> : <p className="demo-hint">Loading the chat…</p>}
     </div>
   );
 }
