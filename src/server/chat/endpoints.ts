@@ -17,18 +17,18 @@ import {
   allCalls,
   applyAnswers,
   cancelAwaited,
-  isToolPart,
-  lastAssistant,
   pendingApprovals,
   pendingCalls,
   type AcceptedResult,
   type ApprovalAnswer,
 } from "./calls.js";
+import { conflict, readAISDKSubmission, type Submission } from "./ai-sdk-request.js";
+import { readDescription, summaryView, titleOf } from "./chat-list.js";
 import { chatView } from "./chat-view.js";
 import { json, readBody, refusal } from "./http.js";
 import { createRunEnds } from "./run-ends.js";
 import { canMove, ChatStateConflict, type ChatStatus } from "./status.js";
-import { moveChat, type ChatDescription, type ChatRecord, type ChatStore, type ChatSummary, type DynamicToolSpec } from "./store.js";
+import { moveChat, type ChatRecord, type ChatStore, type DynamicToolSpec } from "./store.js";
 import {
   ChatRequestError,
   checkAnswers,
@@ -94,65 +94,6 @@ export interface ChatEndpointsOptions {
   log?: (event: ChatLogEvent) => void;
   now?: () => number;
 }
-
-type Submission =
-  | { kind: "message"; message: UIMessage }
-  | { kind: "retry" }
-  | { kind: "regenerate" }
-  | { kind: "answers"; results: RawResult[]; approvals: RawApproval[] };
-
-/** What a list shows of a chat, on the wire. */
-export interface ChatSummaryView {
-  id: string;
-  title: string | null;
-  status: ChatStatus;
-  archived: boolean;
-  created_at: number;
-  updated_at: number;
-}
-
-const summaryView = (chat: ChatSummary): ChatSummaryView => ({
-  id: chat.id,
-  title: chat.title,
-  status: chat.status,
-  archived: chat.archived,
-  created_at: chat.createdAt,
-  updated_at: chat.updatedAt,
-});
-
-const MAX_TITLE_CHARS = 200;
-
-/** A chat's first title: the first line of its first message that is not a code fence, cut to 80 characters. */
-function titleOf(message: UIMessage): string | null {
-  const text = message.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
-  const line = text
-    .split("\n")
-    .map((candidate) => candidate.trim())
-    .find((candidate) => candidate && !candidate.startsWith("```"));
-  if (!line) return null;
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
-}
-
-/** The body of `PATCH /api/chats/:id`: only a title and the archived flag, checked. */
-function readDescription(body: Record<string, unknown>): ChatDescription {
-  const change: ChatDescription = {};
-  if ("title" in body) {
-    const title = body.title;
-    if (title !== null && (typeof title !== "string" || title.length > MAX_TITLE_CHARS)) {
-      throw new ChatRequestError(400, "invalid_request", `title must be null or a string of at most ${MAX_TITLE_CHARS} characters.`);
-    }
-    change.title = title === null ? null : title.trim() || null;
-  }
-  if ("archived" in body) {
-    if (typeof body.archived !== "boolean") throw new ChatRequestError(400, "invalid_request", "archived must be true or false.");
-    change.archived = body.archived;
-  }
-  if (!("title" in change) && !("archived" in change)) throw new ChatRequestError(400, "invalid_request", "Send a title, archived, or both.");
-  return change;
-}
-
-const conflict = (chat: ChatRecord, message: string) =>
-  new ChatRequestError(409, "conflict", message, { status: chat.status });
 
 /**
  * The chat endpoints, as Web `Request` → `Response` functions: mount them in
@@ -420,49 +361,6 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     return createUIMessageStreamResponse({ stream: ran.stream, headers: { "cache-control": "no-store" } });
   }
 
-  /** Reads what is new in an AI SDK request (`{ id, messages, trigger, messageId }`), and nothing else. */
-  function readAISDKSubmission(chat: ChatRecord, body: Record<string, unknown>): Submission {
-    if (body.trigger === "regenerate-message") return { kind: "regenerate" };
-    if (!Array.isArray(body.messages) || body.messages.length === 0) {
-      throw new ChatRequestError(400, "invalid_request", "The request has no messages.");
-    }
-    const last = body.messages.at(-1) as { id?: unknown; role?: unknown; parts?: unknown } | null;
-    if (!last || typeof last !== "object") throw new ChatRequestError(400, "invalid_request", "The last message is not an object.");
-    if (last.role === "user") {
-      const stored = chat.messages.find((message) => message.id === last.id);
-      if (stored) {
-        // The same message again (a retry after a failure): run it again only if nothing answered it.
-        if (chat.messages.at(-1)?.id === last.id) return { kind: "retry" };
-        throw conflict(chat, "This message was answered already.");
-      }
-      const text = userText(last.parts, limits);
-      const id = isValidId(last.id) ? last.id : `msg_${crypto.randomUUID()}`;
-      return { kind: "message", message: { id, role: "user", parts: [{ type: "text", text }] } };
-    }
-    if (last.role === "assistant") {
-      const storedLast = lastAssistant(chat.messages);
-      if (!storedLast || storedLast.id !== last.id || chat.status !== "requires_action") {
-        throw conflict(chat, `The chat is ${chat.status}: it is not waiting for answers to this message.`);
-      }
-      const awaitedCalls = new Set(pendingCalls(chat).map((call) => call.toolCallId));
-      const awaitedApprovals = new Set(pendingApprovals(chat).map((request) => request.approvalId));
-      const results: RawResult[] = [];
-      const approvals: RawApproval[] = [];
-      for (const part of Array.isArray(last.parts) ? last.parts : []) {
-        if (!isToolPart(part)) continue;
-        // Only answers to what the chat awaits are read; anything else in the message (server results, text) is the client's own view.
-        if (awaitedCalls.has(part.toolCallId)) {
-          if (part.state === "output-available") results.push({ tool_call_id: part.toolCallId, output: part.output });
-          if (part.state === "output-error") results.push({ tool_call_id: part.toolCallId, output: part.errorText ?? "", is_error: true });
-        } else if (part.approval && awaitedApprovals.has(part.approval.id) && (part.state === "approval-responded" || part.state === "output-denied")) {
-          approvals.push({ approval_id: part.approval.id, approved: part.approval.approved === true, reason: part.approval.reason });
-        }
-      }
-      return { kind: "answers", results, approvals };
-    }
-    throw new ChatRequestError(400, "invalid_request", "The last message must be the user's new message or the assistant message with your answers.");
-  }
-
   async function guarded(chatId: string | null, work: () => Promise<Response>): Promise<Response> {
     try {
       return await work();
@@ -570,7 +468,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
           });
         }
         chat = await settled(await abandonIfStale(chat));
-        return respond(request, caller, await continueChat(request, chat, readAISDKSubmission(chat, body), body));
+        return respond(request, caller, await continueChat(request, chat, readAISDKSubmission(chat, body, limits), body));
       }),
 
     /**
@@ -616,3 +514,4 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
 export type ChatEndpoints = ReturnType<typeof createChatEndpoints>;
 export type { AcceptedResult };
 export { chatView, type ChatView } from "./chat-view.js";
+export type { ChatSummaryView } from "./chat-list.js";
