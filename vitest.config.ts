@@ -27,7 +27,8 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["tests/node/**/*.test.ts"],
-          testTimeout: 30_000,
+          // Interpreters start in seconds, not milliseconds, on a busy machine: a run waits, it does not fail.
+          testTimeout: 120_000,
         },
       },
       {
