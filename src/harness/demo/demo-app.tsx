@@ -87,7 +87,7 @@ async function createChat(runWhere: RunWhere): Promise<DemoChat> {
   return { id: body.id, runWhere, messages: [] };
 }
 
-/** A stored chat as the server keeps it, or null when there is none: in browser mode when the page runs its execute_code. */
+/** A stored chat as the server keeps it (null when there is none), run in this browser when the page runs its execute_code. */
 async function openChat(id: string): Promise<DemoChat | null> {
   const { status, body } = await api<{ messages: UIMessage[]; tools: Array<{ name: string }> }>(`/api/chats/${encodeURIComponent(id)}`);
   if (status !== 200) return null;
@@ -160,7 +160,7 @@ const MID_RUN = new Set(["running", "pending"]);
  * the chat moved on), the page shows what the server has.
  */
 function useDemoChat(demoChat: DemoChat) {
-  const resync = useRef<() => void>(() => undefined);
+  const resync = useRef<() => Promise<void>>(async () => undefined);
   // What the server said when it refused a request for another reason (429: too many requests).
   const [refusal, setRefusal] = useState<string | null>(null);
   const [transport] = useState(
@@ -170,7 +170,7 @@ function useDemoChat(demoChat: DemoChat) {
         body: () => ({ confirmCodeExecution: askBeforeRunning.current }),
         fetch: async (input, init) => {
           const response = await fetch(input, init);
-          if (response.status === 409) resync.current();
+          if (response.status === 409) void resync.current();
           else if (response.ok) setRefusal(null);
           else {
             const body: unknown = await response.clone().json().catch(() => null);
@@ -188,8 +188,7 @@ function useDemoChat(demoChat: DemoChat) {
   });
   // What the server has, once it is not mid-run (another tab's run, say): a run's stored messages lack what it is still writing.
   useLayoutEffect(() => {
-    resync.current = () =>
-      void (async () => {
+    resync.current = async () => {
       const path = `/api/chats/${encodeURIComponent(demoChat.id)}`;
       let answer = await api<{ status: string; messages: UIMessage[] }>(path);
       for (let waited = 0; answer.status === 200 && MID_RUN.has(answer.body.status) && waited < 10_000; waited += 250) {
@@ -199,7 +198,7 @@ function useDemoChat(demoChat: DemoChat) {
       if (answer.status !== 200) return;
       chat.setMessages(answer.body.messages);
       chat.clearError();
-    })();
+    };
   });
 
   return { chat, refusal };
@@ -311,7 +310,10 @@ export function DemoApp() {
   const onSettled = useCallback(() => setListRefresh((count) => count + 1), []);
   const openChosen = async (id: string) => {
     const opened = await openChat(id);
-    if (!opened) return setFailure("That chat is gone.");
+    if (!opened) {
+      setFailure("That chat is gone.");
+      return;
+    }
     setFailure(null);
     setChosen(null);
     setDemoChat(opened);
