@@ -27,7 +27,8 @@ interface StoredMessage {
 
 function client({ api = "/api", fetch: fetchImpl }: StoredChatsOptions) {
   const send = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
-  const chatPath = (id: string) => `${api}/chats/${encodeURIComponent(id)}`;
+  const chatsPath = `${api}/chats`;
+  const chatPath = (id: string) => `${chatsPath}/${encodeURIComponent(id)}`;
   async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
     const response = await send(path, {
       ...init,
@@ -39,7 +40,7 @@ function client({ api = "/api", fetch: fetchImpl }: StoredChatsOptions) {
     }
     return (response.status === 204 ? undefined : await response.json()) as T;
   }
-  return { call, chatPath };
+  return { call, chatsPath, chatPath };
 }
 
 /**
@@ -50,7 +51,7 @@ function client({ api = "/api", fetch: fetchImpl }: StoredChatsOptions) {
  * after its first message until its owner renames it.
  */
 export function createStoredChatsAdapter(options: StoredChatsOptions = {}): RemoteThreadListAdapter {
-  const { call, chatPath } = client(options);
+  const { call, chatsPath, chatPath } = client(options);
   const describe = (remoteId: string, change: { title?: string | null; archived?: boolean }) =>
     call<void>(chatPath(remoteId), { method: "PATCH", body: JSON.stringify(change) });
   const toThread = (chat: ListedChat) => ({
@@ -61,11 +62,11 @@ export function createStoredChatsAdapter(options: StoredChatsOptions = {}): Remo
   });
   return {
     async list() {
-      const { chats } = await call<{ chats: ListedChat[] }>(`${options.api ?? "/api"}/chats`);
+      const { chats } = await call<{ chats: ListedChat[] }>(chatsPath);
       return { threads: chats.map(toThread) };
     },
     async initialize() {
-      const chat = await call<{ id: string }>(`${options.api ?? "/api"}/chats`, {
+      const chat = await call<{ id: string }>(chatsPath, {
         method: "POST",
         body: JSON.stringify(options.newChat?.() ?? {}),
       });
@@ -76,7 +77,7 @@ export function createStoredChatsAdapter(options: StoredChatsOptions = {}): Remo
     unarchive: (remoteId) => describe(remoteId, { archived: false }),
     delete: (remoteId) => call<void>(chatPath(remoteId), { method: "DELETE" }),
     async fetch(remoteId) {
-      const { chats } = await call<{ chats: ListedChat[] }>(`${options.api ?? "/api"}/chats?limit=500`);
+      const { chats } = await call<{ chats: ListedChat[] }>(`${chatsPath}?limit=500`);
       const chat = chats.find((candidate) => candidate.id === remoteId);
       if (!chat) throw new Error(`There is no chat ${remoteId}.`);
       return toThread(chat);

@@ -27,7 +27,7 @@ import { readDescription, summaryView, titleOf } from "./chat-list.js";
 import { chatView } from "./chat-view.js";
 import { json, readBody, refusal } from "./http.js";
 import { createRunEnds } from "./run-ends.js";
-import { canMove, ChatStateConflict, type ChatStatus } from "./status.js";
+import { canMove, ChatStateConflict, isMidRun, type ChatStatus } from "./status.js";
 import { moveChat, type ChatRecord, type ChatStore, type DynamicToolSpec } from "./store.js";
 import {
   ChatRequestError,
@@ -95,6 +95,9 @@ export interface ChatEndpointsOptions {
   now?: () => number;
 }
 
+/** Another participant's chat does not exist, as far as the caller can tell. */
+const noSuchChat = () => new ChatRequestError(404, "not_found", "There is no such chat.");
+
 /**
  * The chat endpoints, as Web `Request` → `Response` functions: mount them in
  * a Next.js route handler, or in Node's `http` through `toNodeHandler`. The
@@ -153,14 +156,13 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
 
   async function load(caller: ChatCaller, id: string): Promise<ChatRecord> {
     const chat = isValidId(id) ? await store.get(caller.participantId, id) : null;
-    // Another participant's chat does not exist, as far as this caller can tell.
-    if (!chat) throw new ChatRequestError(404, "not_found", "There is no such chat.");
+    if (!chat) throw noSuchChat();
     return abandonIfStale(chat);
   }
 
   /** A chat left running or pending by a server that went away becomes an error, so that it can go on. */
   async function abandonIfStale(chat: ChatRecord): Promise<ChatRecord> {
-    if ((chat.status !== "running" && chat.status !== "pending") || now() - chat.updatedAt < staleAfterMs) return chat;
+    if (!isMidRun(chat.status) || now() - chat.updatedAt < staleAfterMs) return chat;
     const moved = await move(chat, "abandon", { error: "The server stopped while answering." });
     return moved ?? (await store.get(chat.owner, chat.id)) ?? chat;
   }
@@ -198,7 +200,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   async function settled(start: ChatRecord): Promise<ChatRecord> {
     let chat = start;
     const deadline = performance.now() + busyWaitMs;
-    while ((chat.status === "running" || chat.status === "pending") && performance.now() < deadline) {
+    while (isMidRun(chat.status) && performance.now() < deadline) {
       await runEnds.wait(chat, Math.min(100, deadline - performance.now()));
       chat = await abandonIfStale((await store.get(chat.owner, chat.id)) ?? chat);
     }
@@ -402,7 +404,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         const body = await readBody(request, limits.maxBodyBytes);
         const change = readDescription(body);
         if (!isValidId(chatId) || !(await store.describe(caller.participantId, chatId, change))) {
-          throw new ChatRequestError(404, "not_found", "There is no such chat.");
+          throw noSuchChat();
         }
         return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
       }),
@@ -411,7 +413,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     deleteChat: (_request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
         if (!isValidId(chatId) || !(await store.remove(caller.participantId, chatId))) {
-          throw new ChatRequestError(404, "not_found", "There is no such chat.");
+          throw noSuchChat();
         }
         return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
       }),
@@ -494,7 +496,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       try {
         chatId = decodeURIComponent(id);
       } catch {
-        return json(404, { error: "not_found", message: "There is no such chat." });
+        return refusal(noSuchChat());
       }
       if (action === undefined) {
         return by({

@@ -103,9 +103,8 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
       return (result.rows as Parameters<typeof summaryFromRow>[0][]).map(summaryFromRow);
     },
     async describe(owner, id, { ifUntitled, ...change }) {
-      const found = await db.query("SELECT m.title, m.archived FROM ecu_chats c LEFT JOIN ecu_chat_meta m ON m.owner = c.owner AND m.id = c.id WHERE c.owner = $1 AND c.id = $2", [owner, id]);
-      const current = found.rows[0] as { title: string | null; archived: boolean | null } | undefined;
-      if (!current) return false;
+      const found = await db.query("SELECT 1 FROM ecu_chats WHERE owner = $1 AND id = $2", [owner, id]);
+      if (!found.rowCount) return false;
       if (ifUntitled) {
         await db.query(
           "INSERT INTO ecu_chat_meta (owner, id, title) VALUES ($1, $2, $3) ON CONFLICT (owner, id) DO UPDATE SET title = excluded.title WHERE ecu_chat_meta.title IS NULL",
@@ -113,9 +112,11 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
         );
         return true;
       }
+      // One statement sets only the columns a change names, so a rename and an archive at once both stay.
       await db.query(
-        "INSERT INTO ecu_chat_meta (owner, id, title, archived) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO UPDATE SET title = excluded.title, archived = excluded.archived",
-        [owner, id, change.title === undefined ? current.title : change.title, change.archived ?? current.archived ?? false],
+        "INSERT INTO ecu_chat_meta (owner, id, title, archived) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO UPDATE SET " +
+          "title = CASE WHEN $5::boolean THEN excluded.title ELSE ecu_chat_meta.title END, archived = CASE WHEN $6::boolean THEN excluded.archived ELSE ecu_chat_meta.archived END",
+        [owner, id, change.title ?? null, change.archived ?? false, change.title !== undefined, change.archived !== undefined],
       );
       return true;
     },

@@ -67,9 +67,10 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
     "SELECT c.id, c.status, c.created_at, c.updated_at, m.title, m.archived FROM ecu_chats c LEFT JOIN ecu_chat_meta m ON m.owner = c.owner AND m.id = c.id WHERE c.owner = ? ORDER BY c.updated_at DESC, c.id LIMIT ?",
   );
   const exists = db.prepare("SELECT 1 FROM ecu_chats WHERE owner = ? AND id = ?");
-  const selectMeta = db.prepare("SELECT title, archived FROM ecu_chat_meta WHERE owner = ? AND id = ?");
+  // One statement sets only the columns a change names, so a rename and an archive at once both stay.
   const upsertMeta = db.prepare(
-    "INSERT INTO ecu_chat_meta (owner, id, title, archived) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO UPDATE SET title = excluded.title, archived = excluded.archived",
+    "INSERT INTO ecu_chat_meta (owner, id, title, archived) VALUES (?, ?, ?, ?) ON CONFLICT (owner, id) DO UPDATE SET " +
+      "title = CASE WHEN ? THEN excluded.title ELSE ecu_chat_meta.title END, archived = CASE WHEN ? THEN excluded.archived ELSE ecu_chat_meta.archived END",
   );
   const nameMeta = db.prepare(
     "INSERT INTO ecu_chat_meta (owner, id, title, archived) VALUES (?, ?, ?, 0) ON CONFLICT (owner, id) DO UPDATE SET title = excluded.title WHERE ecu_chat_meta.title IS NULL",
@@ -111,8 +112,7 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
         nameMeta.run(owner, id, change.title ?? null);
         return true;
       }
-      const current = (selectMeta.get(owner, id) as { title: string | null; archived: number } | undefined) ?? { title: null, archived: 0 };
-      upsertMeta.run(owner, id, change.title === undefined ? current.title : change.title, change.archived === undefined ? current.archived : Number(change.archived));
+      upsertMeta.run(owner, id, change.title ?? null, Number(change.archived ?? false), Number(change.title !== undefined), Number(change.archived !== undefined));
       return true;
     },
     async remove(owner, id) {

@@ -59,3 +59,8 @@ export function nextStatus(status: ChatStatus, event: ChatEvent): ChatStatus {
 export function canMove(status: ChatStatus, event: ChatEvent): boolean {
   return TRANSITIONS[status][event] !== undefined;
 }
+
+/** Whether a run of the chat has started and not yet been stored as ended (on this server or another). */
+export function isMidRun(status: ChatStatus): boolean {
+  return status === "running" || status === "pending";
+}

@@ -100,6 +100,9 @@ describe("two chat servers on one PostgreSQL", () => {
       { id: "same", status: "idle", title: "From the first message", archived: true, createdAt: 1, updatedAt: 1 },
     ]);
     expect(await first.list("grace", { limit: 10 })).toEqual([expect.objectContaining({ id: "same", title: null, archived: false })]);
+    // A rename and an archive from two servers at once: both stay.
+    await Promise.all([first.describe("grace", "same", { title: "Renamed" }), second.describe("grace", "same", { archived: true })]);
+    expect(await first.list("grace", { limit: 10 })).toEqual([expect.objectContaining({ title: "Renamed", archived: true })]);
     expect(await first.remove("ada", "same")).toBe(true);
     expect(await second.get("ada", "same")).toBeNull();
     expect(await second.list("ada", { limit: 10 })).toEqual([]);
