@@ -9,6 +9,8 @@ export interface RunMessage {
 
 export type WorkerMessage =
   | { type: "ready" }
+  /** Pyodide is loaded and the program starts now: its time limit counts from here. */
+  | { type: "started" }
   | { type: "output"; stream: "stdout" | "stderr"; text: string }
   | { type: "done"; exitCode: number; wallTimeMs: number }
   | { type: "failed"; message: string };

@@ -4,6 +4,8 @@ import { truncateText } from "../contract/truncate.js";
 import type { RunMessage, WarmMessage, WorkerMessage } from "./protocol.js";
 import { workerSource } from "./worker-main.js";
 
+const DEFAULT_START_TIMEOUT_MS = 120_000;
+
 export interface ClientRunOptions {
   /** Stops the run: the worker is ended and the result keeps what was printed. */
   signal?: AbortSignal;
@@ -14,6 +16,8 @@ export interface ClientRunOptions {
 /** Runs a program where the chat's client is, and answers with the kit's result contract. */
 export interface ClientExecutor {
   run(code: string, options?: ClientRunOptions): Promise<ExecuteCodeResult>;
+  /** Starts loading Python now, so the first run does not wait for it. */
+  preload(): void;
   /** Ends the interpreter waiting for the next run. */
   close(): void;
 }
@@ -25,8 +29,15 @@ export interface PyodideWorkerExecutorOptions {
    * on its own origin; relative to the page. Default `/pyodide/`.
    */
   indexURL?: string;
-  /** Longest run before the worker is ended. Default 60 s. */
+  /** Longest run before the worker is ended, counted once Python has started. Default 60 s. */
   timeoutMs?: number;
+  /**
+   * Longest wait for Pyodide to load before a run is given up as
+   * `client_unavailable`. The first load fetches and compiles a large
+   * WebAssembly module, which takes many seconds on a slow or busy device.
+   * Default 120 s.
+   */
+  startTimeoutMs?: number;
   maxStdoutChars?: number;
   maxStderrChars?: number;
   /**
@@ -69,6 +80,7 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
   // Absolute, with a final slash: the worker has no base of its own to resolve against.
   const indexURL = new URL(options.indexURL ?? "/pyodide/", document.baseURI).href.replace(/\/?$/, "/");
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   const limits = {
     stdout: options.maxStdoutChars ?? DEFAULT_MAX_STDOUT_CHARS,
     stderr: options.maxStderrChars ?? DEFAULT_MAX_STDERR_CHARS,
@@ -90,8 +102,9 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
       spare = null;
       const stdout = new StreamBuffer(limits.stdout);
       const stderr = new StreamBuffer(limits.stderr);
-      const started = performance.now();
+      let started = performance.now();
       return new Promise<ExecuteCodeResult>((resolve, reject) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
         const finish = (result: ExecuteCodeResult | Error) => {
           clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
@@ -105,16 +118,6 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
           stderr: stderr.text,
           truncated: { stdout: stdout.cut, stderr: stderr.cut },
         });
-        const timer = setTimeout(
-          () =>
-            finish({
-              status: "timeout",
-              timeoutMs,
-              wallTimeMs: Math.round(performance.now() - started),
-              ...output(),
-            }),
-          timeoutMs,
-        );
         const onAbort = () => finish(new DOMException("The run was stopped.", "AbortError"));
         if (signal?.aborted) return onAbort();
         signal?.addEventListener("abort", onAbort, { once: true });
@@ -125,12 +128,34 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
             code: "client_unavailable",
             message: `Python could not start in this browser: ${reason}`,
           });
+        // Loading Pyodide is not the program's time: it gets a limit of its own.
+        timer = setTimeout(
+          () => unavailable(`it did not load within ${Math.round(startTimeoutMs / 1000)} s.`),
+          startTimeoutMs,
+        );
+        const startClock = () => {
+          clearTimeout(timer);
+          started = performance.now();
+          timer = setTimeout(
+            () =>
+              finish({
+                status: "timeout",
+                timeoutMs,
+                wallTimeMs: Math.round(performance.now() - started),
+                ...output(),
+              }),
+            timeoutMs,
+          );
+        };
         worker.onerror = (event) => {
           event.preventDefault();
           unavailable(event.message || "the worker failed to load.");
         };
         worker.onmessage = ({ data }: MessageEvent<WorkerMessage>) => {
           switch (data.type) {
+            case "started":
+              startClock();
+              break;
             case "output":
               (data.stream === "stdout" ? stdout : stderr).add(data.text);
               onOutput?.(data.stream, data.text);
@@ -145,6 +170,9 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
         };
         worker.postMessage({ type: "run", code, indexURL } satisfies RunMessage);
       });
+    },
+    preload() {
+      if (!closed) spare ??= warmWorker();
     },
     close() {
       closed = true;

@@ -70,6 +70,7 @@ export function workerMain(scope: DedicatedWorkerGlobalScope, importModule: (url
       const api = await load(message.indexURL);
       if (message.type === "warm") return post({ type: "ready" });
       const run = api.globals.get("__ecu_run") as (source: string) => number;
+      post({ type: "started" });
       const start = performance.now();
       const exitCode = run(message.code);
       post({ type: "done", exitCode, wallTimeMs: Math.round(performance.now() - start) });

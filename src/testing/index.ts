@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import type { ExecuteCodePhase } from "../view/index.js";
+import { ENDED_PHASES, type ExecuteCodePhase } from "../view/index.js";
 
 /** Every `execute_code` card on the page, in order. */
 export function executeCodeCards(page: Page): Locator {
@@ -25,6 +25,8 @@ export interface ExecuteCodeCardHandle {
   waitForOutput(stream: "stdout" | "stderr", text: string | RegExp, options?: { timeout?: number }): Promise<void>;
   /** Waits until the card reaches one of the phases. */
   waitForPhase(phase: ExecuteCodePhase | ExecuteCodePhase[], options?: { timeout?: number }): Promise<void>;
+  /** Waits until the call has ended, whichever way, and says which: a test then fails on the phase, not a timeout. */
+  waitForEnd(options?: { timeout?: number }): Promise<ExecuteCodePhase>;
 }
 
 /** The card of the latest `execute_code` call (or of the one at `index`), read through the public DOM contract. */
@@ -32,6 +34,11 @@ export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHand
   const cards = executeCodeCards(page);
   const root = index === undefined ? cards.last() : cards.nth(index);
   const slot = (name: string) => root.locator(`[data-slot="execute-code-${name}"]`);
+  const phase = async () => (await root.getAttribute("data-phase")) as ExecuteCodePhase;
+  const waitForPhase = async (wanted: ExecuteCodePhase | ExecuteCodePhase[], options?: { timeout?: number }) => {
+    const selector = [wanted].flat().map((p) => `[data-phase="${p}"]`).join(", ");
+    await root.and(root.page().locator(selector)).waitFor({ timeout: options?.timeout });
+  };
   return {
     root,
     code: slot("source").locator("code"),
@@ -40,9 +47,7 @@ export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHand
     exit: slot("exit"),
     status: slot("status"),
     message: slot("message"),
-    async phase() {
-      return (await root.getAttribute("data-phase")) as ExecuteCodePhase;
-    },
+    phase,
     async exitCode() {
       if (!(await slot("exit").count())) return null;
       const value = await slot("exit").getAttribute("data-exit-code");
@@ -56,10 +61,10 @@ export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHand
     async waitForOutput(stream, text, options) {
       await slot(stream).locator("pre", { hasText: text }).waitFor({ timeout: options?.timeout });
     },
-    async waitForPhase(phase, options) {
-      const phases = Array.isArray(phase) ? phase : [phase];
-      const selector = phases.map((p) => `[data-phase="${p}"]`).join(", ");
-      await root.and(root.page().locator(selector)).waitFor({ timeout: options?.timeout });
+    waitForPhase,
+    async waitForEnd(options) {
+      await waitForPhase([...ENDED_PHASES], options);
+      return phase();
     },
   };
 }

@@ -1,5 +1,6 @@
 export {
   deriveExecuteCodeView,
+  ENDED_PHASES,
   EXECUTE_CODE_PHASES,
   type ExecuteCodeCallState,
   type ExecuteCodeOutput,

@@ -23,6 +23,18 @@ export const EXECUTE_CODE_PHASES = [
 
 export type ExecuteCodePhase = (typeof EXECUTE_CODE_PHASES)[number];
 
+/** The phases a call stays in: it has ended, one way or another. */
+export const ENDED_PHASES = [
+  "succeeded",
+  "failed",
+  "timed-out",
+  "busy",
+  "denied",
+  "cancelled",
+  "error",
+  "unrecognised",
+] as const satisfies readonly ExecuteCodePhase[];
+
 /**
  * The tool-call state a renderer receives. Structurally the same as
  * assistant-ui's `ToolCallMessagePartProps`, so those props pass straight in;

@@ -30,10 +30,11 @@ const THEME_KEY = "demo-theme";
 // Read when a browser-run call arrives: the same switch gates both kinds of chat.
 const askBeforeRunning = { current: localStorage.getItem(ASK_KEY) === "true" };
 
-// Python in this page, in a Web Worker, started with the first program.
+// Python in this page, in a Web Worker, loaded once a chat runs code in the browser.
 let executor: ClientExecutor | null = null;
+const pageExecutor = () => (executor ??= createPyodideWorkerExecutor());
 const browserExecutor = {
-  run: (code: string, options?: { signal?: AbortSignal }) => (executor ??= createPyodideWorkerExecutor()).run(code, options),
+  run: (code: string, options?: { signal?: AbortSignal }) => pageExecutor().run(code, options),
 };
 
 const configs: Record<RunWhere, AuiConfig> = {
@@ -186,6 +187,10 @@ function useDemoChat(demoChat: DemoChat) {
     messages: demoChat.messages,
     sendAutomaticallyWhen: sendOnWhen[demoChat.runWhere],
   });
+  // Pyodide takes seconds to load: start as the chat opens, not when its first program arrives.
+  useEffect(() => {
+    if (demoChat.runWhere === "browser") pageExecutor().preload();
+  }, [demoChat.runWhere]);
   // What the server has, once it is not mid-run (another tab's run, say): a run's stored messages lack what it is still writing.
   useLayoutEffect(() => {
     resync.current = async () => {
