@@ -54,7 +54,7 @@ export const fonts = {
   mono: { host: "--font-mono", value: 'ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace' },
 };
 
-export const radius = { host: "--radius", value: "0.625rem" };
+export const radius = { host: "--radius", value: "10px" };
 
 /**
  * Each colour as a pair that the scheme's two switches pick from (see the
@@ -86,7 +86,7 @@ export default {
         tone: "var(--ecu-tone)",
       },
       fontFamily: { ui: "var(--ecu-sans)", code: "var(--ecu-mono)" },
-      borderRadius: { card: "var(--ecu-radius)", pane: "calc(var(--ecu-radius) - 0.25rem)" },
+      borderRadius: { card: "var(--ecu-radius)", pane: "calc(var(--ecu-radius) - 4px)" },
     },
   },
   plugins: [

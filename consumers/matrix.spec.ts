@@ -181,38 +181,36 @@ test.describe("(c) Next.js 16 App Router, default template with cacheComponents,
 
 /**
  * What decides how each element of the cards looks, element by element, in
- * document order. Lengths are in rem: the card is sized in rem, so it
- * follows a host's root font size (the Vite template's 18 px) as it follows
- * the reader's browser setting. Horizontal margins are compared only where
- * both pages give the cards the same width (`ml-auto` resolves to the space
- * left).
+ * document order, lengths in px: a host's root font size (the Vite
+ * template's 18 px) must not change them. Horizontal margins are compared
+ * only where both pages give the cards the same width (`ml-auto` resolves to
+ * the space left).
  */
 async function cardStyles(page: Page, { sameWidth }: { sameWidth: boolean }) {
   // Let the highlighter finish, so every page has the same elements.
   await expect(page.locator('[data-slot="execute-code-source"]:has([style*="--shiki-light"])')).toHaveCount(2);
-  return page.locator('[data-slot="execute-code"]').evaluateAll((cards, sameWidth) => {
-    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
-    const inRem = (value: string) => value.replace(/(-?[\d.]+)px/g, (_, px: string) => `${Math.round((Number(px) / rem) * 100) / 100}rem`);
-    return cards.flatMap((card) =>
+  return page.locator('[data-slot="execute-code"]').evaluateAll((cards, sameWidth) =>
+    cards.flatMap((card) =>
       [card, ...card.querySelectorAll("*")].map((element) => {
         const style = getComputedStyle(element);
         return {
           slot: element.getAttribute("data-slot") ?? element.getAttribute("class") ?? element.tagName,
           display: style.display,
-          padding: inRem(style.padding),
-          margin: inRem(sameWidth ? style.margin : `${style.marginTop} ${style.marginBottom}`),
+          padding: style.padding,
+          margin: sameWidth ? style.margin : `${style.marginTop} ${style.marginBottom}`,
           border: style.borderWidth,
           boxSizing: style.boxSizing,
-          gap: inRem(style.gap),
-          font: inRem([style.fontSize, style.lineHeight, style.fontWeight, style.fontStyle].join(" ")),
-          text: inRem([style.textAlign, style.textIndent, style.textTransform, style.letterSpacing, style.wordSpacing, style.whiteSpace].join(" ")),
+          gap: style.gap,
+          font: [style.fontSize, style.lineHeight, style.fontWeight, style.fontStyle].join(" "),
+          text: [style.textAlign, style.textIndent, style.textTransform, style.letterSpacing, style.wordSpacing, style.whiteSpace].join(" "),
           verticalAlign: style.verticalAlign,
           color: style.color,
           background: style.backgroundColor,
         };
       }),
-    );
-  }, sameWidth);
+    ),
+    sameWidth,
+  );
 }
 
 /** What a person sees: colours of the code, the two cards' tones, the surface, and each line number beside its line. */

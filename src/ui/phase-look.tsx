@@ -99,7 +99,7 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
     message: (view, labels) => (
       <>
         {labels.error}
-        {view.error?.message && <span className="ecu:font-code ecu:text-[0.8125rem]"> {view.error.message}</span>}
+        {view.error?.message && <span className="ecu:font-code ecu:text-[13px]"> {view.error.message}</span>}
       </>
     ),
     output: false,

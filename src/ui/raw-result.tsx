@@ -15,7 +15,7 @@ export function RawResult({ value }: { value: unknown }) {
     <pre
       data-slot="execute-code-raw"
       tabIndex={0}
-      className="ecu-scroll ecu:mt-2 ecu:max-h-64 ecu:overflow-auto ecu:rounded-md ecu:border ecu:border-dashed ecu:border-line ecu:bg-surface-sunken ecu:px-3 ecu:py-2 ecu:font-code ecu:text-[0.8125rem] ecu:whitespace-pre-wrap ecu:text-fg"
+      className="ecu-scroll ecu:mt-2 ecu:max-h-64 ecu:overflow-auto ecu:rounded-md ecu:border ecu:border-dashed ecu:border-line ecu:bg-surface-sunken ecu:px-3 ecu:py-2 ecu:font-code ecu:text-[13px] ecu:whitespace-pre-wrap ecu:text-fg"
     >
       <VisibleText text={stringify(value)} />
     </pre>
