@@ -8,12 +8,24 @@ import { chromiumArgs, chromiumPath } from "./scripts/chromium.ts";
 
 const dirname = path.dirname(fileURLToPath(import.meta.url));
 
+// The examples import the kit by its package name, as an app does; the tests
+// run them against the source, as tsconfig.json's `paths` type-checks them
+// (the package's exports point at dist/, which the tests run before).
+const kitEntries = {
+  alias: [
+    { find: /^execute-code-ui$/, replacement: path.join(dirname, "src/index.ts") },
+    { find: /^execute-code-ui\/locales\/de$/, replacement: path.join(dirname, "src/locales/de.ts") },
+    { find: /^execute-code-ui\/styles\.css$/, replacement: path.join(dirname, "src/styles.css") },
+    { find: /^execute-code-ui\/([\w-]+)$/, replacement: path.join(dirname, "src/$1/index.ts") },
+  ],
+};
 
 export default defineConfig({
   test: {
     projects: [
       {
         plugins: [react()],
+        resolve: kitEntries,
         test: {
           name: "unit",
           environment: "jsdom",
@@ -23,6 +35,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: kitEntries,
         test: {
           name: "node",
           environment: "node",
