@@ -20,13 +20,8 @@ import {
 } from "ai";
 import { useMemo } from "react";
 import { describe, expect, it } from "vitest";
-import {
-  executeCodeToolkit,
-  ExecuteCodeToolRender,
-  ExecuteCodeToolUI,
-  makeExecuteCodeToolkit,
-  makeExecuteCodeToolUI,
-} from "../src/assistant-ui";
+import { MessageParts, toolkit as readmeToolkit, ToolUIs } from "../examples/register-card";
+import { executeCodeToolkit, makeExecuteCodeToolUI } from "../src/assistant-ui";
 import { shownCode } from "./shown-code";
 
 /** A chat server stand-in: streams the chunks it is given, pausing wherever the test says. */
@@ -52,7 +47,7 @@ function scriptedServer() {
   return { step, fetch };
 }
 
-/** How the host registers the card: the three routes the README shows. */
+/** How the host registers the card: the three routes the README shows (examples/register-card.tsx). */
 type Route = "toolkit" | "parts" | "component";
 
 function Chat({
@@ -73,16 +68,12 @@ function Chat({
   const config = useMemo(() => AuiConfig({ tools: Tools({ toolkit: route === "toolkit" ? toolkit : {} }) }), [route, toolkit]);
   return (
     <AssistantRuntimeProvider runtime={runtime} config={config}>
-      {route === "component" && (children ?? <ExecuteCodeToolUI />)}
+      {route === "component" && (children ?? <ToolUIs />)}
       <ThreadPrimitive.Root>
         <ThreadPrimitive.Messages>
           {() => (
             <MessagePrimitive.Root>
-              {route === "parts" ? (
-                <MessagePrimitive.Parts components={{ tools: { by_name: { execute_code: ExecuteCodeToolRender } } }} />
-              ) : (
-                <MessagePrimitive.Parts />
-              )}
+              {route === "parts" ? <MessageParts /> : <MessagePrimitive.Parts />}
             </MessagePrimitive.Root>
           )}
         </ThreadPrimitive.Messages>
@@ -164,10 +155,8 @@ describe.each<Route>(["toolkit", "parts", "component"])("the card in an assistan
 });
 
 describe("the card's other options in an assistant-ui chat", () => {
-  it.each(["toolkit", "component"] as const)("renders a renamed tool with the options it was made with (%s)", async (route) => {
-    const options = { toolName: "python", labels: { title: "Sandbox" } };
-    const PythonToolUI = makeExecuteCodeToolUI(options);
-    const toolkit = makeExecuteCodeToolkit(options);
+  /** One finished call of the tool renamed `python`. */
+  function pythonCall() {
     const server = scriptedServer();
     const all = server.step(
       { type: "start" },
@@ -175,8 +164,26 @@ describe("the card's other options in an assistant-ui chat", () => {
       { type: "tool-output-available", toolCallId: "c", output: { stdout: "2\n", stderr: "", exitCode: 0 } },
       { type: "finish" },
     );
+    return { fetch: server.fetch as typeof fetch, all };
+  }
+
+  it("renders a renamed tool with the README's toolkit: German labels, dark, the host's class", async () => {
+    const { fetch, all } = pythonCall();
+    render(<Chat fetch={fetch} toolkit={readmeToolkit} />);
+    await send("two");
+    await all.release();
+    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
+    expect(screen.getByRole("status")).toHaveTextContent("Fertig");
+    expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("2");
+    expect(card()).toHaveAttribute("data-theme", "dark");
+    expect(card()).toHaveClass("my-card");
+  });
+
+  it("renders a renamed tool with the options its component was made with", async () => {
+    const PythonToolUI = makeExecuteCodeToolUI({ toolName: "python", labels: { title: "Sandbox" } });
+    const { fetch, all } = pythonCall();
     render(
-      <Chat fetch={server.fetch as typeof fetch} route={route} toolkit={toolkit}>
+      <Chat fetch={fetch} route="component">
         <PythonToolUI />
       </Chat>,
     );

@@ -1,15 +1,16 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-// Snippets of the README and the guides marked `<!-- file: PATH -->` are the
-// files that the consumer matrix builds and runs, word for word.
+// Snippets of the README and the guides marked `<!-- file: PATH -->` are
+// files of the repository, word for word: files that the consumer matrix
+// builds and runs, and examples that a test runs.
 const documents = ["README.md", "docs/chats.md"].map((name) => readFileSync(new URL(`../../${name}`, import.meta.url), "utf8"));
 const marked = documents.flatMap((text) =>
   [...text.matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g)].map(([, file, code]) => ({ file: file!, code: code! })),
 );
 
 describe("README and guide snippets", () => {
-  it("marks the snippets that the consumer apps use", () => {
+  it("marks the snippets that the consumer apps and the tests use", () => {
     expect(marked.map((snippet) => snippet.file)).toEqual(
       expect.arrayContaining([
         "consumers/vite-assistant-ui/src/TutorChat.tsx",
@@ -17,11 +18,13 @@ describe("README and guide snippets", () => {
         "consumers/vite-use-chat/src/TutorChat.tsx",
         "consumers/next-app/app/api/chat/route.ts",
         "consumers/next-app/app/api/chats/[[...path]]/route.ts",
+        "examples/curl-bot.sh",
+        "examples/register-card.tsx",
       ]),
     );
   });
 
-  it.each(marked)("$file is the file the consumer app builds", ({ file, code }) => {
+  it.each(marked)("$file is the file in the repository", ({ file, code }) => {
     expect(code).toBe(readFileSync(new URL(`../../${file}`, import.meta.url), "utf8").trimEnd());
   });
 });
