@@ -11,6 +11,8 @@ const external = [
   ...Object.keys(pkg.devDependencies),
 ];
 
+const BROWSER_OWNED = /[\\/]src[\\/](contract|view|ui|assistant-ui|client-executor)[\\/]/;
+
 // The sandbox process and its hooks run as plain files next to the executor.
 function copySandboxScripts(): Plugin {
   return {
@@ -24,9 +26,20 @@ function copySandboxScripts(): Plugin {
   };
 }
 
+// This build shares dist/ with the browser build: it may write only its own folders.
+function stayInNodeFolders(): Plugin {
+  return {
+    name: "stay-in-node-folders",
+    generateBundle(_, bundle) {
+      const stray = Object.keys(bundle).filter((file) => !/^(server|harness|testing|node)\//.test(file));
+      if (stray.length) this.error(`The Node build would overwrite the browser build's ${stray.join(", ")}`);
+    },
+  };
+}
+
 // The Node entries: the server tool, the harness, and the Playwright helpers.
 export default defineConfig({
-  plugins: [copySandboxScripts()],
+  plugins: [copySandboxScripts(), stayInNodeFolders()],
   build: {
     ssr: true,
     outDir: "dist",
@@ -46,7 +59,10 @@ export default defineConfig({
         format: "es",
         preserveModules: true,
         preserveModulesRoot: "src",
-        entryFileNames: "[name].js",
+        // Modules the browser build also writes (the contract, the view) go
+        // under node/: tree-shaken for these entries, they would overwrite
+        // the browser's copies with fewer exports.
+        entryFileNames: (chunk) => (BROWSER_OWNED.test(chunk.facadeModuleId ?? "") ? "node/[name].js" : "[name].js"),
       },
     },
   },
