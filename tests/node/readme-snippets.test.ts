@@ -18,6 +18,7 @@ describe("README and guide snippets", () => {
         "consumers/vite-use-chat/src/TutorChat.tsx",
         "consumers/next-app/app/api/chat/route.ts",
         "consumers/next-app/app/api/chats/[[...path]]/route.ts",
+        "consumers/shadcn-next-app/app/tools.ts",
         "examples/curl-bot.sh",
         "examples/register-card.tsx",
       ]),

@@ -1,19 +1,9 @@
 "use client";
 
-import {
-  AssistantRuntimeProvider,
-  AuiConfig,
-  ComposerPrimitive,
-  MessagePrimitive,
-  ThreadPrimitive,
-  Tools,
-} from "@assistant-ui/react";
+import { AssistantRuntimeProvider, ComposerPrimitive, MessagePrimitive, ThreadPrimitive } from "@assistant-ui/react";
 import { useChatRuntime } from "@assistant-ui/react-ai-sdk";
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import { executeCodeToolkit } from "@/components/assistant-ui/execute-code";
-
-// The tool UI that `npx shadcn add …/execute-code.json` put into components/assistant-ui.
-const config = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
+import { config } from "./tools";
 
 export function TutorChat() {
   const runtime = useChatRuntime({
