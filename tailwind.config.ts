@@ -1,8 +1,7 @@
 // The card's theme, in one place: its colour tokens (light and dark), fonts
 // and radius. src/styles.css loads this file with `@config`, so the prebuilt
-// CSS is made from it; a Tailwind host can load it too (`@config
-// "execute-code-ui/tailwind.config"`) to get the same tokens and the
-// `ecu-*` colours for its own markup around the card.
+// CSS (dist/styles.css, the package's `styles.css`) is made from it. Hosts
+// restyle the card through the `--ecu-*` variables this sets on `.ecu-card`.
 import type { Config } from "tailwindcss";
 import plugin from "tailwindcss/plugin";
 
