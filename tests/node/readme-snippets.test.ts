@@ -21,6 +21,7 @@ describe("README and guide snippets", () => {
         "consumers/shadcn-next-app/app/tools.ts",
         "examples/curl-bot.sh",
         "examples/register-card.tsx",
+        "examples/own-layout.tsx",
       ]),
     );
   });
