@@ -22,6 +22,7 @@ describe("README and guide snippets", () => {
         "examples/curl-bot.sh",
         "examples/register-card.tsx",
         "examples/own-layout.tsx",
+        "examples/chat-route.ts",
       ]),
     );
   });

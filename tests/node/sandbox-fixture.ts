@@ -15,7 +15,7 @@ export async function listen(server: Server): Promise<string> {
 
 /** A mock sandbox on a loopback port with its own key pair. */
 export async function startSandbox(executor: Executor, options: Partial<MockSandboxOptions> = {}) {
-  const { privateKey, publicKey } = await generateKeyPair("EdDSA");
+  const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
   const sandbox = createMockSandbox({
     publicKey,
     algorithms: ["EdDSA"],
