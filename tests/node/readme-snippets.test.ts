@@ -23,6 +23,7 @@ describe("README and guide snippets", () => {
         "examples/register-card.tsx",
         "examples/own-layout.tsx",
         "examples/chat-route.ts",
+        "examples/ask-before-running.ts",
       ]),
     );
   });
