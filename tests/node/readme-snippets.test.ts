@@ -24,6 +24,7 @@ describe("README and guide snippets", () => {
         "examples/own-layout.tsx",
         "examples/chat-route.ts",
         "examples/ask-before-running.ts",
+        "examples/harness-sign-in.ts",
       ]),
     );
   });
