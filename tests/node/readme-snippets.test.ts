@@ -25,6 +25,7 @@ describe("README and guide snippets", () => {
         "examples/chat-route.ts",
         "examples/ask-before-running.ts",
         "examples/harness-sign-in.ts",
+        "examples/sandbox-in-your-server.ts",
       ]),
     );
   });
