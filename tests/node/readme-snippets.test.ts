@@ -26,6 +26,7 @@ describe("README and guide snippets", () => {
         "examples/ask-before-running.ts",
         "examples/harness-sign-in.ts",
         "examples/sandbox-in-your-server.ts",
+        "examples/chat-server.ts",
       ]),
     );
   });
