@@ -27,6 +27,7 @@ describe("README and guide snippets", () => {
         "examples/harness-sign-in.ts",
         "examples/sandbox-in-your-server.ts",
         "examples/chat-server.ts",
+        "examples/browser-chat.tsx",
       ]),
     );
   });
