@@ -138,6 +138,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
           }),
         rateLimit: options.rateLimit,
         maxRunMs: options.maxRunMs,
+        // Slots are handed out fairly before the executor is asked, so it never queues.
+        schedule: { maxRunning: options.maxConcurrentRuns ?? 4 },
       });
 
   const serveDemo = createStaticHandler(

@@ -10,3 +10,4 @@ export { createPyodideExecutor, type PyodideExecutorOptions } from "./sandbox/py
 export { createScriptedExecutor, type ScriptedAnswer, type ScriptedChunk } from "./sandbox/scripted-executor.js";
 export type { Executor, OutputStream, RunOutcome, RunRequest, SandboxFault } from "./sandbox/executor.js";
 export type { RateLimit } from "./sandbox/rate-limiter.js";
+export type { RunSchedule } from "./sandbox/run-scheduler.js";

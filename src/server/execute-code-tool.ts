@@ -2,6 +2,7 @@ import { tool, type Tool } from "ai";
 import { executeCodeInputSchema, type ExecuteCodeInput } from "../contract/input.js";
 import type { ExecuteCodeProgress, ExecuteCodeResult, ExecuteCodeRunningResult } from "../contract/index.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
+import { DEFAULT_QUEUE_TIMEOUT_MS, runClock } from "./run-clock.js";
 import { toNeedsApproval, type ApprovalPolicy } from "./approval-gate.js";
 import { describeModelOutput } from "./model-output.js";
 import {
@@ -51,8 +52,19 @@ export interface ExecuteCodeToolContext {
   participantId: string;
   tenantId: string;
   chatbotId?: string;
-  /** The tool's own limit for one call, default 60 000 ms. */
+  /**
+   * The tool's own limit for a program's run, default 60 000 ms. With a
+   * sandbox that streams, it counts from the program's start; a wait for a
+   * free slot before it does not count (see `queueTimeoutMs`).
+   */
   timeoutMs?: number;
+  /**
+   * Longest wait for the sandbox to start the program, default 60 000 ms.
+   * A program still waiting after it is a `busy` result: it never ran. A
+   * sandbox that does not stream cannot say when it started, so the call
+   * then has both limits together.
+   */
+  queueTimeoutMs?: number;
   /** Characters of stdout kept, default 8 000. */
   maxStdoutChars?: number;
   /** Characters of stderr kept, default 4 000. */
@@ -92,6 +104,7 @@ function safely(hook: (() => void) | undefined): void {
  */
 export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteCodeInput, ExecuteCodeResult | ExecuteCodeRunningResult> {
   const timeoutMs = ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const queueTimeoutMs = ctx.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS;
   const limits = {
     stdout: ctx.maxStdoutChars ?? DEFAULT_MAX_STDOUT_CHARS,
     stderr: ctx.maxStderrChars ?? DEFAULT_MAX_STDERR_CHARS,
@@ -112,8 +125,8 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
     // sees the last one, the final result).
     async *execute({ code }, { abortSignal, toolCallId }): AsyncGenerator<ExecuteCodeProgress> {
       const started = performance.now();
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = abortSignal ? AbortSignal.any([abortSignal, timeout]) : timeout;
+      const clock = runClock(timeoutMs, queueTimeoutMs);
+      const signal = abortSignal ? AbortSignal.any([abortSignal, clock.signal]) : clock.signal;
 
       let outcome: SandboxOutcome | null = null;
       let latest: ExecuteCodeRunningResult | null = null;
@@ -121,10 +134,15 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
         const token = await minter.mint({ participantId: ctx.participantId, tenantId: ctx.tenantId });
         const response = await postToSandbox({ url: ctx.sandboxUrl, token, code, signal, fetch: ctx.fetch });
         if (isSandboxStream(response)) {
-          const events = throttleLatest(readSandboxStream(response, limits), PROGRESS_INTERVAL_MS, (e) => e.kind === "done");
+          const events = throttleLatest(readSandboxStream(response, limits), PROGRESS_INTERVAL_MS, (e) => e.kind !== "output");
           for await (const event of events) {
             if (event.kind === "done") outcome = event.outcome;
-            else yield (latest = event.progress);
+            else if (event.kind === "queued") clock.queued();
+            else if (event.kind === "started") clock.started();
+            else {
+              clock.started();
+              yield (latest = event.progress);
+            }
           }
         } else {
           outcome = await readSandboxResponse(response, limits);
@@ -134,18 +152,27 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
         if (abortSignal?.aborted) throw cause;
         outcome = {
           ok: false,
-          result: timeout.aborted
-            ? {
-                status: "timeout",
-                timeoutMs,
-                // What a streamed run printed before the tool's own limit is kept.
-                stdout: latest?.stdout ?? "",
-                stderr: latest?.stderr ?? "",
-                wallTimeMs: Math.round(performance.now() - started),
-                truncated: latest?.truncated ?? { stdout: 0, stderr: 0 },
-              }
-            : describeNetworkError(cause),
+          result:
+            clock.ended === "waited"
+              ? {
+                  status: "busy",
+                  retryAfterMs: null,
+                  message: `The code runner is busy: the program waited ${Number((queueTimeoutMs / 1000).toFixed(1))} s for its turn and did not run.`,
+                }
+              : clock.ended === "ran"
+                ? {
+                    status: "timeout",
+                    timeoutMs,
+                    // What a streamed run printed before the tool's own limit is kept.
+                    stdout: latest?.stdout ?? "",
+                    stderr: latest?.stderr ?? "",
+                    wallTimeMs: Math.round(performance.now() - (clock.startedAt ?? started)),
+                    truncated: latest?.truncated ?? { stdout: 0, stderr: 0 },
+                  }
+                : describeNetworkError(cause),
         };
+      } finally {
+        clock.stop();
       }
       outcome ??= {
         ok: false,

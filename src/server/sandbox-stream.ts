@@ -2,8 +2,10 @@ import type { ExecuteCodeRunningResult } from "../contract/index.js";
 import { truncateText } from "../contract/truncate.js";
 import { resultFromAnswer, type OutputLimits, type SandboxOutcome } from "./sandbox-client.js";
 
-/** One step of a streamed run: the output so far, or how it ended. */
+/** One step of a streamed run: the program started, the output so far, or how it ended. */
 export type SandboxStreamEvent =
+  | { kind: "queued" }
+  | { kind: "started" }
   | { kind: "output"; progress: ExecuteCodeRunningResult }
   | { kind: "done"; outcome: SandboxOutcome };
 
@@ -45,8 +47,10 @@ export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerat
 const failed = (code: string, message: string): SandboxOutcome => ({ ok: false, result: { status: "error", code, message } });
 
 /**
- * Reads a sandbox's NDJSON answer: `{"type":"output","stream","text"}` lines
- * while the program runs, then `{"type":"result", …flat answer}`. The output
+ * Reads a sandbox's NDJSON answer: `{"type":"queued"}` when the program
+ * waits for a free slot, `{"type":"started"}` when it starts,
+ * `{"type":"output","stream","text"}`
+ * lines while it runs, then `{"type":"result", …flat answer}`. The output
  * so far stays within the same limits as a final result.
  */
 export async function* readSandboxStream(response: Response, limits: OutputLimits): AsyncGenerator<SandboxStreamEvent> {
@@ -70,6 +74,10 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
     if (event.type === "result") {
       yield { kind: "done", outcome: resultFromAnswer(event, line, limits) };
       return;
+    }
+    if (event.type === "queued" || event.type === "started") {
+      yield { kind: event.type };
+      continue;
     }
     if (event.type === "output" && typeof event.text === "string" && (event.stream === "stdout" || event.stream === "stderr")) {
       (event.stream === "stdout" ? stdout : stderr).add(event.text);

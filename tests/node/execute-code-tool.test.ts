@@ -148,6 +148,56 @@ describe("buildExecuteCodeTool: time limit and stop", () => {
   });
 });
 
+describe("buildExecuteCodeTool: waiting for a free slot is not running", () => {
+  it("programs queued behind others all complete, though the wait is longer than the run limit", async () => {
+    const { run } = await setup(() => ({ stdout: "done\n", delayMs: 400 }), { timeoutMs: 1_000 }, { schedule: { maxRunning: 1 } });
+    const results = await Promise.all(Array.from({ length: 5 }, (_, n) => run(`print(${n})`)));
+    expect(results.map((result) => (result as { status: string }).status)).toEqual(Array(5).fill("completed"));
+  });
+
+  it("a program that waits past queueTimeoutMs is busy, and never runs", async () => {
+    const { sandbox, run, seen } = await setup((code) => ({ stdout: "ran\n", delayMs: code === "long()" ? 3_000 : 0 }), {}, { schedule: { maxRunning: 1 } });
+    const long = run("long()");
+    await vi.waitFor(() => expect(seen).toEqual(["long()"]));
+    const impatient = buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId: "student-7", tenantId: "course-1", queueTimeoutMs: 300 });
+    const waited = await finalOutput(impatient, "quick()");
+    expect(waited).toEqual({
+      status: "busy",
+      retryAfterMs: null,
+      message: "The code runner is busy: the program waited 0.3 s for its turn and did not run.",
+    });
+    expect(await long).toMatchObject({ status: "completed", stdout: "ran\n" });
+    expect(seen).toEqual(["long()"]);
+  });
+
+  it("one student's flood waits behind itself: another student's program runs first", async () => {
+    const ended: string[] = [];
+    const { sandbox } = await setup((code) => ({ stdout: `${code}\n`, delayMs: code.startsWith("flood") ? 3_000 : 0 }), {}, { schedule: { maxRunning: 3 } });
+    const as = (participantId: string) =>
+      buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId, tenantId: "course-1" });
+    const flooder = as("flooder");
+    const floods = Array.from({ length: 4 }, (_, n) => finalOutput(flooder, `flood${n}`).then(() => ended.push(`flood${n}`)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const other = await finalOutput(as("someone-else"), "print(1)");
+    ended.push("other");
+    expect(other).toMatchObject({ status: "completed", stdout: "print(1)\n" });
+    // Two of the flood run at a time; the other student's program took the third slot at once.
+    expect(ended).toEqual(["other"]);
+    await Promise.all(floods);
+  });
+
+  it("a full queue answers busy with when to retry", async () => {
+    const { tool, seen } = await setup(() => ({ delayMs: 2_000 }), {}, { schedule: { maxRunning: 1, maxQueuedPerParticipant: 1 } });
+    const running = finalOutput(tool, "first()");
+    await vi.waitFor(() => expect(seen).toEqual(["first()"]));
+    const queued = finalOutput(tool, "second()");
+    const refused = await finalOutput(tool, "third()");
+    expect(refused).toMatchObject({ status: "busy", retryAfterMs: 10_000 });
+    await Promise.all([running, queued]);
+    expect(seen).toEqual(["first()", "second()"]);
+  });
+});
+
 describe("buildExecuteCodeTool: a sandbox that is busy, failing or gone", () => {
   it("turns 429 into busy with the delay from Retry-After", async () => {
     const { run, onCost } = await setup(() => ({ fault: { kind: "rate-limit", retryAfterSeconds: 7 } }));

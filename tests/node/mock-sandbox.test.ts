@@ -115,7 +115,10 @@ describe("mock sandbox: the /v1/exec contract", () => {
     expect(await response.json()).toMatchObject({ stdout: "x".repeat(10), stdout_truncated: 990, stderr_truncated: 0 });
     const health = await fetch(`${s.url}/v1/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: "ok" });
+    expect(await health.json()).toEqual({
+      status: "ok",
+      schedule: { running: 0, queued: 0, maxRunning: 4, perParticipant: 2, maxQueuedPerParticipant: 8, maxQueued: 64 },
+    });
   });
 
   it("limits each (tenant, user) and answers 429 with Retry-After and retry_after_seconds", async () => {

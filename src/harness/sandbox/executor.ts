@@ -7,6 +7,8 @@ export interface RunRequest {
   timeoutMs: number;
   /** Aborted when the caller went away; the run is ended at once. */
   signal: AbortSignal;
+  /** Called once when the program starts, after any wait for an interpreter: its time limit counts from here. */
+  onStart?: () => void;
   /** Called with each piece of output as the program writes it (for live output). */
   onOutput?: (stream: OutputStream, text: string) => void;
 }

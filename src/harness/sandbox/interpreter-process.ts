@@ -123,11 +123,16 @@ export class InterpreterProcess {
   }
 
   /** Runs one program; the process is gone when this settles. */
-  run({ code, timeoutMs, signal, onOutput }: RunRequest): Promise<RunOutcome> {
+  run({ code, timeoutMs, signal, onStart, onOutput }: RunRequest): Promise<RunOutcome> {
     if (this.used) throw new Error("An interpreter runs one program only.");
     this.used = true;
     this.state = "running";
     const started = performance.now();
+    try {
+      onStart?.();
+    } catch {
+      // A failing listener must not take the run with it.
+    }
     const output = { stdout: "", stderr: "" };
     const cut = { stdout: 0, stderr: 0 };
     const { maxOutputChars, memoryLimitBytes } = this.limits;

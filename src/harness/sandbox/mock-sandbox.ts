@@ -5,6 +5,7 @@ import { readJsonBody, RequestBodyError } from "../read-json-body.js";
 import type { Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard } from "./replay-guard.js";
+import { createRunScheduler, QueueFullError, type RunSchedule } from "./run-scheduler.js";
 
 export interface MockSandboxOptions {
   /** Verifies the tokens that the server tool signs. */
@@ -15,8 +16,15 @@ export interface MockSandboxOptions {
   executor: Executor;
   /** Per (tenant, user); default 20 executions per 30 s. */
   rateLimit?: RateLimit;
-  /** Longest run before the program is ended; default 10 000 ms. */
+  /** Longest run before the program is ended, counted from its start (not its wait); default 10 000 ms. */
   maxRunMs?: number;
+  /**
+   * How run slots are shared: at most `perParticipant` (2) programs running
+   * per user, slots handed round in turn, a bounded queue that answers
+   * 429 `busy` once full. `maxRunning` should not exceed what the executor
+   * runs at once.
+   */
+  schedule?: RunSchedule;
   /** Longest token lifetime accepted, in seconds; default 300. */
   maxTokenLifetimeSeconds?: number;
   /** Clock difference allowed between the token's signer and this service, in seconds; default 30. */
@@ -93,6 +101,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
   const maxLifetime = options.maxTokenLifetimeSeconds ?? 300;
   const clockTolerance = options.clockToleranceSeconds ?? 30;
   const replays = createReplayGuard();
+  const scheduler = createRunScheduler(options.schedule);
 
   async function authenticate(req: IncomingMessage): Promise<JWTPayload> {
     const header = req.headers.authorization ?? "";
@@ -139,7 +148,8 @@ export function createMockSandbox(options: MockSandboxOptions) {
       throw new HttpError(400, "program_too_long", `Programs may have at most ${MAX_CODE_LENGTH} characters.`);
     }
 
-    const limit = limiter.take(`${String(claims.tenant_id)}:${claims.sub}`);
+    const participant = `${String(claims.tenant_id)}:${claims.sub}`;
+    const limit = limiter.take(participant);
     if (!limit.allowed) {
       const seconds = Math.ceil(limit.retryAfterMs / 1000);
       return json(
@@ -150,19 +160,41 @@ export function createMockSandbox(options: MockSandboxOptions) {
       );
     }
 
-    // The caller hanging up (the user pressed stop) ends the run.
+    // The caller hanging up (the user pressed stop) ends the run, or its wait.
     const abort = new AbortController();
     res.on("close", () => abort.abort());
     // With `Accept: application/x-ndjson` the output streams as it is written,
     // one JSON object a line, and the flat answer comes last; without it the
-    // answer is the one JSON object of the codeapi contract.
+    // answer is the one JSON object of the codeapi contract. `queued` and
+    // `started` tell a caller waiting from running, so a wait for a slot is
+    // never taken for the program's own time.
     const live = wantsStream(req) ? startStream(res) : null;
-    const outcome = await options.executor.run({
-      code: body.code,
-      timeoutMs: maxRunMs,
-      signal: abort.signal,
-      onOutput: live ? (stream, text) => live.send({ type: "output", stream, text }) : undefined,
-    });
+    let release: () => void;
+    try {
+      release = await scheduler.acquire(participant, abort.signal, () => live?.send({ type: "queued" }));
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      if (!(error instanceof QueueFullError)) throw error;
+      const seconds = Math.max(1, Math.ceil(maxRunMs / 1000));
+      return json(
+        res,
+        429,
+        { error: "busy", message: error.message, retry_after_seconds: seconds },
+        { "retry-after": String(seconds) },
+      );
+    }
+    let outcome: Awaited<ReturnType<Executor["run"]>>;
+    try {
+      outcome = await options.executor.run({
+        code: body.code,
+        timeoutMs: maxRunMs,
+        signal: abort.signal,
+        onStart: live ? () => live.send({ type: "started" }) : undefined,
+        onOutput: live ? (stream, text) => live.send({ type: "output", stream, text }) : undefined,
+      });
+    } finally {
+      release();
+    }
     if (abort.signal.aborted) return;
 
     if ("fault" in outcome) {
@@ -210,7 +242,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
       const path = (req.url ?? "").split("?")[0];
       if (path === "/v1/health") {
         // What isolation this machine gives the programs; no secrets, no program data.
-        json(res, 200, { status: "ok", ...(options.executor.health?.() ?? {}) }, { "cache-control": "no-store" });
+        json(res, 200, { status: "ok", ...(options.executor.health?.() ?? {}), schedule: scheduler.stats() }, { "cache-control": "no-store" });
         return true;
       }
       if (path !== "/v1/exec") return false;

@@ -35,8 +35,10 @@ export function createScriptedExecutor(
   script: (code: string) => ScriptedAnswer | Promise<ScriptedAnswer>,
 ): Executor {
   return {
-    async run({ code, signal, onOutput }) {
+    async run({ code, signal, onStart, onOutput }) {
       const answer = await script(code);
+      // A fault stands for the service failing, not a program that started.
+      if (!("fault" in answer)) onStart?.();
       const written = { stdout: "", stderr: "" };
       for (const chunk of ("chunks" in answer && answer.chunks) || []) {
         if (chunk.delayMs) await pause(chunk.delayMs, signal);

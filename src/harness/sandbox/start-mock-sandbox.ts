@@ -6,6 +6,7 @@ import type { Executor } from "./executor.js";
 import { createMockSandbox } from "./mock-sandbox.js";
 import { createPyodideExecutor } from "./pyodide-executor.js";
 import type { RateLimit } from "./rate-limiter.js";
+import type { RunSchedule } from "./run-scheduler.js";
 
 export interface StartMockSandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -16,6 +17,8 @@ export interface StartMockSandboxOptions {
   executor?: Executor;
   rateLimit?: RateLimit;
   maxRunMs?: number;
+  /** How run slots are shared between users (see `createMockSandbox`). */
+  schedule?: RunSchedule;
 }
 
 export interface StartedMockSandbox {
@@ -44,6 +47,7 @@ export async function startMockSandbox(options: StartMockSandboxOptions = {}): P
     executor: options.executor ?? createPyodideExecutor(),
     rateLimit: options.rateLimit,
     maxRunMs: options.maxRunMs,
+    schedule: options.schedule,
   });
   const server = createServer((req, res) => {
     if (!sandbox.handle(req, res)) res.writeHead(404).end();

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { createRunScheduler, QueueFullError } from "../../src/harness/sandbox/run-scheduler";
+
+const never = new AbortController().signal;
+
+/** Acquires a slot and records when it is granted. */
+function ask(scheduler: ReturnType<typeof createRunScheduler>, key: string, granted: string[], signal = never) {
+  return scheduler.acquire(key, signal).then((release) => {
+    granted.push(key);
+    return release;
+  });
+}
+
+describe("the sandbox's run slots, shared between participants", () => {
+  it("one participant runs at most two programs at once, while another's starts at once", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 4, perParticipant: 2 });
+    const granted: string[] = [];
+    const a1 = ask(scheduler, "a", granted);
+    const a2 = ask(scheduler, "a", granted);
+    const a3 = ask(scheduler, "a", granted);
+    const b1 = ask(scheduler, "b", granted);
+    await Promise.all([a1, a2, b1]);
+    expect(granted).toEqual(["a", "a", "b"]);
+    expect(scheduler.stats()).toMatchObject({ running: 3, queued: 1 });
+
+    (await a1)();
+    await a3;
+    expect(granted).toEqual(["a", "a", "b", "a"]);
+  });
+
+  it("a freed slot goes to the participants in turn, not to whoever queued most", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 1, perParticipant: 2 });
+    const granted: string[] = [];
+    const releases: Array<() => void> = [];
+    const take = (key: string) => ask(scheduler, key, granted).then((release) => void releases.push(release));
+    await take("a");
+    const waiting = [take("a"), take("a"), take("b"), take("c")];
+    // Each program ends as soon as it has its slot.
+    for (let ended = 0; ended < 5; ended++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      releases[ended]!();
+    }
+    await Promise.all(waiting);
+    expect(granted).toEqual(["a", "a", "b", "c", "a"]);
+  });
+
+  it("a full queue refuses at once, per participant and in all", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 1, perParticipant: 1, maxQueuedPerParticipant: 1, maxQueued: 2 });
+    await scheduler.acquire("a", never);
+    void scheduler.acquire("a", never);
+    await expect(scheduler.acquire("a", never)).rejects.toEqual(new QueueFullError("participant"));
+    void scheduler.acquire("b", never);
+    await expect(scheduler.acquire("c", never)).rejects.toEqual(new QueueFullError("sandbox"));
+  });
+
+  it("a program given up while it waits leaves the queue, and the slot goes to the next", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 1 });
+    const granted: string[] = [];
+    const release = await ask(scheduler, "a", granted);
+    const stop = new AbortController();
+    const gaveUp = ask(scheduler, "b", granted, stop.signal);
+    const next = ask(scheduler, "c", granted);
+    stop.abort(new Error("hung up"));
+    await expect(gaveUp).rejects.toThrow("hung up");
+    expect(scheduler.stats().queued).toBe(1);
+    release();
+    await next;
+    expect(granted).toEqual(["a", "c"]);
+  });
+
+  it("a slot freed twice is freed once", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 1 });
+    const release = await scheduler.acquire("a", never);
+    release();
+    release();
+    expect(scheduler.stats().running).toBe(0);
+    await scheduler.acquire("a", never);
+    expect(scheduler.stats().running).toBe(1);
+  });
+});
