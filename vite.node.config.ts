@@ -13,13 +13,13 @@ const external = [
 
 const BROWSER_OWNED = /[\\/]src[\\/](contract|view|ui|assistant-ui|client-executor)[\\/]/;
 
-// The sandbox process and its hooks run as plain files next to the executor.
+// The sandbox processes (Pyodide's and CPython's warm parent) run as plain files next to their executors.
 function copySandboxScripts(): Plugin {
   return {
     name: "copy-sandbox-scripts",
     writeBundle() {
       mkdirSync("dist/harness/sandbox", { recursive: true });
-      for (const file of ["pyodide-process.mjs", "pyodide-runtime.mjs", "pyodide-snapshot.mjs"]) {
+      for (const file of ["pyodide-process.mjs", "pyodide-runtime.mjs", "pyodide-snapshot.mjs", "cpython-zygote.py"]) {
         copyFileSync(`src/harness/sandbox/${file}`, `dist/harness/sandbox/${file}`);
       }
     },

@@ -3,7 +3,10 @@
 # for the browser tests, a Chromium from the system's packages (no browser can
 # be downloaded by npm on these machines); and for the chat-store tests, the
 # PostgreSQL server programs from the system's packages (the tests start and
-# stop a cluster of their own; no server is left running).
+# stop a cluster of their own; no server is left running); and for the mock
+# sandbox's CPython engine, bubblewrap and Debian's python3 with numpy, pandas,
+# matplotlib, scipy and sympy (named by path: another python3 may come first
+# on the PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +14,10 @@ packages=()
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
 [ -x "$chromium" ] || packages+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null || packages+=(postgresql)
+command -v bwrap >/dev/null 2>&1 || packages+=(bubblewrap)
+for module in numpy pandas matplotlib scipy sympy; do
+  [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $module" >/dev/null 2>&1 || packages+=("python3-$module")
+done
 
 if [ ${#packages[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
@@ -24,7 +31,7 @@ if [ ${#packages[@]} -gt 0 ]; then
       $sudo_cmd service postgresql stop >/dev/null 2>&1 || true
     fi
   else
-    echo "Missing ${packages[*]}: install them (Chromium at $chromium, or set CHROMIUM_PATH; PostgreSQL's server programs under /usr/lib/postgresql)." >&2
+    echo "Missing ${packages[*]}: install them (Chromium at $chromium, or set CHROMIUM_PATH; PostgreSQL's server programs under /usr/lib/postgresql; bwrap and /usr/bin/python3 with those modules)." >&2
     exit 1
   fi
 fi

@@ -22,7 +22,7 @@ import { createPyodideFileHandler } from "./pyodide-files.js";
 import { checkSameOrigin, checkSameOriginJson, rateLimited, RequestRefused, sendRefusal } from "./request-guard.js";
 import type { Executor } from "./sandbox/executor.js";
 import { createMockSandbox } from "./sandbox/mock-sandbox.js";
-import { createPyodideExecutor } from "./sandbox/pyodide-executor.js";
+import { createDefaultExecutor, type SandboxEngine } from "./sandbox/default-executor.js";
 import { createRateLimiter, type RateLimit } from "./sandbox/rate-limiter.js";
 import { createScriptedModel } from "./scripted-model.js";
 import { createStaticHandler } from "./static-files.js";
@@ -40,13 +40,19 @@ export interface HarnessOptions {
   rateLimit?: RateLimit;
   /** The mock sandbox's longest run. Default 10 000 ms. */
   maxRunMs?: number;
-  /** What runs the programs. Default: Pyodide. */
+  /** What runs the programs. Default: the engine `engine` names. */
   executor?: Executor;
+  /**
+   * Which Python: "cpython" (Debian's, with numpy, pandas, matplotlib, scipy
+   * and sympy, under bubblewrap), "pyodide" (the standard library, anywhere),
+   * or "auto" (the default): CPython where it can be isolated, else Pyodide.
+   */
+  engine?: SandboxEngine;
   /** Pyodide interpreters started ahead. Default 2. */
   poolSize?: number;
   /** Programs the Pyodide executor runs at once. Default 4. */
   maxConcurrentRuns?: number;
-  /** Memory of one run's interpreter process, in MB. Default 768. */
+  /** Memory of one run's interpreter process, in MB (for CPython, its address space with the shared libraries). Default 768 for Pyodide, 1024 for CPython. */
   memoryLimitMb?: number;
   /** Pause between the scripted model's streamed chunks. Default 30 ms. */
   chunkDelayMs?: number;
@@ -122,20 +128,29 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
   const log = options.log ?? (() => undefined);
 
-  const sandbox = options.sandboxUrl
+  const executor = options.sandboxUrl
+    ? null
+    : (options.executor ??
+      createDefaultExecutor({
+        engine: options.engine,
+        cpython: { memoryLimitMb: options.memoryLimitMb },
+        pyodide: {
+          poolSize: options.poolSize,
+          maxConcurrentRuns: options.maxConcurrentRuns,
+          memoryLimitMb: options.memoryLimitMb,
+        },
+      }));
+  // What the model is told it may import: CPython's libraries, where it runs them (known once it has loaded them).
+  const packages = () =>
+    ((executor?.health?.().python as { modules?: string[] } | undefined)?.modules ?? []).filter((name) => !name.includes("."));
+  const sandbox = !executor
     ? null
     : createMockSandbox({
         publicKey,
         algorithms: ["EdDSA"],
         issuer: ISSUER,
         audience: AUDIENCE,
-        executor:
-          options.executor ??
-          createPyodideExecutor({
-            poolSize: options.poolSize,
-            maxConcurrentRuns: options.maxConcurrentRuns,
-            memoryLimitMb: options.memoryLimitMb,
-          }),
+        executor,
         rateLimit: options.rateLimit,
         maxRunMs: options.maxRunMs,
         // Slots are handed out fairly before the executor is asked, so it never queues.
@@ -176,6 +191,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       tenantId: "demo-course",
       chatbotId: "harness",
       timeoutMs: options.toolTimeoutMs,
+      packages: packages(),
       log,
     }),
   });

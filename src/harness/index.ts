@@ -7,6 +7,8 @@ export { createScriptedModel, DEMO_PROGRAMS, DESCRIBE_PROMPT, describePrompt, pr
 export { createMockSandbox, DEFAULT_SANDBOX_RATE_LIMIT, type MockSandboxOptions } from "./sandbox/mock-sandbox.js";
 export { startMockSandbox, type StartMockSandboxOptions, type StartedMockSandbox } from "./sandbox/start-mock-sandbox.js";
 export { createPyodideExecutor, type PyodideExecutorOptions } from "./sandbox/pyodide-executor.js";
+export { createCpythonExecutor, probeCpython, type CpythonAvailability, type CpythonExecutorOptions } from "./sandbox/cpython-executor.js";
+export { createDefaultExecutor, type DefaultExecutorOptions, type SandboxEngine } from "./sandbox/default-executor.js";
 export { createScriptedExecutor, type ScriptedAnswer, type ScriptedChunk } from "./sandbox/scripted-executor.js";
 export type { Executor, OutputStream, RunOutcome, RunRequest, SandboxFault } from "./sandbox/executor.js";
 export type { RateLimit } from "./sandbox/rate-limiter.js";

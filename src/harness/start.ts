@@ -1,5 +1,6 @@
 // `npm start`: the harness with settings from the environment.
 import { startHarness } from "./harness-server.js";
+import type { SandboxEngine } from "./sandbox/default-executor.js";
 
 function numberFrom(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -10,6 +11,13 @@ function numberFrom(name: string, fallback: number): number {
     process.exit(2);
   }
   return value;
+}
+
+function engineFrom(raw: string | undefined): SandboxEngine {
+  if (raw === undefined || raw === "") return "auto";
+  if (raw === "auto" || raw === "cpython" || raw === "pyodide") return raw;
+  console.error(`MOCK_SANDBOX_ENGINE must be auto, cpython or pyodide; got "${raw}".`);
+  process.exit(2);
 }
 
 const harness = await startHarness({
@@ -24,7 +32,8 @@ const harness = await startHarness({
   maxRunMs: numberFrom("MOCK_SANDBOX_MAX_RUN_MS", 10_000),
   poolSize: numberFrom("MOCK_SANDBOX_POOL_SIZE", 2),
   maxConcurrentRuns: numberFrom("MOCK_SANDBOX_MAX_CONCURRENT_RUNS", 4),
-  memoryLimitMb: numberFrom("MOCK_SANDBOX_MEMORY_MB", 768),
+  memoryLimitMb: process.env.MOCK_SANDBOX_MEMORY_MB ? numberFrom("MOCK_SANDBOX_MEMORY_MB", 0) : undefined,
+  engine: engineFrom(process.env.MOCK_SANDBOX_ENGINE),
   chatRateLimit: { max: numberFrom("HARNESS_CHAT_REQUESTS_PER_MINUTE", 60), windowMs: 60_000 },
   participantCookie: {
     newParticipantLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_MINUTE", 10), windowMs: 60_000 },
@@ -41,8 +50,13 @@ const harness = await startHarness({
 console.log(`execute-code-ui harness: ${harness.url}`);
 if (!process.env.EXECUTE_CODE_SANDBOX_URL) {
   // Say how programs are isolated on this machine (the executor has already warned about anything missing).
-  const health = (await (await fetch(`${harness.url}/v1/health`)).json()) as { isolation?: { network?: string; processes?: string } };
-  if (health.isolation) console.log(`Python sandbox: network ${health.isolation.network}; processes ${health.isolation.processes}.`);
+  const health = (await (await fetch(`${harness.url}/v1/health`)).json()) as {
+    executor?: string;
+    isolation?: { network?: string; processes?: string };
+  };
+  if (health.isolation) {
+    console.log(`Python sandbox (${health.executor}): network ${health.isolation.network}; processes ${health.isolation.processes}.`);
+  }
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {

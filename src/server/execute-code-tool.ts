@@ -78,6 +78,8 @@ export interface ExecuteCodeToolContext {
   fetch?: typeof fetch;
   /** Replaces the tool description the model sees. */
   description?: string;
+  /** Python packages the sandbox has beyond the standard library, named to the model (`["numpy", "pandas"]`). Default none. */
+  packages?: string[];
   /** Ask the user before each run: "never" (default), "always", or a function of the input. */
   approval?: ApprovalPolicy<ExecuteCodeInput>;
 }
@@ -115,7 +117,10 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
     description:
       ctx.description ??
       `Run a Python 3 program and get back what it printed (stdout and stderr) and its exit code. ` +
-        `Only the standard library is available; there is no network and nothing is kept between runs, ` +
+        (ctx.packages?.length
+          ? `The standard library and ${ctx.packages.join(", ")} are available, nothing else; `
+          : `Only the standard library is available; `) +
+        `there is no network and nothing is kept between runs, ` +
         `so put everything the program needs in it and print what you want to see. ` +
         `Runs stop after ${Math.round(timeoutMs / 1000)} s.`,
     inputSchema: executeCodeInputSchema,

@@ -4,7 +4,7 @@ import { exportJWK, generateKeyPair } from "jose";
 import type { TokenMinterOptions } from "../../server/token.js";
 import type { Executor } from "./executor.js";
 import { createMockSandbox } from "./mock-sandbox.js";
-import { createPyodideExecutor } from "./pyodide-executor.js";
+import { createDefaultExecutor } from "./default-executor.js";
 import type { RateLimit } from "./rate-limiter.js";
 import type { RunSchedule } from "./run-scheduler.js";
 
@@ -13,7 +13,7 @@ export interface StartMockSandboxOptions {
   port?: number;
   /** Default 127.0.0.1: only this machine can reach it. */
   host?: string;
-  /** What runs the programs. Default: Pyodide (needs the `pyodide` package). */
+  /** What runs the programs. Default: CPython under bubblewrap where it can run, else Pyodide (needs the `pyodide` package). */
   executor?: Executor;
   rateLimit?: RateLimit;
   maxRunMs?: number;
@@ -44,7 +44,7 @@ export async function startMockSandbox(options: StartMockSandboxOptions = {}): P
     algorithms: ["EdDSA"],
     issuer: ISSUER,
     audience: AUDIENCE,
-    executor: options.executor ?? createPyodideExecutor(),
+    executor: options.executor ?? createDefaultExecutor(),
     rateLimit: options.rateLimit,
     maxRunMs: options.maxRunMs,
     schedule: options.schedule,

@@ -1,0 +1,276 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Executor, RunOutcome, RunRequest } from "./executor.js";
+
+export interface CpythonExecutorOptions {
+  /** The interpreter with the scientific packages. Default `/usr/bin/python3` (Debian's). */
+  python?: string;
+  /** bubblewrap. Default `bwrap` on the PATH. */
+  bwrap?: string;
+  /** Characters kept per stream and run; the rest is cut and counted. Default 1 000 000. */
+  maxOutputChars?: number;
+  /**
+   * Address space of one run's process, in MB (RLIMIT_AS): past it,
+   * allocations fail with MemoryError. It includes the ~400 MB of the
+   * libraries every run shares with the warm parent. Default 1024.
+   */
+  memoryLimitMb?: number;
+  /** Processes one run may have at once, itself included. Default 16. */
+  maxProcesses?: number;
+  /** Size of each run's private /tmp and working directory, in MB. Default 64. */
+  diskMb?: number;
+}
+
+/** Whether the CPython engine can run here, and if not, why. */
+export type CpythonAvailability = { available: true } | { available: false; reason: string };
+
+const zygoteScript = fileURLToPath(new URL("./cpython-zygote.py", import.meta.url));
+
+/** Read-only parts of the host the interpreter needs: /usr, and the /etc files the libraries read. */
+const ETC_FILES = ["/etc/alternatives", "/etc/ld.so.cache", "/etc/matplotlibrc", "/etc/fonts"];
+
+function bwrapArgs(python: string, script: string[]): string[] {
+  return [
+    "--unshare-all",
+    "--die-with-parent",
+    "--new-session",
+    "--ro-bind", "/usr", "/usr",
+    "--symlink", "usr/lib", "/lib",
+    "--symlink", "usr/lib64", "/lib64",
+    "--symlink", "usr/bin", "/bin",
+    ...ETC_FILES.filter((file) => existsSync(file)).flatMap((file) => ["--ro-bind", file, file]),
+    "--proc", "/proc",
+    "--dev", "/dev",
+    "--tmpfs", "/tmp",
+    "--dir", "/work",
+    "--uid", "1000",
+    "--gid", "1000",
+    "--clearenv",
+    "--setenv", "HOME", "/tmp",
+    "--setenv", "MPLBACKEND", "Agg",
+    "--setenv", "MPLCONFIGDIR", "/tmp",
+    "--setenv", "OPENBLAS_NUM_THREADS", "1",
+    "--setenv", "OMP_NUM_THREADS", "1",
+    "--setenv", "LANG", "C.UTF-8",
+    ...script,
+    python,
+    "-I",
+    "-u",
+  ];
+}
+
+/**
+ * Finds out once whether bubblewrap and the interpreter work here, with a
+ * run's own namespaces nested inside (a container may forbid them).
+ * Takes about 100 ms.
+ */
+export function probeCpython(options: Pick<CpythonExecutorOptions, "python" | "bwrap"> = {}): CpythonAvailability {
+  const python = options.python ?? "/usr/bin/python3";
+  const bwrap = options.bwrap ?? "bwrap";
+  if (process.platform !== "linux") return { available: false, reason: "the CPython engine needs Linux namespaces." };
+  if (!existsSync(python)) return { available: false, reason: `${python} is not installed.` };
+  // What a run needs: the libraries, and namespaces of its own inside bubblewrap's.
+  const trial = [
+    "import ctypes, os, numpy",
+    "libc = ctypes.CDLL(None, use_errno=True)",
+    "pid = os.fork()",
+    "if pid == 0: os._exit(0 if libc.unshare(0x10000000 | 0x00020000 | 0x20000000 | 0x40000000) == 0 else 1)",
+    "raise SystemExit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) and 'namespaces inside bubblewrap are not allowed')",
+  ].join("\n");
+  const result = spawnSync(bwrap, [...bwrapArgs(python, []), "-c", trial], {
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+  if (result.error) return { available: false, reason: `bubblewrap cannot be started (${result.error.message}).` };
+  if (result.status !== 0) {
+    const said = (result.stderr || "").trim().split("\n").at(-1) ?? "";
+    return { available: false, reason: `bubblewrap or the interpreter refused: ${said || `exit ${result.status}`}` };
+  }
+  return { available: true };
+}
+
+type ZygoteMessage =
+  | { type: "ready"; modules: string[]; python: string }
+  | { type: "started"; id: string }
+  | { type: "output"; id: string; stream: "stdout" | "stderr"; text: string }
+  | { type: "exit"; id: string; code: number | null; signal: string | null; cut: { stdout: number; stderr: number } };
+
+interface PendingRun {
+  onMessage(message: ZygoteMessage): void;
+  onZygoteExit(): void;
+}
+
+/**
+ * Runs Python in Debian's CPython, with numpy, pandas, matplotlib, scipy and
+ * sympy. A warm parent inside bubblewrap (no network, read-only system, not
+ * root, dies with the sandbox) has imported them once and forks a process
+ * per run, which takes namespaces of its own, a private /tmp and working
+ * directory, no /proc, resource limits and no capabilities before the
+ * program starts: nothing a run does reaches another run or the host, and a
+ * run starts in milliseconds with the whole stack loaded.
+ */
+export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Executor {
+  const python = options.python ?? "/usr/bin/python3";
+  const bwrap = options.bwrap ?? "bwrap";
+  const maxOutputChars = options.maxOutputChars ?? 1_000_000;
+  const memoryLimitMb = options.memoryLimitMb ?? 1024;
+  const maxProcesses = options.maxProcesses ?? 16;
+  const diskMb = options.diskMb ?? 64;
+  const pending = new Map<string, PendingRun>();
+  let zygote: { child: ChildProcessWithoutNullStreams; ready: Promise<{ modules: string[]; python: string }> } | null = null;
+  let modules: string[] = [];
+  let nextId = 0;
+  let closed = false;
+
+  const startZygote = () => {
+    const child = spawn(bwrap, [...bwrapArgs(python, ["--ro-bind", zygoteScript, "/sandbox/zygote.py"]), "/sandbox/zygote.py"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let buffer = "";
+    let stderr = "";
+    const ready = new Promise<{ modules: string[]; python: string }>((resolve, reject) => {
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf("\n")) !== -1) {
+          const line = buffer.slice(0, end);
+          buffer = buffer.slice(end + 1);
+          let message: ZygoteMessage;
+          try {
+            message = JSON.parse(line) as ZygoteMessage;
+          } catch {
+            continue;
+          }
+          if (message.type === "ready") {
+            modules = message.modules;
+            resolve(message);
+          } else pending.get(message.id)?.onMessage(message);
+        }
+      });
+      child.stderr.setEncoding("utf8");
+      child.stderr.on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
+      child.on("error", reject);
+      child.on("exit", (code, signal) => {
+        if (zygote?.child === child) zygote = null;
+        reject(new Error(`The CPython sandbox stopped (${signal ?? `exit ${code}`}): ${stderr.trim().split("\n").at(-1) ?? ""}`));
+        for (const run of pending.values()) run.onZygoteExit();
+      });
+    });
+    ready.catch(() => undefined);
+    // A stdin write to a zygote that just died must not take the harness down.
+    child.stdin.on("error", () => undefined);
+    return { child, ready };
+  };
+
+  const send = (child: ChildProcessWithoutNullStreams, message: unknown) => {
+    child.stdin.write(`${JSON.stringify(message)}\n`);
+  };
+
+  // Start at once: the imports take a couple of seconds, best spent before the first program.
+  zygote = startZygote();
+
+  return {
+    async run({ code, timeoutMs, signal, onStart, onOutput }: RunRequest): Promise<RunOutcome> {
+      if (closed) throw new Error("The Python executor is closed.");
+      zygote ??= startZygote();
+      const { child, ready } = zygote;
+      await ready;
+      const id = String(++nextId);
+      const output = { stdout: "", stderr: "" };
+      const cut = { stdout: 0, stderr: 0 };
+      let started = performance.now();
+      return new Promise<RunOutcome>((resolve, reject) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        let timedOut = false;
+        const done = (outcome: RunOutcome | Error) => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          pending.delete(id);
+          if (outcome instanceof Error) reject(outcome);
+          else resolve(outcome);
+        };
+        const kill = () => send(child, { type: "kill", id });
+        const onAbort = () => kill();
+        signal.addEventListener("abort", onAbort, { once: true });
+        pending.set(id, {
+          onMessage(message) {
+            if (message.type === "started") {
+              started = performance.now();
+              timer = setTimeout(() => {
+                timedOut = true;
+                kill();
+              }, timeoutMs);
+              try {
+                onStart?.();
+              } catch {
+                // A failing listener must not take the run with it.
+              }
+            } else if (message.type === "output") {
+              const room = maxOutputChars - output[message.stream].length;
+              const kept = message.text.length > room ? message.text.slice(0, Math.max(0, room)) : message.text;
+              cut[message.stream] += message.text.length - kept.length;
+              output[message.stream] += kept;
+              if (kept) {
+                try {
+                  onOutput?.(message.stream, kept);
+                } catch {
+                  // As above.
+                }
+              }
+            } else if (message.type === "exit") {
+              const killed = timedOut || signal.aborted;
+              done({
+                ...output,
+                exitCode: killed ? null : message.code,
+                signal: killed ? "SIGKILL" : message.signal,
+                wallTimeMs: Math.round(performance.now() - started),
+                timedOut,
+                truncated: { stdout: cut.stdout + message.cut.stdout, stderr: cut.stderr + message.cut.stderr },
+              });
+            }
+          },
+          onZygoteExit() {
+            done(new Error("The CPython sandbox stopped in the middle of the run."));
+          },
+        });
+        if (signal.aborted) return void done({ ...output, exitCode: null, signal: "SIGKILL", wallTimeMs: 0, timedOut: false });
+        send(child, {
+          type: "run",
+          id,
+          code,
+          limits: {
+            memoryMb: memoryLimitMb,
+            cpuSeconds: Math.ceil(timeoutMs / 1000) + 1,
+            processes: maxProcesses,
+            openFiles: 256,
+            fileMb: diskMb,
+            diskMb,
+            outputChars: maxOutputChars,
+          },
+        });
+      });
+    },
+    health() {
+      return {
+        executor: "cpython",
+        python: { path: python, modules },
+        isolation: {
+          network: "none: a network namespace of its own per run",
+          processes: "a PID namespace of its own per run; the program is its PID 1",
+          filesystem: "read-only system; a private /tmp and working directory per run; no /proc",
+          user: "uid 1000 in a user namespace of its own, no capabilities",
+          diesWithParent: true,
+          warnings: [],
+        },
+        limits: { memoryLimitMb, maxProcesses, diskMb, maxOutputChars },
+      };
+    },
+    async close() {
+      closed = true;
+      zygote?.child.kill("SIGKILL");
+      zygote = null;
+    },
+  };
+}

@@ -1,0 +1,326 @@
+"""The CPython engine's warm parent (the "zygote").
+
+It runs inside bubblewrap (no network, its own PID, IPC and user
+namespaces, a read-only /usr, uid 1000), imports the scientific stack once,
+and forks a fresh process for each program. Each run then gets namespaces of
+its own on top (user, mount, PID, network, IPC, UTS), a private /tmp and
+working directory, an empty /proc, limits, no capabilities, and the program
+itself runs as PID 1 of its namespace, so everything it starts dies with it.
+
+Protocol with the Node parent: one JSON object a line.
+  in:  {"type":"run","id","code","limits":{...}}  {"type":"kill","id"}
+  out: {"type":"ready","modules"}  {"type":"started","id"}
+       {"type":"output","id","stream","text"}
+       {"type":"exit","id","code","signal","cut":{"stdout","stderr"}}
+"""
+
+import codecs
+import ctypes
+import json
+import os
+import selectors
+import signal
+import sys
+
+# Loaded once here, shared copy-on-write by every run.
+MODULES = ["numpy", "pandas", "matplotlib", "matplotlib.pyplot", "scipy", "sympy"]
+loaded = []
+for name in MODULES:
+    try:
+        __import__(name)
+        loaded.append(name)
+    except Exception:
+        pass
+
+libc = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
+PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
+UID = GID = 1000
+
+RUNNER = """
+import sys, traceback
+def __ecu_run(source):
+    try:
+        exec(compile(source, "<exec>", "exec"), {"__name__": "__main__"})
+        return 0
+    except SystemExit as exit:
+        code = exit.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code & 0xFF
+        print(code, file=sys.stderr)
+        return 1
+    except BaseException:
+        etype, value, tb = sys.exc_info()
+        traceback.print_exception(etype, value, tb.tb_next)
+        return 1
+"""
+
+
+def check(result, what):
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+
+def write_file(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def mount(source, target, fstype, flags, data):
+    check(
+        libc.mount(
+            source.encode() if source else None,
+            target.encode(),
+            fstype.encode() if fstype else None,
+            ctypes.c_ulong(flags),
+            data.encode() if data else None,
+        ),
+        f"mount {target}",
+    )
+
+
+def drop_capabilities():
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+    header = Header(0x20080522, 0)
+    data = (Data * 2)()
+    check(libc.capset(ctypes.byref(header), ctypes.byref(data)), "capset")
+    check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+
+
+def set_limits(limits):
+    import resource
+
+    memory = limits["memoryMb"] * 1024 * 1024
+    for which, value in (
+        (resource.RLIMIT_AS, memory),
+        (resource.RLIMIT_CPU, limits["cpuSeconds"]),
+        (resource.RLIMIT_NPROC, limits["processes"]),
+        (resource.RLIMIT_NOFILE, limits["openFiles"]),
+        (resource.RLIMIT_FSIZE, limits["fileMb"] * 1024 * 1024),
+        (resource.RLIMIT_CORE, 0),
+    ):
+        resource.setrlimit(which, (value, value))
+
+
+def run_program(code, limits):
+    """In the run's PID 1: the last steps before the program, then the program."""
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    set_limits(limits)
+    drop_capabilities()
+    os.chdir("/work")
+    os.environ.clear()
+    os.environ.update({"HOME": "/work", "TMPDIR": "/tmp", "MPLBACKEND": "Agg", "MPLCONFIGDIR": "/tmp", "LANG": "C.UTF-8"})
+    # The zygote's random state must not be every run's.
+    import random
+
+    random.seed()
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed()
+    # Output reaches the parent as it is written.
+    sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
+    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
+    scope = {}
+    exec(RUNNER, scope)
+    status = scope["__ecu_run"](code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(status)
+
+
+def start_run(code, limits, out_w, err_w, status_w):
+    """In the forked child: new namespaces, a private /tmp and /work, then the program as PID 1."""
+    try:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os.dup2(out_w, 1)
+        os.dup2(err_w, 2)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(status_w, 3)
+        os.closerange(4, 1 << 16)
+        os.setsid()
+        check(
+            libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS),
+            "unshare",
+        )
+        write_file("/proc/self/setgroups", "deny")
+        write_file("/proc/self/uid_map", f"{UID} {UID} 1")
+        write_file("/proc/self/gid_map", f"{GID} {GID} 1")
+        mount(None, "/", None, MS_REC | MS_PRIVATE, None)
+        size = f"size={limits['diskMb']}m"
+        mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
+        mount("tmpfs", "/work", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=0755,uid={UID},gid={GID}")
+        # The zygote's /proc shows every run's processes, and a fresh one cannot be
+        # mounted under bubblewrap's read-only parts of it: the program gets none.
+        mount("tmpfs", "/proc", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555")
+        pid = os.fork()
+        if pid == 0:
+            os.close(3)
+            run_program(code, limits)
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):
+            report = {"code": None, "signal": signal.Signals(os.WTERMSIG(status)).name}
+        else:
+            report = {"code": os.WEXITSTATUS(status), "signal": None}
+        os.write(3, json.dumps(report).encode())
+        os._exit(0)
+    except BaseException as error:
+        try:
+            os.write(2, f"The sandbox could not start the program: {error}\n".encode())
+        finally:
+            os._exit(70)
+
+
+class Run:
+    def __init__(self, run_id, pid, out_r, err_r, status_r, limit):
+        self.id = run_id
+        self.pid = pid
+        self.streams = {out_r: "stdout", err_r: "stderr"}
+        self.decoders = {out_r: codecs.getincrementaldecoder("utf-8")("replace"), err_r: codecs.getincrementaldecoder("utf-8")("replace")}
+        self.status_r = status_r
+        self.status = b""
+        self.open = 3
+        self.limit = limit
+        self.sent = {"stdout": 0, "stderr": 0}
+        self.cut = {"stdout": 0, "stderr": 0}
+        self.exit_status = None
+
+
+def main():
+    out = sys.stdout.buffer
+
+    def send(message):
+        out.write(json.dumps(message).encode() + b"\n")
+        out.flush()
+
+    selector = selectors.DefaultSelector()
+    runs = {}
+    by_fd = {}
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    selector.register(sys.stdin.fileno(), selectors.EVENT_READ, "in")
+    selector.register(wake_r, selectors.EVENT_READ, "wake")
+    pending = b""
+    send({"type": "ready", "modules": loaded, "python": sys.version.split()[0]})
+
+    def finish_if_done(run):
+        if run.open or run.exit_status is None:
+            return
+        del runs[run.id]
+        try:
+            report = json.loads(run.status or b"{}")
+        except ValueError:
+            report = {}
+        status = run.exit_status
+        if "code" not in report:
+            # The start-up failed (exit 70) or the run was killed before it could report.
+            report = {"code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                      "signal": signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else None}
+        send({"type": "exit", "id": run.id, "code": report["code"], "signal": report["signal"], "cut": run.cut})
+
+    def on_data(fd, run):
+        data = os.read(fd, 65536)
+        if fd == run.status_r:
+            if data:
+                run.status += data[:4096]
+                return
+        elif data:
+            stream = run.streams[fd]
+            text = run.decoders[fd].decode(data)
+            room = run.limit - run.sent[stream]
+            if len(text) > room:
+                run.cut[stream] += len(text) - max(room, 0)
+                text = text[: max(room, 0)]
+            if text:
+                run.sent[stream] += len(text)
+                send({"type": "output", "id": run.id, "stream": stream, "text": text})
+            return
+        selector.unregister(fd)
+        os.close(fd)
+        del by_fd[fd]
+        run.open -= 1
+        finish_if_done(run)
+
+    def reap():
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            for run in runs.values():
+                if run.pid == pid:
+                    run.exit_status = status
+                    finish_if_done(run)
+                    break
+
+    def command(message):
+        if message.get("type") == "kill":
+            run = runs.get(message.get("id"))
+            if run:
+                try:
+                    os.kill(run.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            return
+        if message.get("type") != "run":
+            return
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        status_r, status_w = os.pipe()
+        out.flush()
+        pid = os.fork()
+        if pid == 0:
+            start_run(message["code"], message["limits"], out_w, err_w, status_w)
+        for fd in (out_w, err_w, status_w):
+            os.close(fd)
+        run = Run(message["id"], pid, out_r, err_r, status_r, message["limits"]["outputChars"])
+        runs[run.id] = run
+        for fd in (out_r, err_r, status_r):
+            by_fd[fd] = run
+            selector.register(fd, selectors.EVENT_READ, "run")
+        send({"type": "started", "id": run.id})
+
+    while True:
+        for key, _ in selector.select():
+            if key.data == "wake":
+                os.read(wake_r, 4096)
+                reap()
+            elif key.data == "in":
+                chunk = os.read(key.fd, 1 << 20)
+                if not chunk:
+                    # The parent is gone: so are the runs.
+                    for run in runs.values():
+                        try:
+                            os.kill(run.pid, signal.SIGKILL)
+                        except ProcessLookupError:
+                            pass
+                    os._exit(0)
+                pending += chunk
+                while b"\n" in pending:
+                    line, pending = pending.split(b"\n", 1)
+                    if line.strip():
+                        command(json.loads(line))
+            else:
+                run = by_fd.get(key.fd)
+                if run:
+                    on_data(key.fd, run)
+        reap()
+
+
+main()
