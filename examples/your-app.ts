@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createScriptedModel } from "execute-code-ui/harness";
 import type { ExecuteCodeToolContext, ExecutionCost } from "execute-code-ui/server";
 
-/** Your model (`openai("gpt-5.1")`, say). This one runs a message's ```python block as written. */
+/** Your model, from an AI SDK provider. This one runs a message's ```python block as written. */
 export const yourModel = createScriptedModel({ chunkDelayMs: 0 });
 
 /** Your course's system prompt. */
