@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { executeCodeCard, executeCodeCards } from "../src/testing";
 import { at, python, recordPhases, send } from "./helpers";
@@ -157,6 +158,40 @@ test.describe("the harness demo, as a person uses it", () => {
     await stranger.goto(at(PORTS.main));
     await expect(stranger.getByRole("textbox", { name: "Message" })).toBeVisible();
     await expect(stranger.getByText(/^Your chats/)).toHaveCount(0);
+    await other.close();
+  });
+
+  test("a plot shows in the card with alt text from its title, after a reload too; its CSV downloads for its owner alone", async ({ page, browser }) => {
+    await page.goto(at(PORTS.main));
+    await page.getByRole("button", { name: "Plot the squares and save them as a CSV" }).click();
+    const card = executeCodeCard(page);
+    expect(await card.waitForEnd(), await card.root.innerText()).toBe("succeeded");
+    const figure = card.root.locator('[data-slot="execute-code-figures"] img');
+    await expect(figure).toHaveAttribute("alt", "Squares, x: n, y: n squared");
+    await expect.poll(() => figure.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
+    await expect(page.getByText("It drew one figure, Squares. It wrote squares.csv")).toBeVisible();
+
+    const csv = card.root.locator('a[data-slot="execute-code-file"]', { hasText: "squares.csv" });
+    const download = page.waitForEvent("download");
+    await csv.click();
+    const saved = await (await download).path();
+    expect(readFileSync(saved, "utf8")).toBe("1,1\r\n2,4\r\n3,9\r\n4,16\r\n5,25\r\n6,36\r\n7,49\r\n8,64\r\n9,81\r\n10,100\r\n");
+
+    // The stored chat holds the references, not the bytes.
+    const chatId = await page.locator(".demo-thread").getAttribute("data-chat-id");
+    const stored = await page.evaluate(async (id) => (await fetch(`/api/chats/${id}`)).text(), chatId);
+    expect(stored).toContain("figure-1.png");
+    expect(stored).not.toContain("iVBOR");
+
+    await page.reload();
+    await expect.poll(() => executeCodeCard(page).root.locator("img").evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
+
+    const href = await csv.getAttribute("href");
+    const other = await browser.newContext();
+    const stranger = await other.newPage();
+    await stranger.goto(at(PORTS.main));
+    const status = await stranger.evaluate(async (url) => (await fetch(url!)).status, href);
+    expect(status).toBe(404);
     await other.close();
   });
 

@@ -9,6 +9,7 @@ export {
   type ExecuteCodeBusyResult,
   type ExecuteCodeErrorResult,
   type ExecuteCodeTruncation,
+  type ExecuteCodeRunFile,
   type NormalizedExecuteCodeResult,
   type UnrecognisedResult,
 } from "./contract/index.js";

@@ -11,14 +11,18 @@ import {
   htmlOutput,
   largeProgram,
   longOutput,
+  plotCode,
   primesCode,
   primesOutput,
   running,
+  squaresCsv,
+  squaresFigure,
   tracebackCode,
   tracebackStderr,
   unicodeOutput,
   writingArgsText,
 } from "./fixtures";
+import squaresPng from "./assets/squares.png";
 
 const meta = {
   title: "ExecuteCodeCard",
@@ -224,6 +228,74 @@ export const Succeeded: Story = {
 export const SucceededDark: Story = {
   ...Succeeded,
   parameters: { theme: "dark" },
+};
+
+// --- Figures and files -----------------------------------------------------
+
+/** The app's file route, here: the figure from the stories' assets, the CSV as a data URL. */
+const storyFileUrl = (file: { kind: string; ref: { fileId: string } }) =>
+  file.kind === "image" ? squaresPng : `data:text/csv,${encodeURIComponent("1,1\n2,4\n3,9\n")}`;
+
+export const FigureAndFile: Story = {
+  args: call(plotCode, {
+    result: completed({ stdout: "sum of squares: 385\n", files: [squaresFigure, squaresCsv] }),
+  }),
+  render: (args) => <ExecuteCodeCard {...args} fileUrl={storyFileUrl} />,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const figures = within(slot(root, "figures")!);
+    const image = figures.getByRole("img", { name: "Squares, x: n, y: n squared" });
+    // Room for the figure is kept before it loads, then it shows at its own aspect ratio.
+    await expect(image.getBoundingClientRect().height).toBeGreaterThan(0);
+    await waitFor(() => expect((image as HTMLImageElement).naturalWidth).toBeGreaterThan(0));
+    const links = [...root.querySelectorAll<HTMLAnchorElement>('a[data-slot="execute-code-file"]')];
+    await expect(links.map((link) => link.textContent)).toEqual(["Download figure-1.png (6.9 KB)", "Download squares.csv (61 B)"]);
+    await expect(links[1]).toHaveAttribute("download", "squares.csv");
+    // After the output, in the card's body.
+    await expect(slot(root, "stdout")!.compareDocumentPosition(slot(root, "figures")!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  },
+};
+
+export const FigureAndFileDark: Story = { ...FigureAndFile, parameters: { theme: "dark" } };
+
+export const TwoFiguresOnAWideCard: Story = {
+  args: call(plotCode, {
+    result: completed({
+      files: [squaresFigure, { ...squaresFigure, name: "figure-2.png", alt: "Cubes", ref: { sessionId: "run-1", fileId: "figure-2" } }],
+    }),
+  }),
+  render: (args) => (
+    <div style={{ width: 900 }}>
+      <ExecuteCodeCard {...args} fileUrl={storyFileUrl} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const [first, second] = within(card(canvasElement)).getAllByRole("img");
+    await waitFor(() => expect(second!.getBoundingClientRect().top).toBe(first!.getBoundingClientRect().top));
+  },
+};
+
+export const TwoFiguresOnAPhone: Story = {
+  ...TwoFiguresOnAWideCard,
+  render: (args) => (
+    <div style={{ width: 340 }}>
+      <ExecuteCodeCard {...args} fileUrl={storyFileUrl} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const [first, second] = within(card(canvasElement)).getAllByRole("img");
+    await waitFor(() => expect(second!.getBoundingClientRect().top).toBeGreaterThan(first!.getBoundingClientRect().bottom));
+  },
+};
+
+export const FigureNoLongerAvailable: Story = {
+  args: call(plotCode, { result: completed({ files: [squaresFigure] }) }),
+  render: (args) => <ExecuteCodeCard {...args} fileUrl={() => "/no-such-file.png"} />,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await waitFor(() => expect(slot(root, "file-unavailable")).toHaveTextContent("figure-1.png is no longer available"));
+    await expect(within(root).queryByRole("img")).toBeNull();
+  },
 };
 
 export const FailedWithTraceback: Story = {

@@ -84,3 +84,35 @@ export function largeProgram(length = 20_000): string {
   }
   return code.slice(0, length);
 }
+
+/** A program that draws a figure and writes a CSV, as the demo's "Plot the squares" prompt runs it. */
+export const plotCode = `import csv
+import matplotlib.pyplot as plt
+
+n = list(range(1, 11))
+squares = [k * k for k in n]
+with open("squares.csv", "w", newline="") as f:
+    csv.writer(f).writerows(zip(n, squares))
+plt.plot(n, squares, marker="o")
+plt.title("Squares")
+plt.xlabel("n")
+plt.ylabel("n squared")
+plt.show()
+print("sum of squares:", sum(squares))`;
+
+export const squaresFigure = {
+  name: "figure-1.png",
+  mediaType: "image/png",
+  size: 7057,
+  kind: "image",
+  alt: "Squares, x: n, y: n squared",
+  ref: { sessionId: "run-1", fileId: "figure-1" },
+} as const;
+
+export const squaresCsv = {
+  name: "squares.csv",
+  mediaType: "text/csv",
+  size: 61,
+  kind: "file",
+  ref: { sessionId: "run-1", fileId: "csv-1" },
+} as const;

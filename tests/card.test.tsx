@@ -9,9 +9,12 @@ import {
   call,
   completed,
   htmlOutput,
+  plotCode,
   primesCode,
   primesOutput,
   running,
+  squaresCsv,
+  squaresFigure,
   tracebackCode,
   tracebackStderr,
   writingArgsText,
@@ -391,5 +394,50 @@ describe("ExecuteCodeCard: behaviour", () => {
     rerender(<ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} />);
     expect(screen.getByRole("status")).toBe(status);
     expect(status).toHaveTextContent("Finished");
+  });
+});
+
+describe("ExecuteCodeCard: figures and files", () => {
+  const withFiles = call(plotCode, { result: completed({ stdout: "sum of squares: 385\n", files: [squaresFigure, squaresCsv] }) });
+
+  it("shows each figure with its alt text and a download link, and other files as download links, after the output", () => {
+    const { container } = render(<ExecuteCodeCard {...withFiles} />);
+    const figures = slot(container, "figures")!;
+    const image = within(figures).getByRole("img", { name: "Squares, x: n, y: n squared" });
+    expect(image).toHaveAttribute("src", "/api/files/run-1/figure-1");
+    const links = [...container.querySelectorAll('a[data-slot="execute-code-file"]')];
+    expect(links.map((link) => [link.textContent, link.getAttribute("href"), link.getAttribute("download")])).toEqual([
+      ["Download figure-1.png (6.9 KB)", "/api/files/run-1/figure-1", "figure-1.png"],
+      ["Download squares.csv (61 B)", "/api/files/run-1/csv-1", "squares.csv"],
+    ]);
+    expect(screen.getByRole("list", { name: "Files" })).toHaveTextContent("squares.csv");
+    expect(slot(container, "stdout")!.compareDocumentPosition(figures) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("asks the app where its files are", () => {
+    render(<ExecuteCodeCard {...withFiles} fileUrl={(file) => `/chats/7/files/${file.ref.fileId}`} />);
+    expect(screen.getByRole("img")).toHaveAttribute("src", "/chats/7/files/figure-1");
+  });
+
+  it("says so when a figure can no longer be loaded, and keeps no broken image", async () => {
+    const { container } = render(<ExecuteCodeCard {...withFiles} />);
+    act(() => {
+      screen.getByRole("img").dispatchEvent(new Event("error"));
+    });
+    expect(slot(container, "file-unavailable")).toHaveTextContent("figure-1.png is no longer available");
+    expect(screen.queryByRole("img")).toBeNull();
+  });
+
+  it("shows no files while the program runs, nor for a result without any", () => {
+    const { container, rerender } = render(<ExecuteCodeCard {...call(plotCode, { status: running })} />);
+    expect(slot(container, "files")).toBeNull();
+    rerender(<ExecuteCodeCard {...call(plotCode, { result: completed({ stdout: "1\n" }) })} />);
+    expect(slot(container, "files")).toBeNull();
+  });
+
+  it("names files in German with the German labels", () => {
+    render(<ExecuteCodeCard {...withFiles} labels={germanLabels} />);
+    expect(screen.getByRole("group", { name: "Abbildungen" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "squares.csv herunterladen (61 B)" })).toBeInTheDocument();
   });
 });

@@ -10,6 +10,22 @@ export const truncationSchema = v.object({
   stderr: count,
 });
 
+/**
+ * A file the run left in its working directory, or a figure it drew: the
+ * bytes stay with the sandbox, and `ref` is what the app's file route
+ * resolves (for codeapi, the session and file ids of `/v1/exec`'s `files`).
+ */
+export const runFileSchema = v.object({
+  name: v.string(),
+  mediaType: v.string(),
+  size: count,
+  /** "image" for a raster image the card may show; anything else is a download. */
+  kind: v.picklist(["image", "file"]),
+  /** For a figure: what it shows (its title and axis labels), as alt text. */
+  alt: v.optional(v.string()),
+  ref: v.object({ sessionId: v.string(), fileId: v.string() }),
+});
+
 /** The program ran to its end (or was killed by a signal). */
 export const completedResultSchema = v.object({
   status: v.literal("completed"),
@@ -21,6 +37,8 @@ export const completedResultSchema = v.object({
   signal: v.nullable(v.string()),
   wallTimeMs: duration,
   truncated: truncationSchema,
+  /** Files and figures the run left; absent when there are none. */
+  files: v.optional(v.array(runFileSchema)),
 });
 
 /** The program ran past the time limit; what it printed so far is kept. */
@@ -31,6 +49,7 @@ export const timeoutResultSchema = v.object({
   stderr: v.string(),
   wallTimeMs: duration,
   truncated: truncationSchema,
+  files: v.optional(v.array(runFileSchema)),
 });
 
 /**
@@ -75,6 +94,7 @@ export const executeCodeResultSchema = v.variant("status", [
 export const executeCodeProgressSchema = v.variant("status", [...executeCodeResultSchema.options, runningResultSchema]);
 
 export type ExecuteCodeTruncation = v.InferOutput<typeof truncationSchema>;
+export type ExecuteCodeRunFile = v.InferOutput<typeof runFileSchema>;
 export type ExecuteCodeCompletedResult = v.InferOutput<typeof completedResultSchema>;
 export type ExecuteCodeTimeoutResult = v.InferOutput<typeof timeoutResultSchema>;
 export type ExecuteCodeBusyResult = v.InferOutput<typeof busyResultSchema>;

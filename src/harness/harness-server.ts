@@ -5,6 +5,7 @@ import { exportJWK, generateKeyPair } from "jose";
 import {
   buildExecuteCodeTool,
   createChatEndpoints,
+  createRunFileRoute,
   createPostgresChatStore,
   createSqliteChatStore,
   EXECUTE_CODE_SYSTEM_PROMPT,
@@ -116,6 +117,9 @@ function gateOptionsOf(body: Record<string, unknown>): Record<string, unknown> |
 export const DEFAULT_CHAT_RATE_LIMIT: RateLimit = { max: 60, windowMs: 60_000 };
 
 const ISSUER = "execute-code-ui-harness";
+const TENANT_ID = "demo-course";
+/** A run's file, for the demo's cards: `GET /api/files/{sessionId}/{fileId}`. */
+const RUN_FILE_PATH = /^\/api\/files\/[\w-]{1,100}\/[\w-]{1,100}$/;
 const AUDIENCE = "sandbox";
 
 /**
@@ -188,7 +192,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       sandboxUrl,
       signing,
       participantId,
-      tenantId: "demo-course",
+      tenantId: TENANT_ID,
       chatbotId: "harness",
       timeoutMs: options.toolTimeoutMs,
       packages: packages(),
@@ -241,11 +245,22 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   }
 
   async function serveChats(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const isFile = RUN_FILE_PATH.test(path);
     const known =
-      path === "/api/chat" || path === "/api/chats" || path === "/api/session" || /^\/api\/chats\/[^/]+(\/(messages|tool-results))?$/.test(path);
+      isFile ||
+      path === "/api/chat" ||
+      path === "/api/chats" ||
+      path === "/api/session" ||
+      /^\/api\/chats\/[^/]+(\/(messages|tool-results))?$/.test(path);
     if (!known) return void serveDemo(req, res);
     const methods =
-      path === "/api/session" ? ["GET"] : path === "/api/chats" ? ["GET", "POST"] : /^\/api\/chats\/[^/]+$/.test(path) ? ["GET", "PATCH", "DELETE"] : ["POST"];
+      path === "/api/session" || isFile
+        ? ["GET"]
+        : path === "/api/chats"
+          ? ["GET", "POST"]
+          : /^\/api\/chats\/[^/]+$/.test(path)
+            ? ["GET", "PATCH", "DELETE"]
+            : ["POST"];
     if (!methods.includes(req.method ?? "")) {
       res.writeHead(405, { allow: methods.join(", ") }).end();
       return;
@@ -256,6 +271,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
       res.end(JSON.stringify({ participant: participantId }));
       return;
+    }
+    if (isFile) {
+      // The sandbox answers only the run's owner: a file of another participant is a 404.
+      const files = createRunFileRoute({ sandboxUrl, signing, tenantId: TENANT_ID });
+      return sendWebResponse(res, await files.handle(toWebRequest(req, res), { participantId }));
     }
     const response = await chats.handle(toWebRequest(req, res), { participantId });
     await sendWebResponse(res, response ?? new Response("Not found", { status: 404 }));

@@ -10,6 +10,6 @@ export { createPyodideExecutor, type PyodideExecutorOptions } from "./sandbox/py
 export { createCpythonExecutor, probeCpython, type CpythonAvailability, type CpythonExecutorOptions } from "./sandbox/cpython-executor.js";
 export { createDefaultExecutor, type DefaultExecutorOptions, type SandboxEngine } from "./sandbox/default-executor.js";
 export { createScriptedExecutor, type ScriptedAnswer, type ScriptedChunk } from "./sandbox/scripted-executor.js";
-export type { Executor, OutputStream, RunOutcome, RunRequest, SandboxFault } from "./sandbox/executor.js";
+export type { Executor, OutputStream, RunFileOutput, RunOutcome, RunRequest, SandboxFault } from "./sandbox/executor.js";
 export type { RateLimit } from "./sandbox/rate-limiter.js";
 export type { RunSchedule } from "./sandbox/run-scheduler.js";

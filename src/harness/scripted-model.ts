@@ -33,6 +33,25 @@ export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; code:
     match: /colou?r/i,
     code: 'GREEN, RED, BOLD, RESET = "\\033[32m", "\\033[31m", "\\033[1m", "\\033[0m"\nprint(f"{BOLD}Report{RESET}")\nprint(f"{GREEN}passed: 3{RESET}")\nprint(f"{RED}failed: 1{RESET}")',
   },
+  {
+    prompt: "Plot the squares and save them as a CSV",
+    match: /plot|figure|csv/i,
+    code: [
+      "import csv",
+      "import matplotlib.pyplot as plt",
+      "",
+      "n = list(range(1, 11))",
+      "squares = [k * k for k in n]",
+      'with open("squares.csv", "w", newline="") as f:',
+      "    csv.writer(f).writerows(zip(n, squares))",
+      'plt.plot(n, squares, marker="o")',
+      'plt.title("Squares")',
+      'plt.xlabel("n")',
+      'plt.ylabel("n squared")',
+      "plt.show()",
+      'print("sum of squares:", sum(squares))',
+    ].join("\n"),
+  },
 ];
 
 const FENCED = /```(?:python|py|python3)?[^\n]*\n([\s\S]*?)```/i;
@@ -113,11 +132,18 @@ export function replyToToolResult(text: string): string {
     // Quoted as a person would read it: without the terminal's escape codes.
     // eslint-disable-next-line no-control-regex
     const stdout = (/\nstdout:\n([^\n]*)/.exec(text)?.[1] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
-    const stderr = /\nstderr:\n([\s\S]*)$/.exec(text)?.[1]?.trim().split("\n").pop() ?? "";
+    const stderr = /\nstderr:\n([\s\S]*?)(?:\nfiles \(|$)/.exec(text)?.[1]?.trim().split("\n").pop() ?? "";
     const status = killed ? `was killed by ${killed[1]}` : `finished with exit code ${exit![1]}`;
     const printed = stdout ? `Its first line of output is: ${stdout}` : "It printed nothing on stdout.";
     const failure = stderr && (killed || exit![1] !== "0") ? ` The error was: ${stderr}` : "";
-    return `The program ${status}. ${printed}${failure}`;
+    // Figures by their title (the first part of their description), files by name.
+    const figures = [...text.matchAll(/^- figure (\S+) \([^)]*\)(?:: ([^,;\n]*))?/gm)].map(([, name, title]) => title || name!);
+    const files = [...text.matchAll(/^- file (\S+) /gm)].map(([, name]) => name!);
+    const drew = figures.length
+      ? ` It drew ${figures.length === 1 ? "one figure" : `${figures.length} figures`}, ${figures.join(", ")}.`
+      : "";
+    const wrote = files.length ? ` It wrote ${files.join(", ")}, which you can download under the output.` : "";
+    return `The program ${status}. ${printed}${failure}${drew}${wrote}`;
   }
   return `The code did not give a result: ${text.split("\n")[0]}`;
 }

@@ -66,4 +66,8 @@ export const germanLabels: ExecuteCodeLabels = {
   denyReason: "Warum nicht ausführen? (optional)",
   answerFailed: "Ihre Antwort konnte nicht gesendet werden. Bitte erneut versuchen.",
   goToLine: (line) => `Zu Zeile ${line} des Codes springen`,
+  figures: "Abbildungen",
+  files: "Dateien",
+  download: (name, size) => `${name} herunterladen (${size})`,
+  fileUnavailable: (name) => `${name} ist nicht mehr verfügbar: Dateien werden nach dem Lauf nur kurz aufbewahrt.`,
 };

@@ -15,6 +15,7 @@ export {
 export { createApprovalExpiry, expiredApprovalResult, type ApprovalExpiryOptions } from "./approval-expiry.js";
 export { mergeTools, type ToolNameClash } from "./merge-tools.js";
 export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt.js";
+export { createRunFileRoute, type RunFileRouteOptions } from "./run-file-route.js";
 export {
   createTokenMinter,
   MAX_TOKEN_LIFETIME_SECONDS,

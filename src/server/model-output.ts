@@ -1,8 +1,23 @@
-import { normalizeExecuteCodeResult } from "../contract/index.js";
+import { normalizeExecuteCodeResult, type ExecuteCodeRunFile } from "../contract/index.js";
 
 function stream(name: string, text: string, cut: number): string {
   const note = cut ? `\n[${cut} more characters of ${name} were cut]` : "";
   return `${name}:\n${text}${note}`;
+}
+
+const size = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+
+/** The files in words (the student sees them under the card); never their bytes. */
+function files(list: ExecuteCodeRunFile[] | undefined): string[] {
+  if (!list?.length) return [];
+  return [
+    `files (shown to the student under the output):`,
+    ...list.map((file) =>
+      file.kind === "image"
+        ? `- figure ${file.name} (${file.mediaType}, ${size(file.size)})${file.alt ? `: ${file.alt}` : ""}`
+        : `- file ${file.name} (${file.mediaType}, ${size(file.size)}), offered for download`,
+    ),
+  ];
 }
 
 /** The result as the model reads it: plain text, the real output first. */
@@ -11,13 +26,19 @@ export function describeModelOutput(output: unknown): string {
   switch (result.status) {
     case "completed": {
       const exit = result.signal ? `killed by ${result.signal}` : `exit code: ${result.exitCode ?? "unknown"}`;
-      return [exit, stream("stdout", result.stdout, result.truncated.stdout), stream("stderr", result.stderr, result.truncated.stderr)].join("\n");
+      return [
+        exit,
+        stream("stdout", result.stdout, result.truncated.stdout),
+        stream("stderr", result.stderr, result.truncated.stderr),
+        ...files(result.files),
+      ].join("\n");
     }
     case "timeout":
       return [
         `The program was stopped because it ran longer than ${result.timeoutMs === null ? "the time limit" : `${result.timeoutMs / 1000} s`} (an endless loop or too much work). Output up to then:`,
         stream("stdout", result.stdout, result.truncated.stdout),
         stream("stderr", result.stderr, result.truncated.stderr),
+        ...files(result.files),
       ].join("\n");
     case "busy":
       return `The code runner is busy and did not run the program.${result.retryAfterMs === null ? "" : ` It can take another run in ${Math.ceil(result.retryAfterMs / 1000)} s.`} Tell the student, and do not guess the output.`;

@@ -3,6 +3,7 @@ import {
   sandboxTimedOut,
   sandboxTruncation,
   type ExecuteCodeResult,
+  type ExecuteCodeRunFile,
   type SandboxResponse,
 } from "../contract/index.js";
 import { readRetryAfterMs } from "./retry-after.js";
@@ -143,10 +144,37 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
     wallTimeMs: r.wall_time ?? null,
     truncated: { stdout: stdout.cut + earlier.stdout, stderr: stderr.cut + earlier.stderr },
   };
+  const files = runFiles(r);
+  const withFiles = files.length ? { ...common, files } : common;
   const result: ExecuteCodeResult = sandboxTimedOut(r)
-    ? { status: "timeout", timeoutMs: r.time_limit_ms ?? null, ...common }
-    : { status: "completed", exitCode: r.code, signal: r.signal ?? null, ...common };
+    ? { status: "timeout", timeoutMs: r.time_limit_ms ?? null, ...withFiles }
+    : { status: "completed", exitCode: r.code, signal: r.signal ?? null, ...withFiles };
   return { ok: true, result, response: r };
+}
+
+/** Raster images a browser shows as they are; every other type (SVG and HTML included) is a download. */
+export const SHOWN_IMAGES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/** The sandbox's `files` as the kit's references: names, types and sizes, never the bytes. */
+function runFiles(response: SandboxResponse): ExecuteCodeRunFile[] {
+  const sessionId = response.session_id;
+  if (!sessionId || !response.files) return [];
+  return response.files.flatMap((entry) => {
+    if (!entry || typeof entry !== "object") return [];
+    const { id, name, content_type, size, alt } = entry as Record<string, unknown>;
+    if (typeof id !== "string" || typeof name !== "string") return [];
+    const mediaType = typeof content_type === "string" && content_type ? content_type : "application/octet-stream";
+    return [
+      {
+        name,
+        mediaType,
+        size: typeof size === "number" && Number.isInteger(size) && size >= 0 ? size : 0,
+        kind: SHOWN_IMAGES.has(mediaType) ? ("image" as const) : ("file" as const),
+        ...(typeof alt === "string" && alt ? { alt } : {}),
+        ref: { sessionId, fileId: id },
+      },
+    ];
+  });
 }
 
 /** A network failure as a result a student can read and a model can act on. */

@@ -1,4 +1,5 @@
 import { createContext, useContext, type RefObject } from "react";
+import type { ExecuteCodeRunFile } from "../contract/index.js";
 import type { ExecuteCodeView } from "../view/index.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 
@@ -15,6 +16,8 @@ export interface ExecuteCodeContextValue {
   focusLine: (line: number | null) => void;
   /** The card's root, which takes the focus when an answered approval bar goes away. */
   rootRef: RefObject<HTMLDivElement | null>;
+  /** Where the app serves a run's file. */
+  fileUrl: (file: ExecuteCodeRunFile) => string;
 }
 
 export const ExecuteCodeContext = createContext<ExecuteCodeContextValue | null>(null);

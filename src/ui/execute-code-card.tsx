@@ -37,6 +37,7 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({ onApprove, onDeny
           <ExecuteCode.Message />
           {onApprove && onDeny && <ExecuteCode.Approval onApprove={onApprove} onDeny={onDeny} />}
           <ExecuteCode.Output />
+          <ExecuteCode.Files />
         </ExecuteCode.Content>
       </>
     ),

@@ -12,6 +12,7 @@ import {
   type MouseEvent,
   type ReactNode,
 } from "react";
+import type { ExecuteCodeRunFile } from "../contract/index.js";
 import { deriveExecuteCodeView, type ExecuteCodeCallState, type ExecuteCodeView } from "../view/index.js";
 import { ansiParser } from "./ansi-parser.js";
 import { ApprovalBar, preloadApprovalReason, type ApprovalBarProps } from "./approval-bar.js";
@@ -23,6 +24,7 @@ import { Icon } from "./icon.js";
 import { resolveLabels, type ExecuteCodeLabels } from "./labels.js";
 import { OutputPane, type OutputPaneProps } from "./output-pane.js";
 import { PHASE_LOOK } from "./phase-look.js";
+import { defaultFileUrl, Files } from "./run-files.js";
 import { StderrText } from "./stderr-text.js";
 import { useElapsed } from "./use-clock.js";
 import { useControllableOpen } from "./use-controllable.js";
@@ -39,6 +41,8 @@ export interface RootProps extends ExecuteCodeCallState, AsChild, ComponentProps
   labels?: Partial<ExecuteCodeLabels>;
   /** Forces a colour scheme; by default the card follows the host's (`.dark`, `[data-theme]`, `color-scheme`). */
   theme?: "light" | "dark";
+  /** Where the app serves a run's figures and files; default `/api/files/{sessionId}/{fileId}` (the harness's route). */
+  fileUrl?: (file: ExecuteCodeRunFile) => string;
   /** Whether the card shows its body or only its header (controlled); with `defaultOpen` it keeps its own state. */
   open?: boolean;
   defaultOpen?: boolean;
@@ -57,6 +61,7 @@ function Root({
   execution,
   labels,
   theme,
+  fileUrl = defaultFileUrl,
   open: openProp,
   defaultOpen = true,
   onOpenChange,
@@ -92,8 +97,9 @@ function Root({
         if (line !== null) setOpen(true);
       },
       rootRef,
+      fileUrl,
     }),
-    [view, resolved, open, focusedLine, setOpen, contentId],
+    [view, resolved, open, focusedLine, setOpen, contentId, fileUrl],
   );
   const look = PHASE_LOOK[view.phase];
   const Component = asChild ? Slot.Root : "div";
@@ -354,4 +360,5 @@ export const ExecuteCode = {
   Message,
   Approval,
   Output,
+  Files,
 };

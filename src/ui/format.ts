@@ -27,3 +27,11 @@ export function formatDuration(ms: number, separators: NumberSeparators): string
   const seconds = Math.round((ms % 60_000) / 1000);
   return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
 }
+
+/** A file size as people read it: "840 B", "18.2 KB", "1.5 MB". */
+export function formatBytes(bytes: number, separators: NumberSeparators): string {
+  if (bytes < 1024) return `${formatCount(bytes, separators)} B`;
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, "KB"] : [bytes / 1024 / 1024, "MB"];
+  const [whole, tenths] = value.toFixed(1).split(".");
+  return `${formatCount(Number(whole), separators)}${tenths === "0" ? "" : `${separators.decimal}${tenths}`} ${unit}`;
+}

@@ -52,6 +52,14 @@ export interface ExecuteCodeLabels {
   denyReason: string;
   answerFailed: string;
   goToLine: (line: string) => string;
+  /** Name of the group of figures a run drew. */
+  figures: string;
+  /** Name of the group of other files a run wrote. */
+  files: string;
+  /** A file's download link: its name and size. */
+  download: (name: string, size: string) => string;
+  /** A figure or file the app can no longer fetch (it expired, or it failed to load). */
+  fileUnavailable: (name: string) => string;
 }
 
 export const englishLabels: ExecuteCodeLabels = {
@@ -113,6 +121,10 @@ export const englishLabels: ExecuteCodeLabels = {
   denyReason: "Why not run it? (optional)",
   answerFailed: "Your answer could not be sent. Try again.",
   goToLine: (line) => `Go to line ${line} of the code`,
+  figures: "Figures",
+  files: "Files",
+  download: (name, size) => `Download ${name} (${size})`,
+  fileUnavailable: (name) => `${name} is no longer available: files are kept for a short time after the run.`,
 };
 
 /** Fills a partial label set from the English defaults. */

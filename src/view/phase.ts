@@ -1,6 +1,7 @@
 import {
   APPROVAL_EXPIRED,
   normalizeExecuteCodeResult,
+  type ExecuteCodeRunFile,
   type ExecuteCodeTruncation,
 } from "../contract/index.js";
 import { isCompleteJson, readStreamingCode } from "./streaming-args.js";
@@ -83,6 +84,8 @@ export interface ExecuteCodeView {
   codeComplete: boolean;
   /** Output panes; null when the program produced none (or never ran). */
   output: ExecuteCodeOutput | null;
+  /** Figures and files the run left; empty when there are none. */
+  files: ExecuteCodeRunFile[];
   exit: { code: number | null; signal: string | null } | null;
   wallTimeMs: number | null;
   timeoutMs: number | null;
@@ -96,6 +99,7 @@ export interface ExecuteCodeView {
 
 const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete"> = {
   output: null,
+  files: [],
   exit: null,
   wallTimeMs: null,
   timeoutMs: null,
@@ -160,6 +164,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
           stderr: normalized.stderr,
           truncated: normalized.truncated,
         },
+        files: normalized.files ?? [],
         exit: { code: normalized.exitCode, signal: normalized.signal },
         wallTimeMs: normalized.wallTimeMs,
       };
@@ -173,6 +178,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
           stderr: normalized.stderr,
           truncated: normalized.truncated,
         },
+        files: normalized.files ?? [],
         wallTimeMs: normalized.wallTimeMs,
         timeoutMs: normalized.timeoutMs,
       };

@@ -204,3 +204,34 @@ describe("attacks on the CPython engine", () => {
     }
   });
 });
+
+describe("figures and files from CPython", () => {
+  it("a figure shown with plt.show() and one left open become PNG files with alt text; written files come back too", async () => {
+    const result = await run(
+      [
+        "import matplotlib.pyplot as plt",
+        "plt.plot([1, 4, 9])",
+        "plt.title('Squares')",
+        "plt.xlabel('n')",
+        "plt.show()",
+        "plt.figure()",
+        "plt.bar([1, 2], [3, 4])",
+        "open('data.csv', 'w').write('a,b\\n1,2\\n')",
+      ].join("\n"),
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe("");
+    const files = (result.files ?? []).map((file) => ({ name: file.name, mediaType: file.mediaType, alt: file.alt, png: Buffer.from(file.bytes).subarray(1, 4).toString() }));
+    expect(files).toEqual([
+      { name: "data.csv", mediaType: "text/csv", alt: undefined, png: ",b\n" },
+      { name: "figure-1.png", mediaType: "image/png", alt: "Squares, x: n", png: "PNG" },
+      { name: "figure-2.png", mediaType: "image/png", alt: "A figure", png: "PNG" },
+    ]);
+  });
+
+  it("keeps at most ten files and counts the rest", async () => {
+    const result = await run("for i in range(12):\n    open(f'f{i:02}.txt', 'w').write(str(i))");
+    expect(result.files).toHaveLength(10);
+    expect(result.filesCut).toBe(2);
+  });
+});

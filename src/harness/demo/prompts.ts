@@ -6,4 +6,5 @@ export const DEMO_PROMPTS = [
   "Count slowly, printing as it goes",
   "Loop forever",
   "Print a colourful report",
+  "Plot the squares and save them as a CSV",
 ];

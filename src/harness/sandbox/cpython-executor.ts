@@ -20,6 +20,12 @@ export interface CpythonExecutorOptions {
   maxProcesses?: number;
   /** Size of each run's private /tmp and working directory, in MB. Default 64. */
   diskMb?: number;
+  /** Files a run may leave in its working directory (figures included); the rest are counted, not kept. Default 10. */
+  maxFiles?: number;
+  /** Largest file kept, in MB. Default 5. */
+  maxFileMb?: number;
+  /** All files of one run together, in MB. Default 10. */
+  maxTotalFileMb?: number;
 }
 
 /** Whether the CPython engine can run here, and if not, why. */
@@ -94,7 +100,15 @@ type ZygoteMessage =
   | { type: "ready"; modules: string[]; python: string }
   | { type: "started"; id: string }
   | { type: "output"; id: string; stream: "stdout" | "stderr"; text: string }
-  | { type: "exit"; id: string; code: number | null; signal: string | null; cut: { stdout: number; stderr: number } };
+  | {
+      type: "exit";
+      id: string;
+      code: number | null;
+      signal: string | null;
+      cut: { stdout: number; stderr: number };
+      files: Array<{ name: string; mediaType: string; alt: string | null; data: string }>;
+      filesCut: number;
+    };
 
 interface PendingRun {
   onMessage(message: ZygoteMessage): void;
@@ -117,6 +131,9 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   const memoryLimitMb = options.memoryLimitMb ?? 1024;
   const maxProcesses = options.maxProcesses ?? 16;
   const diskMb = options.diskMb ?? 64;
+  const maxFiles = options.maxFiles ?? 10;
+  const maxFileMb = options.maxFileMb ?? 5;
+  const maxTotalFileMb = options.maxTotalFileMb ?? 10;
   const pending = new Map<string, PendingRun>();
   let zygote: { child: ChildProcessWithoutNullStreams; ready: Promise<{ modules: string[]; python: string }> } | null = null;
   let modules: string[] = [];
@@ -228,6 +245,13 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
                 wallTimeMs: Math.round(performance.now() - started),
                 timedOut,
                 truncated: { stdout: cut.stdout + message.cut.stdout, stderr: cut.stderr + message.cut.stderr },
+                files: message.files.map((file) => ({
+                  name: file.name,
+                  mediaType: file.mediaType,
+                  ...(file.alt ? { alt: file.alt } : {}),
+                  bytes: Buffer.from(file.data, "base64"),
+                })),
+                filesCut: message.filesCut,
               });
             }
           },
@@ -248,6 +272,9 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
             fileMb: diskMb,
             diskMb,
             outputChars: maxOutputChars,
+            maxFiles,
+            maxFileBytes: maxFileMb * 1024 * 1024,
+            maxTotalFileBytes: maxTotalFileMb * 1024 * 1024,
           },
         });
       });
@@ -264,7 +291,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
           diesWithParent: true,
           warnings: [],
         },
-        limits: { memoryLimitMb, maxProcesses, diskMb, maxOutputChars },
+        limits: { memoryLimitMb, maxProcesses, diskMb, maxOutputChars, maxFiles, maxFileMb, maxTotalFileMb },
       };
     },
     async close() {

@@ -11,7 +11,7 @@ Protocol with the Node parent: one JSON object a line.
   in:  {"type":"run","id","code","limits":{...}}  {"type":"kill","id"}
   out: {"type":"ready","modules"}  {"type":"started","id"}
        {"type":"output","id","stream","text"}
-       {"type":"exit","id","code","signal","cut":{"stdout","stderr"}}
+       {"type":"exit","id","code","signal","cut":{"stdout","stderr"},"files","filesCut"}
 """
 
 import codecs
@@ -38,6 +38,8 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 UID = GID = 1000
+# The run's report: its exit and its files, base64 (the caps are far below this).
+MAX_STATUS_BYTES = 64 * 1024 * 1024
 
 RUNNER = """
 import sys, traceback
@@ -112,6 +114,42 @@ def set_limits(limits):
         resource.setrlimit(which, (value, value))
 
 
+FIGURES = "/work/.ecu-figures.json"
+
+
+def describe_figure(figure):
+    """Alt text from what the figure says about itself: titles and axis labels."""
+    parts = []
+    if figure._suptitle is not None and figure._suptitle.get_text():
+        parts.append(figure._suptitle.get_text())
+    for axes in figure.get_axes():
+        labels = [axes.get_title()]
+        if axes.get_xlabel():
+            labels.append(f"x: {axes.get_xlabel()}")
+        if axes.get_ylabel():
+            labels.append(f"y: {axes.get_ylabel()}")
+        text = ", ".join(label for label in labels if label)
+        if text:
+            parts.append(text)
+    return "; ".join(parts) or "A figure"
+
+
+def save_figures(described):
+    """Open figures become PNG files, as a notebook would show them: at plt.show() and at the end."""
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return
+    for number in plt.get_fignums():
+        figure = plt.figure(number)
+        name = f"figure-{len(described) + 1}.png"
+        try:
+            figure.savefig(name, format="png", dpi=100)
+            described[name] = describe_figure(figure)
+        except Exception as error:
+            print(f"The figure could not be saved: {error}", file=sys.stderr)
+        plt.close(figure)
+
+
 def run_program(code, limits):
     """In the run's PID 1: the last steps before the program, then the program."""
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -129,14 +167,57 @@ def run_program(code, limits):
     # Output reaches the parent as it is written.
     sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
     sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
+    described = {}
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].show = lambda *args, **kwargs: save_figures(described)
     scope = {}
     exec(RUNNER, scope)
     status = scope["__ecu_run"](code)
     try:
+        save_figures(described)
+        if described:
+            write_file(FIGURES, json.dumps(described))
         sys.stdout.flush()
         sys.stderr.flush()
     finally:
         os._exit(status)
+
+
+def collect_files(limits):
+    """What the run left in /work, within the caps; the rest is counted, not sent."""
+    import base64
+    import mimetypes
+
+    try:
+        with open(FIGURES) as f:
+            described = json.load(f)
+        os.unlink(FIGURES)
+    except (OSError, ValueError):
+        described = {}
+    files, cut, total = [], 0, 0
+    for root, _, names in os.walk("/work"):
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            relative = os.path.relpath(path, "/work")
+            try:
+                if not os.path.isfile(path) or os.path.islink(path):
+                    continue
+                size = os.path.getsize(path)
+                if len(files) >= limits["maxFiles"] or size > limits["maxFileBytes"] or total + size > limits["maxTotalFileBytes"]:
+                    cut += 1
+                    continue
+                with open(path, "rb") as f:
+                    data = f.read()
+            except OSError:
+                continue
+            total += len(data)
+            files.append({
+                "name": relative,
+                "mediaType": mimetypes.guess_type(name)[0] or "application/octet-stream",
+                "alt": described.get(relative),
+                "data": base64.b64encode(data).decode(),
+            })
+    return files, cut
 
 
 def start_run(code, limits, out_w, err_w, status_w):
@@ -174,7 +255,9 @@ def start_run(code, limits, out_w, err_w, status_w):
             report = {"code": None, "signal": signal.Signals(os.WTERMSIG(status)).name}
         else:
             report = {"code": os.WEXITSTATUS(status), "signal": None}
-        os.write(3, json.dumps(report).encode())
+        report["files"], report["filesCut"] = collect_files(limits)
+        with os.fdopen(3, "wb") as status_out:
+            status_out.write(json.dumps(report).encode())
         os._exit(0)
     except BaseException as error:
         try:
@@ -230,13 +313,22 @@ def main():
             # The start-up failed (exit 70) or the run was killed before it could report.
             report = {"code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
                       "signal": signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else None}
-        send({"type": "exit", "id": run.id, "code": report["code"], "signal": report["signal"], "cut": run.cut})
+        send({
+            "type": "exit",
+            "id": run.id,
+            "code": report["code"],
+            "signal": report["signal"],
+            "cut": run.cut,
+            "files": report.get("files", []),
+            "filesCut": report.get("filesCut", 0),
+        })
 
     def on_data(fd, run):
         data = os.read(fd, 65536)
         if fd == run.status_r:
             if data:
-                run.status += data[:4096]
+                if len(run.status) < MAX_STATUS_BYTES:
+                    run.status += data
                 return
         elif data:
             stream = run.streams[fd]

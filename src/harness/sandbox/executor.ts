@@ -23,6 +23,20 @@ export interface RunOutcome {
   timedOut: boolean;
   /** Characters cut from each stream past the executor's output cap. */
   truncated?: { stdout: number; stderr: number };
+  /** Files the run left in its working directory, figures included (engines that keep them). */
+  files?: RunFileOutput[];
+  /** Files left out past the caps on count and size. */
+  filesCut?: number;
+}
+
+/** One file a run left, with its bytes. */
+export interface RunFileOutput {
+  /** Its path under the working directory. */
+  name: string;
+  mediaType: string;
+  /** For a figure: its title and axis labels. */
+  alt?: string;
+  bytes: Uint8Array;
 }
 
 /** A failure of the sandbox service itself, injected by the scripted executor for tests. */

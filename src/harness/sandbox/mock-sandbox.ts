@@ -5,6 +5,7 @@ import { readJsonBody, RequestBodyError } from "../read-json-body.js";
 import type { Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard } from "./replay-guard.js";
+import { createRunFileStore } from "./run-file-store.js";
 import { createRunScheduler, QueueFullError, type RunSchedule } from "./run-scheduler.js";
 
 export interface MockSandboxOptions {
@@ -25,6 +26,8 @@ export interface MockSandboxOptions {
    * runs at once.
    */
   schedule?: RunSchedule;
+  /** How long a run's files stay downloadable (`GET /v1/download/…`), in ms. Default 10 minutes. */
+  fileTtlMs?: number;
   /** Longest token lifetime accepted, in seconds; default 300. */
   maxTokenLifetimeSeconds?: number;
   /** Clock difference allowed between the token's signer and this service, in seconds; default 30. */
@@ -102,6 +105,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
   const clockTolerance = options.clockToleranceSeconds ?? 30;
   const replays = createReplayGuard();
   const scheduler = createRunScheduler(options.schedule);
+  const runFiles = createRunFileStore({ ttlMs: options.fileTtlMs });
 
   async function authenticate(req: IncomingMessage): Promise<JWTPayload> {
     const header = req.headers.authorization ?? "";
@@ -230,14 +234,37 @@ export function createMockSandbox(options: MockSandboxOptions) {
       stdout_truncated: outcome.truncated?.stdout ?? 0,
       stderr_truncated: outcome.truncated?.stderr ?? 0,
       session_id: claims.jti,
-      files: [],
+      // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.
+      files: runFiles.put(claims.jti!, participant, outcome.files ?? []),
+      files_cut: outcome.filesCut ?? 0,
     };
     if (live) live.end({ type: "result", ...answer });
     else json(res, 200, answer);
   }
 
+  /** A file of a run, to a caller with a token for the run's owner; 404 for anyone else. */
+  async function download(req: IncomingMessage, res: ServerResponse, sessionId: string, fileId: string): Promise<void> {
+    const claims = await authenticate(req);
+    const file = runFiles.get(sessionId, fileId, `${String(claims.tenant_id)}:${claims.sub}`);
+    if (!file) return json(res, 404, { error: "not_found", message: "This file does not exist, or it has expired." });
+    res.writeHead(200, {
+      "content-type": file.mediaType,
+      "content-length": String(file.bytes.length),
+      "x-file-name": encodeURIComponent(file.name),
+      "cache-control": "private, no-store",
+      "x-content-type-options": "nosniff",
+    });
+    res.end(file.bytes);
+  }
+
+  const fail = (res: ServerResponse) => (error: unknown) => {
+    if (res.headersSent) return void res.end();
+    if (error instanceof HttpError) return json(res, error.status, { error: error.code, message: error.message });
+    json(res, 500, { error: "internal", message: "The sandbox failed." });
+  };
+
   return {
-    /** Handles `/v1/exec` and `/v1/health`; returns false for any other path so the host can route it. */
+    /** Handles `/v1/exec`, `/v1/download/…` and `/v1/health`; returns false for any other path so the host can route it. */
     handle(req: IncomingMessage, res: ServerResponse): boolean {
       const path = (req.url ?? "").split("?")[0];
       if (path === "/v1/health") {
@@ -245,16 +272,21 @@ export function createMockSandbox(options: MockSandboxOptions) {
         json(res, 200, { status: "ok", ...(options.executor.health?.() ?? {}), schedule: scheduler.stats() }, { "cache-control": "no-store" });
         return true;
       }
+      const downloading = /^\/v1\/download\/([\w-]{1,100})\/([\w-]{1,100})$/.exec(path ?? "");
+      if (downloading) {
+        if (req.method !== "GET") {
+          json(res, 405, { error: "method_not_allowed", message: "Use GET." }, { allow: "GET" });
+          return true;
+        }
+        download(req, res, downloading[1]!, downloading[2]!).catch(fail(res));
+        return true;
+      }
       if (path !== "/v1/exec") return false;
       if (req.method !== "POST") {
         json(res, 405, { error: "method_not_allowed", message: "Use POST." }, { allow: "POST" });
         return true;
       }
-      exec(req, res).catch((error: unknown) => {
-        if (res.headersSent) return void res.end();
-        if (error instanceof HttpError) return json(res, error.status, { error: error.code, message: error.message });
-        json(res, 500, { error: "internal", message: "The sandbox failed." });
-      });
+      exec(req, res).catch(fail(res));
       return true;
     },
     close: () => options.executor.close(),

@@ -56,6 +56,7 @@ export function createScriptedExecutor(
         wallTimeMs: answer.wallTimeMs ?? answer.delayMs ?? 1,
         timedOut: answer.timedOut ?? false,
         ...(answer.truncated ? { truncated: answer.truncated } : {}),
+        ...(answer.files ? { files: answer.files } : {}),
       };
     },
     async close() {},
