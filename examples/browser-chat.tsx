@@ -10,7 +10,7 @@ import "execute-code-ui/styles.css";
 import { useEffect, useState } from "react";
 import { Thread } from "./thread"; // yours: any assistant-ui thread
 
-// A browser module: the executor reads the page's URL (in Next.js, load this with `ssr: false`).
+// Python in a Web Worker; it touches the page only once it runs, so a server render can import this.
 const executor = createPyodideWorkerExecutor();
 
 // The card runs each call once it is written and awaited (after Run, when asked), and adds the result.

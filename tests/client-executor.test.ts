@@ -104,3 +104,14 @@ describe("Python in the browser: preload", () => {
     close();
   });
 });
+
+describe("Python in the browser: a server render", () => {
+  it("can make the executor where there is no document; it reads the page's URL only once a worker starts", () => {
+    vi.stubGlobal("document", undefined);
+    try {
+      expect(() => createPyodideWorkerExecutor().close()).not.toThrow();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});

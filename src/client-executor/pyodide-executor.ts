@@ -78,7 +78,8 @@ class StreamBuffer {
  */
 export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOptions = {}): ClientExecutor {
   // Absolute, with a final slash: the worker has no base of its own to resolve against.
-  const indexURL = new URL(options.indexURL ?? "/pyodide/", document.baseURI).href.replace(/\/?$/, "/");
+  // Read when a worker starts, not here, so the executor can be made where there is no document (a server render).
+  const indexURL = () => new URL(options.indexURL ?? "/pyodide/", document.baseURI).href.replace(/\/?$/, "/");
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   const limits = {
@@ -91,7 +92,7 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
 
   const warmWorker = () => {
     const worker = createWorker();
-    worker.postMessage({ type: "warm", indexURL } satisfies WarmMessage);
+    worker.postMessage({ type: "warm", indexURL: indexURL() } satisfies WarmMessage);
     return worker;
   };
 
@@ -168,7 +169,7 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
               break;
           }
         };
-        worker.postMessage({ type: "run", code, indexURL } satisfies RunMessage);
+        worker.postMessage({ type: "run", code, indexURL: indexURL() } satisfies RunMessage);
       });
     },
     preload() {
