@@ -14,6 +14,9 @@ import { readJsonBody, RequestBodyError } from "./read-json-body.js";
 import { checkSameOriginJson, RequestRefused, sendRefusal } from "./request-guard.js";
 import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server/index.js";
 
+/** Longest `/api/generate` prompt: as long as a chat message may be. */
+const MAX_PROMPT_CHARS = 100_000;
+
 export interface ChatHandlerOptions {
   model: LanguageModel;
   /** The tools of one request; a function so each chat can get its own context (the caller's participant id among it). */
@@ -160,6 +163,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
     try {
       body = await readJson(req);
       if (typeof body.prompt !== "string" || !body.prompt) throw new BadRequest("The request has no prompt.");
+      if (body.prompt.length > MAX_PROMPT_CHARS) throw new BadRequest(`The prompt is longer than ${MAX_PROMPT_CHARS} characters.`);
     } catch (error) {
       return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
     }

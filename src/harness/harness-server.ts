@@ -75,6 +75,13 @@ export interface HarnessOptions {
   chatRateLimit?: RateLimit;
   /** Other origins whose pages may call /api/chat and /api/generate. Default: none. */
   allowedOrigins?: string[];
+  /**
+   * Host names (with port, as in the Host header) a loopback-bound harness
+   * answers besides 127.0.0.1, localhost and [::1] on its port: anything
+   * else is refused, so a page on another site cannot reach it through DNS
+   * rebinding. A harness bound to another address answers any Host.
+   */
+  allowedHosts?: string[];
   /** Folder of the built demo page. */
   demoDir?: string;
   /**
@@ -121,6 +128,20 @@ const TENANT_ID = "demo-course";
 /** A run's file, for the demo's cards: `GET /api/files/{sessionId}/{fileId}`. */
 const RUN_FILE_PATH = /^\/api\/files\/[\w-]{1,100}\/[\w-]{1,100}$/;
 const AUDIENCE = "sandbox";
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/**
+ * Every answer: no framing, no sniffing, no referrer, and a CSP for the
+ * demo page (its own scripts and workers, WebAssembly for Pyodide, inline
+ * styles for highlighted code, images from itself).
+ */
+const SECURITY_HEADERS = {
+  "content-security-policy":
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+};
 
 /**
  * Starts the whole chain on one port: the demo page, `POST /api/chat` and
@@ -252,7 +273,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       path === "/api/chats" ||
       path === "/api/session" ||
       /^\/api\/chats\/[^/]+(\/(messages|tool-results))?$/.test(path);
-    if (!known) return void serveDemo(req, res);
+    if (!known) return serveDemo(req, res);
     const methods =
       path === "/api/session" || isFile
         ? ["GET"]
@@ -287,7 +308,20 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     res.end("The chat failed.");
   };
 
+  const loopback = LOOPBACK.has(host);
+  const hostAllowed = (req: IncomingMessage) => {
+    if (!loopback) return true;
+    const said = (req.headers.host ?? "").toLowerCase();
+    const { port } = server.address() as AddressInfo;
+    return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, ...(options.allowedHosts ?? [])].includes(said);
+  };
+
   const server = createServer((req, res) => {
+    if (!hostAllowed(req)) {
+      res.writeHead(421, { "content-type": "text/plain" }).end("This server does not answer for that host name.");
+      return;
+    }
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     if (sandbox?.handle(req, res)) return;
     if (servePyodide(req, res)) return;
     const path = (req.url ?? "/").split("?")[0] ?? "/";

@@ -54,7 +54,20 @@ export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; code:
   },
 ];
 
-const FENCED = /```(?:python|py|python3)?[^\n]*\n([\s\S]*?)```/i;
+/**
+ * The body of the first fenced block (```python, or any other info string):
+ * what follows the opening fence's line up to the next fence. Found with
+ * indexOf, in linear time: a pattern that backtracks took seconds on a long
+ * line of backticks, and held up every other request meanwhile.
+ */
+function firstFence(text: string): string | null {
+  const open = text.indexOf("```");
+  if (open === -1) return null;
+  const lineEnd = text.indexOf("\n", open + 3);
+  if (lineEnd === -1) return null;
+  const close = text.indexOf("```", lineEnd + 1);
+  return close === -1 ? null : text.slice(lineEnd + 1, close);
+}
 
 export interface ScriptedModelOptions {
   /** Name of the code tool the model calls. */
@@ -72,8 +85,8 @@ function lastOf<T>(items: readonly T[], test: (item: T) => boolean): T | undefin
 
 /** The program a user message asks for: a fenced Python block as written, or a demo prompt's program. */
 export function programFor(message: string): string | null {
-  const fenced = FENCED.exec(message);
-  if (fenced) return fenced[1]!.replace(/\n$/, "");
+  const fenced = firstFence(message);
+  if (fenced !== null) return fenced.replace(/\n$/, "");
   return DEMO_PROGRAMS.find((demo) => demo.match.test(message))?.code ?? null;
 }
 

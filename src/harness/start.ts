@@ -20,6 +20,11 @@ function engineFrom(raw: string | undefined): SandboxEngine {
   process.exit(2);
 }
 
+// A server left running for strangers: one request's failure that escaped its
+// handler is logged, never the end of everyone's session.
+process.on("unhandledRejection", (reason) => console.error("[execute-code-ui harness] unhandled rejection:", reason));
+process.on("uncaughtException", (error) => console.error("[execute-code-ui harness] uncaught exception:", error));
+
 const harness = await startHarness({
   port: numberFrom("PORT", 3210),
   host: process.env.HOST || "127.0.0.1",
@@ -39,6 +44,7 @@ const harness = await startHarness({
     newParticipantLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_MINUTE", 10), windowMs: 60_000 },
   },
   allowedOrigins: (process.env.HARNESS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
+  allowedHosts: (process.env.HARNESS_ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
   chunkDelayMs: numberFrom("SCRIPTED_MODEL_DELAY_MS", 30),
   approvalTtlMs: numberFrom("EXECUTE_CODE_APPROVAL_TTL_MS", 600_000),
   // Chats: PostgreSQL when DATABASE_URL is set, else SQLite (a file, or :memory:).

@@ -17,7 +17,13 @@ const TYPES: Record<string, string> = {
 export function createStaticHandler(root: string) {
   const base = path.resolve(root);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const pathname = decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/");
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/");
+    } catch {
+      res.writeHead(400, { "content-type": "text/plain" }).end("The path is not valid percent-encoding.");
+      return;
+    }
     let file = path.resolve(base, `.${pathname}`);
     if (!file.startsWith(base)) {
       res.writeHead(403).end();

@@ -74,6 +74,14 @@ function startStream(res: ServerResponse) {
   };
 }
 
+/** What anyone may read of the executor's health: no host process ids. */
+function publicHealth(health: Record<string, unknown>): Record<string, unknown> {
+  const { interpreters, ...rest } = health;
+  return Array.isArray(interpreters)
+    ? { ...rest, interpreters: interpreters.map((interpreter: { state?: unknown }) => ({ state: interpreter.state })) }
+    : rest;
+}
+
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
@@ -269,7 +277,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
       const path = (req.url ?? "").split("?")[0];
       if (path === "/v1/health") {
         // What isolation this machine gives the programs; no secrets, no program data.
-        json(res, 200, { status: "ok", ...(options.executor.health?.() ?? {}), schedule: scheduler.stats() }, { "cache-control": "no-store" });
+        json(res, 200, { status: "ok", ...publicHealth(options.executor.health?.() ?? {}), schedule: scheduler.stats() }, { "cache-control": "no-store" });
         return true;
       }
       const downloading = /^\/v1\/download\/([\w-]{1,100})\/([\w-]{1,100})$/.exec(path ?? "");

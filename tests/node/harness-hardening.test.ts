@@ -1,0 +1,68 @@
+// The harness left running for strangers: no request ends it, no input
+// takes it long, no other site reaches it, and its health says nothing of
+// the host.
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScriptedExecutor, programFor, startHarness, type RunningHarness } from "../../src/harness";
+
+let harness: RunningHarness;
+beforeAll(async () => {
+  harness = await startHarness({ port: 0, database: ":memory:", chunkDelayMs: 0, executor: createScriptedExecutor(() => ({ stdout: "1\n" })) });
+});
+afterAll(() => harness?.close());
+
+/** A request with the path and Host header exactly as written. */
+const raw = (path: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    request({ host: "127.0.0.1", port: harness.port, path, headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    })
+      .on("error", reject)
+      .end();
+  });
+
+describe("the harness, as a stranger may use it", () => {
+  it("a path that is not valid percent-encoding is a 400, and the server goes on answering", async () => {
+    for (const path of ["/api/%ZZ", "/%ZZ", "/api/chats/%E0%A4%A"]) {
+      expect((await raw(path)).status).toBeGreaterThanOrEqual(400);
+    }
+    expect((await raw("/v1/health")).status).toBe(200);
+  });
+
+  it("answers only its own host names when bound to loopback", async () => {
+    expect((await raw("/v1/health", { host: `evil.example:${harness.port}` })).status).toBe(421);
+    expect((await raw("/v1/health", { host: `localhost:${harness.port}` })).status).toBe(200);
+  });
+
+  it("sends a CSP that forbids framing, nosniff and no referrer with its pages", async () => {
+    const { headers } = await raw("/");
+    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(headers["content-security-policy"]).toContain("object-src 'none'");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["referrer-policy"]).toBe("no-referrer");
+  });
+
+  it("refuses an /api/generate prompt longer than a chat message may be", async () => {
+    const response = await fetch(`${harness.url}/api/generate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ prompt: "`".repeat(200_000) }),
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toBe("The prompt is longer than 100000 characters.");
+  });
+
+  it("finds a fenced program as before, and none in a long line of backticks", () => {
+    expect(programFor("Run this:\n```python\nprint(1)\n```\nthanks")).toBe("print(1)");
+    expect(programFor("```\nprint(2)\n```")).toBe("print(2)");
+    expect(programFor("`".repeat(100_000))).toBeNull();
+    expect(programFor(`\`\`\`python\n${"`".repeat(99_990)}`)).toBe("");
+  });
+
+  it("shows no host process ids in its health check", async () => {
+    const health = await (await fetch(`${harness.url}/v1/health`)).text();
+    expect(health).not.toMatch(/"pid"/);
+  });
+});
