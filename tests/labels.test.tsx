@@ -2,7 +2,7 @@ import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ExecuteCodeCard, englishLabels, type ExecuteCodeCardProps, type ExecuteCodeLabels } from "../src";
-import { call, completed, running, tracebackCode, tracebackStderr } from "../stories/fixtures";
+import { call, completed, running, squaresCsv, squaresFigure, tracebackCode, tracebackStderr } from "../stories/fixtures";
 
 /** A label set whose every string names its own key, so the page shows which labels it used. */
 function markerLabels(): ExecuteCodeLabels {
@@ -97,6 +97,11 @@ describe("labels", () => {
     await show(call("x", { result: { status: "error", code: "x", message: "down" } }));
     await show(call("x", { result: { answer: 42 } }));
     await show(call("x", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }));
+    await show(call("x", { result: completed({ files: [squaresFigure, squaresCsv] }) }), async () => {
+      act(() => {
+        screen.getByRole("img").dispatchEvent(new Event("error"));
+      });
+    });
 
     const expected = Object.keys(englishLabels)
       .filter((key) => key !== "numbers" && key !== "phase")
