@@ -40,8 +40,8 @@ describe("the demo's static files", () => {
     },
   );
 
-  it("answer a malformed escape without crashing", async () => {
-    expect((await get("/%E0%A4%A")).status).toBe(500);
+  it("answer a malformed escape with a 400, and go on serving", async () => {
+    expect(await get("/%E0%A4%A")).toEqual({ status: 400, body: "The path is not valid percent-encoding." });
     expect((await get("/")).body).toBe("<p>demo</p>");
   });
 });
