@@ -230,6 +230,17 @@ export const SucceededDark: Story = {
   parameters: { theme: "dark" },
 };
 
+export const SkippedByANewMessage: Story = {
+  args: call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "skipped");
+    await expect(root).toHaveAttribute("data-tone", "muted");
+    await expect(slot(root, "status")).toHaveTextContent("Skipped");
+    await expect(slot(root, "message")).toHaveTextContent("This code was not run: a new message was sent before it ran.");
+  },
+};
+
 // --- Figures and files -----------------------------------------------------
 
 /** The app's file route, here: the figure from the stories' assets, the CSV as a data URL. */
@@ -799,6 +810,7 @@ const galleryStates: Record<ExecuteCodePhase, ExecuteCodeCardProps> = {
   error: call("print(1)", { result: { status: "error", code: "sandbox_unavailable", message: "The sandbox is down." } }),
   unrecognised: call("print(1)", { result: { answer: 42 } }),
   "awaiting-client": call("print(1)", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }),
+  skipped: call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
 };
 
 function PhaseGallery({ width }: { width?: number }) {

@@ -37,6 +37,7 @@ const everyPhase: [ExecuteCodePhase, ExecuteCodeCardProps][] = [
   ["error", call("print(1)", { result: { status: "error", code: "x", message: "down" } })],
   ["unrecognised", call("print(1)", { result: { answer: 42 } })],
   ["awaiting-client", call("print(1)", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" })],
+  ["skipped", call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true })],
 ];
 
 describe("ExecuteCodeCard: DOM contract", () => {

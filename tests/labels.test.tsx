@@ -97,6 +97,7 @@ describe("labels", () => {
     await show(call("x", { result: { status: "error", code: "x", message: "down" } }));
     await show(call("x", { result: { answer: 42 } }));
     await show(call("x", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }));
+    await show(call("x", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }));
     await show(call("x", { result: completed({ files: [squaresFigure, squaresCsv] }) }), async () => {
       act(() => {
         screen.getByRole("img").dispatchEvent(new Event("error"));

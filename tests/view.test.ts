@@ -147,6 +147,20 @@ describe("deriveExecuteCodeView: phases", () => {
     expect(phase({ status: { type: "requires-action", reason: "tool-calls" }, args: {}, argsText: '{"code":"x' })).toBe("cancelled");
   });
 
+  it("is skipped, not an error, when a new message was sent over a pending call (as assistant-ui's AI SDK runtime marks it)", () => {
+    const part = {
+      type: "tool-execute_code",
+      toolCallId: "c",
+      state: "output-error",
+      input: { code: "print(1)" },
+      errorText: "User cancelled tool call by sending a new message.",
+    } as const;
+    expect(phase(fromAISDKToolPart(part))).toBe("skipped");
+    expect(phase(call("x", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }))).toBe("skipped");
+    // Any other tool error is still an error.
+    expect(phase(call("x", { result: { error: "The tool failed." }, isError: true }))).toBe("error");
+  });
+
   it("walks a whole run: writing, running, succeeded", () => {
     const code = "print(6 * 7)";
     const full = JSON.stringify({ code });

@@ -16,6 +16,7 @@ export const germanLabels: ExecuteCodeLabels = {
     busy: "Sandbox ausgelastet",
     denied: "Nicht ausgeführt",
     cancelled: "Abgebrochen",
+    skipped: "Übersprungen",
     error: "Ausführung nicht möglich",
     unrecognised: "Ergebnis nicht lesbar",
     "awaiting-client": "Wartet auf den Browser",
@@ -54,6 +55,7 @@ export const germanLabels: ExecuteCodeLabels = {
   expired: "Die Freigabe ist abgelaufen, daher wurde dieser Code nicht ausgeführt.",
   cancelled: "Die Ausführung wurde abgebrochen, bevor sie fertig war.",
   cancelledNoResult: "Der Chat endete, bevor dieser Code ein Ergebnis lieferte.",
+  skipped: "Dieser Code wurde nicht ausgeführt: Vorher wurde eine neue Nachricht gesendet.",
   error: "Der Code konnte nicht ausgeführt werden.",
   unrecognised:
     "Das Werkzeug antwortete in einer Form, die diese Karte nicht kennt; ob das Programm lief, ist unklar. Hier ist die Antwort unverändert:",

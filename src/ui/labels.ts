@@ -41,6 +41,8 @@ export interface ExecuteCodeLabels {
   expired: string;
   cancelled: string;
   cancelledNoResult: string;
+  /** A call left behind when the student sent a new message first. */
+  skipped: string;
   error: string;
   unrecognised: string;
   approvalQuestion: string;
@@ -75,6 +77,7 @@ export const englishLabels: ExecuteCodeLabels = {
     busy: "Sandbox busy",
     denied: "Not run",
     cancelled: "Cancelled",
+    skipped: "Skipped",
     error: "Could not run",
     unrecognised: "Result not understood",
     "awaiting-client": "Waiting for the browser",
@@ -110,6 +113,7 @@ export const englishLabels: ExecuteCodeLabels = {
   expired: "The approval request expired, so this code was not run.",
   cancelled: "The run was cancelled before it finished.",
   cancelledNoResult: "The chat ended before this code returned a result.",
+  skipped: "This code was not run: a new message was sent before it ran.",
   error: "The code could not be run.",
   unrecognised: "The tool answered in a shape this card does not know, so whether the program ran is unclear. Here is the answer as it came:",
   approvalQuestion: "Run this Python program in the sandbox?",

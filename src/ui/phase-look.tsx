@@ -6,6 +6,7 @@ import {
   CircleX,
   Hourglass,
   Laptop,
+  SkipForward,
   LoaderCircle,
   PencilLine,
   ShieldQuestionMark,
@@ -116,4 +117,5 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
     output: false,
   },
   "awaiting-client": { icon: Laptop, tone: "attention", message: (_, labels) => labels.awaitingClient, output: false },
+  skipped: { icon: SkipForward, tone: "muted", message: (_, labels) => labels.skipped, output: false },
 };

@@ -17,6 +17,7 @@ export const EXECUTE_CODE_PHASES = [
   "busy",
   "denied",
   "cancelled",
+  "skipped",
   "error",
   "unrecognised",
   "awaiting-client",
@@ -32,6 +33,7 @@ export const ENDED_PHASES = [
   "busy",
   "denied",
   "cancelled",
+  "skipped",
   "error",
   "unrecognised",
 ] as const satisfies readonly ExecuteCodePhase[];
@@ -143,14 +145,19 @@ function describe(value: unknown): string {
   }
 }
 
+/** What assistant-ui's AI SDK runtime writes into a pending call when a new message is sent over it. */
+const SKIPPED_BY_NEW_MESSAGE = /^User cancelled tool call by sending a new message\.?$/;
+
 function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "code" | "codeComplete"> {
   const normalized = normalizeExecuteCodeResult(result);
-  if (isError && normalized.status !== "error") {
+  if (isError) {
     const message =
       result && typeof result === "object" && "error" in result
         ? describe((result as { error: unknown }).error)
         : describe(result);
-    return { ...EMPTY_VIEW, phase: "error", error: { code: "tool_error", message } };
+    // The student moved on: not a failure of anything, and the code never ran.
+    if (SKIPPED_BY_NEW_MESSAGE.test(message)) return { ...EMPTY_VIEW, phase: "skipped" };
+    if (normalized.status !== "error") return { ...EMPTY_VIEW, phase: "error", error: { code: "tool_error", message } };
   }
   switch (normalized.status) {
     case "completed": {
