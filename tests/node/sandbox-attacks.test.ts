@@ -232,3 +232,19 @@ describe("nothing a run starts outlives it", () => {
     60_000,
   );
 });
+
+describe("what the memory snapshot must not share, and what it must not keep", () => {
+  it("each run has fresh randomness, and os.urandom, secrets and uuid4 work", async () => {
+    const program = "import random, secrets, uuid, os\nprint(random.random(), secrets.token_hex(4), uuid.uuid4(), len(os.urandom(8)))";
+    const [a, b] = [await run(program), await run(program)];
+    expect(a.exitCode).toBe(0);
+    const [first, second] = [a.stdout.trim().split(" "), b.stdout.trim().split(" ")];
+    expect(first[3]).toBe("8");
+    first.slice(0, 3).forEach((value, i) => expect(value).not.toBe(second[i]));
+  });
+
+  it("leaves no module that leads to JavaScript or the file system", async () => {
+    const result = await run("import sys\nprint(sorted(m for m in sys.modules if m == 'js' or m.startswith(('js.', 'pyodide_js'))))");
+    expect(result.stdout).toBe("[]\n");
+  });
+});

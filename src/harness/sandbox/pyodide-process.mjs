@@ -38,6 +38,11 @@ process.stdin.on("end", () => process.exit(0));
 shimProcessBinding();
 const pyodide = await loadInterpreter(pyodideDir, { _loadSnapshot: fs.readFileSync(snapshotPath) });
 removeJsModules(pyodide);
+// No host directory can be mounted after start-up.
+delete pyodide.FS.filesystems.NODEFS;
+pyodide.mountNodeFS = () => {
+  throw new Error("The sandbox mounts no host directory.");
+};
 const runProgram = pyodide.globals.get("__sandbox_run");
 
 const kept = { stdout: 0, stderr: 0 };

@@ -21,9 +21,17 @@ export async function loadInterpreter(pyodideDir, options = {}) {
 
 // Runs once before the snapshot is taken, so every interpreter starts with it.
 export const PREPARE_PYTHON = `
-import sys, traceback, linecache
-for name in ("js", "pyodide_js"):
-    sys.modules.pop(name, None)
+import sys, traceback, linecache, random
+
+def __sandbox_fresh():
+    # No handle on JavaScript: the js and pyodide_js modules and their
+    # submodules (pyodide_js._api reaches the file system) are gone.
+    for name in [m for m in sys.modules if m in ("js", "pyodide_js") or m.startswith(("js.", "pyodide_js."))]:
+        sys.modules.pop(name, None)
+    # The snapshot carries the random state it was taken with: every run reseeds from the kernel.
+    random.seed()
+
+__sandbox_fresh()
 
 sys.stdout.reconfigure(line_buffering=True)
 sys.stderr.reconfigure(line_buffering=True)
@@ -42,6 +50,7 @@ os.system = _defined["system"]
 del _defined
 
 def __sandbox_run(source):
+    __sandbox_fresh()
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     # Tracebacks quote the program's lines, as they do for a file.
     linecache.cache["<exec>"] = (len(source), None, source.splitlines(True), "<exec>")
@@ -83,7 +92,10 @@ export function lockImports() {
   // Node before 22.15 has no in-thread hooks; the other layers still hold there.
   if (typeof nodeModule.registerHooks !== "function") return;
   nodeModule.registerHooks({
-    resolve(specifier) {
+    resolve(specifier, context, nextResolve) {
+      // The kernel's randomness, which Emscripten's random device reads through
+      // node:crypto: os.urandom, secrets and uuid4 need it.
+      if (specifier === "node:crypto" || specifier === "crypto") return nextResolve(specifier, context);
       const error = new Error(`Importing modules is not allowed in the sandbox (${specifier}).`);
       error.code = "ERR_SANDBOX_LOCKED";
       throw error;
