@@ -141,7 +141,13 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   let closed = false;
 
   const startZygote = () => {
-    const child = spawn(bwrap, [...bwrapArgs(python, ["--ro-bind", zygoteScript, "/sandbox/zygote.py"]), "/sandbox/zygote.py"], {
+    const config = JSON.stringify({
+      diskMb,
+      maxFiles,
+      maxFileBytes: maxFileMb * 1024 * 1024,
+      maxTotalFileBytes: maxTotalFileMb * 1024 * 1024,
+    });
+    const child = spawn(bwrap, [...bwrapArgs(python, ["--ro-bind", zygoteScript, "/sandbox/zygote.py"]), "/sandbox/zygote.py", config], {
       stdio: ["pipe", "pipe", "pipe"],
     });
     let buffer = "";
@@ -270,11 +276,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
             processes: maxProcesses,
             openFiles: 256,
             fileMb: diskMb,
-            diskMb,
             outputChars: maxOutputChars,
-            maxFiles,
-            maxFileBytes: maxFileMb * 1024 * 1024,
-            maxTotalFileBytes: maxTotalFileMb * 1024 * 1024,
           },
         });
       });

@@ -2,10 +2,12 @@
 
 It runs inside bubblewrap (no network, its own PID, IPC and user
 namespaces, a read-only /usr, uid 1000), imports the scientific stack once,
-and forks a fresh process for each program. Each run then gets namespaces of
-its own on top (user, mount, PID, network, IPC, UTS), a private /tmp and
-working directory, an empty /proc, limits, no capabilities, and the program
-itself runs as PID 1 of its namespace, so everything it starts dies with it.
+and forks a fresh process for each program, a couple of them ahead of time.
+Each run then gets namespaces of its own on top (user, mount, PID, network,
+IPC, UTS), a private /tmp and working directory, an empty /proc, limits, no
+capabilities, and the program itself runs as PID 1 of its namespace, so
+everything it starts dies with it. A prepared run has no program yet: it
+waits for one on a pipe, and each is used once.
 
 Protocol with the Node parent: one JSON object a line.
   in:  {"type":"run","id","code","limits":{...}}  {"type":"kill","id"}
@@ -38,6 +40,12 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 UID = GID = 1000
+# Per sandbox, from the parent: the size of each run's /tmp and /work, and the caps on the files it leaves.
+CONFIG = {"diskMb": 64, "maxFiles": 10, "maxFileBytes": 5 << 20, "maxTotalFileBytes": 10 << 20}
+if len(sys.argv) > 1:
+    CONFIG.update(json.loads(sys.argv[1]))
+# Runs prepared ahead, so a program starts without waiting for two forks and the namespaces.
+PREPARED = 2
 # The run's report: its exit and its files, base64 (the caps are far below this).
 MAX_STATUS_BYTES = 64 * 1024 * 1024
 
@@ -220,8 +228,9 @@ def collect_files(limits):
     return files, cut
 
 
-def start_run(code, limits, out_w, err_w, status_w):
-    """In the forked child: new namespaces, a private /tmp and /work, then the program as PID 1."""
+def prepared_run(code_r, out_w, err_w, status_w):
+    """In a forked child, ahead of any program: new namespaces, a private /tmp
+    and /work, and the program's process forked as PID 1, waiting for its code."""
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -230,7 +239,8 @@ def start_run(code, limits, out_w, err_w, status_w):
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.dup2(status_w, 3)
-        os.closerange(4, 1 << 16)
+        os.dup2(code_r, 4)
+        os.closerange(5, 1 << 16)
         os.setsid()
         check(
             libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS),
@@ -240,7 +250,7 @@ def start_run(code, limits, out_w, err_w, status_w):
         write_file("/proc/self/uid_map", f"{UID} {UID} 1")
         write_file("/proc/self/gid_map", f"{GID} {GID} 1")
         mount(None, "/", None, MS_REC | MS_PRIVATE, None)
-        size = f"size={limits['diskMb']}m"
+        size = f"size={CONFIG['diskMb']}m"
         mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
         mount("tmpfs", "/work", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=0755,uid={UID},gid={GID}")
         # The zygote's /proc shows every run's processes, and a fresh one cannot be
@@ -249,13 +259,16 @@ def start_run(code, limits, out_w, err_w, status_w):
         pid = os.fork()
         if pid == 0:
             os.close(3)
-            run_program(code, limits)
+            with os.fdopen(4, "rb") as code_in:
+                message = json.loads(code_in.read())
+            run_program(message["code"], message["limits"])
+        os.close(4)
         _, status = os.waitpid(pid, 0)
         if os.WIFSIGNALED(status):
             report = {"code": None, "signal": signal.Signals(os.WTERMSIG(status)).name}
         else:
             report = {"code": os.WEXITSTATUS(status), "signal": None}
-        report["files"], report["filesCut"] = collect_files(limits)
+        report["files"], report["filesCut"] = collect_files(CONFIG)
         with os.fdopen(3, "wb") as status_out:
             status_out.write(json.dumps(report).encode())
         os._exit(0)
@@ -264,6 +277,26 @@ def start_run(code, limits, out_w, err_w, status_w):
             os.write(2, f"The sandbox could not start the program: {error}\n".encode())
         finally:
             os._exit(70)
+
+
+class Runner:
+    """A prepared run: its process waits for code on `code_w`."""
+
+    def __init__(self):
+        code_r, self.code_w = os.pipe()
+        self.out_r, out_w = os.pipe()
+        self.err_r, err_w = os.pipe()
+        self.status_r, status_w = os.pipe()
+        sys.stdout.flush()
+        self.pid = os.fork()
+        if self.pid == 0:
+            prepared_run(code_r, out_w, err_w, status_w)
+        for fd in (code_r, out_w, err_w, status_w):
+            os.close(fd)
+
+    def discard(self):
+        for fd in (self.code_w, self.out_r, self.err_r, self.status_r):
+            os.close(fd)
 
 
 class Run:
@@ -347,6 +380,12 @@ def main():
         run.open -= 1
         finish_if_done(run)
 
+    ready = []
+
+    def refill():
+        while len(ready) < PREPARED:
+            ready.append(Runner())
+
     def reap():
         while True:
             try:
@@ -355,6 +394,12 @@ def main():
                 return
             if pid == 0:
                 return
+            for runner in ready:
+                if runner.pid == pid:
+                    # A prepared run that ended before it had a program: replace it.
+                    ready.remove(runner)
+                    runner.discard()
+                    break
             for run in runs.values():
                 if run.pid == pid:
                     run.exit_status = status
@@ -372,24 +417,30 @@ def main():
             return
         if message.get("type") != "run":
             return
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
-        status_r, status_w = os.pipe()
-        out.flush()
-        pid = os.fork()
-        if pid == 0:
-            start_run(message["code"], message["limits"], out_w, err_w, status_w)
-        for fd in (out_w, err_w, status_w):
-            os.close(fd)
-        run = Run(message["id"], pid, out_r, err_r, status_r, message["limits"]["outputChars"])
+        reap()
+        runner = ready.pop(0) if ready else Runner()
+        try:
+            os.write(runner.code_w, json.dumps({"code": message["code"], "limits": message["limits"]}).encode())
+        except OSError:
+            pass  # It died while waiting: its exit says so.
+        os.close(runner.code_w)
+        run = Run(message["id"], runner.pid, runner.out_r, runner.err_r, runner.status_r, message["limits"]["outputChars"])
         runs[run.id] = run
-        for fd in (out_r, err_r, status_r):
+        for fd in (runner.out_r, runner.err_r, runner.status_r):
             by_fd[fd] = run
             selector.register(fd, selectors.EVENT_READ, "run")
         send({"type": "started", "id": run.id})
 
+    refill()
     while True:
-        for key, _ in selector.select():
+        events = selector.select(timeout=0)
+        if not events:
+            # Nothing to relay: prepare the next run, or wait.
+            if len(ready) < PREPARED:
+                ready.append(Runner())
+                continue
+            events = selector.select()
+        for key, _ in events:
             if key.data == "wake":
                 os.read(wake_r, 4096)
                 reap()
