@@ -265,6 +265,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     }
   }
 
+  // Made on first use: the mock sandbox's URL is known once the server listens.
+  let runFiles: ReturnType<typeof createRunFileRoute> | null = null;
+
   async function serveChats(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const isFile = RUN_FILE_PATH.test(path);
     const known =
@@ -295,8 +298,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     }
     if (isFile) {
       // The sandbox answers only the run's owner: a file of another participant is a 404.
-      const files = createRunFileRoute({ sandboxUrl, signing, tenantId: TENANT_ID });
-      return sendWebResponse(res, await files.handle(toWebRequest(req, res), { participantId }));
+      runFiles ??= createRunFileRoute({ sandboxUrl, signing, tenantId: TENANT_ID });
+      return sendWebResponse(res, await runFiles.handle(toWebRequest(req, res), { participantId }));
     }
     const response = await chats.handle(toWebRequest(req, res), { participantId });
     await sendWebResponse(res, response ?? new Response("Not found", { status: 404 }));
