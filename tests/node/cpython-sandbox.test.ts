@@ -235,3 +235,30 @@ describe("figures and files from CPython", () => {
     expect(result.filesCut).toBe(2);
   });
 });
+
+describe("the warm parent", () => {
+  it("a warm parent that dies ends its runs with an error, and the next run starts a new one", async () => {
+    const bwraps = () =>
+      processTree(process.pid).filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("bwrap\0");
+        } catch {
+          return false;
+        }
+      });
+    const before = new Set(bwraps());
+    const own = createCpythonExecutor();
+    try {
+      expect((await own.run({ code: "print(1)", timeoutMs: 20_000, signal: new AbortController().signal }) as RunOutcome).stdout).toBe("1\n");
+      const running = own.run({ code: "import time\ntime.sleep(30)", timeoutMs: 60_000, signal: new AbortController().signal });
+      // This executor's bubblewrap (its two processes), not the other tests' one.
+      const parents = bwraps().filter((pid) => !before.has(pid));
+      expect(parents.length).toBeGreaterThan(0);
+      for (const pid of parents) process.kill(pid, "SIGKILL");
+      await expect(running).rejects.toThrow(/stopped/);
+      expect((await own.run({ code: "print(2)", timeoutMs: 20_000, signal: new AbortController().signal }) as RunOutcome).stdout).toBe("2\n");
+    } finally {
+      await own.close();
+    }
+  });
+});
