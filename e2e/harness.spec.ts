@@ -19,6 +19,22 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(page.getByText("The program finished with exit code 0. Its first line of output is: 1 1")).toBeVisible();
   });
 
+  test("Enter sends, and Shift+Enter adds a line, as in the chat apps students use", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await expect(page.getByRole("textbox", { name: "Message" })).toHaveAccessibleDescription("Enter sends · Shift+Enter adds a line");
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.click();
+    for (const [i, line] of ["```python", "print(6 * 7)", "```"].entries()) {
+      if (i > 0) await page.keyboard.press("Shift+Enter");
+      await page.keyboard.type(line);
+    }
+    await expect(box).toHaveValue("```python\nprint(6 * 7)\n```");
+    await page.keyboard.press("Enter");
+    const card = executeCodeCard(page);
+    expect(await card.waitForEnd()).toBe("succeeded");
+    expect(await card.text("stdout")).toBe("42\n");
+  });
+
   test("the card shows the writing phase while the model streams the program, then runs it", async ({ page }) => {
     await page.goto(at(PORTS.main));
     const phases = await recordPhases(page);

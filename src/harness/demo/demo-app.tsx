@@ -281,10 +281,14 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
         <ComposerPrimitive.Root className="demo-composer">
           <ComposerPrimitive.Input
             aria-label="Message"
+            aria-describedby="demo-composer-hint"
             placeholder={"Ask something, or paste a program:\n```python\nprint(2 ** 100)\n```"}
-            submitMode="ctrlEnter"
+            submitMode="enter"
             rows={4}
           />
+          <p id="demo-composer-hint" className="demo-composer-hint">
+            Enter sends · Shift+Enter adds a line
+          </p>
           <AuiIf condition={(state) => !state.thread.isRunning}>
             <ComposerPrimitive.Send className="demo-send">Send</ComposerPrimitive.Send>
           </AuiIf>
