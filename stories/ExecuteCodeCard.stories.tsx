@@ -230,6 +230,27 @@ export const SucceededDark: Story = {
   parameters: { theme: "dark" },
 };
 
+export const NarrowestPhone: Story = {
+  args: call("import os; os.kill(os.getpid(), 9)", {
+    result: completed({ exitCode: null, signal: "SIGKILL", wallTimeMs: 12_345 }),
+  }),
+  render: (args) => (
+    <div style={{ width: 320 }}>
+      <ExecuteCodeCard {...args} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const word = root.querySelector<HTMLElement>(".ecu-status-word")!;
+    // The phase word is whole; the exit detail is what gives way, and keeps its text in a tooltip.
+    await expect(word).toHaveTextContent("Failed");
+    await expect(word.scrollWidth).toBeLessThanOrEqual(word.clientWidth);
+    await expect(slot(root, "exit")).toHaveAttribute("title", "killed by SIGKILL");
+    const timing = slot(root, "timing")!.getBoundingClientRect();
+    await expect(slot(root, "exit")!.getBoundingClientRect().right).toBeLessThanOrEqual(timing.left);
+  },
+};
+
 export const ConcealedTextIsShown: Story = {
   args: call("print('safe \\x1b[8msecret\\x1b[0m')", { result: completed({ stdout: "safe \x1b[8msecret\x1b[0m\n" }) }),
   play: async ({ canvasElement }) => {

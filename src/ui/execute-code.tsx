@@ -157,7 +157,7 @@ function Status({ asChild, className, children, ...props }: PartProps<"div">) {
       {...props}
     >
       <Icon node={look.icon} aria-hidden className={cn("ecu-status-icon", look.spins && "ecu-spin")} />
-      <span className="ecu:truncate">{labels.phase[view.phase]}</span>
+      <span className="ecu-status-word">{labels.phase[view.phase]}</span>
       {children}
     </Component>
   );
@@ -176,6 +176,7 @@ function Exit({ asChild, className, ...props }: PartProps<"span">) {
       data-exit-code={code ?? undefined}
       data-signal={signal ?? undefined}
       className={cn("ecu-exit", className)}
+      title={text}
       {...props}
     >
       {text}
