@@ -14,7 +14,7 @@ import {
 } from "./sandbox-client.js";
 import { readSandboxStream } from "./sandbox-stream.js";
 import { throttleLatest } from "./throttle-latest.js";
-import { createTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
+import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
 
 export interface ExecutionCost {
   /** The flat cost of one execution, in the unit the host chose. */
@@ -87,10 +87,6 @@ export interface ExecuteCodeToolContext {
 /** Preliminary results go out at most this often: about ten a second. */
 const PROGRESS_INTERVAL_MS = 100;
 
-function isMinter(signing: ExecuteCodeToolContext["signing"]): signing is TokenMinter {
-  return typeof (signing as TokenMinter).mint === "function";
-}
-
 function safely(hook: (() => void) | undefined): void {
   try {
     hook?.();
@@ -111,7 +107,7 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
     stdout: ctx.maxStdoutChars ?? DEFAULT_MAX_STDOUT_CHARS,
     stderr: ctx.maxStderrChars ?? DEFAULT_MAX_STDERR_CHARS,
   };
-  const minter = isMinter(ctx.signing) ? ctx.signing : createTokenMinter(ctx.signing);
+  const minter = toTokenMinter(ctx.signing);
 
   return tool({
     description:

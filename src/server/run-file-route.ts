@@ -1,5 +1,5 @@
 import { SHOWN_IMAGES } from "./sandbox-client.js";
-import { createTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
+import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
 
 export interface RunFileRouteOptions {
   /** The sandbox service, as for `buildExecuteCodeTool`. */
@@ -30,7 +30,7 @@ function disposition(kind: "inline" | "attachment", name: string): string {
  * shared cache.
  */
 export function createRunFileRoute(options: RunFileRouteOptions) {
-  const minter = "mint" in options.signing ? options.signing : createTokenMinter(options.signing);
+  const minter = toTokenMinter(options.signing);
   const doFetch = options.fetch ?? fetch;
   return {
     async handle(request: Request, { participantId }: { participantId: string }): Promise<Response> {

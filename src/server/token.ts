@@ -60,3 +60,8 @@ async function loadKey(
   if ("kty" in key && typeof key.kty === "string") return importJWK(key as JWK, algorithm);
   return key as CryptoKey | KeyObject;
 }
+
+/** A minter given as is, or one made from key options. */
+export function toTokenMinter(signing: TokenMinterOptions | TokenMinter): TokenMinter {
+  return typeof (signing as TokenMinter).mint === "function" ? (signing as TokenMinter) : createTokenMinter(signing as TokenMinterOptions);
+}

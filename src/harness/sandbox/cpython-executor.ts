@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Executor, RunOutcome, RunRequest } from "./executor.js";
+import { collectOutput, notify, type Executor, type RunOutcome, type RunRequest } from "./executor.js";
 
 export interface CpythonExecutorOptions {
   /** The interpreter with the scientific packages. Default `/usr/bin/python3` (Debian's). */
@@ -201,8 +201,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       const { child, ready } = zygote;
       await ready;
       const id = String(++nextId);
-      const output = { stdout: "", stderr: "" };
-      const cut = { stdout: 0, stderr: 0 };
+      const { output, cut, add } = collectOutput(maxOutputChars, onOutput);
       let started = performance.now();
       return new Promise<RunOutcome>((resolve, reject) => {
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -225,23 +224,9 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
                 timedOut = true;
                 kill();
               }, timeoutMs);
-              try {
-                onStart?.();
-              } catch {
-                // A failing listener must not take the run with it.
-              }
+              notify(onStart);
             } else if (message.type === "output") {
-              const room = maxOutputChars - output[message.stream].length;
-              const kept = message.text.length > room ? message.text.slice(0, Math.max(0, room)) : message.text;
-              cut[message.stream] += message.text.length - kept.length;
-              output[message.stream] += kept;
-              if (kept) {
-                try {
-                  onOutput?.(message.stream, kept);
-                } catch {
-                  // As above.
-                }
-              }
+              add(message.stream, message.text);
             } else if (message.type === "exit") {
               const killed = timedOut || signal.aborted;
               done({

@@ -52,3 +52,32 @@ export interface Executor {
   health?(): Record<string, unknown>;
   close(): Promise<void>;
 }
+
+/** Calls a listener the caller gave: a failing listener must not take the run with it. */
+export function notify<A extends unknown[]>(listener: ((...args: A) => void) | undefined, ...args: A): void {
+  try {
+    listener?.(...args);
+  } catch {
+    // The run goes on.
+  }
+}
+
+/**
+ * A run's output as the parent keeps it: each stream up to `limit`
+ * characters, the rest cut and counted, each kept piece handed to `onOutput`.
+ */
+export function collectOutput(limit: number, onOutput?: RunRequest["onOutput"]) {
+  const output = { stdout: "", stderr: "" };
+  const cut = { stdout: 0, stderr: 0 };
+  return {
+    output,
+    cut,
+    add(stream: OutputStream, text: string) {
+      const room = limit - output[stream].length;
+      const kept = text.length > room ? text.slice(0, Math.max(0, room)) : text;
+      cut[stream] += text.length - kept.length;
+      output[stream] += kept;
+      if (kept) notify(onOutput, stream, kept);
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import type { OutputStream, RunOutcome, RunRequest } from "./executor.js";
+import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequest } from "./executor.js";
 import { processTreeRss } from "./process-memory.js";
 
 type Message =
@@ -128,14 +128,9 @@ export class InterpreterProcess {
     this.used = true;
     this.state = "running";
     const started = performance.now();
-    try {
-      onStart?.();
-    } catch {
-      // A failing listener must not take the run with it.
-    }
-    const output = { stdout: "", stderr: "" };
-    const cut = { stdout: 0, stderr: 0 };
+    notify(onStart);
     const { maxOutputChars, memoryLimitBytes } = this.limits;
+    const { output, cut, add } = collectOutput(maxOutputChars, onOutput);
 
     return new Promise<RunOutcome>((resolve) => {
       let settled = false;
@@ -160,17 +155,7 @@ export class InterpreterProcess {
         const m = message as Message | { type: "protocol-violation"; reason: string };
         if (m.type === "output" && (m.stream === "stdout" || m.stream === "stderr") && typeof m.text === "string") {
           // The interpreter cuts at the cap; this only guards against one that does not.
-          const room = maxOutputChars - output[m.stream].length;
-          const kept = m.text.length > room ? m.text.slice(0, Math.max(0, room)) : m.text;
-          cut[m.stream] += m.text.length - kept.length;
-          output[m.stream] += kept;
-          if (kept && onOutput) {
-            try {
-              onOutput(m.stream, kept);
-            } catch {
-              // A failing listener must not take the run with it.
-            }
-          }
+          add(m.stream, m.text);
         } else if (m.type === "done") {
           finish({ kind: "done", message: m });
         } else if (m.type === "protocol-violation") {
