@@ -114,7 +114,7 @@ describe("attacks on the CPython engine", () => {
         "    except OSError:",
         "        pass",
         "print('fds', open_fds)",
-        "print('env', sorted(os.environ))",
+        "print('env', ' '.join(f'{k}={v}' for k, v in sorted(os.environ.items())))",
       ].join("\n"),
     );
     expect(result.stdout).toBe(
@@ -127,7 +127,7 @@ describe("attacks on the CPython engine", () => {
         "/var False",
         "/work/main False",
         "fds []",
-        "env ['HOME', 'LANG', 'MPLBACKEND', 'MPLCONFIGDIR', 'TMPDIR']",
+        "env HOME=/work LANG=C.UTF-8 MPLBACKEND=Agg MPLCONFIGDIR=/tmp OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PWD=/work TMPDIR=/tmp",
         "",
       ].join("\n"),
     );

@@ -50,10 +50,13 @@ function bwrapArgs(python: string, script: string[]): string[] {
     "--dev", "/dev",
     "--tmpfs", "/tmp",
     "--dir", "/work",
+    "--chdir", "/work",
     "--uid", "1000",
     "--gid", "1000",
+    // The warm parent's environment is every run's: nothing of the host's.
     "--clearenv",
-    "--setenv", "HOME", "/tmp",
+    "--setenv", "HOME", "/work",
+    "--setenv", "TMPDIR", "/tmp",
     "--setenv", "MPLBACKEND", "Agg",
     "--setenv", "MPLCONFIGDIR", "/tmp",
     "--setenv", "OPENBLAS_NUM_THREADS", "1",
@@ -146,6 +149,10 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       maxFiles,
       maxFileBytes: maxFileMb * 1024 * 1024,
       maxTotalFileBytes: maxTotalFileMb * 1024 * 1024,
+      memoryMb: memoryLimitMb,
+      processes: maxProcesses,
+      openFiles: 256,
+      fileMb: diskMb,
     });
     const child = spawn(bwrap, [...bwrapArgs(python, ["--ro-bind", zygoteScript, "/sandbox/zygote.py"]), "/sandbox/zygote.py", config], {
       stdio: ["pipe", "pipe", "pipe"],
@@ -255,14 +262,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
           type: "run",
           id,
           code,
-          limits: {
-            memoryMb: memoryLimitMb,
-            cpuSeconds: Math.ceil(timeoutMs / 1000) + 1,
-            processes: maxProcesses,
-            openFiles: 256,
-            fileMb: diskMb,
-            outputChars: maxOutputChars,
-          },
+          limits: { cpuSeconds: Math.ceil(timeoutMs / 1000) + 1, outputChars: maxOutputChars },
         });
       });
     },

@@ -18,6 +18,7 @@ Protocol with the Node parent: one JSON object a line.
 
 import codecs
 import ctypes
+import gc
 import json
 import os
 import selectors
@@ -34,14 +35,63 @@ for name in MODULES:
     except Exception:
         pass
 
+
+
+def warm_up():
+    """What the first plot, formula or table in a run would otherwise load: fonts, renderers, printers."""
+    import io
+
+    if "matplotlib.pyplot" in loaded:
+        import matplotlib.pyplot as plt
+
+        figure, axes = plt.subplots()
+        axes.plot([1, 2, 3], [1, 4, 9], label="x")
+        axes.set_title("warm-up")
+        axes.set_xlabel("n")
+        axes.legend()
+        figure.savefig(io.BytesIO(), format="png", dpi=100)
+        plt.close(figure)
+    if "sympy" in loaded:
+        import sympy
+
+        x = sympy.Symbol("x")
+        str(sympy.factor(x**2 - 1))
+        sympy.pretty(sympy.integrate(x**2, x))
+    if "pandas" in loaded:
+        import pandas
+
+        str(pandas.DataFrame({"n": [1, 2], "square": [1, 4]}).describe())
+
+
+try:
+    warm_up()
+except Exception:
+    pass
+# What each run needs from the standard library, loaded here once and shared.
+import base64, mimetypes, random, resource  # noqa: E401,E402
+
+mimetypes.init()
+# Every object so far is shared with the runs: a collection in a run must not walk them (it would copy their pages).
+gc.collect()
+gc.freeze()
+
 libc = ctypes.CDLL(None, use_errno=True)
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 UID = GID = 1000
-# Per sandbox, from the parent: the size of each run's /tmp and /work, and the caps on the files it leaves.
-CONFIG = {"diskMb": 64, "maxFiles": 10, "maxFileBytes": 5 << 20, "maxTotalFileBytes": 10 << 20}
+# Per sandbox, from the parent: the size of each run's /tmp and /work, the caps on the files it leaves, and each run's limits.
+CONFIG = {
+    "diskMb": 64,
+    "maxFiles": 10,
+    "maxFileBytes": 5 << 20,
+    "maxTotalFileBytes": 10 << 20,
+    "memoryMb": 1024,
+    "processes": 16,
+    "openFiles": 256,
+    "fileMb": 64,
+}
 if len(sys.argv) > 1:
     CONFIG.update(json.loads(sys.argv[1]))
 # Runs prepared ahead, so a program starts without waiting for two forks and the namespaces.
@@ -68,6 +118,13 @@ def __ecu_run(source):
         traceback.print_exception(etype, value, tb.tb_next)
         return 1
 """
+# Made once here, so that a run's process does not compile or build them (every page it writes is a copy).
+_runner_scope = {}
+exec(RUNNER, _runner_scope)
+run_source = _runner_scope["__ecu_run"]
+RUN_STDOUT = open(1, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
+RUN_STDERR = open(2, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
+
 
 
 def check(result, what):
@@ -94,26 +151,26 @@ def mount(source, target, fstype, flags, data):
     )
 
 
+class CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+NO_CAPABILITIES = (CapHeader(0x20080522, 0), (CapData * 2)())
+
+
 def drop_capabilities():
-    class Header(ctypes.Structure):
-        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-    class Data(ctypes.Structure):
-        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-    header = Header(0x20080522, 0)
-    data = (Data * 2)()
+    header, data = NO_CAPABILITIES
     check(libc.capset(ctypes.byref(header), ctypes.byref(data)), "capset")
     check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
 
 
 def set_limits(limits):
-    import resource
-
-    memory = limits["memoryMb"] * 1024 * 1024
     for which, value in (
-        (resource.RLIMIT_AS, memory),
-        (resource.RLIMIT_CPU, limits["cpuSeconds"]),
+        (resource.RLIMIT_AS, limits["memoryMb"] * 1024 * 1024),
         (resource.RLIMIT_NPROC, limits["processes"]),
         (resource.RLIMIT_NOFILE, limits["openFiles"]),
         (resource.RLIMIT_FSIZE, limits["fileMb"] * 1024 * 1024),
@@ -158,29 +215,29 @@ def save_figures(described):
         plt.close(figure)
 
 
-def run_program(code, limits):
-    """In the run's PID 1: the last steps before the program, then the program."""
+def prepare_program():
+    """In the run's PID 1, before its program is known: everything that does
+    not depend on the program, so that a program starts as soon as it comes.
+    The environment is the warm parent's, which bubblewrap set."""
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    set_limits(limits)
+    set_limits(CONFIG)
     drop_capabilities()
     os.chdir("/work")
-    os.environ.clear()
-    os.environ.update({"HOME": "/work", "TMPDIR": "/tmp", "MPLBACKEND": "Agg", "MPLCONFIGDIR": "/tmp", "LANG": "C.UTF-8"})
-    # The zygote's random state must not be every run's.
-    import random
-
+    # The warm parent's random state must not be every run's.
     random.seed()
     if "numpy" in sys.modules:
         sys.modules["numpy"].random.seed()
     # Output reaches the parent as it is written.
-    sys.stdout = open(1, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
-    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
+    sys.stdout, sys.stderr = RUN_STDOUT, RUN_STDERR
+
+
+def run_program(code, cpu_seconds):
+    """In the run's PID 1: the program, then its figures."""
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
     described = {}
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].show = lambda *args, **kwargs: save_figures(described)
-    scope = {}
-    exec(RUNNER, scope)
-    status = scope["__ecu_run"](code)
+    status = run_source(code)
     try:
         save_figures(described)
         if described:
@@ -193,9 +250,6 @@ def run_program(code, limits):
 
 def collect_files(limits):
     """What the run left in /work, within the caps; the rest is counted, not sent."""
-    import base64
-    import mimetypes
-
     try:
         with open(FIGURES) as f:
             described = json.load(f)
@@ -259,10 +313,14 @@ def prepared_run(code_r, out_w, err_w, status_w):
         pid = os.fork()
         if pid == 0:
             os.close(3)
+            prepare_program()
             with os.fdopen(4, "rb") as code_in:
                 message = json.loads(code_in.read())
-            run_program(message["code"], message["limits"])
+            run_program(message["code"], message["cpuSeconds"])
+        # The program's output ends when its processes end, not when this one does.
         os.close(4)
+        os.dup2(0, 1)
+        os.dup2(0, 2)
         _, status = os.waitpid(pid, 0)
         if os.WIFSIGNALED(status):
             report = {"code": None, "signal": signal.Signals(os.WTERMSIG(status)).name}
@@ -334,18 +392,22 @@ def main():
     send({"type": "ready", "modules": loaded, "python": sys.version.split()[0]})
 
     def finish_if_done(run):
-        if run.open or run.exit_status is None:
+        """A run ends when its output has ended and either its runner reported
+        (its own teardown comes after) or it died without a report."""
+        if run.open:
             return
-        del runs[run.id]
         try:
             report = json.loads(run.status or b"{}")
         except ValueError:
             report = {}
-        status = run.exit_status
         if "code" not in report:
+            status = run.exit_status
+            if status is None:
+                return
             # The start-up failed (exit 70) or the run was killed before it could report.
             report = {"code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
                       "signal": signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else None}
+        del runs[run.id]
         send({
             "type": "exit",
             "id": run.id,
@@ -420,7 +482,7 @@ def main():
         reap()
         runner = ready.pop(0) if ready else Runner()
         try:
-            os.write(runner.code_w, json.dumps({"code": message["code"], "limits": message["limits"]}).encode())
+            os.write(runner.code_w, json.dumps({"code": message["code"], "cpuSeconds": message["limits"]["cpuSeconds"]}).encode())
         except OSError:
             pass  # It died while waiting: its exit says so.
         os.close(runner.code_w)
@@ -435,8 +497,9 @@ def main():
     while True:
         events = selector.select(timeout=0)
         if not events:
-            # Nothing to relay: prepare the next run, or wait.
-            if len(ready) < PREPARED:
+            # Nothing to relay: prepare the next run, or wait. A fork holds this loop for
+            # milliseconds, so while programs run, one prepared run is enough.
+            if len(ready) < (PREPARED if not runs else 1):
                 ready.append(Runner())
                 continue
             events = selector.select()
