@@ -331,6 +331,53 @@ export const TwoFiguresOnAPhone: Story = {
   },
 };
 
+export const FigureEnlarged: Story = {
+  args: call(plotCode, { result: completed({ stdout: "sum of squares: 385\n", files: [squaresFigure] }) }),
+  render: (args) => <ExecuteCodeCard {...args} fileUrl={storyFileUrl} />,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const open = within(root).getByRole("button", { name: "Enlarge the figure: Squares, x: n, y: n squared" });
+    await userEvent.click(open);
+    // The dialog is above the page, outside the card, named by what the figure shows.
+    const dialog = await within(document.body).findByRole("dialog", { name: "Squares, x: n, y: n squared" });
+    await expect(root.contains(dialog)).toBe(false);
+    const large = within(dialog).getByRole("img", { name: "Squares, x: n, y: n squared" });
+    await waitFor(() => expect((large as HTMLImageElement).naturalWidth).toBeGreaterThan(0));
+    await expect(large.getBoundingClientRect().width).toBeGreaterThan(open.getBoundingClientRect().width);
+    await expect(within(dialog).getByRole("link", { name: "Download figure-1.png (6.9 KB)" })).toHaveAttribute("download", "figure-1.png");
+    // Escape closes it, and the focus goes back to the figure.
+    await userEvent.keyboard("{Escape}");
+    await waitFor(() => expect(within(document.body).queryByRole("dialog")).toBeNull());
+    await expect(open).toHaveFocus();
+  },
+};
+
+export const FigureEnlargedDark: Story = {
+  ...FigureEnlarged,
+  parameters: { theme: "dark" },
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await userEvent.click(within(root).getByRole("button", { name: /Enlarge the figure/ }));
+    const dialog = await within(document.body).findByRole("dialog");
+    // The dialog takes the card's scheme: its surface is the card's.
+    await expect(getComputedStyle(dialog).backgroundColor).toBe(getComputedStyle(root).backgroundColor);
+    await userEvent.click(within(dialog).getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(within(document.body).queryByRole("dialog")).toBeNull());
+  },
+};
+
+export const FigurePending: Story = {
+  args: call(plotCode, { status: running }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "running");
+    // A program that draws keeps room for its figure while it runs.
+    const pending = slot(root, "figure-pending")!;
+    await expect(pending).toHaveTextContent("The figure appears when the program ends.");
+    await expect(pending.getBoundingClientRect().height).toBeGreaterThan(100);
+  },
+};
+
 export const FigureNoLongerAvailable: Story = {
   args: call(plotCode, { result: completed({ files: [squaresFigure] }) }),
   render: (args) => <ExecuteCodeCard {...args} fileUrl={() => "/no-such-file.png"} />,

@@ -438,11 +438,36 @@ describe("ExecuteCodeCard: figures and files", () => {
     expect(screen.queryByRole("img")).toBeNull();
   });
 
-  it("shows no files while the program runs, nor for a result without any", () => {
+  it("keeps room for the figure while a program that draws runs, and shows no files for one that does not, nor for a result without any", () => {
     const { container, rerender } = render(<ExecuteCodeCard {...call(plotCode, { status: running })} />);
+    expect(slot(container, "figure-pending")).toHaveTextContent("The figure appears when the program ends.");
+    rerender(<ExecuteCodeCard {...call("print(sum(n * n for n in range(10)))", { status: running })} />);
     expect(slot(container, "files")).toBeNull();
     rerender(<ExecuteCodeCard {...call(plotCode, { result: completed({ stdout: "1\n" }) })} />);
     expect(slot(container, "files")).toBeNull();
+  });
+
+  it("keeps the figure's own size as room before it loads, and matplotlib's 640 × 480 when the sandbox does not say", () => {
+    const { rerender } = render(<ExecuteCodeCard {...withFiles} />);
+    expect(screen.getByRole("img")).toHaveAttribute("width", "640");
+    expect(screen.getByRole("img")).toHaveAttribute("height", "480");
+    const wide = { ...squaresFigure, width: 1200, height: 400 };
+    rerender(<ExecuteCodeCard {...call(plotCode, { result: completed({ files: [wide] }) })} />);
+    expect(screen.getByRole("img")).toHaveAttribute("width", "1200");
+    expect(screen.getByRole("img")).toHaveStyle({ aspectRatio: "auto 1200 / 400" });
+  });
+
+  it("opens a figure large in a dialog named by what it shows, with a download, and closes it with Escape", async () => {
+    const user = userEvent.setup();
+    render(<ExecuteCodeCard {...withFiles} />);
+    const open = screen.getByRole("button", { name: "Enlarge the figure: Squares, x: n, y: n squared" });
+    await user.click(open);
+    const dialog = screen.getByRole("dialog", { name: "Squares, x: n, y: n squared" });
+    expect(within(dialog).getByRole("img", { name: "Squares, x: n, y: n squared" })).toHaveAttribute("src", "/api/files/run-1/figure-1");
+    expect(within(dialog).getByRole("link", { name: "Download figure-1.png (6.9 KB)" })).toHaveAttribute("download", "figure-1.png");
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect(open).toHaveFocus();
   });
 
   it("names files in German with the German labels", () => {

@@ -3,6 +3,7 @@ import * as v from "valibot";
 
 /** Characters the server cut from each stream; 0 when nothing was cut. */
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const pixels = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000));
 const duration = v.nullable(v.pipe(v.number(), v.minValue(0)));
 
 export const truncationSchema = v.object({
@@ -23,6 +24,9 @@ export const runFileSchema = v.object({
   kind: v.picklist(["image", "file"]),
   /** For a figure: what it shows (its title and axis labels), as alt text. */
   alt: v.optional(v.string()),
+  /** For an image, its size in pixels when the sandbox tells it: the card keeps that much room before it loads. */
+  width: v.optional(pixels),
+  height: v.optional(pixels),
   ref: v.object({ sessionId: v.string(), fileId: v.string() }),
 });
 

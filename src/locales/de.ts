@@ -72,4 +72,7 @@ export const germanLabels: ExecuteCodeLabels = {
   files: "Dateien",
   download: (name, size) => `${name} herunterladen (${size})`,
   fileUnavailable: (name) => `${name} ist nicht mehr verfügbar: Dateien werden nach dem Lauf nur kurz aufbewahrt.`,
+  enlargeFigure: (alt) => `Abbildung vergrößern: ${alt}`,
+  closeFigure: "Schließen",
+  figurePending: "Die Abbildung erscheint, wenn das Programm endet.",
 };

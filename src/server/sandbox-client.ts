@@ -155,13 +155,15 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
 /** Raster images a browser shows as they are; every other type (SVG and HTML included) is a download. */
 export const SHOWN_IMAGES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
+const isPixels = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 100_000;
+
 /** The sandbox's `files` as the kit's references: names, types and sizes, never the bytes. */
 function runFiles(response: SandboxResponse): ExecuteCodeRunFile[] {
   const sessionId = response.session_id;
   if (!sessionId || !response.files) return [];
   return response.files.flatMap((entry) => {
     if (!entry || typeof entry !== "object") return [];
-    const { id, name, content_type, size, alt } = entry as Record<string, unknown>;
+    const { id, name, content_type, size, alt, width, height } = entry as Record<string, unknown>;
     if (typeof id !== "string" || typeof name !== "string") return [];
     const mediaType = typeof content_type === "string" && content_type ? content_type : "application/octet-stream";
     return [
@@ -171,6 +173,7 @@ function runFiles(response: SandboxResponse): ExecuteCodeRunFile[] {
         size: typeof size === "number" && Number.isInteger(size) && size >= 0 ? size : 0,
         kind: SHOWN_IMAGES.has(mediaType) ? ("image" as const) : ("file" as const),
         ...(typeof alt === "string" && alt ? { alt } : {}),
+        ...(isPixels(width) && isPixels(height) ? { width, height } : {}),
         ref: { sessionId, fileId: id },
       },
     ];

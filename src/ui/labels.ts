@@ -62,6 +62,12 @@ export interface ExecuteCodeLabels {
   download: (name: string, size: string) => string;
   /** A figure or file the app can no longer fetch (it expired, or it failed to load). */
   fileUnavailable: (name: string) => string;
+  /** The button around a figure that opens it large: what the figure shows. */
+  enlargeFigure: (alt: string) => string;
+  /** Closes the enlarged figure. */
+  closeFigure: string;
+  /** Where a figure will be while its program runs. */
+  figurePending: string;
 }
 
 export const englishLabels: ExecuteCodeLabels = {
@@ -129,6 +135,9 @@ export const englishLabels: ExecuteCodeLabels = {
   files: "Files",
   download: (name, size) => `Download ${name} (${size})`,
   fileUnavailable: (name) => `${name} is no longer available: files are kept for a short time after the run.`,
+  enlargeFigure: (alt) => `Enlarge the figure: ${alt}`,
+  closeFigure: "Close",
+  figurePending: "The figure appears when the program ends.",
 };
 
 /** Fills a partial label set from the English defaults. */

@@ -1,7 +1,7 @@
 "use client";
 
-import { Slot } from "radix-ui";
-import { useState, type ComponentPropsWithoutRef } from "react";
+import { Dialog, Slot } from "radix-ui";
+import { useState, type ComponentPropsWithoutRef, type CSSProperties, type RefObject } from "react";
 import type { ExecuteCodeRunFile } from "../contract/index.js";
 import { cn } from "./cn.js";
 import { useExecuteCode } from "./context.js";
@@ -14,24 +14,85 @@ export function defaultFileUrl(file: ExecuteCodeRunFile): string {
   return `/api/files/${encodeURIComponent(file.ref.sessionId)}/${encodeURIComponent(file.ref.fileId)}`;
 }
 
+/** Whether a program draws with matplotlib, so that its running card keeps room for the figure. */
+export function drawsFigure(code: string): boolean {
+  return /^\s*(?:import|from)\s+(?:matplotlib|pylab)\b|\bplt\.(?:plot|show|figure|subplots?|bar|scatter|hist|imshow)\s*\(/m.test(code);
+}
+
 const baseName = (name: string) => name.split("/").at(-1) ?? name;
 
-function Figure({ file, url, labels }: { file: ExecuteCodeRunFile; url: string; labels: ExecuteCodeLabels }) {
+// Matplotlib's default figure, 640 × 480 at 100 dpi: the room kept when the sandbox does not give the size.
+const DEFAULT_SIZE = { width: 640, height: 480 };
+
+interface FigureProps {
+  file: ExecuteCodeRunFile;
+  url: string;
+  labels: ExecuteCodeLabels;
+  /** The card, whose scheme the enlarged figure takes. */
+  cardRef: RefObject<HTMLElement | null>;
+}
+
+function Figure({ file, url, labels, cardRef }: FigureProps) {
   const [failed, setFailed] = useState(false);
-  const size = formatBytes(file.size, labels.numbers);
+  // The card's scheme as shown (the host's `.dark`, a wrapper's `data-theme`, the system), read when the dialog opens.
+  const [scheme, setScheme] = useState<"light" | "dark">("light");
+  const takeScheme = (open: boolean) => {
+    const card = cardRef.current;
+    if (open && card) setScheme(getComputedStyle(card).colorScheme.includes("dark") ? "dark" : "light");
+  };
+  const name = baseName(file.name);
+  const alt = file.alt ?? name;
+  const { width, height } = file.width && file.height ? { width: file.width, height: file.height } : DEFAULT_SIZE;
+  const download = labels.download(name, formatBytes(file.size, labels.numbers));
+  // The width and height attributes keep the figure's room before it loads, so the thread does not jump.
+  const image = (className: string, loading: "lazy" | "eager", style?: CSSProperties) => (
+    <img
+      className={className}
+      src={url}
+      alt={alt}
+      width={width}
+      height={height}
+      style={{ aspectRatio: `auto ${width} / ${height}`, ...style }}
+      loading={loading}
+      decoding="async"
+      onError={() => setFailed(true)}
+    />
+  );
   return (
     <figure className="ecu-figure" data-state={failed ? "unavailable" : "shown"}>
       {failed ? (
-        <p data-slot="execute-code-file-unavailable" className="ecu-file-unavailable">
-          {labels.fileUnavailable(baseName(file.name))}
+        <p data-slot="execute-code-file-unavailable" className="ecu-file-unavailable" style={{ aspectRatio: `${width} / ${height}` }}>
+          {labels.fileUnavailable(name)}
         </p>
       ) : (
-        // Room for matplotlib's default 4:3 is kept before the image loads, so the thread does not jump.
-        <img className="ecu-figure-image" src={url} alt={file.alt ?? baseName(file.name)} width={640} height={480} loading="lazy" decoding="async" onError={() => setFailed(true)} />
+        <Dialog.Root onOpenChange={takeScheme}>
+          <Dialog.Trigger data-slot="execute-code-figure-open" className="ecu-figure-open" aria-label={labels.enlargeFigure(alt)}>
+            {image("ecu-figure-image", "lazy")}
+          </Dialog.Trigger>
+          <Dialog.Portal>
+            {/* The card's tokens and scheme, outside the card: the dialog sits above the page, not in the thread. */}
+            <div className="ecu-card ecu-figure-layer" data-theme={scheme}>
+              <Dialog.Overlay className="ecu-figure-overlay" />
+              <Dialog.Content data-slot="execute-code-figure-dialog" className="ecu-figure-dialog" aria-describedby={undefined}>
+                <Dialog.Title className="ecu-figure-dialog-title">{alt}</Dialog.Title>
+                <div className="ecu-figure-dialog-body">{image("ecu-figure-dialog-image", "eager", {
+                    // As large as the screen allows, at the figure's ratio.
+                    width: `min(100vw - 48px, (100dvh - 140px) * ${width} / ${height})`,
+                  })}</div>
+                <div className="ecu-figure-dialog-actions">
+                  <a data-slot="execute-code-figure-download" href={url} download={name} className="ecu-button">
+                    {download}
+                  </a>
+                  <Dialog.Close className="ecu-button">{labels.closeFigure}</Dialog.Close>
+                </div>
+              </Dialog.Content>
+            </div>
+          </Dialog.Portal>
+        </Dialog.Root>
       )}
       <figcaption className="ecu-figure-caption">
-        <a data-slot="execute-code-file" href={url} download={baseName(file.name)} className="ecu-file-link">
-          {labels.download(baseName(file.name), size)}
+        <a data-slot="execute-code-file" href={url} download={name} className="ecu-file-link">
+          {download}
         </a>
       </figcaption>
     </figure>
@@ -44,20 +105,31 @@ export interface FilesProps extends ComponentPropsWithoutRef<"div"> {
 
 /**
  * What a finished run left: its figures, each at its own aspect ratio with
- * a download link, and its other files as download links with name and size.
+ * a download link and a larger view, and its other files as download links
+ * with name and size. While a program that draws runs, the room for its
+ * figure.
  */
 export function Files({ asChild, className, ...props }: FilesProps) {
-  const { view, labels, fileUrl } = useExecuteCode();
+  const { view, labels, fileUrl, rootRef } = useExecuteCode();
+  const Component = asChild ? Slot.Root : "div";
+  if (view.phase === "running" && drawsFigure(view.code)) {
+    return (
+      <Component data-slot="execute-code-files" className={cn("ecu-files", className)} {...props}>
+        <div data-slot="execute-code-figure-pending" className="ecu-figure-pending">
+          <p>{labels.figurePending}</p>
+        </div>
+      </Component>
+    );
+  }
   if (!PHASE_LOOK[view.phase].output || view.files.length === 0) return null;
   const figures = view.files.filter((file) => file.kind === "image");
   const others = view.files.filter((file) => file.kind !== "image");
-  const Component = asChild ? Slot.Root : "div";
   return (
     <Component data-slot="execute-code-files" className={cn("ecu-files", className)} {...props}>
       {figures.length > 0 && (
         <div role="group" aria-label={labels.figures} data-slot="execute-code-figures" className="ecu-figures">
           {figures.map((file) => (
-            <Figure key={`${file.ref.sessionId}/${file.ref.fileId}`} file={file} url={fileUrl(file)} labels={labels} />
+            <Figure key={`${file.ref.sessionId}/${file.ref.fileId}`} file={file} url={fileUrl(file)} labels={labels} cardRef={rootRef} />
           ))}
         </div>
       )}

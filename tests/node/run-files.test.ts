@@ -12,7 +12,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+// A PNG's signature and header: 640 × 480.
+const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000280000001e00806000000", "hex");
 const answer: ScriptedAnswer = {
   stdout: "drawn\n",
   files: [
@@ -34,11 +35,11 @@ async function setup(fileTtlMs?: number) {
 }
 
 describe("a run's files", () => {
-  it("the result names each file with its type, size and kind, and holds no bytes", async () => {
+  it("the result names each file with its type, size, kind and a PNG's pixel size, and holds no bytes", async () => {
     const { tool } = await setup();
     const result = (await finalOutput(tool("student-1"), "draw()")) as { files: ExecuteCodeRunFile[] };
     expect(result.files.map(({ ref, ...file }) => ({ ...file, ref: typeof ref.sessionId === "string" && typeof ref.fileId === "string" }))).toEqual([
-      { name: "figure-1.png", mediaType: "image/png", size: png.length, kind: "image", alt: "Squares, x: n", ref: true },
+      { name: "figure-1.png", mediaType: "image/png", size: png.length, kind: "image", alt: "Squares, x: n", width: 640, height: 480, ref: true },
       { name: "data.csv", mediaType: "text/csv", size: 8, kind: "file", ref: true },
       { name: "page.svg", mediaType: "image/svg+xml", size: 71, kind: "file", ref: true },
     ]);
@@ -48,7 +49,7 @@ describe("a run's files", () => {
   it("the model reads them in words, and the scripted model names the figure", async () => {
     const { tool } = await setup();
     const text = describeModelOutput(await finalOutput(tool("student-1"), "draw()"));
-    expect(text).toContain("- figure figure-1.png (image/png, 16 B): Squares, x: n");
+    expect(text).toContain("- figure figure-1.png (image/png, 29 B): Squares, x: n");
     expect(text).toContain("- file data.csv (text/csv, 8 B), offered for download");
     expect(replyToToolResult(text)).toBe(
       "The program finished with exit code 0. Its first line of output is: drawn It drew one figure, Squares. It wrote data.csv, page.svg, which you can download under the output.",

@@ -8,6 +8,20 @@ export interface SandboxFileEntry {
   content_type: string;
   size: number;
   alt?: string;
+  /** A PNG's size in pixels, from its header. */
+  width?: number;
+  height?: number;
+}
+
+/** A PNG's width and height from its IHDR chunk; null for anything else. */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } | null {
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length < 24 || signature.some((byte, i) => bytes[i] !== byte)) return null;
+  if (String.fromCharCode(...bytes.subarray(12, 16)) !== "IHDR") return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, 24);
+  const width = view.getUint32(16);
+  const height = view.getUint32(20);
+  return width > 0 && height > 0 ? { width, height } : null;
 }
 
 interface StoredFile {
@@ -54,7 +68,15 @@ export function createRunFileStore({ ttlMs = 10 * 60_000, maxBytes = 256 * 1024 
         const id = randomUUID();
         session.files.set(id, { name: file.name, mediaType: file.mediaType, bytes: file.bytes });
         session.bytes += file.bytes.length;
-        return { id, name: file.name, content_type: file.mediaType, size: file.bytes.length, ...(file.alt ? { alt: file.alt } : {}) };
+        const dimensions = file.mediaType === "image/png" ? pngSize(file.bytes) : null;
+        return {
+          id,
+          name: file.name,
+          content_type: file.mediaType,
+          size: file.bytes.length,
+          ...(file.alt ? { alt: file.alt } : {}),
+          ...(dimensions ?? {}),
+        };
       });
       sessions.set(sessionId, session);
       total += session.bytes;
