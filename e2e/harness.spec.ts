@@ -186,6 +186,15 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(figure).toHaveAttribute("alt", "Squares, x: n, y: n squared");
     await expect.poll(() => figure.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
     await expect(page.getByText("It drew one figure, Squares. It wrote squares.csv")).toBeVisible();
+    // The room kept before it loaded was the figure's own size, from the sandbox.
+    await expect(figure).toHaveAttribute("width", "640");
+    await expect(figure).toHaveAttribute("height", "480");
+    // It opens large, and Escape closes it.
+    await card.root.getByRole("button", { name: "Enlarge the figure: Squares, x: n, y: n squared" }).click();
+    const dialog = page.getByRole("dialog", { name: "Squares, x: n, y: n squared" });
+    await expect.poll(() => dialog.getByRole("img").evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
 
     const csv = card.root.locator('a[data-slot="execute-code-file"]', { hasText: "squares.csv" });
     const download = page.waitForEvent("download");

@@ -407,6 +407,34 @@ describe("ExecuteCodeCard: behaviour", () => {
   });
 });
 
+describe("ExecuteCodeCard: stopping a run", () => {
+  const runningWithLimit = (stdout: string) =>
+    call("while True: pass", {
+      status: running,
+      result: { status: "running", stdout, stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: 10_000 },
+    });
+
+  it("shows Stop while the program runs, when the app can stop it, and the limit beside the clock", async () => {
+    const onStop = vi.fn();
+    const { container, rerender } = render(<ExecuteCodeCard {...runningWithLimit("")} onStop={onStop} />);
+    expect(slot(container, "timing")).toHaveTextContent(/^0 s \/ 10 s$/);
+    await userEvent.setup().click(screen.getByRole("button", { name: "Stop" }));
+    expect(onStop).toHaveBeenCalledTimes(1);
+    rerender(<ExecuteCodeCard {...runningWithLimit("")} />);
+    expect(slot(container, "stop")).toBeNull();
+    rerender(<ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} onStop={onStop} />);
+    expect(slot(container, "stop")).toBeNull();
+  });
+
+  it("a run the chat stopped reads Cancelled and keeps what it printed", () => {
+    const stopped = { ...runningWithLimit("tick\ntock\n"), status: { type: "incomplete", reason: "cancelled" } } as ExecuteCodeCardProps;
+    const { container } = render(<ExecuteCodeCard {...stopped} />);
+    expect(container.querySelector("[data-slot=execute-code]")).toHaveAttribute("data-phase", "cancelled");
+    expect(slot(container, "stdout")).toHaveTextContent("tick tock");
+    expect(slot(container, "no-output")).toBeNull();
+  });
+});
+
 describe("ExecuteCodeCard: figures and files", () => {
   const withFiles = call(plotCode, { result: completed({ stdout: "sum of squares: 385\n", files: [squaresFigure, squaresCsv] }) });
 

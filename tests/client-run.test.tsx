@@ -5,7 +5,7 @@ import userEvent from "@testing-library/user-event";
 import { StrictMode } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { CLIENT_DENIED, makeExecuteCodeRenderer, type ExecuteCodeRunner, type ExecuteCodeToolProps } from "../src/assistant-ui";
-import type { ExecuteCodeResult } from "../src/contract";
+import { RUN_STOPPED, type ExecuteCodeResult } from "../src/contract";
 
 const done: ExecuteCodeResult = {
   status: "completed",
@@ -41,6 +41,31 @@ const awaited = (toolCallId: string, addResult: (result: unknown) => void, resul
 const phase = () => document.querySelector("[data-slot=execute-code]")?.getAttribute("data-phase");
 
 describe("a call the browser runs", () => {
+  it("shows its limit beside the clock, and Stop in the card ends the program: the result says so with what it printed", async () => {
+    let printed!: (stream: "stdout" | "stderr", text: string) => void;
+    const run = vi.fn(
+      (_code: string, options?: { signal?: AbortSignal; onOutput?: (stream: "stdout" | "stderr", text: string) => void }) =>
+        new Promise<ExecuteCodeResult>((_, reject) => {
+          printed = options!.onOutput!;
+          options!.signal!.addEventListener("abort", () => reject(new DOMException("The run was stopped.", "AbortError")));
+        }),
+    );
+    const Card = makeExecuteCodeRenderer({ execution: "client", executor: { run, timeoutMs: 10_000 } });
+    const addResult = vi.fn();
+    const { rerender } = render(<Card {...awaited("call_stop", addResult)} />);
+    await waitFor(() => expect(phase()).toBe("running"));
+    expect(document.querySelector("[data-slot=execute-code-timing]")).toHaveTextContent(/^\d+ s \/ 10 s$/);
+    act(() => printed("stdout", "tick\n"));
+    await userEvent.setup().click(screen.getByRole("button", { name: "Stop" }));
+    await waitFor(() => expect(addResult).toHaveBeenCalledTimes(1));
+    const result = addResult.mock.calls[0]![0] as { status: string; code: string; message: string };
+    expect(result).toMatchObject({ status: "error", code: RUN_STOPPED });
+    expect(result.message).toBe("The person stopped the program before it finished.\nstdout so far:\ntick\n");
+    rerender(<Card {...awaited("call_stop", addResult, result)} />);
+    expect(phase()).toBe("cancelled");
+    expect(screen.queryByRole("button", { name: "Stop" })).toBeNull();
+  });
+
   it("runs once even when its card mounts twice, shows running, and adds the result", async () => {
     const { executor, run, finish } = runner();
     const Card = makeExecuteCodeRenderer({ execution: "client", executor });

@@ -47,6 +47,13 @@ describe("labels", () => {
     const longProgram = Array.from({ length: 200 }, (_, i) => `x${i} = ${i}`).join("\n");
     await show({ status: running, args: {}, argsText: JSON.stringify({ code: longProgram }).slice(0, -2) });
     await show(call("print(1)", { status: running }));
+    await show({
+      ...call("import matplotlib.pyplot as plt\nplt.plot([1, 4, 9])", {
+        status: running,
+        result: { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: 10_000 },
+      }),
+      onStop: () => undefined,
+    });
     await show(
       {
         ...call("print(1)", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } }),
@@ -99,6 +106,9 @@ describe("labels", () => {
     await show(call("x", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }));
     await show(call("x", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }));
     await show(call("x", { result: completed({ files: [squaresFigure, squaresCsv] }) }), async () => {
+      await user.click(screen.getByRole("button", { name: "«enlargeFigure»" }));
+      collect();
+      await user.keyboard("{Escape}");
       act(() => {
         screen.getByRole("img").dispatchEvent(new Event("error"));
       });

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useReducer, useRef } from "react";
-import type { ExecuteCodeResult, ExecuteCodeRunningResult } from "../contract/index.js";
+import { RUN_STOPPED, type ExecuteCodeResult, type ExecuteCodeRunningResult } from "../contract/index.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../contract/limits.js";
 import { truncateText } from "../contract/truncate.js";
 
@@ -9,6 +9,8 @@ export interface ExecuteCodeRunner {
     code: string,
     options?: { signal?: AbortSignal; onOutput?: (stream: "stdout" | "stderr", text: string) => void },
   ): Promise<ExecuteCodeResult>;
+  /** The longest a run may take, shown beside the card's clock. */
+  readonly timeoutMs?: number;
 }
 
 /** Live output reaches the card at most this often while a browser run prints. */
@@ -23,6 +25,22 @@ export function clientDeniedResult(reason?: string): ExecuteCodeResult {
     status: "error",
     code: CLIENT_DENIED,
     message: `The person chose not to run this program, so it did not run.${reason ? ` Reason: ${reason}` : ""}`,
+  };
+}
+
+/** Characters of what a stopped program printed that the model reads. */
+const STOPPED_OUTPUT_CHARS = 2000;
+
+/** The result sent for a program the person stopped: the model learns what it printed so far. */
+export function clientStoppedResult(output: ExecuteCodeRunningResult | null): ExecuteCodeResult {
+  const printed = (stream: "stdout" | "stderr") => {
+    const text = output?.[stream] ?? "";
+    return text ? `\n${stream} so far:\n${truncateText(text, STOPPED_OUTPUT_CHARS).text}` : "";
+  };
+  return {
+    status: "error",
+    code: RUN_STOPPED,
+    message: `The person stopped the program before it finished.${printed("stdout")}${printed("stderr")}`,
   };
 }
 
@@ -42,6 +60,8 @@ interface RunRecord {
   listeners: Set<() => void>;
   /** What the program has printed so far, within the limits of a result. */
   output: ExecuteCodeRunningResult | null;
+  /** Ends the run (the person pressed Stop). */
+  stop: AbortController;
 }
 
 /**
@@ -77,6 +97,8 @@ export interface ClientRun {
   asking: boolean;
   approve(): void;
   deny(reason?: string): void;
+  /** Stops the program this page runs; its result says it was stopped. */
+  stop(): void;
 }
 
 /**
@@ -118,7 +140,13 @@ export function useClientRun({
     if (!runner || code === null) return;
     const runs = runsOf(runner);
     if (runs.has(toolCallId)) return;
-    const entry: RunRecord = { phase: "running", listeners: new Set<() => void>([rerender]), output: null };
+    const entry: RunRecord = {
+      phase: "running",
+      listeners: new Set<() => void>([rerender]),
+      // The limit shows beside the clock from the start.
+      output: runner.timeoutMs === undefined ? null : { ...append(null, "stdout", ""), timeoutMs: runner.timeoutMs },
+      stop: new AbortController(),
+    };
     runs.set(toolCallId, entry);
     rerender();
     const notify = () => {
@@ -132,13 +160,18 @@ export function useClientRun({
         if (entry.phase === "running") notify();
       }, LIVE_OUTPUT_MS);
     };
+    const { signal } = entry.stop;
     runner
-      .run(code, { onOutput })
-      .catch((error: unknown) => ({
-        status: "error" as const,
-        code: "client_failed",
-        message: `Python failed in this browser: ${error instanceof Error ? error.message : String(error)}`,
-      }))
+      .run(code, { signal, onOutput })
+      .catch((error: unknown): ExecuteCodeResult =>
+        signal.aborted
+          ? clientStoppedResult(entry.output)
+          : {
+              status: "error",
+              code: "client_failed",
+              message: `Python failed in this browser: ${error instanceof Error ? error.message : String(error)}`,
+            },
+      )
       .then((result) => {
         clearTimeout(pending);
         entry.phase = "done";
@@ -159,9 +192,10 @@ export function useClientRun({
     approve: start,
     deny: (reason?: string) => {
       if (!runner || runsOf(runner).has(toolCallId)) return;
-      runsOf(runner).set(toolCallId, { phase: "done", listeners: new Set(), output: null });
+      runsOf(runner).set(toolCallId, { phase: "done", listeners: new Set(), output: null, stop: new AbortController() });
       latestAdd.current(clientDeniedResult(reason));
       rerender();
     },
+    stop: () => record?.stop.abort(),
   };
 }

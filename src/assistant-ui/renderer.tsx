@@ -1,7 +1,7 @@
 "use client";
 
-import type { ToolCallMessagePartComponent, ToolCallMessagePartProps } from "@assistant-ui/react";
-import { useLayoutEffect, useMemo, useRef } from "react";
+import { useAui, type ToolCallMessagePartComponent, type ToolCallMessagePartProps } from "@assistant-ui/react";
+import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
 import type { ExecuteCodeInput } from "../contract/index.js";
 import { ExecuteCodeCard } from "../ui/execute-code-card.js";
 import { clientDenialReason, useClientRun } from "./client-run.js";
@@ -47,6 +47,9 @@ export function makeExecuteCodeRenderer({
   function ExecuteCodeToolRender(props: ExecuteCodeToolProps) {
     // The card's phase decides whether the prompt shows; these are only its answers.
     const answers = useApprovalAnswers(props.respondToApproval);
+    const aui = useAui();
+    // A program this page runs stops here; a server run stops with the chat's request, as the composer's Stop does.
+    const stopRun = useRef(() => aui.thread.cancelRun());
     // A client-executed call: this page runs it once its program is written and the chat awaits the result.
     const code = typeof props.args?.code === "string" ? props.args.code : null;
     const run = useClientRun({
@@ -57,6 +60,11 @@ export function makeExecuteCodeRenderer({
       ask: typeof askBeforeRunning === "function" ? askBeforeRunning() : askBeforeRunning === true,
       addResult: props.addResult,
     });
+    useLayoutEffect(() => {
+      stopRun.current = run.running ? run.stop : () => aui.thread.cancelRun();
+    });
+    // One identity for the card's whole life, so Stop does not re-render it.
+    const onStop = useCallback(() => stopRun.current(), []);
     const denial = runner ? clientDenialReason(props.result) : undefined;
     const approval = run.asking
       ? { id: `client-${props.toolCallId}` }
@@ -77,6 +85,7 @@ export function makeExecuteCodeRenderer({
         className={className}
         onApprove={run.asking ? run.approve : answers.approve}
         onDeny={run.asking ? run.deny : answers.deny}
+        onStop={onStop}
       />
     );
   }

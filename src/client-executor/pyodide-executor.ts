@@ -16,6 +16,8 @@ export interface ClientRunOptions {
 /** Runs a program where the chat's client is, and answers with the kit's result contract. */
 export interface ClientExecutor {
   run(code: string, options?: ClientRunOptions): Promise<ExecuteCodeResult>;
+  /** The longest a run may take, counted once Python has started. */
+  readonly timeoutMs: number;
   /** Starts loading Python now, so the first run does not wait for it. */
   preload(): void;
   /** Ends the interpreter waiting for the next run. */
@@ -97,6 +99,7 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
   };
 
   return {
+    timeoutMs,
     run(code, { signal, onOutput } = {}) {
       if (closed) return Promise.reject(new Error("The executor is closed."));
       const worker = spare ?? warmWorker();

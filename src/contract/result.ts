@@ -65,6 +65,8 @@ export const runningResultSchema = v.object({
   stdout: v.string(),
   stderr: v.string(),
   truncated: truncationSchema,
+  /** The run's time limit, so the card can show it beside the clock. */
+  timeoutMs: v.optional(v.pipe(v.number(), v.minValue(0))),
 });
 
 /** The sandbox is rate-limited; a retry makes sense after `retryAfterMs`. */
@@ -76,6 +78,9 @@ export const busyResultSchema = v.object({
 
 /** Error code of a call whose approval came too late: the card shows it as an expired approval. */
 export const APPROVAL_EXPIRED = "approval_expired";
+
+/** Error code of a run the person stopped before it ended: the card shows it as cancelled. */
+export const RUN_STOPPED = "run_stopped";
 
 /** The tool itself failed: the program may not have run at all. */
 export const errorResultSchema = v.object({

@@ -41,6 +41,8 @@ export const germanLabels: ExecuteCodeLabels = {
   signal: (name) => `beendet durch ${name}`,
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
+  elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
+  stop: "Stoppen",
   timedOut: (limit) =>
     limit
       ? `Nach ${limit} gestoppt: Das Programm lief zu lange. Die Ausgabe bis dahin bleibt erhalten.`

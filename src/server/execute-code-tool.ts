@@ -139,10 +139,13 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
           for await (const event of events) {
             if (event.kind === "done") outcome = event.outcome;
             else if (event.kind === "queued") clock.queued();
-            else if (event.kind === "started") clock.started();
-            else {
+            else if (event.kind === "started") {
               clock.started();
-              yield (latest = event.progress);
+              // The card shows the limit beside its clock from the start.
+              yield (latest = { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs });
+            } else {
+              clock.started();
+              yield (latest = { ...event.progress, timeoutMs });
             }
           }
         } else {

@@ -11,6 +11,8 @@ export interface ExecuteCodeCardProps extends Omit<RootProps, "children" | "asCh
   onApprove?: () => void | PromiseLike<unknown>;
   /** Called with Deny in the awaiting-approval phase, with the reason if one was given. */
   onDeny?: (reason?: string) => void | PromiseLike<unknown>;
+  /** Called with Stop while the program runs. Without it no Stop button is shown. */
+  onStop?: () => void;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface ExecuteCodeCardProps extends Omit<RootProps, "children" | "asCh
  * (assistant-ui's tool-call props fit as they are) and needs no runtime, so
  * plain AI SDK `useChat` apps can render it too.
  */
-export const ExecuteCodeCard = memo(function ExecuteCodeCard({ onApprove, onDeny, ...root }: ExecuteCodeCardProps) {
+export const ExecuteCodeCard = memo(function ExecuteCodeCard({ onApprove, onDeny, onStop, ...root }: ExecuteCodeCardProps) {
   // The parts read the view from context; keeping them the same elements lets
   // a streamed delta that the card does not show yet skip them.
   const parts = useMemo(
@@ -30,6 +32,7 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({ onApprove, onDeny
             <ExecuteCode.Exit />
           </ExecuteCode.Status>
           <ExecuteCode.Timing />
+          {onStop && <ExecuteCode.Stop onStop={onStop} />}
           <ExecuteCode.Trigger />
         </ExecuteCode.Header>
         <ExecuteCode.Content>
@@ -41,7 +44,7 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({ onApprove, onDeny
         </ExecuteCode.Content>
       </>
     ),
-    [onApprove, onDeny],
+    [onApprove, onDeny, onStop],
   );
   return <ExecuteCode.Root {...root}>{parts}</ExecuteCode.Root>;
 });

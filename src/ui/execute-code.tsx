@@ -1,6 +1,6 @@
 "use client";
 
-import { ChevronDown } from "lucide";
+import { ChevronDown, Square } from "lucide";
 import { Slot } from "radix-ui";
 import {
   useEffect,
@@ -190,7 +190,13 @@ function Timing({ asChild, className, ...props }: PartProps<"span">) {
   const running = view.phase === "running";
   const elapsed = useElapsed(running);
   let text: string | null = null;
-  if (running) text = labels.elapsed(`${formatCount(Math.floor(elapsed / 1000), labels.numbers)} s`);
+  if (running) {
+    const seconds = `${formatCount(Math.floor(elapsed / 1000), labels.numbers)} s`;
+    text =
+      view.timeoutMs === null
+        ? labels.elapsed(seconds)
+        : labels.elapsedOfLimit(seconds, `${formatCount(Math.round(view.timeoutMs / 1000), labels.numbers)} s`);
+  }
   else if (view.wallTimeMs !== null) text = labels.wallTime(formatDuration(view.wallTimeMs, labels.numbers));
   if (!text) return null;
   const Component = asChild ? Slot.Root : "span";
@@ -205,6 +211,37 @@ function Timing({ asChild, className, ...props }: PartProps<"span">) {
 // Radix's Collapsible renders them, written out here because Collapsible's
 // content measures itself when it mounts: a forced layout inside the commit of
 // every card, the longest part of a card's first render in a thread.
+
+export interface StopProps extends ComponentPropsWithoutRef<"button">, AsChild {
+  /** Ends the run: the app stops the chat's request (server runs) or the program in the page (browser runs). */
+  onStop: () => void;
+}
+
+/** Stops the program while it runs, where the student looks. */
+function Stop({ asChild, className, children, onStop, onClick, ...props }: StopProps) {
+  const { view, labels } = useExecuteCode();
+  if (view.phase !== "running") return null;
+  const Component = asChild ? Slot.Root : "button";
+  return (
+    <Component
+      type={asChild ? undefined : "button"}
+      data-slot="execute-code-stop"
+      className={cn("ecu-stop", className)}
+      onClick={(event: MouseEvent<HTMLButtonElement>) => {
+        onClick?.(event);
+        if (!event.defaultPrevented) onStop();
+      }}
+      {...props}
+    >
+      {children ?? (
+        <>
+          <Icon node={Square} aria-hidden className="ecu:size-3" />
+          {labels.stop}
+        </>
+      )}
+    </Component>
+  );
+}
 
 /** Folds the card down to its header and back. */
 function Trigger({ asChild, className, children, onClick, ...props }: ComponentPropsWithoutRef<"button"> & AsChild) {
@@ -324,7 +361,7 @@ function Output({ renderText, stdoutProps, stderrProps, asChild, className, ...p
           />
         );
       })}
-      {!stdout && !stderr && !look.live && (
+      {!stdout && !stderr && !look.live && view.phase !== "cancelled" && (
         <p data-slot="execute-code-no-output" className="ecu-no-output">
           {labels.noOutput}
         </p>
@@ -355,6 +392,7 @@ export const ExecuteCode = {
   Status,
   Exit,
   Timing,
+  Stop,
   Trigger,
   Content,
   Source,

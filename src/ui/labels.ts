@@ -33,6 +33,10 @@ export interface ExecuteCodeLabels {
   signal: (name: string) => string;
   wallTime: (duration: string) => string;
   elapsed: (duration: string) => string;
+  /** The clock of a running program beside its time limit. */
+  elapsedOfLimit: (elapsed: string, limit: string) => string;
+  /** Stops a running program. */
+  stop: string;
   timedOut: (limit: string | null) => string;
   busy: (seconds: string | null) => string;
   busyNow: string;
@@ -107,6 +111,8 @@ export const englishLabels: ExecuteCodeLabels = {
   signal: (name) => `killed by ${name}`,
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
+  elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
+  stop: "Stop",
   timedOut: (limit) =>
     limit
       ? `Stopped after ${limit}: the program ran too long. Output up to that point is kept.`

@@ -92,7 +92,8 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
     icon: CircleSlash,
     tone: "muted",
     message: (view, labels) => (view.cancelReason === "no-result" ? labels.cancelledNoResult : labels.cancelled),
-    output: false,
+    // What a stopped run printed before it stopped, when it streamed any.
+    output: true,
   },
   error: {
     icon: TriangleAlert,

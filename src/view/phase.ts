@@ -1,5 +1,6 @@
 import {
   APPROVAL_EXPIRED,
+  RUN_STOPPED,
   normalizeExecuteCodeResult,
   type ExecuteCodeRunFile,
   type ExecuteCodeTruncation,
@@ -195,6 +196,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
         ...EMPTY_VIEW,
         phase: "running",
         output: { stdout: normalized.stdout, stderr: normalized.stderr, truncated: normalized.truncated },
+        timeoutMs: normalized.timeoutMs ?? null,
       };
     case "busy":
       return {
@@ -207,6 +209,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
       if (normalized.code === APPROVAL_EXPIRED) {
         return { ...EMPTY_VIEW, phase: "denied", denial: { reason: null, expired: true } };
       }
+      if (normalized.code === RUN_STOPPED) return { ...EMPTY_VIEW, phase: "cancelled", cancelReason: "stopped" };
       return {
         ...EMPTY_VIEW,
         phase: "error",
@@ -246,9 +249,10 @@ export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeV
 
   if (state.result !== undefined) {
     const view = { ...base, ...fromResult(state.result, !!state.isError) };
-    // A run that was streaming its output when the chat stopped never finished.
+    // A run that was streaming its output when the chat stopped never finished; what it printed stays.
     if (view.phase === "running" && status?.type === "incomplete") {
-      return { ...view, phase: "cancelled", output: null, cancelReason: status.reason ?? null };
+      const printed = view.output && (view.output.stdout || view.output.stderr) ? view.output : null;
+      return { ...view, phase: "cancelled", output: printed, timeoutMs: null, cancelReason: status.reason ?? null };
     }
     return view;
   }

@@ -345,7 +345,7 @@ export function DemoApp() {
     <div className="demo">
       <header className="demo-header">
         <h1>execute-code-ui</h1>
-        <p>A scripted tutor with a real Python sandbox (Pyodide), on this machine.</p>
+        <p>A scripted tutor with a real Python sandbox on this machine.</p>
         <label className="demo-switch">
           <input type="checkbox" checked={theme === "dark"} onChange={(event) => setTheme(event.target.checked ? "dark" : "light")} />
           Dark theme
