@@ -50,6 +50,22 @@ test.describe("run in this browser", () => {
     expect(JSON.stringify(stored.body.messages)).toContain("hello from emscripten");
   });
 
+  test("Stop in the card ends a loop in the page, the model is told, and the next program runs in a fresh interpreter", async ({ page }) => {
+    await browserMode(page, PORTS.main);
+    await send(page, python('print("before the loop", flush=True)\nwhile True:\n    pass'));
+    const card = executeCodeCard(page);
+    await expect(card.stdout).toContainText("before the loop", { timeout: 200_000 });
+    await expect(card.root.locator('[data-slot="execute-code-timing"]')).toHaveText(/^\d+ s \/ \d+ s$/);
+    await card.root.locator('button[data-slot="execute-code-stop"]').click();
+    await card.waitForPhase("cancelled");
+    // The server kept the stop as the call's result, with what the program printed.
+    await expect.poll(async () => JSON.stringify((await fromPage(page, `/api/chats/${await chatId(page)}`)).body)).toContain("stopped the program before it finished");
+    await send(page, python("print(6 * 7)"));
+    const next = executeCodeCard(page, 1);
+    expect(await next.waitForEnd({ timeout: 200_000 })).toBe("succeeded");
+    expect(await next.text("stdout")).toBe("42\n");
+  });
+
   test("with Ask before running code, the card waits for Run, then runs the program in the page", async ({ page }) => {
     await browserMode(page, PORTS.main);
     await page.getByRole("checkbox", { name: "Ask before running code" }).check();

@@ -134,6 +134,21 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(card.message).toContainText("20,000 characters");
   });
 
+  test("Stop in the card ends a server loop at once, the card keeps what it printed beside the limit, and the next run works", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await send(page, python('print("before the loop", flush=True)\nwhile True:\n    pass'));
+    const card = executeCodeCard(page);
+    await expect(card.stdout).toContainText("before the loop");
+    await expect(card.root.locator('[data-slot="execute-code-timing"]')).toHaveText(/^\d+ s \/ 3 s$/);
+    await card.root.locator('button[data-slot="execute-code-stop"]').click();
+    await card.waitForPhase("cancelled");
+    expect(await card.text("stdout")).toBe("before the loop\n");
+    await send(page, python("print(6 * 7)"));
+    const next = executeCodeCard(page, 1);
+    await next.waitForPhase("succeeded");
+    expect(await next.text("stdout")).toBe("42\n");
+  });
+
   test("pressing stop while code runs cancels the call, and the next run works", async ({ page }) => {
     await page.goto(at(PORTS.main));
     await page.getByRole("button", { name: "Loop forever" }).click();

@@ -162,6 +162,42 @@ export const RunningWithOutput: Story = {
   },
 };
 
+export const RunningWithStopAndLimit: Story = {
+  args: {
+    ...call(tickCode, { result: { status: "running", stdout: ticksUpTo(3), stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: 10_000 } }),
+    onStop: fn(),
+  },
+  play: async ({ canvasElement, args }) => {
+    const root = card(canvasElement);
+    // The clock beside the run's limit, on one line, and Stop where the student looks.
+    const timing = slot(root, "timing")!;
+    await expect(timing).toHaveTextContent(/^\d+ s \/ 10 s$/);
+    await expect(timing.getBoundingClientRect().height).toBeLessThan(24);
+    await userEvent.click(within(root).getByRole("button", { name: "End the program" }));
+    await expect(args.onStop).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const RunningWithStopOnAPhone: Story = {
+  ...RunningWithStopAndLimit,
+  render: (args) => (
+    <div style={{ width: 320 }}>
+      <ExecuteCodeCard {...args} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const header = slot(root, "header")!.getBoundingClientRect();
+    // Status, clock, Stop and the fold stay on the header's one line.
+    for (const name of ["status", "timing", "stop", "trigger"]) {
+      const box = slot(root, name)!.getBoundingClientRect();
+      await expect(box.bottom).toBeLessThanOrEqual(header.bottom + 0.5);
+      await expect(box.right).toBeLessThanOrEqual(header.right + 0.5);
+    }
+    await expect(slot(root, "status")).toHaveTextContent("Running…");
+  },
+};
+
 /** Output arrives a line at a time while the program runs, then the run finishes. */
 function LiveOutputDemo({ lines, intervalMs }: { lines: number; intervalMs: number }) {
   const [printed, setPrinted] = useState(1);
@@ -573,6 +609,21 @@ export const Cancelled: Story = {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "cancelled");
     await expect(slot(root, "message")).toHaveTextContent("cancelled before it finished");
+  },
+};
+
+export const CancelledWithOutput: Story = {
+  args: {
+    ...call(tickCode, { result: { status: "running", stdout: ticksUpTo(4), stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: 10_000 } }),
+    status: { type: "incomplete", reason: "cancelled" },
+  },
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "cancelled");
+    await expect(slot(root, "message")).toHaveTextContent("cancelled before it finished");
+    // What it printed before it was stopped stays.
+    await expect(slot(root, "stdout")).toHaveTextContent("tick 3");
+    await expect(slot(root, "stop")).toBeNull();
   },
 };
 

@@ -418,7 +418,7 @@ describe("ExecuteCodeCard: stopping a run", () => {
     const onStop = vi.fn();
     const { container, rerender } = render(<ExecuteCodeCard {...runningWithLimit("")} onStop={onStop} />);
     expect(slot(container, "timing")).toHaveTextContent(/^0 s \/ 10 s$/);
-    await userEvent.setup().click(screen.getByRole("button", { name: "Stop" }));
+    await userEvent.setup().click(screen.getByRole("button", { name: "End the program" }));
     expect(onStop).toHaveBeenCalledTimes(1);
     rerender(<ExecuteCodeCard {...runningWithLimit("")} />);
     expect(slot(container, "stop")).toBeNull();

@@ -1,6 +1,6 @@
 "use client";
 
-import { useAui, type ToolCallMessagePartComponent, type ToolCallMessagePartProps } from "@assistant-ui/react";
+import { useAui, useAuiState, type ToolCallMessagePartComponent, type ToolCallMessagePartProps } from "@assistant-ui/react";
 import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
 import type { ExecuteCodeInput } from "../contract/index.js";
 import { ExecuteCodeCard } from "../ui/execute-code-card.js";
@@ -29,6 +29,10 @@ function useApprovalAnswers(respondToApproval: ExecuteCodeToolProps["respondToAp
 }
 
 const RUNNING = { type: "running" } as const;
+const STOPPED = { type: "incomplete", reason: "cancelled" } as const;
+
+/** Whether a result is live output, sent ahead of a final result that may never come. */
+const isLiveOutput = (result: unknown) => typeof result === "object" && result !== null && (result as { status?: unknown }).status === "running";
 
 /**
  * The tool-call renderer: a toolkit entry's `render`, a
@@ -48,6 +52,8 @@ export function makeExecuteCodeRenderer({
     // The card's phase decides whether the prompt shows; these are only its answers.
     const answers = useApprovalAnswers(props.respondToApproval);
     const aui = useAui();
+    // A call's own status reads complete once it holds live output; the message says whether its run goes on.
+    const messageRunning = useAuiState((state) => state.optional.message?.status?.type === "running");
     // A program this page runs stops here; a server run stops with the chat's request, as the composer's Stop does.
     const stopRun = useRef(() => aui.thread.cancelRun());
     // A client-executed call: this page runs it once its program is written and the chat awaits the result.
@@ -64,7 +70,7 @@ export function makeExecuteCodeRenderer({
       stopRun.current = run.running ? run.stop : () => aui.thread.cancelRun();
     });
     // One identity for the card's whole life, so Stop does not re-render it.
-    const onStop = useCallback(() => stopRun.current(), []);
+    const onStop = useCallback(() => { stopRun.current(); }, []);
     const denial = runner ? clientDenialReason(props.result) : undefined;
     const approval = run.asking
       ? { id: `client-${props.toolCallId}` }
@@ -73,7 +79,7 @@ export function makeExecuteCodeRenderer({
         : props.approval;
     return (
       <ExecuteCodeCard
-        status={run.running ? RUNNING : props.status}
+        status={run.running ? RUNNING : isLiveOutput(props.result) && !messageRunning ? STOPPED : props.status}
         args={props.args}
         argsText={props.argsText}
         result={run.output ?? props.result}

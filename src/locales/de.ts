@@ -42,7 +42,7 @@ export const germanLabels: ExecuteCodeLabels = {
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
-  stop: "Stoppen",
+  stop: "Programm beenden",
   timedOut: (limit) =>
     limit
       ? `Nach ${limit} gestoppt: Das Programm lief zu lange. Die Ausgabe bis dahin bleibt erhalten.`

@@ -131,6 +131,7 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
 
       let outcome: SandboxOutcome | null = null;
       let latest: ExecuteCodeRunningResult | null = null;
+      let runLimitMs = timeoutMs;
       try {
         const token = await minter.mint({ participantId: ctx.participantId, tenantId: ctx.tenantId });
         const response = await postToSandbox({ url: ctx.sandboxUrl, token, code, signal, fetch: ctx.fetch });
@@ -141,11 +142,12 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
             else if (event.kind === "queued") clock.queued();
             else if (event.kind === "started") {
               clock.started();
-              // The card shows the limit beside its clock from the start.
-              yield (latest = { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs });
+              // The card shows the limit beside its clock from the start: the tool's, or the sandbox's when that is shorter.
+              runLimitMs = Math.min(timeoutMs, event.timeLimitMs ?? Infinity);
+              yield (latest = { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: runLimitMs });
             } else {
               clock.started();
-              yield (latest = { ...event.progress, timeoutMs });
+              yield (latest = { ...event.progress, timeoutMs: runLimitMs });
             }
           }
         } else {

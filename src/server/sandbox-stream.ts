@@ -5,7 +5,8 @@ import { resultFromAnswer, type OutputLimits, type SandboxOutcome } from "./sand
 /** One step of a streamed run: the program started, the output so far, or how it ended. */
 export type SandboxStreamEvent =
   | { kind: "queued" }
-  | { kind: "started" }
+  /** The program started; the sandbox may say how long it lets it run. */
+  | { kind: "started"; timeLimitMs?: number }
   | { kind: "output"; progress: ExecuteCodeRunningResult }
   | { kind: "done"; outcome: SandboxOutcome };
 
@@ -61,7 +62,7 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
     return;
   }
   for await (const line of readLines(response.body)) {
-    let event: { type?: unknown; stream?: unknown; text?: unknown };
+    let event: { type?: unknown; stream?: unknown; text?: unknown; time_limit_ms?: unknown };
     try {
       event = JSON.parse(line) as typeof event;
     } catch {
@@ -75,8 +76,13 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
       yield { kind: "done", outcome: resultFromAnswer(event, line, limits) };
       return;
     }
-    if (event.type === "queued" || event.type === "started") {
-      yield { kind: event.type };
+    if (event.type === "queued") {
+      yield { kind: "queued" };
+      continue;
+    }
+    if (event.type === "started") {
+      const limit = event.time_limit_ms;
+      yield typeof limit === "number" && Number.isFinite(limit) && limit > 0 ? { kind: "started", timeLimitMs: limit } : { kind: "started" };
       continue;
     }
     if (event.type === "output" && typeof event.text === "string" && (event.stream === "stdout" || event.stream === "stderr")) {

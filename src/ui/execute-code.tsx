@@ -1,6 +1,6 @@
 "use client";
 
-import { ChevronDown, Square } from "lucide";
+import { ChevronDown, CircleStop } from "lucide";
 import { Slot } from "radix-ui";
 import {
   useEffect,
@@ -217,7 +217,11 @@ export interface StopProps extends ComponentPropsWithoutRef<"button">, AsChild {
   onStop: () => void;
 }
 
-/** Stops the program while it runs, where the student looks. */
+/**
+ * Stops the program while it runs, where the student looks: the stop icon
+ * of media players and chat apps, named for what it does (so that it is not
+ * a second "Stop" beside the composer's).
+ */
 function Stop({ asChild, className, children, onStop, onClick, ...props }: StopProps) {
   const { view, labels } = useExecuteCode();
   if (view.phase !== "running") return null;
@@ -226,19 +230,16 @@ function Stop({ asChild, className, children, onStop, onClick, ...props }: StopP
     <Component
       type={asChild ? undefined : "button"}
       data-slot="execute-code-stop"
-      className={cn("ecu-stop", className)}
+      aria-label={labels.stop}
+      title={labels.stop}
+      className={cn("ecu-icon-button ecu-stop", className)}
       onClick={(event: MouseEvent<HTMLButtonElement>) => {
         onClick?.(event);
         if (!event.defaultPrevented) onStop();
       }}
       {...props}
     >
-      {children ?? (
-        <>
-          <Icon node={Square} aria-hidden className="ecu:size-3" />
-          {labels.stop}
-        </>
-      )}
+      {children ?? <Icon node={CircleStop} aria-hidden className="ecu:size-4" />}
     </Component>
   );
 }

@@ -35,7 +35,7 @@ export interface ExecuteCodeLabels {
   elapsed: (duration: string) => string;
   /** The clock of a running program beside its time limit. */
   elapsedOfLimit: (elapsed: string, limit: string) => string;
-  /** Stops a running program. */
+  /** Name of the icon button that stops a running program. */
   stop: string;
   timedOut: (limit: string | null) => string;
   busy: (seconds: string | null) => string;
@@ -112,7 +112,7 @@ export const englishLabels: ExecuteCodeLabels = {
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
-  stop: "Stop",
+  stop: "End the program",
   timedOut: (limit) =>
     limit
       ? `Stopped after ${limit}: the program ran too long. Output up to that point is kept.`

@@ -111,9 +111,11 @@ describe("the server tool passes live output on", () => {
   it("yields the output so far while the program runs, then the final result", async () => {
     const sandbox = await sandboxWith(createScriptedExecutor(() => ticks));
     const { preliminary, final } = await runTool(tool(sandbox.url, sandbox.signing), "ticks()");
-    expect(preliminary.length).toBeGreaterThanOrEqual(2);
-    for (const output of preliminary) expect(output).toMatchObject({ status: "running" });
-    expect(preliminary[0]).toMatchObject({ stdout: "tick 0\n", stderr: "" });
+    expect(preliminary.length).toBeGreaterThanOrEqual(3);
+    // Each carries the run's limit; the first comes as the program starts, before it prints.
+    for (const output of preliminary) expect(output).toMatchObject({ status: "running", timeoutMs: 60_000 });
+    expect(preliminary[0]).toMatchObject({ stdout: "", stderr: "" });
+    expect(preliminary[1]).toMatchObject({ stdout: "tick 0\n", stderr: "" });
     // Each one holds everything printed so far.
     const stdouts = preliminary.map((output) => (output as { stdout: string }).stdout);
     expect(stdouts).toEqual([...stdouts].sort((a, b) => a.length - b.length));

@@ -65,7 +65,8 @@ describe("the scripted model with the real server tool", () => {
     expect(deltas.length).toBeGreaterThan(3);
     const call = parts.find((part) => part.type === "tool-call");
     expect(call && "input" in call && call.input).toEqual({ code: "print('hi')" });
-    const result = parts.find((part) => part.type === "tool-result");
+    // The last result is the final one; those before it were the run's live output.
+    const result = parts.findLast((part) => part.type === "tool-result");
     expect(result && "output" in result && result.output).toMatchObject({ status: "completed", stdout: "ran 11 chars\n" });
     expect(text).toBe("The program finished with exit code 0. Its first line of output is: ran 11 chars");
   });

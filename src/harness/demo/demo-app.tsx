@@ -34,7 +34,10 @@ const askBeforeRunning = { current: localStorage.getItem(ASK_KEY) === "true" };
 let executor: ClientExecutor | null = null;
 const pageExecutor = () => (executor ??= createPyodideWorkerExecutor());
 const browserExecutor = {
-  run: (code: string, options?: { signal?: AbortSignal }) => pageExecutor().run(code, options),
+  run: (code: string, options?: Parameters<ClientExecutor["run"]>[1]) => pageExecutor().run(code, options),
+  get timeoutMs() {
+    return pageExecutor().timeoutMs;
+  },
 };
 
 const configs: Record<RunWhere, AuiConfig> = {

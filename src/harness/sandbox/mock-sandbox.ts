@@ -201,7 +201,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
         code: body.code,
         timeoutMs: maxRunMs,
         signal: abort.signal,
-        onStart: live ? () => live.send({ type: "started" }) : undefined,
+        onStart: live ? () => live.send({ type: "started", time_limit_ms: maxRunMs }) : undefined,
         onOutput: live ? (stream, text) => live.send({ type: "output", stream, text }) : undefined,
       });
     } finally {
