@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeCard, executeCodeCards } from "../src/testing";
 import { at, python, recordPhases, send } from "./helpers";
@@ -64,6 +66,50 @@ test.describe("run in this browser", () => {
     const next = executeCodeCard(page, 1);
     expect(await next.waitForEnd({ timeout: 200_000 })).toBe("succeeded");
     expect(await next.text("stdout")).toBe("42\n");
+  });
+
+  test("Python in the page reaches neither the page's API with the student's cookie nor another server", async ({ page }) => {
+    // Another server on this machine, which must hear nothing.
+    let heard = 0;
+    const listener = createServer((_req, res) => {
+      heard++;
+      res.writeHead(200, { "access-control-allow-origin": "*", "access-control-allow-credentials": "true" }).end("reached");
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const { port } = listener.address() as AddressInfo;
+    try {
+      await browserMode(page, PORTS.main);
+      const origin = new URL(page.url()).origin;
+      const before = (await fromPage(page, "/api/chats")).body.chats.length;
+      const program = [
+        "from js import XMLHttpRequest",
+        "def request(method, url, body=None):",
+        "    xhr = XMLHttpRequest.new()",
+        "    try:",
+        "        xhr.open(method, url, False)",
+        "        xhr.withCredentials = True",
+        "        xhr.setRequestHeader('content-type', 'application/json')",
+        "        xhr.send(body)",
+        "        return f'{xhr.status} {xhr.responseText[:80]}'",
+        "    except Exception as error:",
+        "        return f'refused: {type(error).__name__}'",
+        `print('list', request('GET', '${origin}/api/chats'))`,
+        `print('create', request('POST', '${origin}/api/chats', '{}'))`,
+        `print('other', request('GET', 'http://127.0.0.1:${port}/'))`,
+      ].join("\n");
+      await send(page, python(program));
+      const card = executeCodeCard(page);
+      expect(await card.waitForEnd({ timeout: 200_000 }), await card.root.innerText()).toBe("succeeded");
+      const printed = await card.text("stdout");
+      // Nothing of the student's came back, nothing was made in their name, and the other server heard nothing.
+      expect(printed).not.toContain("chat_");
+      expect(printed).not.toMatch(/^(list|create) 2\d\d/m);
+      expect(printed).toMatch(/^other refused/m);
+      expect((await fromPage(page, "/api/chats")).body.chats.length).toBe(before);
+      expect(heard).toBe(0);
+    } finally {
+      listener.close();
+    }
   });
 
   test("with Ask before running code, the card waits for Run, then runs the program in the page", async ({ page }) => {

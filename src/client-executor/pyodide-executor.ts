@@ -44,18 +44,16 @@ export interface PyodideWorkerExecutorOptions {
   maxStderrChars?: number;
   /**
    * Makes the worker. By default a module worker from the kit's own source
-   * text, through a `blob:` URL; a page whose Content-Security-Policy does
-   * not allow `worker-src blob:` can serve that text as a file instead (and
-   * start it with `{ type: "module" }`).
+   * text, through a `data:` URL, which gives it an opaque origin: the
+   * program cannot send the page's cookies or read its API. A worker made
+   * here from a file of the page's own origin runs with the page's rights.
    */
   createWorker?: () => Worker;
 }
 
-let workerURL: string | null = null;
-const defaultWorker = () => {
-  workerURL ??= URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
-  return new Worker(workerURL, { type: "module" });
-};
+// A data: URL gives the worker an opaque origin of its own: the program's requests carry none of the page's cookies.
+const workerURL = `data:text/javascript;charset=utf-8,${encodeURIComponent(workerSource)}`;
+const defaultWorker = () => new Worker(workerURL, { type: "module" });
 
 class StreamBuffer {
   text = "";

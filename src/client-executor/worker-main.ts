@@ -67,7 +67,13 @@ export function workerMain(scope: DedicatedWorkerGlobalScope, importModule: (url
   scope.onmessage = async (event: MessageEvent<RunMessage | WarmMessage>) => {
     const message = event.data;
     try {
-      const api = await load(message.indexURL);
+      const api = await load(message.indexURL).catch((error: unknown) => {
+        // This worker's origin is opaque: the files are read cross-origin.
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          `Python could not be loaded from ${message.indexURL} (${reason}). Those files must be served with Access-Control-Allow-Origin: *.`,
+        );
+      });
       if (message.type === "warm") return post({ type: "ready" });
       const run = api.globals.get("__ecu_run") as (source: string) => number;
       post({ type: "started" });

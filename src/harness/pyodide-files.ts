@@ -47,8 +47,9 @@ export function createPyodideFileHandler(prefix = "/pyodide/") {
           "content-type": type,
           "content-length": info.size,
           "cache-control": "public, max-age=86400",
-          // The worker is started from a blob: URL; its requests still come from this origin.
-          "cross-origin-resource-policy": "same-origin",
+          // The worker runs at an opaque origin (a data: URL), so it loads these as a cross-origin reader, without cookies.
+          "access-control-allow-origin": "*",
+          "cross-origin-resource-policy": "cross-origin",
         });
         if (req.method === "HEAD") res.end();
         else createReadStream(file).pipe(res);

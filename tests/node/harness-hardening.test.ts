@@ -44,6 +44,18 @@ describe("the harness, as a stranger may use it", () => {
     expect(headers["referrer-policy"]).toBe("no-referrer");
   });
 
+  it("lets the browser executor's opaque-origin worker start and read Pyodide, and lets a page program reach only its own origin", async () => {
+    const page = await raw("/");
+    expect(page.headers["content-security-policy"]).toMatch(/worker-src [^;]*data:/);
+    expect(page.headers["content-security-policy"]).toContain("connect-src 'self'");
+    const file = await raw("/pyodide/pyodide-lock.json", { origin: "null" });
+    expect(file.status).toBe(200);
+    expect(file.headers["access-control-allow-origin"]).toBe("*");
+    // Public files only: nothing else under the path, and no credentials are allowed with them.
+    expect(file.headers["access-control-allow-credentials"]).toBeUndefined();
+    expect((await raw("/pyodide/package.json")).status).toBe(404);
+  });
+
   it("refuses an /api/generate prompt longer than a chat message may be", async () => {
     const response = await fetch(`${harness.url}/api/generate`, {
       method: "POST",

@@ -28,6 +28,7 @@ describe("README and guide snippets", () => {
         "examples/sandbox-in-your-server.ts",
         "examples/chat-server.ts",
         "examples/browser-chat.tsx",
+        "examples/next-pyodide-headers.ts",
         "e2e/readme-helpers.spec.ts",
       ]),
     );
