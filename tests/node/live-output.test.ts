@@ -112,8 +112,8 @@ describe("the server tool passes live output on", () => {
     const sandbox = await sandboxWith(createScriptedExecutor(() => ticks));
     const { preliminary, final } = await runTool(tool(sandbox.url, sandbox.signing), "ticks()");
     expect(preliminary.length).toBeGreaterThanOrEqual(3);
-    // Each carries the run's limit; the first comes as the program starts, before it prints.
-    for (const output of preliminary) expect(output).toMatchObject({ status: "running", timeoutMs: 60_000 });
+    // Each carries the run's limit (the sandbox's 10 s, shorter than the tool's 60 s); the first comes as the program starts, before it prints.
+    for (const output of preliminary) expect(output).toMatchObject({ status: "running", timeoutMs: 10_000 });
     expect(preliminary[0]).toMatchObject({ stdout: "", stderr: "" });
     expect(preliminary[1]).toMatchObject({ stdout: "tick 0\n", stderr: "" });
     // Each one holds everything printed so far.
