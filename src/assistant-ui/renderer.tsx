@@ -70,7 +70,7 @@ export function makeExecuteCodeRenderer({
       stopRun.current = run.running ? run.stop : () => aui.thread.cancelRun();
     });
     // One identity for the card's whole life, so Stop does not re-render it.
-    const onStop = useCallback(() => { stopRun.current(); }, []);
+    const onStop = useCallback(() => stopRun.current(), []);
     const denial = runner ? clientDenialReason(props.result) : undefined;
     const approval = run.asking
       ? { id: `client-${props.toolCallId}` }

@@ -196,8 +196,7 @@ function Timing({ asChild, className, ...props }: PartProps<"span">) {
       view.timeoutMs === null
         ? labels.elapsed(seconds)
         : labels.elapsedOfLimit(seconds, `${formatCount(Math.round(view.timeoutMs / 1000), labels.numbers)} s`);
-  }
-  else if (view.wallTimeMs !== null) text = labels.wallTime(formatDuration(view.wallTimeMs, labels.numbers));
+  } else if (view.wallTimeMs !== null) text = labels.wallTime(formatDuration(view.wallTimeMs, labels.numbers));
   if (!text) return null;
   const Component = asChild ? Slot.Root : "span";
   return (
@@ -206,11 +205,6 @@ function Timing({ asChild, className, ...props }: PartProps<"span">) {
     </Component>
   );
 }
-
-// The fold is a disclosure button and the element it shows and hides, as
-// Radix's Collapsible renders them, written out here because Collapsible's
-// content measures itself when it mounts: a forced layout inside the commit of
-// every card, the longest part of a card's first render in a thread.
 
 export interface StopProps extends ComponentPropsWithoutRef<"button">, AsChild {
   /** Ends the run: the app stops the chat's request (server runs) or the program in the page (browser runs). */
@@ -243,6 +237,11 @@ function Stop({ asChild, className, children, onStop, onClick, ...props }: StopP
     </Component>
   );
 }
+
+// The fold is a disclosure button and the element it shows and hides, as
+// Radix's Collapsible renders them, written out here because Collapsible's
+// content measures itself when it mounts: a forced layout inside the commit of
+// every card, the longest part of a card's first render in a thread.
 
 /** Folds the card down to its header and back. */
 function Trigger({ asChild, className, children, onClick, ...props }: ComponentPropsWithoutRef<"button"> & AsChild) {

@@ -5,6 +5,7 @@ export {
   type SourceProps as ExecuteCodeSourceProps,
   type OutputProps as ExecuteCodeOutputProps,
   type ApprovalProps as ExecuteCodeApprovalProps,
+  type StopProps as ExecuteCodeStopProps,
 } from "./execute-code.js";
 export { AnsiText } from "./ansi.js";
 export { VisibleText } from "./visible-text.js";
