@@ -436,6 +436,10 @@ export const FailedWithTraceback: Story = {
     await expect(slot(root, "stderr")).toHaveTextContent("ZeroDivisionError: division by zero");
     await expect(slot(root, "stderr")).toHaveAttribute("data-tone", "danger");
     await expect(canvas.getByRole("button", { name: "line 2" })).toBeVisible();
+    // The error first: above the output, before the student reads the traceback.
+    const message = slot(root, "message")!;
+    await expect(message).toHaveTextContent("The program stopped with ZeroDivisionError: division by zero");
+    await expect(message.getBoundingClientRect().top).toBeLessThan(slot(root, "stdout")!.getBoundingClientRect().top);
   },
 };
 

@@ -407,6 +407,20 @@ describe("ExecuteCodeCard: behaviour", () => {
   });
 });
 
+describe("ExecuteCodeCard: a failed run", () => {
+  it("leads with the exception, above the code's output", () => {
+    const { container } = render(<ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />);
+    const message = slot(container, "message")!;
+    expect(message).toHaveTextContent("The program stopped with ZeroDivisionError: division by zero");
+    expect(message.compareDocumentPosition(slot(container, "stderr")!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("says nothing more when it ended without an exception", () => {
+    const { container } = render(<ExecuteCodeCard {...call("import sys; sys.exit(2)", { result: completed({ stderr: "usage: …\n", exitCode: 2 }) })} />);
+    expect(slot(container, "message")).toBeNull();
+  });
+});
+
 describe("ExecuteCodeCard: stopping a run", () => {
   const runningWithLimit = (stdout: string) =>
     call("while True: pass", {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { deriveExecuteCodeView, fromAISDKToolPart, type ExecuteCodeCallState } from "../src/view";
 import { windowOutput } from "../src/view/output-window";
 import { readStreamingCode } from "../src/view/streaming-args";
+import { pythonException } from "../src/view/python-exception";
 import { findProgramFrames } from "../src/view/traceback";
 import { call, completed, primesCode, running, tracebackStderr } from "../stories/fixtures";
 
@@ -175,6 +176,30 @@ describe("deriveExecuteCodeView: phases", () => {
 });
 
 const complete = { type: "complete" } as const;
+
+describe("pythonException: the error a failed run leads with", () => {
+  it("is the line a traceback ends with, dotted names and bare names included", () => {
+    expect(pythonException(tracebackStderr)).toBe("ZeroDivisionError: division by zero");
+    expect(pythonException('  File "<exec>", line 1\n    print(1\n         ^\nSyntaxError: \'(\' was never closed\n')).toBe("SyntaxError: '(' was never closed");
+    expect(pythonException("Traceback (most recent call last):\n  ...\nnumpy.linalg.LinAlgError: Singular matrix\n")).toBe("numpy.linalg.LinAlgError: Singular matrix");
+    expect(pythonException("Traceback (most recent call last):\n  ...\nMemoryError\n")).toBe("MemoryError");
+    expect(pythonException("Traceback (most recent call last):\n  ...\nKeyboardInterrupt\n")).toBe("KeyboardInterrupt");
+  });
+
+  it("is nothing for stderr that does not end in an exception", () => {
+    expect(pythonException("")).toBeNull();
+    expect(pythonException("warning: the input was empty\n")).toBeNull();
+    expect(pythonException("Error: not found\n")).toBeNull();
+  });
+
+  it("a failed run's view leads with it; a run that exits 1 without one has none", () => {
+    expect(deriveExecuteCodeView(call("1/0", { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })).exception).toBe(
+      "ZeroDivisionError: division by zero",
+    );
+    expect(deriveExecuteCodeView(call("exit(1)", { result: completed({ stderr: "bad input\n", exitCode: 1 }) })).exception).toBeNull();
+    expect(deriveExecuteCodeView(call("x", { result: completed({ stderr: tracebackStderr, exitCode: 0 }) })).exception).toBeNull();
+  });
+});
 
 describe("readStreamingCode", () => {
   it("decodes escapes and leaves out an escape cut in half", () => {

@@ -43,6 +43,7 @@ export const germanLabels: ExecuteCodeLabels = {
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
   stop: "Programm beenden",
+  raised: "Das Programm brach ab mit",
   timedOut: (limit) =>
     limit
       ? `Nach ${limit} gestoppt: Das Programm lief zu lange. Die Ausgabe bis dahin bleibt erhalten.`

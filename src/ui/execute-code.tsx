@@ -296,8 +296,8 @@ function Source(props: SourceProps) {
 /** The sentence that explains a phase that is not a plain result, from the phase table. */
 function Message({ asChild, className, children, ...props }: PartProps<"div">) {
   const { view, labels } = useExecuteCode();
-  const message = PHASE_LOOK[view.phase].message;
-  if (!message && children === undefined) return null;
+  const content = children ?? PHASE_LOOK[view.phase].message?.(view, labels);
+  if (content === undefined || content === null || content === false || content === "") return null;
   const Component = asChild ? Slot.Root : "div";
   return (
     <Component
@@ -306,7 +306,7 @@ function Message({ asChild, className, children, ...props }: PartProps<"div">) {
       className={cn("ecu-message", className)}
       {...props}
     >
-      {children ?? message?.(view, labels)}
+      {content}
     </Component>
   );
 }

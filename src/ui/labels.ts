@@ -35,6 +35,8 @@ export interface ExecuteCodeLabels {
   elapsed: (duration: string) => string;
   /** The clock of a running program beside its time limit. */
   elapsedOfLimit: (elapsed: string, limit: string) => string;
+  /** Before the exception a failed program ended with. */
+  raised: string;
   /** Name of the icon button that stops a running program. */
   stop: string;
   timedOut: (limit: string | null) => string;
@@ -113,6 +115,7 @@ export const englishLabels: ExecuteCodeLabels = {
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
   stop: "End the program",
+  raised: "The program stopped with",
   timedOut: (limit) =>
     limit
       ? `Stopped after ${limit}: the program ran too long. Output up to that point is kept.`

@@ -5,6 +5,7 @@ import {
   type ExecuteCodeRunFile,
   type ExecuteCodeTruncation,
 } from "../contract/index.js";
+import { pythonException } from "./python-exception.js";
 import { isCompleteJson, readStreamingCode } from "./streaming-args.js";
 
 /** Every state an `execute_code` card can be in. */
@@ -98,6 +99,8 @@ export interface ExecuteCodeView {
   denial: { reason: string | null; expired: boolean } | null;
   /** Why the call stopped early, for the cancelled phase. */
   cancelReason: string | null;
+  /** For a failed run, the exception its traceback ends with, said first. */
+  exception: string | null;
 }
 
 const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete"> = {
@@ -110,6 +113,7 @@ const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete"> = {
   error: null,
   denial: null,
   cancelReason: null,
+  exception: null,
 };
 
 function readCode(state: ExecuteCodeCallState, complete: boolean): string {
@@ -175,6 +179,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
         files: normalized.files ?? [],
         exit: { code: normalized.exitCode, signal: normalized.signal },
         wallTimeMs: normalized.wallTimeMs,
+        exception: failed ? pythonException(normalized.stderr) : null,
       };
     }
     case "timeout":
