@@ -565,6 +565,8 @@ export const DenyWithReason: Story = {
     const field = canvas.getByRole("textbox", { name: "Why not run it? (optional)" });
     await expect(field).toHaveFocus();
     await expect(field.getBoundingClientRect().top).toBeGreaterThanOrEqual(canvas.getByRole("button", { name: "Deny" }).getBoundingClientRect().bottom);
+    // The control that opened the field has done its work.
+    await expect(canvas.queryByRole("button", { name: "Add a reason" })).toBeNull();
     await userEvent.keyboard("I want to try it myself first");
     await userEvent.click(canvas.getByRole("button", { name: "Deny" }));
     await expect(args.onDeny).toHaveBeenCalledTimes(1);

@@ -46,8 +46,8 @@ export const germanLabels: ExecuteCodeLabels = {
   raised: "Das Programm brach ab mit",
   timedOut: (limit) =>
     limit
-      ? `Nach ${limit} gestoppt: Das Programm lief zu lange. Die Ausgabe bis dahin bleibt erhalten.`
-      : "Gestoppt: Das Programm lief zu lange. Die Ausgabe bis dahin bleibt erhalten.",
+      ? `Nach ${limit} gestoppt: Das Programm lief zu lange. Was es bis dahin ausgab, steht darunter.`
+      : "Gestoppt: Das Programm lief zu lange. Was es bis dahin ausgab, steht darunter.",
   busy: (seconds) =>
     seconds
       ? `Die Sandbox ist ausgelastet. Neuer Versuch in ${seconds} s.`

@@ -19,7 +19,7 @@ export default function ApprovalReason({ labels, reason, onReasonChange, onSubmi
   return (
     // No box of its own: the trigger sits beside Run and Deny, the field on a row of its own below.
     <Collapsible.Root className="ecu:contents">
-      <Collapsible.Trigger className="ecu-link-button" disabled={disabled}>
+      <Collapsible.Trigger className="ecu-link-button ecu-reason-trigger" disabled={disabled}>
         {labels.addReason}
       </Collapsible.Trigger>
       <Collapsible.Content className="ecu:basis-full">

@@ -118,8 +118,8 @@ export const englishLabels: ExecuteCodeLabels = {
   raised: "The program stopped with",
   timedOut: (limit) =>
     limit
-      ? `Stopped after ${limit}: the program ran too long. Output up to that point is kept.`
-      : "Stopped: the program ran too long. Output up to that point is kept.",
+      ? `Stopped after ${limit}: the program ran too long. What it printed until then is below.`
+      : "Stopped: the program ran too long. What it printed until then is below.",
   busy: (seconds) =>
     seconds ? `The sandbox is busy. Try again in ${seconds} s.` : "The sandbox is busy. Try again shortly.",
   busyNow: "The sandbox is busy. You can try again now.",
