@@ -149,6 +149,17 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await next.text("stdout")).toBe("42\n");
   });
 
+  test("a reload during a run leaves no spinner: the card shows what the run printed and that it did not finish", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await send(page, python('import time\nfor i in range(30):\n    print("tick", i, flush=True)\n    time.sleep(0.1)'));
+    await expect(executeCodeCard(page).stdout).toContainText("tick 1");
+    await page.reload();
+    const card = executeCodeCard(page);
+    await card.waitForPhase("cancelled");
+    expect(await card.text("stdout")).toMatch(/^tick 0\ntick 1\n/);
+    await expect(card.root.locator('button[data-slot="execute-code-stop"]')).toHaveCount(0);
+  });
+
   test("pressing stop while code runs cancels the call, and the next run works", async ({ page }) => {
     await page.goto(at(PORTS.main));
     await page.getByRole("button", { name: "Loop forever" }).click();

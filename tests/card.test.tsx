@@ -77,8 +77,14 @@ describe("ExecuteCodeCard: DOM contract", () => {
     expect(slot(container, "stderr")).toBeNull();
     expect(slot(container, "no-output")).toHaveTextContent("The program printed nothing.");
     rerender(<ExecuteCodeCard {...call("while 1: pass", { result: { timedOut: true, timeoutMs: 1000 } })} />);
-    expect(container.querySelectorAll('[role="group"]')).toHaveLength(1);
+    // The code's pane alone: no empty output pane.
+    expect(slot(container, "")!.querySelectorAll('[role="group"]')).toHaveLength(1);
     expect(slot(container, "no-output")).toHaveTextContent("The program printed nothing.");
+  });
+
+  it("names each card by its title and phase, for a screen reader's list of groups", () => {
+    render(<ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />);
+    expect(screen.getByRole("group", { name: "Python Failed" })).toHaveAttribute("data-slot", "execute-code");
   });
 
   it("draws stderr as a plain stream when the run succeeded, and in the danger tone when it failed", () => {

@@ -11,6 +11,9 @@ export interface ExecuteCodeContextValue {
   setOpen: (open: boolean) => void;
   /** The id of the card's body, for the fold button's `aria-controls`. */
   contentId: string;
+  /** The ids of the title and the phase word, which name the card. */
+  titleId: string;
+  phaseId: string;
   /** Line of the code block picked from a traceback, 1-based. */
   focusedLine: number | null;
   focusLine: (line: number | null) => void;

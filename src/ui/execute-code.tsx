@@ -83,6 +83,8 @@ function Root({
   const [focusedLine, setFocusedLine] = useState<number | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const contentId = useId();
+  const titleId = useId();
+  const phaseId = useId();
   const context = useMemo(
     () => ({
       view,
@@ -90,6 +92,8 @@ function Root({
       open,
       setOpen,
       contentId,
+      titleId,
+      phaseId,
       focusedLine,
       // A traceback link also opens a folded card.
       focusLine: (line: number | null) => {
@@ -99,7 +103,7 @@ function Root({
       rootRef,
       fileUrl,
     }),
-    [view, resolved, open, focusedLine, setOpen, contentId, fileUrl],
+    [view, resolved, open, focusedLine, setOpen, contentId, titleId, phaseId, fileUrl],
   );
   const look = PHASE_LOOK[view.phase];
   const Component = asChild ? Slot.Root : "div";
@@ -108,6 +112,9 @@ function Root({
       <Component
         ref={rootRef}
         tabIndex={-1}
+        // Named by its title and phase ("Python Failed"), so a screen reader can tell one card from the next.
+        role="group"
+        aria-labelledby={`${titleId} ${phaseId}`}
         data-slot="execute-code"
         data-state={open ? "open" : "closed"}
         data-phase={view.phase}
@@ -131,10 +138,10 @@ function Header({ asChild, className, ...props }: PartProps<"div">) {
 
 /** The tool's name ("Python"). */
 function Title({ asChild, className, children, ...props }: PartProps<"span">) {
-  const { labels } = useExecuteCode();
+  const { labels, titleId } = useExecuteCode();
   const Component = asChild ? Slot.Root : "span";
   return (
-    <Component data-slot="execute-code-title" className={cn("ecu-title", className)} {...props}>
+    <Component id={titleId} data-slot="execute-code-title" className={cn("ecu-title", className)} {...props}>
       {children ?? labels.title}
     </Component>
   );
@@ -145,7 +152,7 @@ function Title({ asChild, className, children, ...props }: PartProps<"span">) {
  * are announced. Children (the exit code, by default) follow the words.
  */
 function Status({ asChild, className, children, ...props }: PartProps<"div">) {
-  const { view, labels } = useExecuteCode();
+  const { view, labels, phaseId } = useExecuteCode();
   const look = PHASE_LOOK[view.phase];
   const Component = asChild ? Slot.Root : "div";
   return (
@@ -157,7 +164,9 @@ function Status({ asChild, className, children, ...props }: PartProps<"div">) {
       {...props}
     >
       <Icon node={look.icon} aria-hidden className={cn("ecu-status-icon", look.spins && "ecu-spin")} />
-      <span className="ecu-status-word">{labels.phase[view.phase]}</span>
+      <span id={phaseId} className="ecu-status-word">
+        {labels.phase[view.phase]}
+      </span>
       {children}
     </Component>
   );
