@@ -88,6 +88,28 @@ describe("the Pyodide executor runs Python as a real interpreter would", () => {
     ]);
   });
 
+  it("gives back the files a program leaves in its working directory, within the caps, and none of an earlier run", async () => {
+    const wrote = await run(
+      [
+        "import csv, os",
+        "with open('squares.csv', 'w', newline='') as f:",
+        "    csv.writer(f).writerows((n, n * n) for n in range(1, 4))",
+        "os.makedirs('out', exist_ok=True)",
+        "open('out/notes.txt', 'w').write('hello')",
+        "os.symlink('/lib', 'lib-link')",
+      ].join("\n"),
+    );
+    expect(wrote.files?.map((file) => [file.name, file.mediaType, Buffer.from(file.bytes).toString()])).toEqual([
+      ["out/notes.txt", "text/plain", "hello"],
+      ["squares.csv", "text/csv", "1,1\r\n2,4\r\n3,9\r\n"],
+    ]);
+    expect(wrote.filesCut).toBe(0);
+    expect((await run("print('no files')")).files).toEqual([]);
+    const many = await run("for n in range(12):\n    open(f'f{n:02}.txt', 'w').write(str(n))");
+    expect(many.files).toHaveLength(10);
+    expect(many.filesCut).toBe(2);
+  });
+
   it("says how it isolates programs", () => {
     const health = executor.health!();
     expect(health).toMatchObject({ executor: "pyodide", limits: { memoryLimitMb: 768 } });

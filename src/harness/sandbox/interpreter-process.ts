@@ -5,11 +5,14 @@ import { processTreeRss } from "./process-memory.js";
 type Message =
   | { type: "ready" }
   | { type: "output"; stream: OutputStream; text: string }
+  | { type: "files"; files: Array<{ name: string; mediaType: string; data: string }>; filesCut: number }
   | { type: "done"; exitCode: number; wallTimeMs: number; truncated?: { stdout: number; stderr: number } };
 
 export interface InterpreterLimits {
   /** Characters kept per stream; the interpreter cuts the rest and counts it. */
   maxOutputChars: number;
+  /** The files a run may leave: their number, each one's size and all together, in bytes. */
+  files: { maxFiles: number; maxFileBytes: number; maxTotalFileBytes: number };
   /** Resident memory of the whole process tree, watched while a program runs. */
   memoryLimitBytes: number | null;
   /** For the message when the JavaScript heap runs out. */
@@ -24,6 +27,22 @@ type Ending =
   | { kind: "exit"; code: number | null; signal: NodeJS.Signals | null };
 
 const MEMORY_POLL_MS = 100;
+
+/** The interpreter's list of files, checked against the caps again: it is read, not trusted. */
+function readFiles(message: Extract<Message, { type: "files" }>, caps: InterpreterLimits["files"]): Pick<RunOutcome, "files" | "filesCut"> {
+  const listed = Array.isArray(message.files) ? message.files : [];
+  const files: NonNullable<RunOutcome["files"]> = [];
+  let total = 0;
+  for (const file of listed.slice(0, caps.maxFiles)) {
+    if (typeof file?.name !== "string" || typeof file.mediaType !== "string" || typeof file.data !== "string") continue;
+    const bytes = Buffer.from(file.data, "base64");
+    if (bytes.length > caps.maxFileBytes || total + bytes.length > caps.maxTotalFileBytes) continue;
+    total += bytes.length;
+    files.push({ name: file.name, mediaType: file.mediaType, bytes });
+  }
+  const filesCut = (Number.isInteger(message.filesCut) ? message.filesCut : 0) + listed.length - files.length;
+  return { files, filesCut };
+}
 
 /**
  * One sandbox process from the parent's side: it starts, says it is ready,
@@ -48,8 +67,8 @@ export class InterpreterProcess {
     private readonly limits: InterpreterLimits,
   ) {
     this.child = spawn(command.command, command.args, { env: {}, stdio: ["pipe", "pipe", "pipe"] });
-    // A program's output is JSON-escaped (at most 6 bytes a character) in two streams, plus framing.
-    const budget = limits.maxOutputChars * 12 + 1024 * 1024;
+    // A program's output is JSON-escaped (at most 6 bytes a character) in two streams, its files base64, plus framing.
+    const budget = limits.maxOutputChars * 12 + Math.ceil(limits.files.maxTotalFileBytes * 1.4) + 1024 * 1024;
     this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       this.received += chunk.length;
       if (this.received > budget) return this.violation("it wrote more than its output budget");
@@ -131,6 +150,7 @@ export class InterpreterProcess {
     notify(onStart);
     const { maxOutputChars, memoryLimitBytes } = this.limits;
     const { output, cut, add } = collectOutput(maxOutputChars, onOutput);
+    let files: Pick<RunOutcome, "files" | "filesCut"> = {};
 
     return new Promise<RunOutcome>((resolve) => {
       let settled = false;
@@ -143,7 +163,9 @@ export class InterpreterProcess {
         stopListening();
         stopExit();
         this.kill();
-        resolve(this.outcome(ending, output, cut, Math.round(performance.now() - started)));
+        const outcome = this.outcome(ending, output, cut, Math.round(performance.now() - started));
+        // Only a run that ended by itself gives its files, as in the CPython engine.
+        resolve(ending.kind === "done" ? { ...outcome, ...files } : outcome);
       };
       const onAbort = () => finish({ kind: "abort" });
       const timer = setTimeout(() => finish({ kind: "timeout" }), timeoutMs);
@@ -156,6 +178,8 @@ export class InterpreterProcess {
         if (m.type === "output" && (m.stream === "stdout" || m.stream === "stderr") && typeof m.text === "string") {
           // The interpreter cuts at the cap; this only guards against one that does not.
           add(m.stream, m.text);
+        } else if (m.type === "files") {
+          files = readFiles(m, this.limits.files);
         } else if (m.type === "done") {
           finish({ kind: "done", message: m });
         } else if (m.type === "protocol-violation") {

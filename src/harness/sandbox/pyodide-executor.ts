@@ -26,6 +26,12 @@ export interface PyodideExecutorOptions {
   requireIsolation?: boolean;
   /** Told what isolation is missing on this machine, once at start. Default: console.warn. */
   onWarning?: (message: string) => void;
+  /** Files a run may leave in its working directory; the rest are counted, not kept. Default 10. */
+  maxFiles?: number;
+  /** Largest file kept, in MB. Default 5. */
+  maxFileMb?: number;
+  /** All files of one run together, in MB. Default 10. */
+  maxTotalFileMb?: number;
 }
 
 const JS_HEAP_MB = 128;
@@ -85,6 +91,11 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
   const poolSize = Math.max(1, options.poolSize ?? 2);
   const maxConcurrentRuns = Math.max(1, options.maxConcurrentRuns ?? 4);
   const maxOutputChars = options.maxOutputChars ?? 1_000_000;
+  const fileCaps = {
+    maxFiles: options.maxFiles ?? 10,
+    maxFileBytes: (options.maxFileMb ?? 5) * 1024 * 1024,
+    maxTotalFileBytes: (options.maxTotalFileMb ?? 10) * 1024 * 1024,
+  };
   const memoryLimitMb = options.memoryLimitMb ?? 768;
   const memory: MemoryLimits = { jsHeapMb: JS_HEAP_MB, wasmMb: Math.max(64, memoryLimitMb - RUNTIME_OVERHEAD_MB) };
   const pyodideDir = pyodideDirectory();
@@ -141,11 +152,11 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
       sandboxCommand({
         isolation,
         script: interpreterScript,
-        args: [pyodideDir, snapshotPath, String(maxOutputChars)],
+        args: [pyodideDir, snapshotPath, String(maxOutputChars), JSON.stringify(fileCaps)],
         readable: [`${pyodideDir}/`, path.dirname(interpreterScript) + "/", snapshotPath],
         memory,
       }),
-      { maxOutputChars, memoryLimitBytes: watchesMemory ? memoryLimitMb * 1024 * 1024 : null, jsHeapMb: JS_HEAP_MB },
+      { maxOutputChars, files: fileCaps, memoryLimitBytes: watchesMemory ? memoryLimitMb * 1024 * 1024 : null, jsHeapMb: JS_HEAP_MB },
     );
     live.add(interpreter);
     interpreter.onExit(() => {

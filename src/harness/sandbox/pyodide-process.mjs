@@ -6,12 +6,13 @@
 // Linux, in namespaces of its own with no network.
 //
 // Protocol: the program arrives as one JSON line on stdin; JSON lines leave on
-// stdout: ready, output chunks, done.
+// stdout: ready, output chunks, the files it left, done.
 import fs from "node:fs";
 import { loadInterpreter, lockImports, removeJsModules, shimProcessBinding } from "./pyodide-runtime.mjs";
 
-const [pyodideDir, snapshotPath, maxOutputArg] = process.argv.slice(2);
+const [pyodideDir, snapshotPath, maxOutputArg, fileCapsArg] = process.argv.slice(2);
 const maxOutput = Number(maxOutputArg) || 1_000_000;
+const fileCaps = { maxFiles: 10, maxFileBytes: 5 << 20, maxTotalFileBytes: 10 << 20, ...JSON.parse(fileCapsArg || "{}") };
 const CHUNK_CHARS = 16_384;
 
 // Writes block until the parent has read: a pipe that is full answers EAGAIN,
@@ -80,6 +81,60 @@ let warmingUp = true;
 runProgram('print("warm", 1 + 1)\nimport sys\nprint(file=sys.stderr)');
 warmingUp = false;
 
+// Types by extension, from this side: nothing the program set up decides them.
+const MEDIA_TYPES = {
+  csv: "text/csv",
+  txt: "text/plain",
+  md: "text/markdown",
+  json: "application/json",
+  html: "text/html",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  py: "text/x-python",
+};
+const mediaTypeOf = (name) => MEDIA_TYPES[name.split(".").at(-1)?.toLowerCase()] ?? "application/octet-stream";
+// A program that makes a maze of folders or files is not walked for ever.
+const MAX_ENTRIES_WALKED = 10_000;
+const MAX_DEPTH = 8;
+
+/** What the program left in its working directory, within the caps; the rest is counted, not sent. */
+function collectFiles() {
+  const FS = pyodide.FS;
+  const files = [];
+  let cut = 0;
+  let total = 0;
+  let walked = 0;
+  const walk = (dir, prefix, depth) => {
+    for (const name of FS.readdir(dir).sort()) {
+      if (name === "." || name === ".." || ++walked > MAX_ENTRIES_WALKED) continue;
+      const path = `${dir}/${name}`;
+      const stat = FS.lstat(path);
+      if (FS.isDir(stat.mode)) {
+        if (depth < MAX_DEPTH) walk(path, `${prefix}${name}/`, depth + 1);
+        continue;
+      }
+      if (!FS.isFile(stat.mode)) continue;
+      if (files.length >= fileCaps.maxFiles || stat.size > fileCaps.maxFileBytes || total + stat.size > fileCaps.maxTotalFileBytes) {
+        cut += 1;
+        continue;
+      }
+      const data = FS.readFile(path);
+      total += data.length;
+      files.push({ name: `${prefix}${name}`, mediaType: mediaTypeOf(name), data: Buffer.from(data).toString("base64") });
+    }
+  };
+  try {
+    walk(FS.cwd(), "", 0);
+  } catch {
+    // A working directory the program removed has no files to give.
+  }
+  return { files, filesCut: cut };
+}
+
 function run(code) {
   const started = performance.now();
   let exitCode;
@@ -90,7 +145,9 @@ function run(code) {
     exitCode = 1;
   }
   for (const stream of ["stdout", "stderr"]) emit(stream, decoders[stream].decode());
-  send({ type: "done", exitCode, wallTimeMs: Math.round(performance.now() - started), truncated: cut });
+  const wallTimeMs = Math.round(performance.now() - started);
+  send({ type: "files", ...collectFiles() });
+  send({ type: "done", exitCode, wallTimeMs, truncated: cut });
   process.exit(0);
 }
 
