@@ -248,3 +248,79 @@ describe("what the memory snapshot must not share, and what it must not keep", (
     expect(result.stdout).toBe("[]\n");
   });
 });
+
+// The attacks first written for the CPython engine, against this one: what
+// a program can reach of processes, descriptors, the disk and signals.
+describe("processes, descriptors, the disk and signals", () => {
+  it("sees no process of the host or of another run, and cannot fork", async () => {
+    const result = await run(
+      [
+        "import os",
+        "print(sorted(p for p in os.listdir('/proc') if p.isdigit()))",
+        "try:",
+        "    os.fork()",
+        "    print('forked')",
+        "except (OSError, AttributeError) as error:",
+        "    print('no fork:', type(error).__name__)",
+      ].join("\n"),
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^\[(?:'42')?\]\nno fork: (OSError|AttributeError)\n$/);
+  });
+
+  it("reaches no descriptor of the host: the ones it sees are the interpreter's own", async () => {
+    const result = await run(
+      [
+        "import os",
+        "seen = []",
+        "for fd in range(3, 1024):",
+        "    try:",
+        "        os.fstat(fd)",
+        "        seen.append(fd)",
+        "    except OSError:",
+        "        pass",
+        "for fd in seen:",
+        "    try:",
+        "        print(fd, len(os.read(fd, 64)))",
+        "    except OSError as error:",
+        "        print(fd, 'unreadable', type(error).__name__)",
+        "print('done')",
+      ].join("\n"),
+    );
+    expect(result.exitCode).toBe(0);
+    // Whatever Emscripten numbers its own files, none reads a byte of the host.
+    expect(result.stdout.trim().split("\n").at(-1)).toBe("done");
+    for (const line of result.stdout.trim().split("\n").slice(0, -1)) expect(line).toMatch(/ (0|unreadable \w+)$/);
+  });
+
+  it("filling the disk stops at the run's memory, and the next run has room", async () => {
+    const result = await run(
+      ["chunk = b'x' * (16 * 1024 ** 2)", "with open('/tmp/fill', 'wb') as f:", "    for _ in range(128):", "        f.write(chunk)", "print('filled')"].join("\n"),
+      60_000,
+    );
+    expect(result.stdout).toBe("");
+    expect(result.exitCode === 1 || result.exitCode === null).toBe(true);
+    expect(await run("import os\nprint(os.path.exists('/tmp/fill'))\nopen('/tmp/small', 'w').write('ok')\nprint(open('/tmp/small').read())")).toMatchObject({
+      stdout: "False\nok\n",
+      exitCode: 0,
+    });
+  }, 90_000);
+
+  it("cannot signal the host or the sandbox's other processes", async () => {
+    const before = (executor.health!().interpreters as unknown[]).length;
+    const result = await run(
+      [
+        "import os, signal",
+        "for pid in (1, os.getppid(), os.getpid() + 1, -1):",
+        "    try:",
+        "        os.kill(pid, signal.SIGKILL)",
+        "        print(pid, 'sent')",
+        "    except (OSError, AttributeError) as error:",
+        "        print(pid, 'refused')",
+      ].join("\n"),
+    );
+    expect(result.stdout).not.toContain("sent");
+    expect(await run("print('still here')")).toMatchObject({ stdout: "still here\n", exitCode: 0 });
+    expect((executor.health!().interpreters as unknown[]).length).toBeGreaterThanOrEqual(Math.min(before, 1));
+  });
+});
