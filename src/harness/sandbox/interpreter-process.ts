@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequest } from "./executor.js";
+import { inheritedDescriptors, sandboxStdio } from "./inherited-descriptors.js";
 import { processTreeRss } from "./process-memory.js";
+
+// What this process was handed without close-on-exec: read once, replaced by /dev/null in every interpreter.
+let inherited: number[] | null = null;
 
 type Message =
   | { type: "ready" }
@@ -66,7 +70,8 @@ export class InterpreterProcess {
     command: { command: string; args: string[] },
     private readonly limits: InterpreterLimits,
   ) {
-    this.child = spawn(command.command, command.args, { env: {}, stdio: ["pipe", "pipe", "pipe"] });
+    inherited ??= inheritedDescriptors();
+    this.child = spawn(command.command, command.args, { env: {}, stdio: sandboxStdio(inherited) }) as ChildProcess;
     // A program's output is JSON-escaped (at most 6 bytes a character) in two streams, its files base64, plus framing.
     const budget = limits.maxOutputChars * 12 + Math.ceil(limits.files.maxTotalFileBytes * 1.4) + 1024 * 1024;
     this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
