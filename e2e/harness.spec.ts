@@ -270,6 +270,10 @@ test("when the rate limit is reached, the card says the sandbox is busy and when
   await expect(third.message).toContainText(/Try again in \d+ s/);
   await expect(third.status).toHaveText("Sandbox busy");
   await expect(page.getByText("The code did not give a result: The code runner is busy")).toBeVisible();
+  // Try again asks the model once more, so the program is sent again.
+  const again = page.waitForRequest((request) => request.url().endsWith("/api/chat") && request.postData()?.includes("regenerate-message") === true);
+  await third.root.getByRole("button", { name: "Try again" }).click();
+  await again;
 });
 
 test("when the sandbox is down, the card says so in words a student can read", async ({ page }) => {

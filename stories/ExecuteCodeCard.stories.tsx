@@ -520,6 +520,19 @@ export const Busy: Story = {
   },
 };
 
+export const BusyWithTryAgain: Story = {
+  args: { ...Busy.args, onRetry: fn() },
+  play: async ({ canvasElement, args }) => {
+    const root = card(canvasElement);
+    const retry = within(root).getByRole("button", { name: "Try again" });
+    // Under the message that says when, as wide as its words.
+    await expect(retry.getBoundingClientRect().top).toBeGreaterThanOrEqual(slot(root, "message")!.getBoundingClientRect().bottom);
+    await expect(retry.getBoundingClientRect().width).toBeLessThan(root.getBoundingClientRect().width / 2);
+    await userEvent.click(retry);
+    await expect(args.onRetry).toHaveBeenCalledTimes(1);
+  },
+};
+
 export const AwaitingApproval: Story = {
   args: {
     ...call(primesCode, { status: { type: "requires-action", reason: "interrupt" } }),

@@ -427,6 +427,20 @@ describe("ExecuteCodeCard: a failed run", () => {
   });
 });
 
+describe("ExecuteCodeCard: a busy sandbox", () => {
+  it("offers Try again when the app can ask again, and only while the card reads busy", async () => {
+    const onRetry = vi.fn();
+    const busy = call("print(1)", { result: { status: "busy", retryAfterMs: 2000, message: "The code runner is busy." } });
+    const { container, rerender } = render(<ExecuteCodeCard {...busy} onRetry={onRetry} />);
+    await userEvent.setup().click(screen.getByRole("button", { name: "Try again" }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+    rerender(<ExecuteCodeCard {...busy} />);
+    expect(slot(container, "retry")).toBeNull();
+    rerender(<ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} onRetry={onRetry} />);
+    expect(slot(container, "retry")).toBeNull();
+  });
+});
+
 describe("ExecuteCodeCard: stopping a run", () => {
   const runningWithLimit = (stdout: string) =>
     call("while True: pass", {

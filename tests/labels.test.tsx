@@ -96,7 +96,7 @@ describe("labels", () => {
     } finally {
       vi.useRealTimers();
     }
-    await show(call("x", { result: { status: "busy", retryAfterMs: null, message: "" } }));
+    await show({ ...call("x", { result: { status: "busy", retryAfterMs: null, message: "" } }), onRetry: () => undefined });
     await show(call("x", { approval: { id: "a", approved: false, reason: "not now" } }));
     await show(call("x", { approval: { id: "a", approved: false, reason: "expired" } }));
     await show(call("x", { status: { type: "incomplete", reason: "cancelled" } }));

@@ -71,6 +71,8 @@ export function makeExecuteCodeRenderer({
     });
     // One identity for the card's whole life, so Stop does not re-render it.
     const onStop = useCallback(() => stopRun.current(), []);
+    // After a busy sandbox: the model's answer again, so the program runs once more.
+    const onRetry = useCallback(() => aui.message.reload(), [aui]);
     const denial = runner ? clientDenialReason(props.result) : undefined;
     const approval = run.asking
       ? { id: `client-${props.toolCallId}` }
@@ -92,6 +94,7 @@ export function makeExecuteCodeRenderer({
         onApprove={run.asking ? run.approve : answers.approve}
         onDeny={run.asking ? run.deny : answers.deny}
         onStop={onStop}
+        onRetry={onRetry}
       />
     );
   }

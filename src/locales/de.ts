@@ -53,6 +53,7 @@ export const germanLabels: ExecuteCodeLabels = {
       ? `Die Sandbox ist ausgelastet. Neuer Versuch in ${seconds} s.`
       : "Die Sandbox ist ausgelastet. Bitte gleich noch einmal versuchen.",
   busyNow: "Die Sandbox ist ausgelastet. Ein neuer Versuch ist jetzt möglich.",
+  retry: "Erneut versuchen",
   denied: "Dieser Code wurde nicht ausgeführt.",
   deniedReason: (reason) => `Grund: ${reason}`,
   expired: "Die Freigabe ist abgelaufen, daher wurde dieser Code nicht ausgeführt.",

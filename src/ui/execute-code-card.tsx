@@ -13,6 +13,8 @@ export interface ExecuteCodeCardProps extends Omit<RootProps, "children" | "asCh
   onDeny?: (reason?: string) => void | PromiseLike<unknown>;
   /** Called with Stop while the program runs. Without it no Stop button is shown. */
   onStop?: () => void;
+  /** Called with Try again when the sandbox was busy. Without it no button is shown. */
+  onRetry?: () => void;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface ExecuteCodeCardProps extends Omit<RootProps, "children" | "asCh
  * (assistant-ui's tool-call props fit as they are) and needs no runtime, so
  * plain AI SDK `useChat` apps can render it too.
  */
-export const ExecuteCodeCard = memo(function ExecuteCodeCard({ onApprove, onDeny, onStop, ...root }: ExecuteCodeCardProps) {
+export const ExecuteCodeCard = memo(function ExecuteCodeCard({ onApprove, onDeny, onStop, onRetry, ...root }: ExecuteCodeCardProps) {
   // The parts read the view from context; keeping them the same elements lets
   // a streamed delta that the card does not show yet skip them.
   const parts = useMemo(
@@ -38,13 +40,14 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({ onApprove, onDeny
         <ExecuteCode.Content>
           <ExecuteCode.Source />
           <ExecuteCode.Message />
+          {onRetry && <ExecuteCode.Retry onRetry={onRetry} />}
           {onApprove && onDeny && <ExecuteCode.Approval onApprove={onApprove} onDeny={onDeny} />}
           <ExecuteCode.Output />
           <ExecuteCode.Files />
         </ExecuteCode.Content>
       </>
     ),
-    [onApprove, onDeny, onStop],
+    [onApprove, onDeny, onStop, onRetry],
   );
   return <ExecuteCode.Root {...root}>{parts}</ExecuteCode.Root>;
 });

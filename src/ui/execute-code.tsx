@@ -215,6 +215,32 @@ function Timing({ asChild, className, ...props }: PartProps<"span">) {
   );
 }
 
+export interface RetryProps extends ComponentPropsWithoutRef<"button">, AsChild {
+  /** Asks again: the app regenerates the answer whose run found the sandbox busy. */
+  onRetry: () => void;
+}
+
+/** Try again, once the sandbox said it was busy. */
+function Retry({ asChild, className, children, onRetry, onClick, ...props }: RetryProps) {
+  const { view, labels } = useExecuteCode();
+  if (view.phase !== "busy") return null;
+  const Component = asChild ? Slot.Root : "button";
+  return (
+    <Component
+      type={asChild ? undefined : "button"}
+      data-slot="execute-code-retry"
+      className={cn("ecu-button ecu-retry", className)}
+      onClick={(event: MouseEvent<HTMLButtonElement>) => {
+        onClick?.(event);
+        if (!event.defaultPrevented) onRetry();
+      }}
+      {...props}
+    >
+      {children ?? labels.retry}
+    </Component>
+  );
+}
+
 export interface StopProps extends ComponentPropsWithoutRef<"button">, AsChild {
   /** Ends the run: the app stops the chat's request (server runs) or the program in the page (browser runs). */
   onStop: () => void;
@@ -402,6 +428,7 @@ export const ExecuteCode = {
   Exit,
   Timing,
   Stop,
+  Retry,
   Trigger,
   Content,
   Source,

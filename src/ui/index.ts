@@ -6,6 +6,7 @@ export {
   type OutputProps as ExecuteCodeOutputProps,
   type ApprovalProps as ExecuteCodeApprovalProps,
   type StopProps as ExecuteCodeStopProps,
+  type RetryProps as ExecuteCodeRetryProps,
 } from "./execute-code.js";
 export { AnsiText } from "./ansi.js";
 export { VisibleText } from "./visible-text.js";

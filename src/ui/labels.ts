@@ -42,6 +42,8 @@ export interface ExecuteCodeLabels {
   timedOut: (limit: string | null) => string;
   busy: (seconds: string | null) => string;
   busyNow: string;
+  /** Asks again after a busy sandbox: the model's answer, and its program, once more. */
+  retry: string;
   denied: string;
   deniedReason: (reason: string) => string;
   expired: string;
@@ -123,6 +125,7 @@ export const englishLabels: ExecuteCodeLabels = {
   busy: (seconds) =>
     seconds ? `The sandbox is busy. Try again in ${seconds} s.` : "The sandbox is busy. Try again shortly.",
   busyNow: "The sandbox is busy. You can try again now.",
+  retry: "Try again",
   denied: "This code was not run.",
   deniedReason: (reason) => `Reason: ${reason}`,
   expired: "The approval request expired, so this code was not run.",
