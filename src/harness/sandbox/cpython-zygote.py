@@ -16,11 +16,15 @@ Protocol with the Node parent: one JSON object a line.
        {"type":"exit","id","code","signal","cut":{"stdout","stderr"},"files","filesCut"}
 """
 
+import base64
 import codecs
 import ctypes
 import gc
 import json
+import mimetypes
 import os
+import random
+import resource
 import selectors
 import signal
 import sys
@@ -34,7 +38,6 @@ for name in MODULES:
         loaded.append(name)
     except Exception:
         pass
-
 
 
 def warm_up():
@@ -67,9 +70,7 @@ try:
     warm_up()
 except Exception:
     pass
-# What each run needs from the standard library, loaded here once and shared.
-import base64, mimetypes, random, resource  # noqa: E401,E402
-
+# The type table the file listing reads, loaded once here and shared.
 mimetypes.init()
 # Every object so far is shared with the runs: a collection in a run must not walk them (it would copy their pages).
 gc.collect()
@@ -124,7 +125,6 @@ exec(RUNNER, _runner_scope)
 run_source = _runner_scope["__ecu_run"]
 RUN_STDOUT = open(1, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
 RUN_STDERR = open(2, "w", encoding="utf-8", errors="backslashreplace", buffering=1, closefd=False)
-
 
 
 def check(result, what):
