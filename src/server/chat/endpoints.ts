@@ -168,6 +168,11 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   }
 
   async function newChat(caller: ChatCaller, id: string, tools: DynamicToolSpec[], chatOptions: Record<string, unknown>) {
+    // Storage is bounded per participant: chats are counted, and each is bounded below.
+    const kept = await store.list(caller.participantId, { limit: limits.maxChatsPerParticipant });
+    if (kept.length >= limits.maxChatsPerParticipant) {
+      throw new ChatRequestError(429, "too_many_chats", `You keep ${kept.length} chats, the most allowed: delete one to start another.`);
+    }
     const time = now();
     const chat: ChatRecord = {
       id,
@@ -236,6 +241,9 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
 
     if (!canMove(chat.status, "start")) throw conflict(chat, `The chat is ${chat.status}; send the message again when it is done.`);
     let messages: UIMessage[];
+    if (submission.kind === "message" && chat.messages.filter((message) => message.role === "user").length >= limits.maxUserMessagesPerChat) {
+      throw new ChatRequestError(413, "chat_full", `This chat holds ${limits.maxUserMessagesPerChat} messages, the most allowed: start a new chat to go on.`);
+    }
     if (submission.kind === "message") {
       messages = [...(chat.status === "requires_action" ? cancelAwaited(chat) : chat.messages), submission.message];
     } else {

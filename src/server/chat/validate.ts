@@ -8,7 +8,7 @@ import type { DynamicToolSpec } from "./store.js";
 /** A request the chat cannot take, with the HTTP status to answer. */
 export class ChatRequestError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 405 | 409 | 413 | 415,
+    readonly status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429,
     readonly code: string,
     message: string,
     readonly details: Record<string, unknown> = {},
@@ -37,6 +37,10 @@ export interface ChatLimits {
   maxErrorTextChars: number;
   /** Characters of a denial's reason. Default 1 000. */
   maxReasonChars: number;
+  /** Chats one participant keeps; past it a new chat is refused (429) until they delete one. Default 200. */
+  maxChatsPerParticipant: number;
+  /** Messages a participant sends in one chat; past it the chat is full (413) and a new chat goes on. Default 200. */
+  maxUserMessagesPerChat: number;
 }
 
 export const DEFAULT_CHAT_LIMITS: ChatLimits = {
@@ -48,6 +52,8 @@ export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxToolOutputBytes: 64 * 1024,
   maxErrorTextChars: 4_000,
   maxReasonChars: 1_000,
+  maxChatsPerParticipant: 200,
+  maxUserMessagesPerChat: 200,
 };
 
 /**
