@@ -14,6 +14,8 @@ const harness = await startHarness({
   rateLimit: { max: 1_000_000, windowMs: 1000 },
   chatRateLimit: { max: 1_000_000, windowMs: 1000 },
   participantCookie: { newParticipantLimit: { max: 1000, windowMs: 60_000 } },
+  // Each of the soak's few browsers starts a chat per run: thousands each.
+  chatLimits: { maxChatsPerParticipant: 1_000_000 },
 });
 const gc = (globalThis as { gc?: () => void }).gc!;
 process.on("message", (message: { type: string }) => {

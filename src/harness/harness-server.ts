@@ -12,6 +12,7 @@ import {
   gateCodeExecution,
   sendWebResponse,
   toWebRequest,
+  type ChatLimits,
   type ChatLogEvent,
   type ChatStore,
   type ExecuteCodeLogEvent,
@@ -73,6 +74,8 @@ export interface HarnessOptions {
    * Default 60 a minute.
    */
   chatRateLimit?: RateLimit;
+  /** Caps on what a participant's chats hold (`maxChatsPerParticipant`, `maxUserMessagesPerChat`, …). Default: the chat endpoints' own. */
+  chatLimits?: Partial<ChatLimits>;
   /** Other origins whose pages may call /api/chat and /api/generate. Default: none. */
   allowedOrigins?: string[];
   /**
@@ -231,6 +234,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     tools: ({ participantId, options: chatOptions }) => gateCodeExecution(toolsFor(participantId), chatOptions as GateOptions),
     // A chat may run execute_code in the browser instead of the sandbox.
     clientReplaceableTools: ["execute_code"],
+    ...(options.chatLimits ? { limits: options.chatLimits } : {}),
     log,
   });
   const servePyodide = createPyodideFileHandler();
