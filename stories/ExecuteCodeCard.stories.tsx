@@ -48,6 +48,13 @@ const visibleLines = (element: HTMLElement) =>
 const highlighted = (root: HTMLElement) =>
   waitFor(() => expect(slot(root, "source")?.querySelector(".ecu-token")).not.toBeNull(), { timeout: 5000 });
 
+/** The card in a 320 px column, the narrowest phone. */
+const atPhoneWidth = (args: ExecuteCodeCardProps) => (
+  <div style={{ width: 320 }}>
+    <ExecuteCodeCard {...args} />
+  </div>
+);
+
 // --- Phases ---------------------------------------------------------------
 
 export const Writing: Story = {
@@ -180,11 +187,7 @@ export const RunningWithStopAndLimit: Story = {
 
 export const RunningWithStopOnAPhone: Story = {
   ...RunningWithStopAndLimit,
-  render: (args) => (
-    <div style={{ width: 320 }}>
-      <ExecuteCodeCard {...args} />
-    </div>
-  ),
+  render: atPhoneWidth,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     const header = slot(root, "header")!.getBoundingClientRect();
@@ -270,11 +273,7 @@ export const NarrowestPhone: Story = {
   args: call("import os; os.kill(os.getpid(), 9)", {
     result: completed({ exitCode: null, signal: "SIGKILL", wallTimeMs: 12_345 }),
   }),
-  render: (args) => (
-    <div style={{ width: 320 }}>
-      <ExecuteCodeCard {...args} />
-    </div>
-  ),
+  render: atPhoneWidth,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     const word = root.querySelector<HTMLElement>(".ecu-status-word")!;

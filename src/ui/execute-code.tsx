@@ -215,6 +215,13 @@ function Timing({ asChild, className, ...props }: PartProps<"span">) {
   );
 }
 
+/** A part's click handler: the host's own first, then the part's action unless the host prevented it. */
+const thenUnlessPrevented =
+  (onClick: ((event: MouseEvent<HTMLButtonElement>) => void) | undefined, action: () => void) => (event: MouseEvent<HTMLButtonElement>) => {
+    onClick?.(event);
+    if (!event.defaultPrevented) action();
+  };
+
 export interface RetryProps extends ComponentPropsWithoutRef<"button">, AsChild {
   /** Asks again: the app regenerates the answer whose run found the sandbox busy. */
   onRetry: () => void;
@@ -230,10 +237,7 @@ function Retry({ asChild, className, children, onRetry, onClick, ...props }: Ret
       type={asChild ? undefined : "button"}
       data-slot="execute-code-retry"
       className={cn("ecu-button ecu-retry", className)}
-      onClick={(event: MouseEvent<HTMLButtonElement>) => {
-        onClick?.(event);
-        if (!event.defaultPrevented) onRetry();
-      }}
+      onClick={thenUnlessPrevented(onClick, onRetry)}
       {...props}
     >
       {children ?? labels.retry}
@@ -262,10 +266,7 @@ function Stop({ asChild, className, children, onStop, onClick, ...props }: StopP
       aria-label={labels.stop}
       title={labels.stop}
       className={cn("ecu-icon-button ecu-stop", className)}
-      onClick={(event: MouseEvent<HTMLButtonElement>) => {
-        onClick?.(event);
-        if (!event.defaultPrevented) onStop();
-      }}
+      onClick={thenUnlessPrevented(onClick, onStop)}
       {...props}
     >
       {children ?? <Icon node={CircleStop} aria-hidden className="ecu:size-4" />}
@@ -291,10 +292,7 @@ function Trigger({ asChild, className, children, onClick, ...props }: ComponentP
       aria-expanded={open}
       aria-label={open ? labels.collapseCard : labels.expandCard}
       className={cn("ecu-icon-button ecu-trigger", className)}
-      onClick={(event: MouseEvent<HTMLButtonElement>) => {
-        onClick?.(event);
-        if (!event.defaultPrevented) setOpen(!open);
-      }}
+      onClick={thenUnlessPrevented(onClick, () => setOpen(!open))}
       {...props}
     >
       {children ?? <Icon node={ChevronDown} aria-hidden className="ecu:size-4" />}

@@ -8,5 +8,6 @@ export function pythonException(stderr: string): string | null {
   const last = stderr.trimEnd().split("\n").at(-1)?.trim() ?? "";
   // A dotted exception class name, alone or followed by its message.
   const match = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Warning|Iteration))(?::\s|$)/.exec(last);
-  return match && last.length <= 500 ? last : match ? `${last.slice(0, 499)}…` : null;
+  if (!match) return null;
+  return last.length <= 500 ? last : `${last.slice(0, 499)}…`;
 }
