@@ -149,15 +149,23 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await next.text("stdout")).toBe("42\n");
   });
 
-  test("a reload during a run leaves no spinner: the card shows what the run printed and that it did not finish", async ({ page }) => {
+  test("a reload during a run follows it: the card goes on to show the run finish with all its output", async ({ page }) => {
     await page.goto(at(PORTS.main));
-    await send(page, python('import time\nfor i in range(30):\n    print("tick", i, flush=True)\n    time.sleep(0.1)'));
+    await send(page, python('import time\nfor i in range(15):\n    print("tick", i, flush=True)\n    time.sleep(0.1)'));
     await expect(executeCodeCard(page).stdout).toContainText("tick 1");
     await page.reload();
     const card = executeCodeCard(page);
-    await card.waitForPhase("cancelled");
-    expect(await card.text("stdout")).toMatch(/^tick 0\ntick 1\n/);
+    // Still running after the reload, then finished: the run went on without the page.
+    await expect(card.root).toHaveAttribute("data-phase", /running|succeeded/);
+    expect(await card.waitForEnd()).toBe("succeeded");
+    expect(await card.text("stdout")).toBe(Array.from({ length: 15 }, (_, i) => `tick ${i}\n`).join(""));
+    await expect(page.getByText("The program finished with exit code 0. Its first line of output is: tick 0")).toBeVisible();
+    // Nothing left spinning, and the chat goes on.
     await expect(card.root.locator('button[data-slot="execute-code-stop"]')).toHaveCount(0);
+    await send(page, python("print(6 * 7)"));
+    const next = executeCodeCard(page, 1);
+    expect(await next.waitForEnd()).toBe("succeeded");
+    expect(await next.text("stdout")).toBe("42\n");
   });
 
   test("pressing stop while code runs cancels the call, and the next run works", async ({ page }) => {

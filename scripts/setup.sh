@@ -6,7 +6,8 @@
 # stop a cluster of their own; no server is left running); and for the mock
 # sandbox's CPython engine, bubblewrap and Debian's python3 with numpy, pandas,
 # matplotlib, scipy and sympy (named by path: another python3 may come first
-# on the PATH).
+# on the PATH); and for the test of two chat servers resuming each other's
+# runs, redis-server (the test starts a private one on a loopback port).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +16,7 @@ chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
 [ -x "$chromium" ] || packages+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null || packages+=(postgresql)
 command -v bwrap >/dev/null 2>&1 || packages+=(bubblewrap)
+command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 for module in numpy pandas matplotlib scipy sympy; do
   [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $module" >/dev/null 2>&1 || packages+=("python3-$module")
 done
@@ -29,6 +31,9 @@ if [ ${#packages[@]} -gt 0 ]; then
     # The package may start a cluster of its own; the tests need none of it.
     if [[ " ${packages[*]} " == *" postgresql "* ]] && command -v pg_ctlcluster >/dev/null 2>&1; then
       $sudo_cmd service postgresql stop >/dev/null 2>&1 || true
+    fi
+    if [[ " ${packages[*]} " == *" redis-server "* ]]; then
+      $sudo_cmd service redis-server stop >/dev/null 2>&1 || true
     fi
   else
     echo "Missing ${packages[*]}: install them (Chromium at $chromium, or set CHROMIUM_PATH; PostgreSQL's server programs under /usr/lib/postgresql; bwrap and /usr/bin/python3 with those modules)." >&2

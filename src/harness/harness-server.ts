@@ -5,6 +5,7 @@ import { exportJWK, generateKeyPair } from "jose";
 import {
   buildExecuteCodeTool,
   createChatEndpoints,
+  createRunStreams,
   createRunFileRoute,
   createPostgresChatStore,
   createSqliteChatStore,
@@ -93,6 +94,12 @@ export interface HarnessOptions {
    * `postgres://…` (or `databaseUrl`) uses PostgreSQL; or pass a store.
    */
   database?: string | ChatStore;
+  /**
+   * A Redis URL (`redis://127.0.0.1:6379`) shared by several harnesses on one
+   * store: a page then follows a run through any of them. Default: runs are
+   * followed through this process only.
+   */
+  redisUrl?: string;
   /** The folder of the default SQLite file. Default `./data`. */
   dataDir?: string;
   /** How long a new message waits for a run of the same chat that is ending. Default 5 000 ms. */
@@ -106,6 +113,20 @@ export interface RunningHarness {
   /** The chats' store (closed by close()). */
   store: ChatStore;
   close(): Promise<void>;
+}
+
+/** A publisher and a subscriber on one Redis, for runs followed through any harness that shares it. */
+async function connectRedis(url: string) {
+  // Loaded only when asked for: `redis` is an optional peer of the kit.
+  const { createClient } = await import("redis");
+  const publisher = createClient({ url });
+  const subscriber = publisher.duplicate();
+  await Promise.all([publisher.connect(), subscriber.connect()]);
+  return {
+    publisher,
+    subscriber,
+    close: async () => void (await Promise.all([publisher.quit(), subscriber.quit()])),
+  };
 }
 
 async function openStore(options: HarnessOptions): Promise<ChatStore> {
@@ -223,8 +244,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       log,
     }),
   });
+  const pubSub = options.redisUrl ? await connectRedis(options.redisUrl) : null;
   const chats = createChatEndpoints({
     store,
+    ...(pubSub ? { streams: createRunStreams(pubSub) } : {}),
     model: createScriptedModel({ chunkDelayMs: options.chunkDelayMs }),
     instructions: EXECUTE_CODE_SYSTEM_PROMPT,
     approvalTtlMs: options.approvalTtlMs,
@@ -279,10 +302,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       path === "/api/chat" ||
       path === "/api/chats" ||
       path === "/api/session" ||
-      /^\/api\/chats\/[^/]+(\/(messages|tool-results))?$/.test(path);
+      /^\/api\/chats\/[^/]+(\/(messages|tool-results|stream|stop))?$/.test(path) ||
+      /^\/api\/chat\/[^/]+\/stream$/.test(path);
     if (!known) return serveDemo(req, res);
     const methods =
-      path === "/api/session" || isFile
+      path === "/api/session" || isFile || path.endsWith("/stream")
         ? ["GET"]
         : path === "/api/chats"
           ? ["GET", "POST"]
@@ -364,6 +388,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await sandbox?.close();
+      await pubSub?.close();
       await store.close();
     },
   };

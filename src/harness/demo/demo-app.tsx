@@ -24,6 +24,7 @@ import { DEMO_PROMPTS } from "./prompts.js";
 type RunWhere = "server" | "browser";
 
 const CHAT_KEY = "demo-chat";
+const MID_RUN = new Set(["running", "pending"]);
 const ASK_KEY = "demo-ask-before-running";
 const THEME_KEY = "demo-theme";
 
@@ -58,6 +59,8 @@ interface DemoChat {
   id: string;
   runWhere: RunWhere;
   messages: UIMessage[];
+  /** A run of it is going on (started before this page loaded): the page follows it. */
+  midRun: boolean;
 }
 
 /** What the server said in a refusal's JSON body (`{ error, message }`), if anything. */
@@ -88,16 +91,18 @@ async function createChat(runWhere: RunWhere): Promise<DemoChat> {
     throw new Error(`The chat could not be created (${status}${said === null ? "" : `: ${said}`}).`);
   }
   localStorage.setItem(CHAT_KEY, JSON.stringify({ id: body.id, runWhere }));
-  return { id: body.id, runWhere, messages: [] };
+  return { id: body.id, runWhere, messages: [], midRun: false };
 }
 
 /** A stored chat as the server keeps it (null when there is none), run in this browser when the page runs its execute_code. */
 async function openChat(id: string): Promise<DemoChat | null> {
-  const { status, body } = await api<{ messages: UIMessage[]; tools: Array<{ name: string }> }>(`/api/chats/${encodeURIComponent(id)}`);
+  const { status, body } = await api<{ status: string; messages: UIMessage[]; tools: Array<{ name: string }> }>(
+    `/api/chats/${encodeURIComponent(id)}`,
+  );
   if (status !== 200) return null;
   const runWhere: RunWhere = body.tools.some((tool) => tool.name === "execute_code") ? "browser" : "server";
   localStorage.setItem(CHAT_KEY, JSON.stringify({ id, runWhere }));
-  return { id, runWhere, messages: body.messages };
+  return { id, runWhere, messages: body.messages, midRun: MID_RUN.has(body.status) };
 }
 
 /** The chat this browser had, as the server keeps it; a new one when there is none. */
@@ -156,12 +161,12 @@ const sendOnWhen: Record<RunWhere, (options: { messages: UIMessage[] }) => boole
     lastAssistantMessageIsCompleteWithApprovalResponses(options) || lastAssistantMessageIsCompleteWithToolCalls(options),
 };
 
-const MID_RUN = new Set(["running", "pending"]);
-
 /**
  * The AI SDK's own useChat against the stateful /api/chat. The server keeps
  * the chat: when it refuses a request (409: another tab answered first, or
- * the chat moved on), the page shows what the server has.
+ * the chat moved on), the page shows what the server has. A run goes on when
+ * the page goes away; a page that opens the chat mid-run follows it
+ * (`resume`), and Stop asks the server to end it.
  */
 function useDemoChat(demoChat: DemoChat) {
   const resync = useRef<() => Promise<void>>(async () => undefined);
@@ -174,7 +179,8 @@ function useDemoChat(demoChat: DemoChat) {
         body: () => ({ confirmCodeExecution: askBeforeRunning.current }),
         fetch: async (input, init) => {
           const response = await fetch(input, init);
-          if (response.status === 409) void resync.current();
+          // 204 to a resume: the run ended after this page read the chat.
+          if (response.status === 409 || (init?.method === "GET" && response.status === 204)) void resync.current();
           else if (response.ok) setRefusal(null);
           else {
             const body: unknown = await response.clone().json().catch(() => null);
@@ -189,6 +195,7 @@ function useDemoChat(demoChat: DemoChat) {
     transport,
     messages: demoChat.messages,
     sendAutomaticallyWhen: sendOnWhen[demoChat.runWhere],
+    resume: demoChat.midRun,
   });
   // Pyodide takes seconds to load: start as the chat opens, not when its first program arrives.
   useEffect(() => {
@@ -209,7 +216,17 @@ function useDemoChat(demoChat: DemoChat) {
     };
   });
 
-  return { chat, refusal };
+  // The composer's Stop and the card's: the server ends the run (it no longer ends with the request), and the page stops reading.
+  const stop = useCallback(async () => {
+    const asked = fetch(`/api/chats/${encodeURIComponent(demoChat.id)}/stop`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    }).catch(() => undefined);
+    await Promise.all([asked, chat.stop()]);
+  }, [demoChat.id, chat.stop]);
+
+  return { chat: { ...chat, stop }, refusal };
 }
 
 type Theme = "light" | "dark";

@@ -1,7 +1,7 @@
 import {
   convertToModelMessages,
-  createUIMessageStreamResponse,
   jsonSchema,
+  JsonToSseTransformStream,
   stepCountIs,
   streamText,
   tool,
@@ -10,6 +10,7 @@ import {
   type ToolSet,
   type UIMessage,
   type UIMessageChunk,
+  UI_MESSAGE_STREAM_HEADERS,
 } from "ai";
 import { expiredApprovalResult } from "../approval-expiry.js";
 import { describeModelOutput } from "../model-output.js";
@@ -27,6 +28,7 @@ import { readDescription, summaryView, titleOf } from "./chat-list.js";
 import { chatView } from "./chat-view.js";
 import { json, readBody, refusal } from "./http.js";
 import { createRunEnds } from "./run-ends.js";
+import { createRunStreams, type RunStreams } from "./run-streams.js";
 import { canMove, ChatStateConflict, isMidRun, type ChatStatus } from "./status.js";
 import { moveChat, type ChatRecord, type ChatStore, type DynamicToolSpec } from "./store.js";
 import {
@@ -87,12 +89,37 @@ export interface ChatEndpointsOptions {
   limits?: Partial<ChatLimits>;
   /** How long a request (a new message, answers, results) waits for a run of the same chat that is ending before 409. Default 5 000 ms. */
   busyWaitMs?: number;
+  /**
+   * Where runs' live streams are kept while they run, for pages that reload
+   * or open the chat in another tab (`GET /api/chat/:id/stream`) and for
+   * Stop (`POST /api/chats/:id/stop`). Default: this process only; give
+   * `createRunStreams({ publisher, subscriber })` Redis clients when several
+   * servers share the store.
+   */
+  streams?: RunStreams;
   /** A chat left running or pending this long is taken to be abandoned by a server that went away. Default 15 minutes. */
   staleAfterMs?: number;
   /** The text a client sees for a failed run. Default: the error's message. */
   onError?: (error: unknown) => string;
   log?: (event: ChatLogEvent) => void;
   now?: () => number;
+}
+
+/** The id a run of a chat is kept under: one per run, the same on every server reading the chat. */
+const runIdOf = (chat: Pick<ChatRecord, "owner" | "id" | "version">) =>
+  `run:${encodeURIComponent(chat.owner)}:${encodeURIComponent(chat.id)}:${chat.version}`;
+
+/** A run's SSE stream as the AI SDK reads it. */
+const streamResponse = (live: ReadableStream<string>) =>
+  new Response(live.pipeThrough(new TextEncoderStream()), { headers: { ...UI_MESSAGE_STREAM_HEADERS, "cache-control": "no-store" } });
+
+/** A path segment decoded, or null when it is not valid percent-encoding. */
+function decodedId(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 /** Another participant's chat does not exist, as far as the caller can tell. */
@@ -118,6 +145,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   const contracts: Record<string, ToolResultContract> = { execute_code: executeCodeResultContract(), ...options.resultContracts };
   const describeError = options.onError ?? ((error: unknown) => (error instanceof Error ? error.message : String(error)));
   const log = options.log ?? (() => undefined);
+  const streams = options.streams ?? createRunStreams();
+  const startedAt = now();
   // Signs approval requests so that an answer only approves the exact call that was shown; kept in the store so it outlives a restart.
   let approvalSecret: Promise<Uint8Array> | undefined;
 
@@ -216,7 +245,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
    * Takes what a request adds to a chat that has `settled` and runs the loop
    * on it. Answers go only to a chat that awaits them.
    */
-  async function continueChat(request: Request, start: ChatRecord, submission: Submission, body: Record<string, unknown>) {
+  async function continueChat(start: ChatRecord, submission: Submission, body: Record<string, unknown>) {
     const chat = start;
     if (submission.kind === "answers") {
       if (chat.status !== "requires_action") throw conflict(chat, `The chat is ${chat.status}: it is not waiting for answers.`);
@@ -236,7 +265,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       if (!submitted) throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "These calls were answered already.");
       const running = await move(submitted, "resume");
       if (!running) throw conflict(submitted, "The chat moved on before its answers were taken.");
-      return run(request, running, expired);
+      return run(running, expired);
     }
 
     if (!canMove(chat.status, "start")) throw conflict(chat, `The chat is ${chat.status}; send the message again when it is done.`);
@@ -258,7 +287,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     if (submission.kind === "message" && !chat.messages.some((message) => message.role === "user")) {
       await store.describe(chat.owner, chat.id, { title: titleOf(submission.message), ifUntitled: true });
     }
-    return run(request, running, new Set());
+    return run(running, new Set());
   }
 
   /** Answers given too late become denials with the reason "expired": the code never runs. */
@@ -276,9 +305,12 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
 
   /**
    * One run of the model loop for a chat the caller has moved to `running`.
-   * When it ends, the chat is stored with what it awaits, if anything.
+   * It belongs to the chat, not to the request: it goes on when the client
+   * goes away, until it ends or someone stops it. When it ends, the chat is
+   * stored with what it awaits, if anything.
    */
-  async function run(request: Request, chat: ChatRecord, expiredCallIds: ReadonlySet<string>) {
+  async function run(chat: ChatRecord, expiredCallIds: ReadonlySet<string>) {
+    const stopping = new AbortController();
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     let stream: ReadableStream<UIMessageChunk>;
@@ -292,8 +324,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         messages: await convertToModelMessages(chat.messages, { tools, ignoreIncompleteToolCalls: true }),
         tools,
         stopWhen: stepCountIs(options.maxSteps ?? 5),
-        // Stop means stop: a client that hangs up ends the run, and the chat keeps what was done.
-        abortSignal: request.signal,
+        // Stopped through `POST /api/chats/:id/stop`; the chat keeps what was done.
+        abortSignal: stopping.signal,
         experimental_toolApprovalSecret: await approvalSecret,
         // A failure is stored with the chat (and logged as chat_failed), not printed.
         onError: () => undefined,
@@ -335,7 +367,17 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       await finish(chat, chat.messages, describeError(error));
       throw error;
     }
-    return { stream, settled, chatId: chat.id, owner: chat.owner };
+    const sse = stream.pipeThrough(new JsonToSseTransformStream());
+    let live: ReadableStream<string>;
+    try {
+      live = await streams.keep(runIdOf(chat), sse, () => stopping.abort());
+    } catch (error) {
+      // Nowhere to keep it (the pub/sub is down): the run stops, and its end is stored.
+      stopping.abort();
+      void sse.pipeTo(new WritableStream()).catch(() => undefined);
+      throw error;
+    }
+    return { live, settled, chatId: chat.id, owner: chat.owner };
   }
 
   /** Stores the end of a run: awaiting the client, done, or failed. */
@@ -363,12 +405,42 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   async function respond(request: Request, caller: ChatCaller, ran: Awaited<ReturnType<typeof run>>): Promise<Response> {
     const accept = request.headers.get("accept") ?? "";
     if (accept.includes("application/json") && !accept.includes("text/event-stream")) {
-      const reader = ran.stream.getReader();
+      const reader = ran.live.getReader();
       while (!(await reader.read()).done);
       await ran.settled;
       return json(200, chatView((await store.get(caller.participantId, ran.chatId))!));
     }
-    return createUIMessageStreamResponse({ stream: ran.stream, headers: { "cache-control": "no-store" } });
+    return streamResponse(ran.live);
+  }
+
+  /**
+   * The live stream of the chat's run, from its first chunk (null when none
+   * runs). A run that has just been stored as started may take a moment to
+   * be kept. A run no server keeps is over: its server went away, and the
+   * chat is marked so at once rather than after `staleAfterMs`.
+   */
+  async function followRun(caller: ChatCaller, chatId: string): Promise<ReadableStream<string> | null> {
+    const deadline = performance.now() + 2_000;
+    for (;;) {
+      const chat = await load(caller, chatId);
+      if (!isMidRun(chat.status)) return null;
+      const live = chat.status === "running" ? await streams.follow(runIdOf(chat)) : null;
+      if (live) return live;
+      if (performance.now() >= deadline) {
+        if (chat.status === "running" && isOrphan(chat)) await move(chat, "abandon", { error: "The server stopped while answering." });
+        return null;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /**
+   * Whether a running chat that no server keeps a stream for is surely
+   * orphaned: with shared streams, any server would have answered; with this
+   * process's own, only a run begun before the process is surely not its.
+   */
+  function isOrphan(chat: ChatRecord): boolean {
+    return streams.shared ? now() - chat.updatedAt > 10_000 : chat.updatedAt < startedAt;
   }
 
   async function guarded(chatId: string | null, work: () => Promise<Response>): Promise<Response> {
@@ -385,6 +457,26 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   }
 
   const endpoints = {
+    /**
+     * `GET /api/chat/:id/stream` (where the AI SDK's `resume` looks) or
+     * `GET /api/chats/:id/stream`: the run in progress as a UI message
+     * stream from its start, following it live; 204 when nothing runs.
+     */
+    followStream: (_request: Request, caller: ChatCaller, chatId: string) =>
+      guarded(chatId, async () => {
+        const live = await followRun(caller, chatId);
+        return live ? streamResponse(live) : new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+      }),
+
+    /** `POST /api/chats/:id/stop` → 202 when the chat's run was asked to stop (it stores what it did), 204 when nothing runs. */
+    stopRun: (_request: Request, caller: ChatCaller, chatId: string) =>
+      guarded(chatId, async () => {
+        const chat = await load(caller, chatId);
+        if (chat.status !== "running") return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+        await streams.stop(runIdOf(chat));
+        return json(202, { stopping: true });
+      }),
+
     /** `POST /api/chats` `{ tools?: [{ name, description, input_schema, output_schema? }], id? }` → 201 with the chat. */
     createChat: (request: Request, caller: ChatCaller) =>
       guarded(null, async () => {
@@ -437,7 +529,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         const chat = await settled(await load(caller, chatId));
         const text = userText([{ type: "text", text: body.text }], limits);
         const message: UIMessage = { id: `msg_${crypto.randomUUID()}`, role: "user", parts: [{ type: "text", text }] };
-        return respond(request, caller, await continueChat(request, chat, { kind: "message", message }, body));
+        return respond(request, caller, await continueChat(chat, { kind: "message", message }, body));
       }),
 
     /**
@@ -455,7 +547,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         if (!Array.isArray(body.results)) throw new ChatRequestError(400, "invalid_request", "results must be an array.");
         if (body.approvals !== undefined && !Array.isArray(body.approvals)) throw new ChatRequestError(400, "invalid_request", "approvals must be an array.");
         const submission: Submission = { kind: "answers", results: body.results as RawResult[], approvals: (body.approvals ?? []) as RawApproval[] };
-        return respond(request, caller, await continueChat(request, chat, submission, {}));
+        return respond(request, caller, await continueChat(chat, submission, {}));
       }),
 
     /**
@@ -478,7 +570,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
           });
         }
         chat = await settled(await abandonIfStale(chat));
-        return respond(request, caller, await continueChat(request, chat, readAISDKSubmission(chat, body, limits), body));
+        return respond(request, caller, await continueChat(chat, readAISDKSubmission(chat, body, limits), body));
       }),
 
     /**
@@ -494,18 +586,20 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         Promise.resolve(json(405, { error: "method_not_allowed", message: `Use ${Object.keys(routes).join(" or ")}.` }, { allow: Object.keys(routes).join(", ") }));
       const only = (allowed: string, work: () => Promise<Response>) => by({ [allowed]: work });
       if (path === `${basePath}/chat`) return only("POST", () => endpoints.chat(request, caller));
+      const resume = path.startsWith(`${basePath}/chat/`) ? path.slice(`${basePath}/chat/`.length).split("/") : null;
+      if (resume) {
+        const chatId = resume.length === 2 && resume[1] === "stream" ? decodedId(resume[0]!) : null;
+        if (chatId === null) return resume.length === 2 && resume[1] === "stream" ? refusal(noSuchChat()) : null;
+        return only("GET", () => endpoints.followStream(request, caller, chatId));
+      }
       if (path === `${basePath}/chats`) {
         return by({ GET: () => endpoints.listChats(request, caller), POST: () => endpoints.createChat(request, caller) });
       }
       if (!path.startsWith(`${basePath}/chats/`)) return null;
       const [id, action, ...rest] = path.slice(`${basePath}/chats/`.length).split("/");
       if (!id || rest.length) return null;
-      let chatId: string;
-      try {
-        chatId = decodeURIComponent(id);
-      } catch {
-        return refusal(noSuchChat());
-      }
+      const chatId = decodedId(id);
+      if (chatId === null) return refusal(noSuchChat());
       if (action === undefined) {
         return by({
           GET: () => endpoints.getChat(request, caller, chatId),
@@ -515,6 +609,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       }
       if (action === "messages") return only("POST", () => endpoints.postMessage(request, caller, chatId));
       if (action === "tool-results") return only("POST", () => endpoints.submitToolResults(request, caller, chatId));
+      if (action === "stream") return only("GET", () => endpoints.followStream(request, caller, chatId));
+      if (action === "stop") return only("POST", () => endpoints.stopRun(request, caller, chatId));
       return null;
     },
   };

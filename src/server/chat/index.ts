@@ -23,3 +23,4 @@ export {
 } from "./validate.js";
 export { pendingApprovals, pendingCalls, type PendingApproval, type PendingCall } from "./calls.js";
 export { sendWebResponse, toNodeHandler, toWebRequest } from "./node-adapter.js";
+export { createRunStreams, inProcessPubSub, type Publisher, type RunStreams, type RunStreamsOptions, type Subscriber } from "./run-streams.js";

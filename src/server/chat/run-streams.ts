@@ -1,0 +1,137 @@
+import { createResumableStreamContext, type Publisher, type Subscriber } from "resumable-stream/generic";
+
+export type { Publisher, Subscriber };
+
+export interface RunStreamsOptions {
+  /**
+   * A Redis publisher and a subscriber shared by every chat server (two
+   * clients of the `redis` package, connected), so that a page can follow a
+   * run through any of them. Default: this process only.
+   */
+  publisher?: Publisher;
+  subscriber?: Subscriber;
+  /** Prefix of the Redis keys and channels. Default `"execute-code-ui"`. */
+  keyPrefix?: string;
+}
+
+/**
+ * The live streams of runs, by run id: a run's stream is read to its end by
+ * the server running it whatever its clients do, and any client (a page that
+ * reloaded, a second tab, through any server sharing the pub/sub) can follow
+ * it from its first chunk.
+ */
+export interface RunStreams {
+  /** Whether every server sharing the store shares these streams (a run no server answers for is over). */
+  readonly shared: boolean;
+  /** Reads a run's SSE stream to its end; `stop` is called when anyone asks to stop the run. Resolves with the stream for the client that started it. */
+  keep(runId: string, stream: ReadableStream<string>, stop: () => void): Promise<ReadableStream<string>>;
+  /** The stream of a run in progress from its first chunk, following it live; null when no run by that id is live. */
+  follow(runId: string): Promise<ReadableStream<string> | null>;
+  /** Asks the server running `runId` to stop it. */
+  stop(runId: string): Promise<void>;
+}
+
+/** Runs' live streams, through `resumable-stream`: in this process by default, through Redis when given its clients. */
+export function createRunStreams(options: RunStreamsOptions = {}): RunStreams {
+  const local = options.publisher && options.subscriber ? null : inProcessPubSub();
+  const publisher = options.publisher ?? local!.publisher;
+  const subscriber = options.subscriber ?? local!.subscriber;
+  const keyPrefix = options.keyPrefix ?? "execute-code-ui";
+  const context = createResumableStreamContext({ waitUntil: null, keyPrefix, publisher, subscriber });
+  const stopChannel = (runId: string) => `${keyPrefix}:stop:${runId}`;
+
+  return {
+    shared: local === null,
+    async keep(runId, stream, stop) {
+      const channel = stopChannel(runId);
+      await subscriber.subscribe(channel, () => stop());
+      const started = await context.createNewResumableStream(runId, () => readToEnd(stream, () => void subscriber.unsubscribe(channel)));
+      if (!started) throw new Error(`The run ${runId} was kept already.`);
+      return started;
+    },
+    async follow(runId) {
+      try {
+        return (await context.resumeExistingStream(runId)) ?? null;
+      } catch {
+        // Its server went away without saying so.
+        return null;
+      }
+    },
+    async stop(runId) {
+      await publisher.publish(stopChannel(runId), "stop");
+    },
+  };
+}
+
+/** `stream`, ended (never errored) when it ends or fails, calling `onEnd` once. */
+function readToEnd(stream: ReadableStream<string>, onEnd: () => void): ReadableStream<string> {
+  const reader = stream.getReader();
+  const end = (controller: ReadableStreamDefaultController<string>) => {
+    onEnd();
+    controller.close();
+  };
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) end(controller);
+        else controller.enqueue(value);
+      } catch {
+        end(controller);
+      }
+    },
+  });
+}
+
+/** A pub/sub and key store in this process's memory, with Redis's meaning for what `resumable-stream` uses. */
+export function inProcessPubSub(): { publisher: Publisher; subscriber: Subscriber } {
+  const listeners = new Map<string, Set<(message: string) => void>>();
+  const values = new Map<string, { value: string; expiresAt: number }>();
+  const read = (key: string) => {
+    const entry = values.get(key);
+    if (entry && entry.expiresAt <= Date.now()) values.delete(key);
+    return values.get(key)?.value ?? null;
+  };
+  const sweep = () => {
+    for (const key of values.keys()) read(key);
+  };
+  let writes = 0;
+  const write = (key: string, value: string, ttlSeconds?: number) => {
+    values.set(key, { value, expiresAt: ttlSeconds === undefined ? Infinity : Date.now() + ttlSeconds * 1000 });
+    if (++writes % 1000 === 0) sweep();
+  };
+  const publisher: Publisher = {
+    connect: async () => undefined,
+    async publish(channel, message) {
+      const heard = [...(listeners.get(channel) ?? [])];
+      // Delivered later, as a pub/sub server would, in the order published.
+      queueMicrotask(() => heard.forEach((listener) => listener(message)));
+      return heard.length;
+    },
+    async set(key, value, setOptions) {
+      write(key, value, setOptions?.EX);
+      return "OK";
+    },
+    get: async (key) => read(key),
+    async incr(key) {
+      const now = read(key) ?? "0";
+      if (!/^-?\d+$/.test(now)) throw new Error("ERR value is not an integer or out of range");
+      const next = Number(now) + 1;
+      const expiresAt = values.get(key)?.expiresAt ?? Infinity;
+      values.set(key, { value: String(next), expiresAt });
+      return next;
+    },
+  };
+  const subscriber: Subscriber = {
+    connect: async () => undefined,
+    async subscribe(channel, listener) {
+      const set = listeners.get(channel) ?? new Set();
+      set.add(listener);
+      listeners.set(channel, set);
+    },
+    async unsubscribe(channel) {
+      listeners.delete(channel);
+    },
+  };
+  return { publisher, subscriber };
+}
