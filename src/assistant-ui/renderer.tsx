@@ -54,7 +54,7 @@ export function makeExecuteCodeRenderer({
     const aui = useAui();
     // A call's own status reads complete once it holds live output; the message says whether its run goes on.
     const messageRunning = useAuiState((state) => state.optional.message?.status?.type === "running");
-    // A program this page runs stops here; a server run stops with the chat's request, as the composer's Stop does.
+    // A program this page runs stops here; a server run stops as the composer's Stop does (the thread's cancel).
     const stopRun = useRef<() => void>(() => undefined);
     // A client-executed call: this page runs it once its program is written and the chat awaits the result.
     const code = typeof props.args?.code === "string" ? props.args.code : null;
