@@ -81,12 +81,16 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await card.exitCode()).toBe(0);
   });
 
-  test("a traceback shows on stderr with exit 1, and its frames point at the code", async ({ page }) => {
+  test("a traceback shows on stderr with exit 1, the error leads in the header, and its frames point at the code", async ({ page }) => {
     await page.goto(at(PORTS.main));
     await page.getByRole("button", { name: "Show me a real traceback" }).click();
     const card = executeCodeCard(page);
     await card.waitForPhase("failed");
     expect(await card.exitCode()).toBe(1);
+    await expect(card.error).toHaveText("ZeroDivisionError: division by zero");
+    await expect(card.root.locator('[data-slot="execute-code-header"] [data-slot="execute-code-error"]')).toBeVisible();
+    // The line it raised on is marked before any click.
+    await expect(card.code.locator("[data-error]")).toHaveAttribute("data-line", "2");
     expect(await card.text("stdout")).toBe("scores: []\n");
     const stderr = await card.text("stderr");
     expect(stderr).toContain('File "<exec>", line 6, in <module>');

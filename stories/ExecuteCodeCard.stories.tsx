@@ -435,10 +435,12 @@ export const FailedWithTraceback: Story = {
     await expect(slot(root, "stderr")).toHaveTextContent("ZeroDivisionError: division by zero");
     await expect(slot(root, "stderr")).toHaveAttribute("data-tone", "danger");
     await expect(canvas.getByRole("button", { name: "line 2" })).toBeVisible();
-    // The error first: above the output, before the student reads the traceback.
-    const message = slot(root, "message")!;
-    await expect(message).toHaveTextContent("The program stopped with ZeroDivisionError: division by zero");
-    await expect(message.getBoundingClientRect().top).toBeLessThan(slot(root, "stdout")!.getBoundingClientRect().top);
+    // The error first, in the header: above the code and the output, before the student reads the traceback.
+    const error = slot(root, "error")!;
+    await expect(error).toBeVisible();
+    await expect(error).toHaveTextContent("ZeroDivisionError: division by zero");
+    await expect(slot(root, "header")).toContainElement(error);
+    await expect(error.getBoundingClientRect().bottom).toBeLessThanOrEqual(slot(root, "source")!.getBoundingClientRect().top);
   },
 };
 
@@ -998,7 +1000,8 @@ export const GalleryNarrow: Story = {
     await everyPhaseShows(context);
     for (const header of context.canvasElement.querySelectorAll<HTMLElement>('[data-slot="execute-code-header"]')) {
       await expect(header.scrollWidth).toBeLessThanOrEqual(header.clientWidth + 1);
-      await expect(header.getBoundingClientRect().height).toBeLessThan(48);
+      // One row, and under it a failed run's error alone.
+      await expect(header.querySelector(".ecu-header-row")!.getBoundingClientRect().height).toBeLessThan(48);
     }
   },
 };

@@ -180,7 +180,7 @@ describe("the card's other options in an assistant-ui chat", () => {
   });
 
   it("renders a renamed tool with the options its component was made with", async () => {
-    const PythonToolUI = makeExecuteCodeToolUI({ toolName: "python", labels: { title: "Sandbox" } });
+    const PythonToolUI = makeExecuteCodeToolUI({ toolName: "python", labels: { stdout: "Sandbox output" } });
     const { fetch, all } = pythonCall();
     render(
       <Chat fetch={fetch} route="component">
@@ -190,7 +190,7 @@ describe("the card's other options in an assistant-ui chat", () => {
     await send("two");
     await all.release();
     await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
-    expect(card()).toHaveTextContent("Sandbox");
+    expect(screen.getByRole("group", { name: "Sandbox output" })).toHaveTextContent("2");
   });
 });
 

@@ -82,9 +82,13 @@ describe("ExecuteCodeCard: DOM contract", () => {
     expect(slot(container, "no-output")).toHaveTextContent("The program printed nothing.");
   });
 
-  it("names each card by its title and phase, for a screen reader's list of groups", () => {
-    render(<ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />);
-    expect(screen.getByRole("group", { name: "Python Failed" })).toHaveAttribute("data-slot", "execute-code");
+  it("names each card by what its program is about and its phase, for a screen reader's list of groups", () => {
+    const { rerender } = render(<ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />);
+    expect(screen.getByRole("group", { name: "def mean(values): Failed" })).toHaveAttribute("data-slot", "execute-code");
+    rerender(<ExecuteCodeCard {...call("# Mean of the scores\nprint(sum([1, 2]) / 2)", { result: completed({ stdout: "1.5\n" }) })} />);
+    expect(screen.getByRole("group", { name: "Mean of the scores Finished" })).toBeInTheDocument();
+    rerender(<ExecuteCodeCard {...call("", { status: { type: "running" } })} />);
+    expect(screen.getByRole("group", { name: /^Python / })).toBeInTheDocument();
   });
 
   it("draws stderr as a plain stream when the run succeeded, and in the danger tone when it failed", () => {
@@ -414,16 +418,26 @@ describe("ExecuteCodeCard: behaviour", () => {
 });
 
 describe("ExecuteCodeCard: a failed run", () => {
-  it("leads with the exception, above the code's output", () => {
+  it("leads with the exception in its header, above the code and the output, and still when folded", async () => {
     const { container } = render(<ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />);
-    const message = slot(container, "message")!;
-    expect(message).toHaveTextContent("The program stopped with ZeroDivisionError: division by zero");
-    expect(message.compareDocumentPosition(slot(container, "stderr")!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const error = slot(container, "error")!;
+    expect(error).toHaveTextContent("The program stopped with ZeroDivisionError: division by zero");
+    expect(error.querySelector("code")).toHaveTextContent(/^ZeroDivisionError: division by zero$/);
+    expect(slot(container, "header")).toContainElement(error);
+    expect(error.compareDocumentPosition(slot(container, "source")!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(error.compareDocumentPosition(slot(container, "stderr")!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // Said once: no message repeats it.
+    expect(slot(container, "message")).toBeNull();
+    // The line it raised on is marked in the code, without a click: only that line.
+    expect([...container.querySelectorAll("[data-error]")].map((line) => line.getAttribute("data-line"))).toEqual(["2"]);
+    await userEvent.setup().click(screen.getByRole("button", { name: /hide/i }));
+    expect(slot(container, "error")).toBeVisible();
   });
 
   it("says nothing more when it ended without an exception", () => {
     const { container } = render(<ExecuteCodeCard {...call("import sys; sys.exit(2)", { result: completed({ stderr: "usage: …\n", exitCode: 2 }) })} />);
     expect(slot(container, "message")).toBeNull();
+    expect(slot(container, "error")).toBeNull();
   });
 });
 

@@ -101,6 +101,8 @@ describe("labels", () => {
     await show(call("x", { approval: { id: "a", approved: false, reason: "expired" } }));
     await show(call("x", { status: { type: "incomplete", reason: "cancelled" } }));
     await show(call("x", { status: { type: "complete" } }));
+    // Before the model has written a line, the card is titled after the tool.
+    await show(call("", { status: { type: "running" } }));
     await show(call("x", { result: { status: "error", code: "x", message: "down" } }));
     await show(call("x", { result: { answer: 42 } }));
     await show(call("x", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }));

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { deriveExecuteCodeView, fromAISDKToolPart, type ExecuteCodeCallState } from "../src/view";
 import { windowOutput } from "../src/view/output-window";
 import { readStreamingCode } from "../src/view/streaming-args";
+import { programTitle } from "../src/view/program-title";
 import { pythonException } from "../src/view/python-exception";
 import { findProgramFrames } from "../src/view/traceback";
 import { call, completed, primesCode, running, tracebackStderr } from "../stories/fixtures";
@@ -177,6 +178,20 @@ describe("deriveExecuteCodeView: phases", () => {
 
 const complete = { type: "complete" } as const;
 
+describe("programTitle: what a card is titled after", () => {
+  it("is the program's first comment, else its first line of code", () => {
+    expect(programTitle("# Primes below 50\nprint([p for p in range(50)])")).toBe("Primes below 50");
+    expect(programTitle("\n\nimport math\nprint(math.pi)")).toBe("import math");
+    expect(programTitle("#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n## Squares\n")).toBe("Squares");
+  });
+
+  it("is nothing before there is code, and never longer than 80 characters", () => {
+    expect(programTitle("")).toBeNull();
+    expect(programTitle("  \n#\n")).toBeNull();
+    expect(programTitle(`x = "${"a".repeat(200)}"`)).toHaveLength(80);
+  });
+});
+
 describe("pythonException: the error a failed run leads with", () => {
   it("is the line a traceback ends with, dotted names and bare names included", () => {
     expect(pythonException(tracebackStderr)).toBe("ZeroDivisionError: division by zero");
@@ -197,6 +212,10 @@ describe("pythonException: the error a failed run leads with", () => {
       "ZeroDivisionError: division by zero",
     );
     expect(deriveExecuteCodeView(call("exit(1)", { result: completed({ stderr: "bad input\n", exitCode: 1 }) })).exception).toBeNull();
+    expect(deriveExecuteCodeView(call("exit(1)", { result: completed({ stderr: "bad input\n", exitCode: 1 }) })).errorLine).toBeNull();
+    // The innermost frame in the program is the line it raised on.
+    const program = "def mean(values):\n    return sum(values) / len(values)\nscores = []\nprint(1)\nprint(2)\nprint(mean(scores))";
+    expect(deriveExecuteCodeView(call(program, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })).errorLine).toBe(2);
     expect(deriveExecuteCodeView(call("x", { result: completed({ stderr: tracebackStderr, exitCode: 0 }) })).exception).toBeNull();
   });
 });

@@ -15,6 +15,10 @@ export interface ExecuteCodeCardHandle {
   exit: Locator;
   status: Locator;
   message: Locator;
+  /** What the program is about (its first comment or first line), the card's title. */
+  title: Locator;
+  /** A failed run's exception ("ZeroDivisionError: division by zero"), in the header. */
+  error: Locator;
   /** The card's phase, from `data-phase`. */
   phase(): Promise<ExecuteCodePhase>;
   /** The exit code from `data-exit-code`, or null when there is none. */
@@ -47,6 +51,8 @@ export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHand
     exit: slot("exit"),
     status: slot("status"),
     message: slot("message"),
+    title: slot("title"),
+    error: slot("error").locator("code"),
     phase,
     async exitCode() {
       if (!(await slot("exit").count())) return null;

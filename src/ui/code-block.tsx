@@ -39,6 +39,8 @@ interface CodeLineProps {
   text: string;
   tokens: CodeToken[] | undefined;
   focused: boolean;
+  /** The line a failed run raised its exception on. */
+  failed: boolean;
 }
 
 // (perf) Tokens come from a worker and can be a step behind the text: a
@@ -52,10 +54,10 @@ function tokensMatch(tokens: CodeToken[], text: string): boolean {
   return at === text.length;
 }
 
-const CodeLine = memo(function CodeLine({ number, text, tokens, focused }: CodeLineProps) {
+const CodeLine = memo(function CodeLine({ number, text, tokens, focused, failed }: CodeLineProps) {
   const highlighted = tokens && tokensMatch(tokens, text);
   return (
-    <span className="ecu-code-line" data-line={number} data-focused={focused || undefined}>
+    <span className="ecu-code-line" data-line={number} data-focused={focused || undefined} data-error={failed || undefined}>
       {highlighted
         ? tokens.map((token, i) => (
             <span key={i} className="ecu-token" style={token.style as CSSProperties}>
@@ -77,6 +79,7 @@ interface LineBlockProps {
   /** A span per line, with tokens; otherwise one text node. */
   detailed: boolean;
   focusedLine: number | null;
+  errorLine: number | null;
 }
 
 /**
@@ -86,7 +89,7 @@ interface LineBlockProps {
  * break at an edge after one, innerText does, and the line drew no height.
  */
 const LineBlock = memo(
-  function LineBlock({ first, text, tokens, detailed, focusedLine }: LineBlockProps) {
+  function LineBlock({ first, text, tokens, detailed, focusedLine, errorLine }: LineBlockProps) {
     if (!detailed) return <span className="ecu-code-block">{revealInvisible(text)}</span>;
     const lines = text.split("\n");
     return (
@@ -94,7 +97,13 @@ const LineBlock = memo(
         {lines.map((line, i) => (
           <Fragment key={first + i}>
             {i > 0 && "\n"}
-            <CodeLine number={first + i + 1} text={line} tokens={tokens[first + i]} focused={focusedLine === first + i + 1} />
+            <CodeLine
+              number={first + i + 1}
+              text={line}
+              tokens={tokens[first + i]}
+              focused={focusedLine === first + i + 1}
+              failed={errorLine === first + i + 1}
+            />
           </Fragment>
         ))}
       </span>
@@ -105,7 +114,8 @@ const LineBlock = memo(
     if (!after.detailed) return true;
     const count = after.text.split("\n").length;
     const inBlock = (line: number | null) => line !== null && line > after.first && line <= after.first + count;
-    if (before.focusedLine !== after.focusedLine && (inBlock(before.focusedLine) || inBlock(after.focusedLine))) return false;
+    const moved = (line: "focusedLine" | "errorLine") => before[line] !== after[line] && (inBlock(before[line]) || inBlock(after[line]));
+    if (moved("focusedLine") || moved("errorLine")) return false;
     for (let i = after.first; i < after.first + count; i++) if (before.tokens[i] !== after.tokens[i]) return false;
     return true;
   },
@@ -164,6 +174,8 @@ export interface CodeBlockProps
   labels: ExecuteCodeLabels;
   /** 1-based line to highlight and scroll to, e.g. from a traceback. */
   focusedLine?: number | null;
+  /** 1-based line a failed run raised its exception on: marked from the start, without scrolling. */
+  errorLine?: number | null;
   /** Whether a long program shows more than its folded height. */
   open?: boolean;
   defaultOpen?: boolean;
@@ -176,6 +188,7 @@ export function CodeBlock({
   complete,
   labels,
   focusedLine = null,
+  errorLine = null,
   open: openProp,
   defaultOpen = false,
   onOpenChange,
@@ -219,7 +232,8 @@ export function CodeBlock({
   const starts = blockStarts(lines);
   const blocks: ReactNode[] = starts.map((start, index) => {
     const end = starts[index + 1] ?? lines.length;
-    const focusedHere = focusedLine !== null && focusedLine > start && focusedLine <= end;
+    const here = (line: number | null) => line !== null && line > start && line <= end;
+    const focusedHere = here(focusedLine) || here(errorLine);
     return (
       <LineBlock
         key={index}
@@ -228,6 +242,7 @@ export function CodeBlock({
         tokens={tokens}
         detailed={start < reveal.revealed || index * BLOCK_LINES >= reveal.liveFrom || focusedHere}
         focusedLine={focusedLine}
+        errorLine={errorLine}
       />
     );
   });

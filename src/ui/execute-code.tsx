@@ -112,7 +112,7 @@ function Root({
       <Component
         ref={rootRef}
         tabIndex={-1}
-        // Named by its title and phase ("Python Failed"), so a screen reader can tell one card from the next.
+        // Named by its title and phase ("Primes below 50 Failed"), so a screen reader can tell one card from the next.
         role="group"
         aria-labelledby={`${titleId} ${phaseId}`}
         data-slot="execute-code"
@@ -131,18 +131,53 @@ function Root({
 
 type PartProps<E extends "div" | "span" | "p"> = ComponentPropsWithoutRef<E> & AsChild;
 
-function Header({ asChild, className, ...props }: PartProps<"div">) {
-  const Component = asChild ? Slot.Root : "div";
-  return <Component data-slot="execute-code-header" className={cn("ecu-header", className)} {...props} />;
+/**
+ * The card's header: its children on one row, and under them a failed run's
+ * exception (`ErrorSummary`), so the error leads the card even when folded.
+ */
+function Header({ asChild, className, children, ...props }: PartProps<"div">) {
+  if (asChild) {
+    return (
+      <Slot.Root data-slot="execute-code-header" className={cn("ecu-header", className)} {...props}>
+        {children}
+      </Slot.Root>
+    );
+  }
+  return (
+    <div data-slot="execute-code-header" className={cn("ecu-header", className)} {...props}>
+      <div className="ecu-header-row">{children}</div>
+      <ErrorSummary />
+    </div>
+  );
 }
 
-/** The tool's name ("Python"). */
+/** What the program is about (its first comment or first line), or the tool's name ("Python") before there is code. */
 function Title({ asChild, className, children, ...props }: PartProps<"span">) {
-  const { labels, titleId } = useExecuteCode();
+  const { view, labels, titleId } = useExecuteCode();
   const Component = asChild ? Slot.Root : "span";
+  const text = view.title ?? labels.title;
   return (
-    <Component id={titleId} data-slot="execute-code-title" className={cn("ecu-title", className)} {...props}>
-      {children ?? labels.title}
+    <Component
+      id={titleId}
+      data-slot="execute-code-title"
+      className={cn("ecu-title", className)}
+      title={children === undefined ? text : undefined}
+      {...props}
+    >
+      {children ?? text}
+    </Component>
+  );
+}
+
+/** A failed run's exception ("ZeroDivisionError: division by zero"), the line a traceback ends with; nothing for other phases. */
+function ErrorSummary({ asChild, className, ...props }: PartProps<"p">) {
+  const { view, labels } = useExecuteCode();
+  if (view.phase !== "failed" || !view.exception) return null;
+  const Component = asChild ? Slot.Root : "p";
+  return (
+    <Component data-slot="execute-code-error" className={cn("ecu-error", className)} title={view.exception} {...props}>
+      <span className="ecu-visually-hidden">{labels.raised} </span>
+      <code>{view.exception}</code>
     </Component>
   );
 }
@@ -318,12 +353,14 @@ function Content({ asChild, className, children, ...props }: ComponentPropsWitho
   );
 }
 
-export type SourceProps = Omit<CodeBlockProps, "code" | "complete" | "labels" | "focusedLine">;
+export type SourceProps = Omit<CodeBlockProps, "code" | "complete" | "labels" | "focusedLine" | "errorLine">;
 
 /** The program, highlighted, growing while the model writes it. */
 function Source(props: SourceProps) {
   const { view, labels, focusedLine } = useExecuteCode();
-  return <CodeBlock code={view.code} complete={view.codeComplete} labels={labels} focusedLine={focusedLine} {...props} />;
+  return (
+    <CodeBlock code={view.code} complete={view.codeComplete} labels={labels} focusedLine={focusedLine} errorLine={view.errorLine} {...props} />
+  );
 }
 
 /** The sentence that explains a phase that is not a plain result, from the phase table. */
@@ -428,6 +465,7 @@ export const ExecuteCode = {
   Stop,
   Retry,
   Trigger,
+  Error: ErrorSummary,
   Content,
   Source,
   Message,

@@ -5,7 +5,7 @@ import type { NumberSeparators } from "./format.js";
 export interface ExecuteCodeLabels {
   /** How numbers are written: "3.2 s" and "12,345" in English, "3,2 s" and "12.345" in German. */
   numbers: NumberSeparators;
-  /** Heading of the card. */
+  /** The tool's name: the card's title until its program has a first comment or line to be titled after. */
   title: string;
   /** Short status per phase, announced to screen readers when it changes. */
   phase: Record<ExecuteCodePhase, string>;
@@ -35,7 +35,7 @@ export interface ExecuteCodeLabels {
   elapsed: (duration: string) => string;
   /** The clock of a running program beside its time limit. */
   elapsedOfLimit: (elapsed: string, limit: string) => string;
-  /** Before the exception a failed program ended with. */
+  /** Before the exception a failed program ended with, in its header (read by screen readers; the exception shows alone). */
   raised: string;
   /** Name of the icon button that stops a running program. */
   stop: string;

@@ -59,18 +59,8 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
   },
   running: { icon: LoaderCircle, tone: "progress", spins: true, message: null, output: true, live: true },
   succeeded: { icon: CircleCheck, tone: "success", message: null, output: true },
-  failed: {
-    icon: CircleX,
-    tone: "danger",
-    // The exception first, above the code and the output, where the traceback would leave it last.
-    message: (view, labels) =>
-      view.exception && (
-        <>
-          {labels.raised} <code className="ecu-exception">{view.exception}</code>
-        </>
-      ),
-    output: true,
-  },
+  // The exception leads the card, in its header (ErrorSummary).
+  failed: { icon: CircleX, tone: "danger", message: null, output: true },
   "timed-out": {
     icon: Timer,
     tone: "warning",

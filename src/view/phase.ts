@@ -5,7 +5,9 @@ import {
   type ExecuteCodeRunFile,
   type ExecuteCodeTruncation,
 } from "../contract/index.js";
+import { programTitle } from "./program-title.js";
 import { pythonException } from "./python-exception.js";
+import { findProgramFrames } from "./traceback.js";
 import { isCompleteJson, readStreamingCode } from "./streaming-args.js";
 
 /** Every state an `execute_code` card can be in. */
@@ -84,6 +86,8 @@ export interface ExecuteCodeView {
   phase: ExecuteCodePhase;
   /** The program, growing while the model writes it. */
   code: string;
+  /** What the program is about (its first comment or first line), for the card's title; null before it has any. */
+  title: string | null;
   /** False while the arguments are still streaming. */
   codeComplete: boolean;
   /** Output panes; null when the program produced none (or never ran). */
@@ -101,9 +105,11 @@ export interface ExecuteCodeView {
   cancelReason: string | null;
   /** For a failed run, the exception its traceback ends with, said first. */
   exception: string | null;
+  /** For a failed run, the line of the program its traceback ends in (1-based), marked in the code. */
+  errorLine: number | null;
 }
 
-const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete"> = {
+const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete" | "title"> = {
   output: null,
   files: [],
   exit: null,
@@ -114,6 +120,7 @@ const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete"> = {
   denial: null,
   cancelReason: null,
   exception: null,
+  errorLine: null,
 };
 
 function readCode(state: ExecuteCodeCallState, complete: boolean): string {
@@ -153,7 +160,7 @@ function describe(value: unknown): string {
 /** What assistant-ui's AI SDK runtime writes into a pending call when a new message is sent over it. */
 const SKIPPED_BY_NEW_MESSAGE = /^User cancelled tool call by sending a new message\.?$/;
 
-function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "code" | "codeComplete"> {
+function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "code" | "codeComplete" | "title"> {
   const normalized = normalizeExecuteCodeResult(result);
   if (isError) {
     const message =
@@ -237,7 +244,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
 export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeView {
   const complete = argsComplete(state);
   const code = readCode(state, complete);
-  const base = { code, codeComplete: complete };
+  const base = { code, codeComplete: complete, title: programTitle(code) };
   const { approval, status } = state;
 
   // A denial outranks the error result that runtimes attach to it.
@@ -254,6 +261,10 @@ export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeV
 
   if (state.result !== undefined) {
     const view = { ...base, ...fromResult(state.result, !!state.isError) };
+    // The traceback's innermost frame in the program: where the student looks first.
+    if (view.phase === "failed" && view.output) {
+      view.errorLine = findProgramFrames(view.output.stderr, code.split("\n").length).at(-1)?.programLine ?? null;
+    }
     // A run that was streaming its output when the chat stopped never finished; what it printed stays.
     if (view.phase === "running" && status?.type === "incomplete") {
       const printed = view.output && (view.output.stdout || view.output.stderr) ? view.output : null;
