@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import type { LanguageModel } from "ai";
 import { exportJWK, generateKeyPair } from "jose";
 import {
   buildExecuteCodeTool,
@@ -57,6 +58,15 @@ export interface HarnessOptions {
   maxConcurrentRuns?: number;
   /** Memory of one run's interpreter process, in MB (for CPython, its address space with the shared libraries). Default 768 for Pyodide, 1024 for CPython. */
   memoryLimitMb?: number;
+  /**
+   * The model behind the chat: a real one (`modelFromEnv` reads an
+   * OpenAI-compatible endpoint from the environment) with the same server
+   * tool and sandbox. Default: the scripted model, which runs the fenced
+   * Python block of a message exactly as written.
+   */
+  model?: LanguageModel;
+  /** How the demo page names `model` ("gpt-4.1-mini at https://api.openai.com/v1"). */
+  modelName?: string;
   /** Pause between the scripted model's streamed chunks. Default 30 ms. */
   chunkDelayMs?: number;
   /** How long an approval request stays answerable. Default 10 minutes. */
@@ -245,10 +255,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     }),
   });
   const pubSub = options.redisUrl ? await connectRedis(options.redisUrl) : null;
+  const model = options.model ?? createScriptedModel({ chunkDelayMs: options.chunkDelayMs });
   const chats = createChatEndpoints({
     store,
     ...(pubSub ? { streams: createRunStreams(pubSub) } : {}),
-    model: createScriptedModel({ chunkDelayMs: options.chunkDelayMs }),
+    model,
     instructions: EXECUTE_CODE_SYSTEM_PROMPT,
     approvalTtlMs: options.approvalTtlMs,
     busyWaitMs: options.busyWaitMs,
@@ -262,7 +273,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   });
   const servePyodide = createPyodideFileHandler();
   const handlers = createChatHandler({
-    model: createScriptedModel({ chunkDelayMs: options.chunkDelayMs }),
+    model,
     system: EXECUTE_CODE_SYSTEM_PROMPT,
     approvalTtlMs: options.approvalTtlMs,
     allowedOrigins: options.allowedOrigins,
@@ -321,7 +332,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     if (participantId === null) return;
     if (path === "/api/session") {
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
-      res.end(JSON.stringify({ participant: participantId }));
+      res.end(JSON.stringify({ participant: participantId, model: options.model ? (options.modelName ?? "a real model") : null }));
       return;
     }
     if (isFile) {

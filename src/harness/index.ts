@@ -3,6 +3,7 @@ export { createChatHandler, type ChatHandlerOptions } from "./chat-handler.js";
 export { RequestRefused, checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
 export { createPyodideFileHandler, pyodidePackageDir } from "./pyodide-files.js";
 export { createParticipantCookies, DEFAULT_NEW_PARTICIPANT_LIMIT, type ParticipantCookieOptions } from "./participant-cookie.js";
+export { modelFromEnv, ModelEnvError, type ModelEnv } from "./model-from-env.js";
 export { createScriptedModel, DEMO_PROGRAMS, DESCRIBE_PROMPT, describePrompt, programFor, replyToToolResult, type ScriptedModelOptions } from "./scripted-model.js";
 export { createMockSandbox, DEFAULT_SANDBOX_RATE_LIMIT, type MockSandboxOptions } from "./sandbox/mock-sandbox.js";
 export { startMockSandbox, type StartMockSandboxOptions, type StartedMockSandbox } from "./sandbox/start-mock-sandbox.js";

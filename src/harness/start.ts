@@ -1,5 +1,6 @@
 // `npm start`: the harness with settings from the environment.
 import { startHarness } from "./harness-server.js";
+import { modelFromEnv, ModelEnvError } from "./model-from-env.js";
 import type { SandboxEngine } from "./sandbox/default-executor.js";
 
 function numberFrom(name: string, fallback: number): number {
@@ -25,7 +26,15 @@ function engineFrom(raw: string | undefined): SandboxEngine {
 process.on("unhandledRejection", (reason) => console.error("[execute-code-ui harness] unhandled rejection:", reason));
 process.on("uncaughtException", (error) => console.error("[execute-code-ui harness] uncaught exception:", error));
 
+// A real model when the environment names an OpenAI-compatible endpoint; the scripted tutor otherwise.
+const real = await modelFromEnv().catch((error: unknown) => {
+  if (!(error instanceof ModelEnvError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+});
+
 const harness = await startHarness({
+  ...(real ? { model: real.model, modelName: real.name } : {}),
   port: numberFrom("PORT", 3210),
   host: process.env.HOST || "127.0.0.1",
   toolTimeoutMs: numberFrom("EXECUTE_CODE_TIMEOUT_MS", 60_000),
@@ -56,6 +65,7 @@ const harness = await startHarness({
 });
 
 console.log(`execute-code-ui harness: ${harness.url}`);
+console.log(real ? `Model: ${real.name}.` : "Model: the scripted tutor (set OPENAI_API_KEY, or OPENAI_BASE_URL and OPENAI_MODEL, for a real one).");
 if (!process.env.EXECUTE_CODE_SANDBOX_URL) {
   // Say how programs are isolated on this machine (the executor has already warned about anything missing).
   const health = (await (await fetch(`${harness.url}/v1/health`)).json()) as {

@@ -328,6 +328,11 @@ export function DemoApp() {
   // The choice shows at once; the chat for it follows.
   const [chosen, setChosen] = useState<RunWhere | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // The model the harness was started with, when it is not the scripted tutor.
+  const [model, setModel] = useState<string | null>(null);
+  useEffect(() => {
+    void api<{ model?: string | null }>("/api/session").then(({ body }) => setModel(body?.model ?? null));
+  }, []);
   useEffect(() => {
     askBeforeRunning.current = ask;
     localStorage.setItem(ASK_KEY, String(ask));
@@ -365,7 +370,7 @@ export function DemoApp() {
     <div className="demo">
       <header className="demo-header">
         <h1>execute-code-ui</h1>
-        <p>A scripted tutor with a real Python sandbox on this machine.</p>
+        <p>{model ? `${model}, with` : "A scripted tutor with"} a real Python sandbox on this machine.</p>
         <label className="demo-switch">
           <input type="checkbox" checked={theme === "dark"} onChange={(event) => setTheme(event.target.checked ? "dark" : "light")} />
           Dark theme
