@@ -610,6 +610,13 @@ export const Denied: Story = {
     await expect(root).toHaveAttribute("data-phase", "denied");
     await expect(slot(root, "message")).toHaveTextContent("This code was not run. Reason: Try it yourself first.");
     await expect(slot(root, "stdout")).toBeNull();
+    // Code that did not run is folded to its first lines, under a dashed frame; the reason stays in view.
+    const source = slot(root, "source")!;
+    await expect(source).toHaveAttribute("data-not-run", "true");
+    await expect(getComputedStyle(source).borderTopStyle).toBe("dashed");
+    await expect(within(source).getByRole("button", { name: "Show more (11 lines)" })).toBeVisible();
+    const line = source.querySelector<HTMLElement>('[data-line="1"]')!.getBoundingClientRect().height;
+    await expect(source.querySelector("pre")!.getBoundingClientRect().height).toBeLessThan(line * 5);
   },
 };
 

@@ -168,6 +168,8 @@ function startReveal(complete: boolean, lineCount: number): Reveal {
 
 export interface CodeBlockProps
   extends Omit<PaneProps, "slot" | "name" | "showName" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"> {
+  /** Lines a long program shows folded. Default 16. */
+  foldedLines?: number;
   code: string;
   /** False while the code is still streaming in. */
   complete: boolean;
@@ -189,6 +191,7 @@ export function CodeBlock({
   labels,
   focusedLine = null,
   errorLine = null,
+  foldedLines = FOLDED_LINES,
   open: openProp,
   defaultOpen = false,
   onOpenChange,
@@ -198,7 +201,7 @@ export function CodeBlock({
   const code = complete && source.endsWith("\n") ? source.slice(0, -1) : source;
   const lines = code.split("\n");
   const tokens = useHighlightedLines(code, complete);
-  const long = lines.length > FOLDED_LINES;
+  const long = lines.length > foldedLines;
   const [expanded, setExpanded] = useControllableOpen(openProp, defaultOpen, onOpenChange);
 
   const [reveal, setReveal] = useState(() => startReveal(complete, lines.length));
@@ -254,7 +257,7 @@ export function CodeBlock({
       showName={false}
       labels={labels}
       lineCount={lines.length}
-      foldedLines={FOLDED_LINES}
+      foldedLines={foldedLines}
       open={expanded}
       onOpenChange={setExpanded}
       copyText={source}

@@ -353,13 +353,27 @@ function Content({ asChild, className, children, ...props }: ComponentPropsWitho
   );
 }
 
+/** Lines of a program that did not run shown before "Show more". */
+const NOT_RUN_FOLDED_LINES = 3;
+
 export type SourceProps = Omit<CodeBlockProps, "code" | "complete" | "labels" | "focusedLine" | "errorLine">;
 
 /** The program, highlighted, growing while the model writes it. */
 function Source(props: SourceProps) {
   const { view, labels, focusedLine } = useExecuteCode();
+  // Code that did not run is there to be looked up, not read first.
+  const notRun = PHASE_LOOK[view.phase].foldCode === true;
   return (
-    <CodeBlock code={view.code} complete={view.codeComplete} labels={labels} focusedLine={focusedLine} errorLine={view.errorLine} {...props} />
+    <CodeBlock
+      code={view.code}
+      complete={view.codeComplete}
+      labels={labels}
+      focusedLine={focusedLine}
+      errorLine={view.errorLine}
+      foldedLines={notRun ? NOT_RUN_FOLDED_LINES : undefined}
+      data-not-run={notRun || undefined}
+      {...props}
+    />
   );
 }
 
