@@ -17,6 +17,8 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(card.status).toHaveText(/^Finished\s*exit 0$/);
     await expect(card.code).toHaveText(`${code}\n`, { useInnerText: true });
     await expect(page.getByText("The program finished with exit code 0. Its first line of output is: 1 1")).toBeVisible();
+    // A screen reader hears the reply once it is complete.
+    await expect(page.locator('.demo-announcer[role="status"]')).toHaveText("The program finished with exit code 0. Its first line of output is: 1 1");
   });
 
   test("Enter sends, and Shift+Enter adds a line, as in the chat apps students use", async ({ page }) => {

@@ -719,7 +719,8 @@ export const Compact: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(slot(root, "stdout")).toHaveTextContent("5050");
-    await expect(root.getBoundingClientRect().height).toBeLessThan(190);
+    // Header, the code under its name and copy button, the output: no more.
+    await expect(root.getBoundingClientRect().height).toBeLessThan(210);
   },
 };
 
@@ -766,9 +767,14 @@ export const VeryLongOutput: Story = {
     const root = card(canvasElement);
     await expect(slot(root, "hidden")).toHaveTextContent("4,740 lines hidden");
     await expect(slot(root, "stdout")).toHaveTextContent("line 5000:");
-    await userEvent.click(within(slot(root, "stdout")!).getByRole("button", { name: "Show all" }));
+    // One control for more in the pane: it shows all, and "Show less" windows it again.
+    const stdout = within(slot(root, "stdout")!);
+    await expect(stdout.getAllByRole("button")).toHaveLength(2);
+    await userEvent.click(stdout.getByRole("button", { name: "Show all" }));
     await expect(slot(root, "hidden")).toBeNull();
     await expect(slot(root, "stdout")).toHaveTextContent("line 2500:");
+    await userEvent.click(stdout.getByRole("button", { name: "Show less" }));
+    await expect(slot(root, "hidden")).toHaveTextContent("4,740 lines hidden");
   },
 };
 

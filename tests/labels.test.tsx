@@ -73,14 +73,17 @@ describe("labels", () => {
         }),
       },
       async () => {
-        await user.click(screen.getByRole("button", { name: /«showMore»/ }));
+        // Output too long to show whole: its one control shows all of it.
+        await user.click(screen.getByRole("button", { name: "«showAll»" }));
         await user.click(screen.getAllByRole("button", { name: "«copy»" })[0]!);
         await screen.findByRole("button", { name: "«copied»" });
         collect();
-        await user.click(screen.getByRole("button", { name: "«showAll»" }));
         await user.click(screen.getByRole("button", { name: "«collapseCard»" }));
       },
     );
+    await show(call("print(1)", { result: completed({ stdout: "line\n".repeat(20) }) }), async () => {
+      await user.click(screen.getByRole("button", { name: /«showMore»/ }));
+    });
     await show(call("print('x' * 100_000)", { result: completed({ stdout: "x".repeat(100_000) }) }));
     await show(call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) }));
     await show(call("import os; os.kill(0, 9)", { result: { status: "completed", stdout: "", stderr: "", exitCode: null, signal: "SIGKILL", wallTimeMs: 5, truncated: { stdout: 0, stderr: 0 } } }));

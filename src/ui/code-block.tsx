@@ -167,7 +167,7 @@ function startReveal(complete: boolean, lineCount: number): Reveal {
 }
 
 export interface CodeBlockProps
-  extends Omit<PaneProps, "slot" | "name" | "showName" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"> {
+  extends Omit<PaneProps, "slot" | "name" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"> {
   /** Lines a long program shows folded. Default 16. */
   foldedLines?: number;
   code: string;
@@ -254,7 +254,6 @@ export function CodeBlock({
     <Pane
       slot="execute-code-source"
       name={labels.code}
-      showName={false}
       labels={labels}
       lineCount={lines.length}
       foldedLines={foldedLines}

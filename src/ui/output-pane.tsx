@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState, type ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
 import { ansiStateAt } from "../view/ansi-state.js";
 import { windowOutput } from "../view/output-window.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
@@ -14,7 +14,7 @@ import { useFollowEnd } from "./use-follow-end.js";
 const FOLDED_LINES = 12;
 
 export interface OutputPaneProps
-  extends Omit<PaneProps, "slot" | "name" | "showName" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"> {
+  extends Omit<PaneProps, "slot" | "name" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"> {
   stream: "stdout" | "stderr";
   text: string;
   /** Characters the server cut from this stream. */
@@ -41,7 +41,7 @@ function lineCountOf(text: string): number {
   return lines;
 }
 
-/** One output stream in its own labelled pane, with copy, show more, and "show all" for very long output. */
+/** One output stream in its own labelled pane, with copy and one control that shows more (all of a very long output). */
 export function OutputPane({
   stream,
   text,
@@ -56,15 +56,17 @@ export function OutputPane({
   ...props
 }: OutputPaneProps) {
   const [open, setOpen] = useControllableOpen(openProp, defaultOpen, onOpenChange);
-  const [showAll, setShowAll] = useState(false);
+  // One control for more: opening a windowed pane shows all of it, closing it windows it again.
+  const showAll = open;
   const name = stream === "stdout" ? labels.stdout : labels.stderr;
   const render = renderText ?? ((t: string) => <AnsiText text={t} />);
-  const shown = useMemo(() => {
-    if (showAll) return { kind: "whole", text } as const;
+  const cut = useMemo(() => {
     const window = windowOutput(text);
     // The tail starts in the colours the stream had where it was cut.
-    return window.kind === "cut" ? { ...window, tail: ansiStateAt(text, text.length - window.tail.length) + window.tail } : window;
-  }, [showAll, text]);
+    return window.kind === "cut" ? { ...window, tail: ansiStateAt(text, text.length - window.tail.length) + window.tail } : null;
+  }, [text]);
+  const windowed = cut !== null;
+  const shown = useMemo(() => (showAll || !cut ? ({ kind: "whole", text } as const) : cut), [showAll, cut, text]);
   const lineCount = useMemo(() => lineCountOf(text), [text]);
 
   const follow = useFollowEnd<HTMLPreElement>(live, shown, false);
@@ -73,11 +75,11 @@ export function OutputPane({
     <Pane
       slot={`execute-code-${stream}`}
       name={name}
-      showName
       labels={labels}
       lineCount={lineCount}
       foldedLines={FOLDED_LINES}
       open={open}
+      windowed={windowed}
       onOpenChange={setOpen}
       copyText={() => stripAnsi(text)}
       data-tone={tone}
@@ -108,10 +110,7 @@ export function OutputPane({
               <span className="ecu-hidden-marker" data-slot="execute-code-hidden">
                 {shown.hiddenLines > 0
                   ? labels.hiddenLines(formatCount(shown.hiddenLines, labels.numbers))
-                  : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.numbers))}{" "}
-                <button type="button" className="ecu-link-button" onClick={() => setShowAll(true)}>
-                  {labels.showAll}
-                </button>
+                  : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.numbers))}
               </span>
               {"\n"}
               {render(shown.tail)}

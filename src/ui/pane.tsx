@@ -9,16 +9,16 @@ import type { ExecuteCodeLabels } from "./labels.js";
 export interface PaneProps extends Omit<ComponentPropsWithoutRef<"section">, "children" | "title"> {
   /** `data-slot` of the pane, part of the DOM contract. */
   slot: string;
-  /** The pane's accessible name. */
+  /** The pane's name, in its header row beside the copy button. */
   name: string;
-  /** Show the name above the body; otherwise it is only the accessible name. */
-  showName: boolean;
   labels: ExecuteCodeLabels;
   /** Lines in the body. Past `foldedLines` the pane starts folded, with "Show more" under it. */
   lineCount: number;
   foldedLines: number;
   /** Whether a long pane shows more than its folded height (still bounded, and scrolls). */
   open: boolean;
+  /** The body holds less than the whole text (a window of very long output): the one "more" control shows all of it. */
+  windowed?: boolean;
   onOpenChange: (open: boolean) => void;
   /** What the copy button copies; no button when left out. */
   copyText?: string | (() => string);
@@ -37,11 +37,11 @@ export interface PaneProps extends Omit<ComponentPropsWithoutRef<"section">, "ch
 export function Pane({
   slot,
   name,
-  showName,
   labels,
   lineCount,
   foldedLines,
   open,
+  windowed = false,
   onOpenChange,
   copyText,
   children,
@@ -51,36 +51,25 @@ export function Pane({
 }: PaneProps) {
   const nameId = useId();
   const bodyId = useId();
-  const long = lineCount > foldedLines;
+  const long = lineCount > foldedLines || windowed;
   return (
     <section
       role="group"
       data-slot={slot}
-      aria-labelledby={showName ? nameId : undefined}
-      aria-label={showName ? undefined : name}
+      aria-labelledby={nameId}
       data-folded={long && !open ? "" : undefined}
       data-open={long && open ? "" : undefined}
       className={cn("ecu-pane", className)}
       style={{ "--ecu-folded-lines": foldedLines } as CSSProperties}
       {...props}
     >
-      {showName ? (
-        <div className="ecu-pane-header">
-          <span id={nameId} className="ecu:mr-auto">
-            {name}
-          </span>
-          {copyText !== undefined && <CopyButton text={copyText} label={labels.copy(name)} copiedLabel={labels.copied} />}
-        </div>
-      ) : (
-        copyText !== undefined && (
-          <CopyButton
-            text={copyText}
-            label={labels.copy(name)}
-            copiedLabel={labels.copied}
-            className="ecu:absolute ecu:top-1 ecu:right-1 ecu:z-10 ecu:bg-surface-code/90"
-          />
-        )
-      )}
+      {/* The copy button has a row of its own: over the code it would hide the ends of long lines. */}
+      <div className="ecu-pane-header">
+        <span id={nameId} className="ecu:mr-auto">
+          {name}
+        </span>
+        {copyText !== undefined && <CopyButton text={copyText} label={labels.copy(name)} copiedLabel={labels.copied} />}
+      </div>
       {children(bodyId)}
       {footer}
       {long && (
@@ -92,7 +81,7 @@ export function Pane({
           aria-controls={bodyId}
           onClick={() => onOpenChange(!open)}
         >
-          {open ? labels.showLess : labels.showMore(formatCount(lineCount, labels.numbers))}
+          {open ? labels.showLess : windowed ? labels.showAll : labels.showMore(formatCount(lineCount, labels.numbers))}
         </button>
       )}
     </section>

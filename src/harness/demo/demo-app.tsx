@@ -277,6 +277,23 @@ function ChatError({ message }: { message: string }) {
   );
 }
 
+/** The text of the assistant's last reply, once the run has ended: said politely to a screen reader, not shown. */
+function ReplyAnnouncer({ messages, settled }: { messages: UIMessage[]; settled: boolean }) {
+  const last = messages.at(-1);
+  const reply =
+    settled && last?.role === "assistant"
+      ? last.parts
+          .filter((part): part is { type: "text"; text: string } => part.type === "text")
+          .map((part) => part.text)
+          .join(" ")
+      : "";
+  return (
+    <div role="status" aria-live="polite" className="demo-visually-hidden demo-announcer">
+      {reply}
+    </div>
+  );
+}
+
 function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => void }) {
   const { chat, refusal } = useDemoChat(demoChat);
   const runtime = useAISDKRuntime(chat);
@@ -298,6 +315,7 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
           <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
           {refusal && <ChatError message={refusal} />}
         </ThreadPrimitive.Viewport>
+        <ReplyAnnouncer messages={chat.messages} settled={settled} />
         <ComposerPrimitive.Root className="demo-composer">
           <ComposerPrimitive.Input
             aria-label="Message"
