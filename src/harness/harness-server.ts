@@ -85,8 +85,10 @@ export interface HarnessOptions {
    * Default 60 a minute.
    */
   chatRateLimit?: RateLimit;
-  /** Caps on what a participant's chats hold (`maxChatsPerParticipant`, `maxUserMessagesPerChat`, …). Default: the chat endpoints' own. */
+  /** Caps on what a participant's chats hold (`maxChatsPerParticipant`, `maxUserMessagesPerChat`, …). Default: the chat endpoints' own, but 5 MiB of stored chats per participant. */
   chatLimits?: Partial<ChatLimits>;
+  /** Chats unchanged for this long are deleted. Default 7 days: a demo's participants are strangers. */
+  chatRetentionMs?: number;
   /** Other origins whose pages may call /api/chat and /api/generate. Default: none. */
   allowedOrigins?: string[];
   /**
@@ -268,7 +270,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     tools: ({ participantId, options: chatOptions }) => gateCodeExecution(toolsFor(participantId), chatOptions as GateOptions),
     // A chat may run execute_code in the browser instead of the sandbox.
     clientReplaceableTools: ["execute_code"],
-    ...(options.chatLimits ? { limits: options.chatLimits } : {}),
+    limits: { maxStoredBytesPerParticipant: 5 * 1024 * 1024, ...options.chatLimits },
+    retentionMs: options.chatRetentionMs ?? 7 * 86_400_000,
     log,
   });
   const servePyodide = createPyodideFileHandler();

@@ -97,6 +97,12 @@ export interface ChatEndpointsOptions {
    * servers share the store.
    */
   streams?: RunStreams;
+  /**
+   * Chats not changed for this long are deleted, every owner's (checked at
+   * most once an hour, as requests come). Default: kept until their owner
+   * deletes them. Needs a store with `purge` (both of the kit's have it).
+   */
+  retentionMs?: number;
   /** A chat left running or pending this long is taken to be abandoned by a server that went away. Default 15 minutes. */
   staleAfterMs?: number;
   /** The text a client sees for a failed run. Default: the error's message. */
@@ -196,12 +202,34 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     return moved ?? (await store.get(chat.owner, chat.id)) ?? chat;
   }
 
+  /** Refuses what would add to a participant's chats once they take their share of the store. */
+  async function checkStorage(owner: string) {
+    const used = (await store.usage?.(owner)) ?? 0;
+    if (used < limits.maxStoredBytesPerParticipant) return;
+    const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MB` : `${Math.ceil(bytes / 1024)} KB`);
+    throw new ChatRequestError(
+      413,
+      "storage_full",
+      `Your chats take ${size(used)}, the most allowed is ${size(limits.maxStoredBytesPerParticipant)}: delete some to go on.`,
+    );
+  }
+
+  // Chats past their retention go, at most once an hour; a failed sweep is tried again later.
+  const retentionMs = options.retentionMs;
+  let sweptAt = -Infinity;
+  function sweepExpired() {
+    if (retentionMs === undefined || !store.purge || now() - sweptAt < 3_600_000) return;
+    sweptAt = now();
+    store.purge(now() - retentionMs).catch(() => (sweptAt = -Infinity));
+  }
+
   async function newChat(caller: ChatCaller, id: string, tools: DynamicToolSpec[], chatOptions: Record<string, unknown>) {
-    // Storage is bounded per participant: chats are counted, and each is bounded below.
+    // Storage is bounded per participant: chats are counted, their bytes too, and each is bounded below.
     const kept = await store.list(caller.participantId, { limit: limits.maxChatsPerParticipant });
     if (kept.length >= limits.maxChatsPerParticipant) {
       throw new ChatRequestError(429, "too_many_chats", `You keep ${kept.length} chats, the most allowed: delete one to start another.`);
     }
+    await checkStorage(caller.participantId);
     const time = now();
     const chat: ChatRecord = {
       id,
@@ -273,6 +301,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     if (submission.kind === "message" && chat.messages.filter((message) => message.role === "user").length >= limits.maxUserMessagesPerChat) {
       throw new ChatRequestError(413, "chat_full", `This chat holds ${limits.maxUserMessagesPerChat} messages, the most allowed: start a new chat to go on.`);
     }
+    await checkStorage(chat.owner);
     if (submission.kind === "message") {
       messages = [...(chat.status === "requires_action" ? cancelAwaited(chat) : chat.messages), submission.message];
     } else {
@@ -444,6 +473,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   }
 
   async function guarded(chatId: string | null, work: () => Promise<Response>): Promise<Response> {
+    sweepExpired();
     try {
       return await work();
     } catch (error) {

@@ -120,6 +120,18 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
       );
       return true;
     },
+    async usage(owner) {
+      const result = await db.query("SELECT COALESCE(SUM(octet_length(data)), 0) AS bytes FROM ecu_chats WHERE owner = $1", [owner]);
+      return Number((result.rows[0] as { bytes: string | number }).bytes);
+    },
+    async purge(before) {
+      await db.query(
+        "DELETE FROM ecu_chat_meta m USING ecu_chats c WHERE c.owner = m.owner AND c.id = m.id AND c.updated_at < $1",
+        [before],
+      );
+      const result = await db.query("DELETE FROM ecu_chats WHERE updated_at < $1", [before]);
+      return result.rowCount ?? 0;
+    },
     async remove(owner, id) {
       await db.query("DELETE FROM ecu_chat_meta WHERE owner = $1 AND id = $2", [owner, id]);
       const result = await db.query("DELETE FROM ecu_chats WHERE owner = $1 AND id = $2", [owner, id]);

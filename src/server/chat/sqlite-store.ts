@@ -77,6 +77,11 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
   );
   const deleteChat = db.prepare("DELETE FROM ecu_chats WHERE owner = ? AND id = ?");
   const deleteMeta = db.prepare("DELETE FROM ecu_chat_meta WHERE owner = ? AND id = ?");
+  const usage = db.prepare("SELECT COALESCE(SUM(LENGTH(CAST(data AS BLOB))), 0) AS bytes FROM ecu_chats WHERE owner = ?");
+  const purgeMeta = db.prepare(
+    "DELETE FROM ecu_chat_meta WHERE EXISTS (SELECT 1 FROM ecu_chats c WHERE c.owner = ecu_chat_meta.owner AND c.id = ecu_chat_meta.id AND c.updated_at < ?)",
+  );
+  const purgeChats = db.prepare("DELETE FROM ecu_chats WHERE updated_at < ?");
   const insertSecret = db.prepare("INSERT OR IGNORE INTO ecu_secrets (name, value) VALUES (?, ?)");
   const selectSecret = db.prepare("SELECT value FROM ecu_secrets WHERE name = ?");
   let open = true;
@@ -118,6 +123,13 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
     async remove(owner, id) {
       deleteMeta.run(owner, id);
       return Number(deleteChat.run(owner, id).changes) === 1;
+    },
+    async usage(owner) {
+      return Number((usage.get(owner) as { bytes: number | bigint }).bytes);
+    },
+    async purge(before) {
+      purgeMeta.run(before);
+      return Number(purgeChats.run(before).changes);
     },
     async secret(name) {
       insertSecret.run(name, Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"));

@@ -72,6 +72,10 @@ export interface ChatStore {
   describe(owner: string, id: string, change: ChatDescription & { ifUntitled?: boolean }): Promise<boolean>;
   /** Deletes a chat and what describes it; false when the owner has no such chat. */
   remove(owner: string, id: string): Promise<boolean>;
+  /** Bytes the owner's chats take (their stored JSON), for the per-participant quota. A store without it has no quota. */
+  usage?(owner: string): Promise<number>;
+  /** Deletes every chat (of every owner) not changed since `before` (ms since the epoch); resolves with how many. A store without it keeps chats forever. */
+  purge?(before: number): Promise<number>;
   close(): Promise<void>;
 }
 

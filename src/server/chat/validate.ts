@@ -41,6 +41,8 @@ export interface ChatLimits {
   maxChatsPerParticipant: number;
   /** Messages a participant sends in one chat; past it the chat is full (413) and a new chat goes on. Default 200. */
   maxUserMessagesPerChat: number;
+  /** Bytes all of one participant's chats may take in the store; past it a new chat or message is refused (413) until they delete some. Default 50 MiB. */
+  maxStoredBytesPerParticipant: number;
 }
 
 export const DEFAULT_CHAT_LIMITS: ChatLimits = {
@@ -54,6 +56,7 @@ export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxReasonChars: 1_000,
   maxChatsPerParticipant: 200,
   maxUserMessagesPerChat: 200,
+  maxStoredBytesPerParticipant: 50 * 1024 * 1024,
 };
 
 /**

@@ -107,6 +107,16 @@ describe("two chat servers on one PostgreSQL", () => {
     expect(await second.get("ada", "same")).toBeNull();
     expect(await second.list("ada", { limit: 10 })).toEqual([]);
     expect(await second.get("grace", "same")).not.toBeNull();
+
+    // What an owner's chats take, in bytes of their stored JSON; and a sweep of chats past their retention.
+    const big = { ...chat, id: "big", owner: "lin", messages: [{ id: "m", role: "user", parts: [{ type: "text", text: "é".repeat(10_000) }] }] } as typeof chat;
+    expect(await first.insert(big)).toBe(true);
+    expect(await second.usage!("lin")).toBeGreaterThan(20_000);
+    expect(await second.usage!("nobody")).toBe(0);
+    expect(await first.insert({ ...chat, id: "recent", owner: "lin", updatedAt: 5 })).toBe(true);
+    expect(await first.purge!(2)).toBe(2);
+    expect((await first.list("lin", { limit: 10 })).map((kept) => kept.id)).toEqual(["recent"]);
+    expect(await first.get("grace", "same")).toBeNull();
   });
 
   it("the harness keeps its chats there when given a postgres:// database (DATABASE_URL for npm start)", async () => {

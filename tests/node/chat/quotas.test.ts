@@ -2,6 +2,7 @@
 // messages per chat. A participant at a bound gets a clear refusal and
 // loses nothing; nobody else is touched.
 import { describe, expect, it } from "vitest";
+import { createSqliteChatStore } from "../../../src/server";
 import { chatServer } from "./fixtures";
 
 describe("quotas per participant", () => {
@@ -29,5 +30,43 @@ describe("quotas per participant", () => {
     expect(refused.status).toBe(413);
     expect(refused.body).toMatchObject({ error: "chat_full", message: "This chat holds 2 messages, the most allowed: start a new chat to go on." });
     expect((await call("GET", "/api/chats/c")).body).toEqual(before);
+  });
+
+  it("a participant's chats take at most maxStoredBytesPerParticipant bytes; past it new messages and chats are refused, deleting makes room", async () => {
+    const { call } = await chatServer({ plan: () => [], endpoints: { limits: { maxStoredBytesPerParticipant: 150_000 } } });
+    await call("POST", "/api/chats", { id: "big" });
+    const long = "x".repeat(90_000);
+    expect((await call("POST", "/api/chats/big/messages", { text: long })).status).toBe(200);
+    expect((await call("POST", "/api/chats/big/messages", { text: long })).status).toBe(200);
+    const before = (await call("GET", "/api/chats/big")).body;
+    const refused = await call("POST", "/api/chats/big/messages", { text: "one more" });
+    expect(refused.status).toBe(413);
+    expect(refused.body.error).toBe("storage_full");
+    expect(refused.body.message).toMatch(/^Your chats take 1\d\d KB, the most allowed is 147 KB: delete some to go on\.$/);
+    expect((await call("POST", "/api/chats", { id: "another" })).status).toBe(413);
+    expect((await call("GET", "/api/chats/big")).body).toEqual(before);
+    // Someone else is not touched.
+    expect((await call("POST", "/api/chats", { id: "bobs" }, "bob")).status).toBe(201);
+    expect((await call("POST", "/api/chats/bobs/messages", { text: long }, "bob")).status).toBe(200);
+    // Deleting makes room again.
+    expect((await call("DELETE", "/api/chats/big")).status).toBe(204);
+    expect((await call("POST", "/api/chats", { id: "another" })).status).toBe(201);
+  });
+
+  it("chats unchanged for longer than retentionMs are deleted, every owner's; newer ones stay", async () => {
+    let time = Date.parse("2026-01-01T00:00:00Z");
+    const store = await createSqliteChatStore({ path: ":memory:" });
+    const { call } = await chatServer({ plan: () => [], store, endpoints: { retentionMs: 7 * 86_400_000, now: () => time } });
+    expect((await call("POST", "/api/chats", { id: "old" })).status).toBe(201);
+    expect((await call("POST", "/api/chats", { id: "bobs-old" }, "bob")).status).toBe(201);
+    time += 6 * 86_400_000;
+    expect((await call("POST", "/api/chats", { id: "newer" })).status).toBe(201);
+    // Eight days after the first ones (and more than an hour after the last sweep), a request sweeps.
+    time += 2 * 86_400_000;
+    await call("GET", "/api/chats");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await call("GET", "/api/chats")).body.chats.map((chat: { id: string }) => chat.id)).toEqual(["newer"]);
+    expect((await call("GET", "/api/chats", undefined, "bob")).body.chats).toEqual([]);
+    expect((await call("GET", "/api/chats/old")).status).toBe(404);
   });
 });
