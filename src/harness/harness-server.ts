@@ -7,6 +7,7 @@ import {
   buildExecuteCodeTool,
   createChatEndpoints,
   createRunStreams,
+  matchChatRoute,
   createRunFileRoute,
   createPostgresChatStore,
   createSqliteChatStore,
@@ -311,22 +312,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
 
   async function serveChats(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const isFile = RUN_FILE_PATH.test(path);
-    const known =
-      isFile ||
-      path === "/api/chat" ||
-      path === "/api/chats" ||
-      path === "/api/session" ||
-      /^\/api\/chats\/[^/]+(\/(messages|tool-results|stream|stop))?$/.test(path) ||
-      /^\/api\/chat\/[^/]+\/stream$/.test(path);
-    if (!known) return serveDemo(req, res);
-    const methods =
-      path === "/api/session" || isFile || path.endsWith("/stream")
-        ? ["GET"]
-        : path === "/api/chats"
-          ? ["GET", "POST"]
-          : /^\/api\/chats\/[^/]+$/.test(path)
-            ? ["GET", "PATCH", "DELETE"]
-            : ["POST"];
+    const route = matchChatRoute(path);
+    if (!route && !isFile && path !== "/api/session") return serveDemo(req, res);
+    const methods = route ? Object.keys(route.methods) : ["GET"];
     if (!methods.includes(req.method ?? "")) {
       res.writeHead(405, { allow: methods.join(", ") }).end();
       return;
@@ -335,7 +323,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     if (participantId === null) return;
     if (path === "/api/session") {
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
-      res.end(JSON.stringify({ participant: participantId, model: options.model ? (options.modelName ?? "a real model") : null }));
+      // A real model is named for the demo's header; the scripted one is the default and goes unsaid.
+      res.end(JSON.stringify({ participant: participantId, ...(options.model ? { model: options.modelName ?? "a real model" } : {}) }));
       return;
     }
     if (isFile) {

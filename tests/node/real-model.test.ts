@@ -102,6 +102,6 @@ describe("the demo with a real model from the environment", () => {
     expect((await modelFromEnv({ OPENAI_API_KEY: "sk-x" }))?.name).toBe("gpt-4.1-mini at https://api.openai.com/v1");
     const h = await startHarness({ port: 0, database: ":memory:" });
     cleanups.push(h.close);
-    expect(((await (await fetch(`${h.url}/api/session`)).json()) as { model: string | null }).model).toBeNull();
+    expect(((await (await fetch(`${h.url}/api/session`)).json()) as { model?: string }).model).toBeUndefined();
   });
 });

@@ -146,3 +146,20 @@ function mapLastAssistant(messages: readonly UIMessage[], map: (part: ToolPart) 
   const parts = last.parts.map((part) => (isToolPart(part) ? (map(part) as unknown as typeof part) : part));
   return [...messages.slice(0, -1), { ...last, parts }];
 }
+
+/** Answers given too late (`ttlMs` after their request) become denials with the reason "expired": the code never runs. */
+export function expireLateApprovals(
+  chat: ChatRecord,
+  answers: ApprovalAnswer[],
+  { ttlMs, now }: { ttlMs: number; now: number },
+): { approvals: ApprovalAnswer[]; expired: Set<string> } {
+  const expired = new Set<string>();
+  const requests = new Map(pendingApprovals(chat).map((request) => [request.approvalId, request]));
+  const approvals = answers.map((answer) => {
+    const at = chat.approvals[answer.approvalId];
+    if (!answer.approved || (at !== undefined && now - at <= ttlMs)) return answer;
+    expired.add(requests.get(answer.approvalId)!.toolCallId);
+    return { approvalId: answer.approvalId, approved: false, reason: "expired" };
+  });
+  return { approvals, expired };
+}

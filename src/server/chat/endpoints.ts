@@ -1,36 +1,26 @@
-import {
-  convertToModelMessages,
-  jsonSchema,
-  JsonToSseTransformStream,
-  stepCountIs,
-  streamText,
-  tool,
-  type LanguageModel,
-  type Tool,
-  type ToolSet,
-  type UIMessage,
-  type UIMessageChunk,
-  UI_MESSAGE_STREAM_HEADERS,
-} from "ai";
-import { expiredApprovalResult } from "../approval-expiry.js";
-import { describeModelOutput } from "../model-output.js";
+import type { ToolSet, UIMessage } from "ai";
+import { conflict, readAISDKSubmission, type Submission } from "./ai-sdk-request.js";
 import {
   allCalls,
   applyAnswers,
   cancelAwaited,
   pendingApprovals,
   pendingCalls,
+  expireLateApprovals,
   type AcceptedResult,
-  type ApprovalAnswer,
 } from "./calls.js";
-import { conflict, readAISDKSubmission, type Submission } from "./ai-sdk-request.js";
 import { readDescription, summaryView, titleOf } from "./chat-list.js";
 import { chatView } from "./chat-view.js";
+import { clientTools } from "./client-tools.js";
 import { json, readBody, refusal } from "./http.js";
+import { createModelRuns, runIdOf, streamResponse, type ModelRun } from "./model-run.js";
+import type { ChatCaller, ChatEndpointsOptions } from "./options.js";
+import { matchChatRoute, type ChatMethod } from "./routes.js";
 import { createRunEnds } from "./run-ends.js";
-import { createRunStreams, type RunStreams } from "./run-streams.js";
-import { canMove, ChatStateConflict, isMidRun, type ChatStatus } from "./status.js";
-import { moveChat, type ChatRecord, type ChatStore, type DynamicToolSpec } from "./store.js";
+import { createRunStreams } from "./run-streams.js";
+import { canMove, ChatStateConflict, isMidRun } from "./status.js";
+import { createStorageGuard } from "./storage-guard.js";
+import { moveChat, type ChatRecord, type DynamicToolSpec } from "./store.js";
 import {
   ChatRequestError,
   checkAnswers,
@@ -46,87 +36,10 @@ import {
   type ToolResultContract,
 } from "./validate.js";
 
-/** Who is asking: decided by the host (its session, its sign-in), never read from the request body. */
-export interface ChatCaller {
-  participantId: string;
-}
-
-export interface ServerToolsContext {
-  participantId: string;
-  chatId: string;
-  /** The settings the chat keeps (see `readOptions`). */
-  options: Record<string, unknown>;
-}
-
-export type ChatLogEvent =
-  | { type: "chat_created"; chatId: string; participantId: string; dynamicTools: string[] }
-  | { type: "chat_moved"; chatId: string; from: ChatStatus; to: ChatStatus }
-  | { type: "chat_refused"; chatId: string | null; status: number; code: string; message: string }
-  | { type: "chat_failed"; chatId: string; message: string };
-
-export interface ChatEndpointsOptions {
-  /** Where chats live: `createSqliteChatStore()` or `createPostgresChatStore()`. */
-  store: ChatStore;
-  model: LanguageModel;
-  /** The system prompt. Only the server sets it; a client's system messages are never read. */
-  instructions?: string;
-  /** The server's own tools for one run of one chat. */
-  tools: (context: ServerToolsContext) => ToolSet;
-  /**
-   * Settings a client may choose and the chat keeps, read from the body of
-   * each request that carries any (the harness: its approval-gate switches).
-   * Return undefined to keep what the chat has.
-   */
-  readOptions?: (body: Record<string, unknown>) => Record<string, unknown> | undefined;
-  /** Server tools a client may replace with a tool of its own of the same name (e.g. `["execute_code"]` for code run in the browser). Default none. */
-  clientReplaceableTools?: readonly string[];
-  /** What results of client tools must be, by tool name. Default: `execute_code` must be the kit's `ExecuteCodeResult`. A declared output schema applies to tools not listed. */
-  resultContracts?: Record<string, ToolResultContract>;
-  /** How long an approval request stays answerable. Default 10 minutes. */
-  approvalTtlMs?: number;
-  /** Model steps per run. Default 5. */
-  maxSteps?: number;
-  limits?: Partial<ChatLimits>;
-  /** How long a request (a new message, answers, results) waits for a run of the same chat that is ending before 409. Default 5 000 ms. */
-  busyWaitMs?: number;
-  /**
-   * Where runs' live streams are kept while they run, for pages that reload
-   * or open the chat in another tab (`GET /api/chat/:id/stream`) and for
-   * Stop (`POST /api/chats/:id/stop`). Default: this process only; give
-   * `createRunStreams({ publisher, subscriber })` Redis clients when several
-   * servers share the store.
-   */
-  streams?: RunStreams;
-  /**
-   * Chats not changed for this long are deleted, every owner's (checked at
-   * most once an hour, as requests come). Default: kept until their owner
-   * deletes them. Needs a store with `purge` (both of the kit's have it).
-   */
-  retentionMs?: number;
-  /** A chat left running or pending this long is taken to be abandoned by a server that went away. Default 15 minutes. */
-  staleAfterMs?: number;
-  /** The text a client sees for a failed run. Default: the error's message. */
-  onError?: (error: unknown) => string;
-  log?: (event: ChatLogEvent) => void;
-  now?: () => number;
-}
-
-/** The id a run of a chat is kept under: one per run, the same on every server reading the chat. */
-const runIdOf = (chat: Pick<ChatRecord, "owner" | "id" | "version">) =>
-  `run:${encodeURIComponent(chat.owner)}:${encodeURIComponent(chat.id)}:${chat.version}`;
-
-/** A run's SSE stream as the AI SDK reads it. */
-const streamResponse = (live: ReadableStream<string>) =>
-  new Response(live.pipeThrough(new TextEncoderStream()), { headers: { ...UI_MESSAGE_STREAM_HEADERS, "cache-control": "no-store" } });
-
-/** A path segment decoded, or null when it is not valid percent-encoding. */
-function decodedId(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
+// One closure over the store and the chat's lifecycle, with its request
+// handlers: longer than the other modules because the handlers share every
+// step of it (the run, the storage guard, the routes and the stores are
+// modules of their own).
 
 /** Another participant's chat does not exist, as far as the caller can tell. */
 const noSuchChat = () => new ChatRequestError(404, "not_found", "There is no such chat.");
@@ -153,8 +66,6 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   const log = options.log ?? (() => undefined);
   const streams = options.streams ?? createRunStreams();
   const startedAt = now();
-  // Signs approval requests so that an answer only approves the exact call that was shown; kept in the store so it outlives a restart.
-  let approvalSecret: Promise<Uint8Array> | undefined;
 
   const serverTools = (chat: Pick<ChatRecord, "owner" | "id" | "options">) =>
     options.tools({ participantId: chat.owner, chatId: chat.id, options: chat.options });
@@ -167,21 +78,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   };
 
   /** The tools of one run: the server's, and the client's own (no execute: a call of one ends the loop). */
-  function toolSet(chat: ChatRecord): ToolSet {
-    const tools: ToolSet = { ...serverTools(chat) };
-    for (const spec of chat.tools) tools[spec.name] = clientTool(spec);
-    return tools;
-  }
-
-  function clientTool(spec: DynamicToolSpec): Tool {
-    return tool({
-      description: spec.description,
-      inputSchema: jsonSchema<Record<string, unknown>>(spec.inputSchema as Parameters<typeof jsonSchema>[0]),
-      ...(spec.name === "execute_code"
-        ? { toModelOutput: ({ output }: { output: unknown }) => ({ type: "text" as const, value: describeModelOutput(output) }) }
-        : {}),
-    }) as Tool;
-  }
+  const toolSet = (chat: ChatRecord): ToolSet => ({ ...serverTools(chat), ...clientTools(chat.tools) });
 
   async function move(chat: ChatRecord, event: Parameters<typeof moveChat>[2], change: Parameters<typeof moveChat>[3] = {}) {
     const next = await moveChat(store, chat, event, change, now());
@@ -202,26 +99,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     return moved ?? (await store.get(chat.owner, chat.id)) ?? chat;
   }
 
-  /** Refuses what would add to a participant's chats once they take their share of the store. */
-  async function checkStorage(owner: string) {
-    const used = (await store.usage?.(owner)) ?? 0;
-    if (used < limits.maxStoredBytesPerParticipant) return;
-    const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MB` : `${Math.ceil(bytes / 1024)} KB`);
-    throw new ChatRequestError(
-      413,
-      "storage_full",
-      `Your chats take ${size(used)}, the most allowed is ${size(limits.maxStoredBytesPerParticipant)}: delete some to go on.`,
-    );
-  }
-
-  // Chats past their retention go, at most once an hour; a failed sweep is tried again later.
-  const retentionMs = options.retentionMs;
-  let sweptAt = -Infinity;
-  function sweepExpired() {
-    if (retentionMs === undefined || !store.purge || now() - sweptAt < 3_600_000) return;
-    sweptAt = now();
-    store.purge(now() - retentionMs).catch(() => (sweptAt = -Infinity));
-  }
+  const storage = createStorageGuard({ store, limits, retentionMs: options.retentionMs, now });
 
   async function newChat(caller: ChatCaller, id: string, tools: DynamicToolSpec[], chatOptions: Record<string, unknown>) {
     // Storage is bounded per participant: chats are counted, their bytes too, and each is bounded below.
@@ -229,7 +107,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     if (kept.length >= limits.maxChatsPerParticipant) {
       throw new ChatRequestError(429, "too_many_chats", `You keep ${kept.length} chats, the most allowed: delete one to start another.`);
     }
-    await checkStorage(caller.participantId);
+    await storage.check(caller.participantId);
     const time = now();
     const chat: ChatRecord = {
       id,
@@ -252,6 +130,19 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   const optionsFrom = (chat: ChatRecord, body: Record<string, unknown>) => options.readOptions?.(body) ?? chat.options;
 
   const runEnds = createRunEnds();
+  const runs = createModelRuns({
+    model: options.model,
+    instructions: options.instructions,
+    maxSteps: options.maxSteps ?? 5,
+    store,
+    streams,
+    toolSet,
+    move,
+    describeError,
+    log,
+    now,
+    onEnd: (chat) => runEnds.notify(chat),
+  });
 
   /**
    * The chat once a run of it that is ending has been stored, waiting up to
@@ -283,7 +174,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         serverCallIds: new Set([...allCalls(chat)].filter(([, call]) => !call.dynamic).map(([id]) => id)),
       };
       const answers = checkAnswers(submission, awaited, contractFor(chat), limits);
-      const { approvals, expired } = expireLate(chat, answers.approvals);
+      const { approvals, expired } = expireLateApprovals(chat, answers.approvals, { ttlMs, now: now() });
       const submitted = await move(chat, "submit", {
         messages: applyAnswers(chat.messages, answers.results, approvals),
         approvals: {},
@@ -293,7 +184,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       if (!submitted) throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "These calls were answered already.");
       const running = await move(submitted, "resume");
       if (!running) throw conflict(submitted, "The chat moved on before its answers were taken.");
-      return run(running, expired);
+      return runs.start(running, expired);
     }
 
     if (!canMove(chat.status, "start")) throw conflict(chat, `The chat is ${chat.status}; send the message again when it is done.`);
@@ -301,7 +192,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     if (submission.kind === "message" && chat.messages.filter((message) => message.role === "user").length >= limits.maxUserMessagesPerChat) {
       throw new ChatRequestError(413, "chat_full", `This chat holds ${limits.maxUserMessagesPerChat} messages, the most allowed: start a new chat to go on.`);
     }
-    await checkStorage(chat.owner);
+    await storage.check(chat.owner);
     if (submission.kind === "message") {
       messages = [...(chat.status === "requires_action" ? cancelAwaited(chat) : chat.messages), submission.message];
     } else {
@@ -316,122 +207,11 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     if (submission.kind === "message" && !chat.messages.some((message) => message.role === "user")) {
       await store.describe(chat.owner, chat.id, { title: titleOf(submission.message), ifUntitled: true });
     }
-    return run(running, new Set());
-  }
-
-  /** Answers given too late become denials with the reason "expired": the code never runs. */
-  function expireLate(chat: ChatRecord, answers: ApprovalAnswer[]): { approvals: ApprovalAnswer[]; expired: Set<string> } {
-    const expired = new Set<string>();
-    const requests = new Map(pendingApprovals(chat).map((request) => [request.approvalId, request]));
-    const approvals = answers.map((answer) => {
-      const at = chat.approvals[answer.approvalId];
-      if (!answer.approved || (at !== undefined && now() - at <= ttlMs)) return answer;
-      expired.add(requests.get(answer.approvalId)!.toolCallId);
-      return { approvalId: answer.approvalId, approved: false, reason: "expired" };
-    });
-    return { approvals, expired };
-  }
-
-  /**
-   * One run of the model loop for a chat the caller has moved to `running`.
-   * It belongs to the chat, not to the request: it goes on when the client
-   * goes away, until it ends or someone stops it. When it ends, the chat is
-   * stored with what it awaits, if anything.
-   */
-  async function run(chat: ChatRecord, expiredCallIds: ReadonlySet<string>) {
-    const stopping = new AbortController();
-    let settle!: () => void;
-    const settled = new Promise<void>((resolve) => (settle = resolve));
-    let stream: ReadableStream<UIMessageChunk>;
-    let finishChunk: UIMessageChunk | undefined;
-    try {
-      approvalSecret ??= store.secret("approval");
-      const tools = toolSet(chat);
-      const result = streamText({
-        model: options.model,
-        instructions: options.instructions,
-        messages: await convertToModelMessages(chat.messages, { tools, ignoreIncompleteToolCalls: true }),
-        tools,
-        stopWhen: stepCountIs(options.maxSteps ?? 5),
-        // Stopped through `POST /api/chats/:id/stop`; the chat keeps what was done.
-        abortSignal: stopping.signal,
-        experimental_toolApprovalSecret: await approvalSecret,
-        // A failure is stored with the chat (and logged as chat_failed), not printed.
-        onError: () => undefined,
-      });
-      stream = result
-        .toUIMessageStream({
-          originalMessages: chat.messages,
-          generateMessageId: () => `msg_${crypto.randomUUID()}`,
-          onError: describeError,
-          onEnd: async ({ messages, outcome }) => {
-            try {
-              await finish(chat, messages, outcome.status === "failed" ? describeError(outcome.error) : null);
-            } finally {
-              settle();
-            }
-          },
-        })
-        .pipeThrough(
-          new TransformStream<UIMessageChunk, UIMessageChunk>({
-            transform(chunk, controller) {
-              // The stream's denial carries no reason: tell the card this one expired.
-              if (chunk.type === "tool-output-denied" && expiredCallIds.has(chunk.toolCallId)) {
-                controller.enqueue({ type: "tool-output-available", toolCallId: chunk.toolCallId, output: expiredApprovalResult });
-                return;
-              }
-              // The run's end is told once it is stored (onEnd runs before this stream flushes).
-              if (chunk.type === "finish") {
-                finishChunk = chunk;
-                return;
-              }
-              controller.enqueue(chunk);
-            },
-            flush(controller) {
-              if (finishChunk) controller.enqueue(finishChunk);
-            },
-          }),
-        );
-    } catch (error) {
-      await finish(chat, chat.messages, describeError(error));
-      throw error;
-    }
-    const sse = stream.pipeThrough(new JsonToSseTransformStream());
-    let live: ReadableStream<string>;
-    try {
-      live = await streams.keep(runIdOf(chat), sse, () => stopping.abort());
-    } catch (error) {
-      // Nowhere to keep it (the pub/sub is down): the run stops, and its end is stored.
-      stopping.abort();
-      void sse.pipeTo(new WritableStream()).catch(() => undefined);
-      throw error;
-    }
-    return { live, settled, chatId: chat.id, owner: chat.owner };
-  }
-
-  /** Stores the end of a run: awaiting the client, done, or failed. */
-  async function finish(chat: ChatRecord, messages: UIMessage[], failure: string | null) {
-    const ended = { ...chat, messages };
-    const awaited = { calls: pendingCalls(ended), approvals: pendingApprovals(ended) };
-    let moved: ChatRecord | null;
-    if (failure !== null) {
-      moved = await move(chat, "fail", { messages, error: failure });
-      log({ type: "chat_failed", chatId: chat.id, message: failure });
-    } else if (awaited.calls.length || awaited.approvals.length) {
-      const time = now();
-      moved = await move(chat, "wait", {
-        messages,
-        approvals: Object.fromEntries(awaited.approvals.map((request) => [request.approvalId, chat.approvals[request.approvalId] ?? time])),
-      });
-    } else {
-      moved = await move(chat, "finish", { messages });
-    }
-    if (!moved) log({ type: "chat_failed", chatId: chat.id, message: "The chat was changed elsewhere while it ran; this run's end was not stored." });
-    runEnds.notify(chat);
+    return runs.start(running, new Set());
   }
 
   /** The run's UI message stream; or, for `Accept: application/json`, the chat once the run has ended. */
-  async function respond(request: Request, caller: ChatCaller, ran: Awaited<ReturnType<typeof run>>): Promise<Response> {
+  async function respond(request: Request, caller: ChatCaller, ran: ModelRun): Promise<Response> {
     const accept = request.headers.get("accept") ?? "";
     if (accept.includes("application/json") && !accept.includes("text/event-stream")) {
       const reader = ran.live.getReader();
@@ -473,7 +253,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   }
 
   async function guarded(chatId: string | null, work: () => Promise<Response>): Promise<Response> {
-    sweepExpired();
+    storage.sweep();
     try {
       return await work();
     } catch (error) {
@@ -608,40 +388,16 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
      * it; null for a path that is not the chat's, so the host can route it.
      */
     async handle(request: Request, caller: ChatCaller, { basePath = "/api" }: { basePath?: string } = {}): Promise<Response | null> {
-      const path = new URL(request.url).pathname;
-      const method = request.method;
-      /** The endpoint for the request's method among those of the path, or 405 naming them. */
-      const by = (routes: Record<string, () => Promise<Response>>) =>
-        routes[method]?.() ??
-        Promise.resolve(json(405, { error: "method_not_allowed", message: `Use ${Object.keys(routes).join(" or ")}.` }, { allow: Object.keys(routes).join(", ") }));
-      const only = (allowed: string, work: () => Promise<Response>) => by({ [allowed]: work });
-      if (path === `${basePath}/chat`) return only("POST", () => endpoints.chat(request, caller));
-      const resume = path.startsWith(`${basePath}/chat/`) ? path.slice(`${basePath}/chat/`.length).split("/") : null;
-      if (resume) {
-        const chatId = resume.length === 2 && resume[1] === "stream" ? decodedId(resume[0]!) : null;
-        if (chatId === null) return resume.length === 2 && resume[1] === "stream" ? refusal(noSuchChat()) : null;
-        return only("GET", () => endpoints.followStream(request, caller, chatId));
+      const route = matchChatRoute(new URL(request.url).pathname, basePath);
+      if (!route) return null;
+      if (route.chatId === undefined) return refusal(noSuchChat());
+      const name = route.methods[request.method as ChatMethod];
+      if (!name) {
+        const allowed = Object.keys(route.methods);
+        return json(405, { error: "method_not_allowed", message: `Use ${allowed.join(" or ")}.` }, { allow: allowed.join(", ") });
       }
-      if (path === `${basePath}/chats`) {
-        return by({ GET: () => endpoints.listChats(request, caller), POST: () => endpoints.createChat(request, caller) });
-      }
-      if (!path.startsWith(`${basePath}/chats/`)) return null;
-      const [id, action, ...rest] = path.slice(`${basePath}/chats/`.length).split("/");
-      if (!id || rest.length) return null;
-      const chatId = decodedId(id);
-      if (chatId === null) return refusal(noSuchChat());
-      if (action === undefined) {
-        return by({
-          GET: () => endpoints.getChat(request, caller, chatId),
-          PATCH: () => endpoints.updateChat(request, caller, chatId),
-          DELETE: () => endpoints.deleteChat(request, caller, chatId),
-        });
-      }
-      if (action === "messages") return only("POST", () => endpoints.postMessage(request, caller, chatId));
-      if (action === "tool-results") return only("POST", () => endpoints.submitToolResults(request, caller, chatId));
-      if (action === "stream") return only("GET", () => endpoints.followStream(request, caller, chatId));
-      if (action === "stop") return only("POST", () => endpoints.stopRun(request, caller, chatId));
-      return null;
+      const endpoint: (request: Request, caller: ChatCaller, chatId: string) => Promise<Response> = endpoints[name];
+      return endpoint(request, caller, route.chatId ?? "");
     },
   };
   return endpoints;

@@ -2,17 +2,8 @@ export { CHAT_STATUSES, ChatStateConflict, canMove, nextStatus, type ChatEvent, 
 export { moveChat, type ChatDescription, type ChatRecord, type ChatStore, type ChatSummary, type DynamicToolSpec } from "./store.js";
 export { createSqliteChatStore, type SqliteChatStoreOptions } from "./sqlite-store.js";
 export { createPostgresChatStore, type PgPool, type PostgresChatStoreOptions } from "./postgres-store.js";
-export {
-  chatView,
-  createChatEndpoints,
-  type ChatCaller,
-  type ChatEndpoints,
-  type ChatEndpointsOptions,
-  type ChatLogEvent,
-  type ChatSummaryView,
-  type ChatView,
-  type ServerToolsContext,
-} from "./endpoints.js";
+export { chatView, createChatEndpoints, type ChatEndpoints, type ChatSummaryView, type ChatView } from "./endpoints.js";
+export type { ChatCaller, ChatEndpointsOptions, ChatLogEvent, ServerToolsContext } from "./options.js";
 export {
   ChatRequestError,
   DEFAULT_CHAT_LIMITS,
@@ -22,5 +13,6 @@ export {
   type ToolResultContract,
 } from "./validate.js";
 export { pendingApprovals, pendingCalls, type PendingApproval, type PendingCall } from "./calls.js";
+export { matchChatRoute, type ChatEndpointName, type ChatMethod, type ChatRoute } from "./routes.js";
 export { sendWebResponse, toNodeHandler, toWebRequest } from "./node-adapter.js";
 export { createRunStreams, inProcessPubSub, type Publisher, type RunStreams, type RunStreamsOptions, type Subscriber } from "./run-streams.js";

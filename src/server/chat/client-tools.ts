@@ -1,0 +1,22 @@
+import { jsonSchema, tool, type Tool, type ToolSet } from "ai";
+import { describeModelOutput } from "../model-output.js";
+import type { DynamicToolSpec } from "./store.js";
+
+/**
+ * The tools a chat's client runs itself, as the model sees them: no
+ * `execute`, so a call of one ends the loop until the client answers. A
+ * client's `execute_code` reads to the model as the server tool's does.
+ */
+export function clientTools(specs: readonly DynamicToolSpec[]): ToolSet {
+  const tools: ToolSet = {};
+  for (const spec of specs) {
+    tools[spec.name] = tool({
+      description: spec.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(spec.inputSchema as Parameters<typeof jsonSchema>[0]),
+      ...(spec.name === "execute_code"
+        ? { toModelOutput: ({ output }: { output: unknown }) => ({ type: "text" as const, value: describeModelOutput(output) }) }
+        : {}),
+    }) as Tool;
+  }
+  return tools;
+}

@@ -1,0 +1,156 @@
+import {
+  convertToModelMessages,
+  JsonToSseTransformStream,
+  stepCountIs,
+  streamText,
+  UI_MESSAGE_STREAM_HEADERS,
+  type LanguageModel,
+  type ToolSet,
+  type UIMessage,
+  type UIMessageChunk,
+} from "ai";
+import { expiredApprovalResult } from "../approval-expiry.js";
+import { pendingApprovals, pendingCalls } from "./calls.js";
+import type { ChatLogEvent } from "./options.js";
+import type { RunStreams } from "./run-streams.js";
+import type { ChatEvent } from "./status.js";
+import type { ChatRecord, ChatStore } from "./store.js";
+
+/** The id a run of a chat is kept under: one per run, the same on every server reading the chat. */
+export const runIdOf = (chat: Pick<ChatRecord, "owner" | "id" | "version">) =>
+  `run:${encodeURIComponent(chat.owner)}:${encodeURIComponent(chat.id)}:${chat.version}`;
+
+/** A run's SSE stream as the AI SDK reads it. */
+export const streamResponse = (live: ReadableStream<string>) =>
+  new Response(live.pipeThrough(new TextEncoderStream()), { headers: { ...UI_MESSAGE_STREAM_HEADERS, "cache-control": "no-store" } });
+
+/** A run started: its live SSE stream, and when its end is stored. */
+export interface ModelRun {
+  live: ReadableStream<string>;
+  settled: Promise<void>;
+  chatId: string;
+  owner: string;
+}
+
+export interface ModelRunsOptions {
+  model: LanguageModel;
+  instructions?: string;
+  maxSteps: number;
+  store: ChatStore;
+  streams: RunStreams;
+  /** The tools of one run of the chat. */
+  toolSet: (chat: ChatRecord) => ToolSet;
+  /** Moves the stored chat (a conditional write); null when another write came first. */
+  move: (chat: ChatRecord, event: ChatEvent, change?: Partial<Pick<ChatRecord, "messages" | "approvals" | "error">>) => Promise<ChatRecord | null>;
+  describeError: (error: unknown) => string;
+  log: (event: ChatLogEvent) => void;
+  now: () => number;
+  /** Called once a run's end is stored. */
+  onEnd: (chat: ChatRecord) => void;
+}
+
+/** The model loop of a chat, run on the server and kept in `streams` while it runs. */
+export function createModelRuns(deps: ModelRunsOptions) {
+  // Signs approval requests so that an answer only approves the exact call that was shown; kept in the store so it outlives a restart.
+  let approvalSecret: Promise<Uint8Array> | undefined;
+
+  /**
+   * One run of the model loop for a chat the caller has moved to `running`.
+   * It belongs to the chat, not to the request: it goes on when the client
+   * goes away, until it ends or someone stops it. When it ends, the chat is
+   * stored with what it awaits, if anything.
+   */
+  async function start(chat: ChatRecord, expiredCallIds: ReadonlySet<string>): Promise<ModelRun> {
+    const stopping = new AbortController();
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    let stream: ReadableStream<UIMessageChunk>;
+    let finishChunk: UIMessageChunk | undefined;
+    try {
+      approvalSecret ??= deps.store.secret("approval");
+      const tools = deps.toolSet(chat);
+      const result = streamText({
+        model: deps.model,
+        instructions: deps.instructions,
+        messages: await convertToModelMessages(chat.messages, { tools, ignoreIncompleteToolCalls: true }),
+        tools,
+        stopWhen: stepCountIs(deps.maxSteps),
+        // Stopped through `POST /api/chats/:id/stop`; the chat keeps what was done.
+        abortSignal: stopping.signal,
+        experimental_toolApprovalSecret: await approvalSecret,
+        // A failure is stored with the chat (and logged as chat_failed), not printed.
+        onError: () => undefined,
+      });
+      stream = result
+        .toUIMessageStream({
+          originalMessages: chat.messages,
+          generateMessageId: () => `msg_${crypto.randomUUID()}`,
+          onError: deps.describeError,
+          onEnd: async ({ messages, outcome }) => {
+            try {
+              await finish(chat, messages, outcome.status === "failed" ? deps.describeError(outcome.error) : null);
+            } finally {
+              settle();
+            }
+          },
+        })
+        .pipeThrough(
+          new TransformStream<UIMessageChunk, UIMessageChunk>({
+            transform(chunk, controller) {
+              // The stream's denial carries no reason: tell the card this one expired.
+              if (chunk.type === "tool-output-denied" && expiredCallIds.has(chunk.toolCallId)) {
+                controller.enqueue({ type: "tool-output-available", toolCallId: chunk.toolCallId, output: expiredApprovalResult });
+                return;
+              }
+              // The run's end is told once it is stored (onEnd runs before this stream flushes).
+              if (chunk.type === "finish") {
+                finishChunk = chunk;
+                return;
+              }
+              controller.enqueue(chunk);
+            },
+            flush(controller) {
+              if (finishChunk) controller.enqueue(finishChunk);
+            },
+          }),
+        );
+    } catch (error) {
+      await finish(chat, chat.messages, deps.describeError(error));
+      throw error;
+    }
+    const sse = stream.pipeThrough(new JsonToSseTransformStream());
+    let live: ReadableStream<string>;
+    try {
+      live = await deps.streams.keep(runIdOf(chat), sse, () => stopping.abort());
+    } catch (error) {
+      // Nowhere to keep it (the pub/sub is down): the run stops, and its end is stored.
+      stopping.abort();
+      void sse.pipeTo(new WritableStream()).catch(() => undefined);
+      throw error;
+    }
+    return { live, settled, chatId: chat.id, owner: chat.owner };
+  }
+
+  /** Stores the end of a run: awaiting the client, done, or failed. */
+  async function finish(chat: ChatRecord, messages: UIMessage[], failure: string | null) {
+    const ended = { ...chat, messages };
+    const awaited = { calls: pendingCalls(ended), approvals: pendingApprovals(ended) };
+    let moved: ChatRecord | null;
+    if (failure !== null) {
+      moved = await deps.move(chat, "fail", { messages, error: failure });
+      deps.log({ type: "chat_failed", chatId: chat.id, message: failure });
+    } else if (awaited.calls.length || awaited.approvals.length) {
+      const time = deps.now();
+      moved = await deps.move(chat, "wait", {
+        messages,
+        approvals: Object.fromEntries(awaited.approvals.map((request) => [request.approvalId, chat.approvals[request.approvalId] ?? time])),
+      });
+    } else {
+      moved = await deps.move(chat, "finish", { messages });
+    }
+    if (!moved) deps.log({ type: "chat_failed", chatId: chat.id, message: "The chat was changed elsewhere while it ran; this run's end was not stored." });
+    deps.onEnd(chat);
+  }
+
+  return { start };
+}

@@ -1,0 +1,70 @@
+import type { LanguageModel, ToolSet } from "ai";
+import type { RunStreams } from "./run-streams.js";
+import type { ChatStatus } from "./status.js";
+import type { ChatStore } from "./store.js";
+import type { ChatLimits, ToolResultContract } from "./validate.js";
+
+/** Who is asking: decided by the host (its session, its sign-in), never read from the request body. */
+export interface ChatCaller {
+  participantId: string;
+}
+
+export interface ServerToolsContext {
+  participantId: string;
+  chatId: string;
+  /** The settings the chat keeps (see `readOptions`). */
+  options: Record<string, unknown>;
+}
+
+export type ChatLogEvent =
+  | { type: "chat_created"; chatId: string; participantId: string; dynamicTools: string[] }
+  | { type: "chat_moved"; chatId: string; from: ChatStatus; to: ChatStatus }
+  | { type: "chat_refused"; chatId: string | null; status: number; code: string; message: string }
+  | { type: "chat_failed"; chatId: string; message: string };
+
+export interface ChatEndpointsOptions {
+  /** Where chats live: `createSqliteChatStore()` or `createPostgresChatStore()`. */
+  store: ChatStore;
+  model: LanguageModel;
+  /** The system prompt. Only the server sets it; a client's system messages are never read. */
+  instructions?: string;
+  /** The server's own tools for one run of one chat. */
+  tools: (context: ServerToolsContext) => ToolSet;
+  /**
+   * Settings a client may choose and the chat keeps, read from the body of
+   * each request that carries any (the harness: its approval-gate switches).
+   * Return undefined to keep what the chat has.
+   */
+  readOptions?: (body: Record<string, unknown>) => Record<string, unknown> | undefined;
+  /** Server tools a client may replace with a tool of its own of the same name (e.g. `["execute_code"]` for code run in the browser). Default none. */
+  clientReplaceableTools?: readonly string[];
+  /** What results of client tools must be, by tool name. Default: `execute_code` must be the kit's `ExecuteCodeResult`. A declared output schema applies to tools not listed. */
+  resultContracts?: Record<string, ToolResultContract>;
+  /** How long an approval request stays answerable. Default 10 minutes. */
+  approvalTtlMs?: number;
+  /** Model steps per run. Default 5. */
+  maxSteps?: number;
+  limits?: Partial<ChatLimits>;
+  /** How long a request (a new message, answers, results) waits for a run of the same chat that is ending before 409. Default 5 000 ms. */
+  busyWaitMs?: number;
+  /**
+   * Where runs' live streams are kept while they run, for pages that reload
+   * or open the chat in another tab (`GET /api/chat/:id/stream`) and for
+   * Stop (`POST /api/chats/:id/stop`). Default: this process only; give
+   * `createRunStreams({ publisher, subscriber })` Redis clients when several
+   * servers share the store.
+   */
+  streams?: RunStreams;
+  /**
+   * Chats not changed for this long are deleted, every owner's (checked at
+   * most once an hour, as requests come). Default: kept until their owner
+   * deletes them. Needs a store with `purge` (both of the kit's have it).
+   */
+  retentionMs?: number;
+  /** A chat left running or pending this long is taken to be abandoned by a server that went away. Default 15 minutes. */
+  staleAfterMs?: number;
+  /** The text a client sees for a failed run. Default: the error's message. */
+  onError?: (error: unknown) => string;
+  log?: (event: ChatLogEvent) => void;
+  now?: () => number;
+}
