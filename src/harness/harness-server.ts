@@ -390,6 +390,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Runs in flight are stopped and their ends stored before the store closes.
+      await chats.close();
       await sandbox?.close();
       await pubSub?.close();
       await store.close();

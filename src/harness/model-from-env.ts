@@ -36,5 +36,6 @@ export async function modelFromEnv(env: ModelEnv = process.env): Promise<{ model
     throw new ModelEnvError("A real model needs the AI SDK's OpenAI-compatible provider: npm install @ai-sdk/openai-compatible");
   }
   const openai = provider.createOpenAICompatible({ name: "openai-compatible", baseURL: baseURL ?? OPENAI, apiKey });
-  return { model: openai.chatModel(modelId), name: `${modelId} at ${baseURL ?? OPENAI}` };
+  // The name is shown to every visitor of the demo: the endpoint's host only, never its credentials, path or query.
+  return { model: openai.chatModel(modelId), name: `${modelId} at ${new URL(baseURL ?? OPENAI).host}` };
 }

@@ -59,7 +59,8 @@ const harness = await startHarness({
   // Chats: PostgreSQL when DATABASE_URL is set, else SQLite (a file, or :memory:).
   database: process.env.DATABASE_URL || process.env.HARNESS_DATABASE || undefined,
   dataDir: process.env.HARNESS_DATA_DIR || "data",
-  chatRetentionMs: numberFrom("HARNESS_CHAT_RETENTION_DAYS", 7) * 86_400_000,
+  // 0 keeps chats until their owners delete them.
+  chatRetentionMs: numberFrom("HARNESS_CHAT_RETENTION_DAYS", 7) * 86_400_000 || Infinity,
   // Several harnesses on one store follow each other's runs through Redis.
   redisUrl: process.env.REDIS_URL || undefined,
   log: process.env.HARNESS_LOG ? (event) => console.log(JSON.stringify(event)) : undefined,

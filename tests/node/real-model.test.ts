@@ -63,7 +63,7 @@ describe("the demo with a real model from the environment", () => {
   it("streams the model's tool call into the real sandbox and the result back to the model", async () => {
     const endpoint = await startCompletionsServer("print(6 * 7)");
     const real = await modelFromEnv({ OPENAI_BASE_URL: endpoint.url, OPENAI_API_KEY: "sk-test", OPENAI_MODEL: "tutor-1" });
-    expect(real?.name).toBe(`tutor-1 at ${endpoint.url}`);
+    expect(real?.name).toBe(`tutor-1 at ${new URL(endpoint.url).host}`);
     const h = await startHarness({ port: 0, database: ":memory:", model: real!.model, modelName: real!.name });
     cleanups.push(h.close);
 
@@ -92,14 +92,17 @@ describe("the demo with a real model from the environment", () => {
 
     // The demo page names the model.
     const session = (await (await fetch(`${h.url}/api/session`)).json()) as { model: string | null };
-    expect(session.model).toBe(`tutor-1 at ${endpoint.url}`);
+    expect(session.model).toBe(`tutor-1 at ${new URL(endpoint.url).host}`);
   });
 
   it("is the scripted tutor when the environment names no endpoint, and says what is missing when it names half of one", async () => {
     expect(await modelFromEnv({})).toBeNull();
     await expect(modelFromEnv({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).rejects.toThrow(ModelEnvError);
     await expect(modelFromEnv({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).rejects.toThrow("Set OPENAI_MODEL");
-    expect((await modelFromEnv({ OPENAI_API_KEY: "sk-x" }))?.name).toBe("gpt-4.1-mini at https://api.openai.com/v1");
+    expect((await modelFromEnv({ OPENAI_API_KEY: "sk-x" }))?.name).toBe("gpt-4.1-mini at api.openai.com");
+    // What the page is told never carries the endpoint's credentials.
+    const named = await modelFromEnv({ OPENAI_BASE_URL: "http://user:s3cret@10.1.2.3:9/v1?api-key=abc", OPENAI_MODEL: "m" });
+    expect(named?.name).toBe("m at 10.1.2.3:9");
     const h = await startHarness({ port: 0, database: ":memory:" });
     cleanups.push(h.close);
     expect(((await (await fetch(`${h.url}/api/session`)).json()) as { model?: string }).model).toBeUndefined();

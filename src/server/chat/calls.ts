@@ -1,4 +1,5 @@
 import type { UIMessage } from "ai";
+import { RUN_STOPPED } from "../../contract/result.js";
 import type { ChatRecord } from "./store.js";
 
 /** A tool part of a UI message, as stored: the fields the chat reads and writes. */
@@ -137,6 +138,28 @@ export function cancelAwaited(chat: Pick<ChatRecord, "messages" | "tools">): UIM
       return { ...part, state: "output-denied", approval: { ...part.approval, approved: false, reason: CANCELLED_BY_NEW_MESSAGE } };
     }
     return part;
+  });
+}
+
+export const STOPPED_BEFORE_RESULT = "The run was stopped before this call returned.";
+
+/**
+ * The messages of a stopped run with every server call of its last
+ * assistant message that has no result given one: a stop can come between
+ * an approval and the program's start, and a call without a result would
+ * make the chat unreadable to the model. `execute_code` gets the kit's
+ * stopped result (the card shows it as cancelled); other tools an error.
+ * Output a program streamed before the stop stays as it was.
+ */
+export function settleStoppedCalls(messages: readonly UIMessage[], clientToolNames: ReadonlySet<string>): UIMessage[] {
+  return mapLastAssistant(messages, (part) => {
+    const unanswered = part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded";
+    if (!unanswered || clientToolNames.has(toolNameOf(part))) return part;
+    if (part.approval?.approved === false) return { ...part, state: "output-denied" };
+    if (toolNameOf(part) === "execute_code") {
+      return { ...part, state: "output-available", input: part.input ?? {}, output: { status: "error", code: RUN_STOPPED, message: STOPPED_BEFORE_RESULT } };
+    }
+    return { ...part, state: "output-error", input: part.input ?? {}, errorText: STOPPED_BEFORE_RESULT };
   });
 }
 

@@ -89,7 +89,17 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   async function load(caller: ChatCaller, id: string): Promise<ChatRecord> {
     const chat = isValidId(id) ? await store.get(caller.participantId, id) : null;
     if (!chat) throw noSuchChat();
-    return abandonIfStale(chat);
+    return abandonIfOrphaned(await abandonIfStale(chat));
+  }
+
+  /**
+   * A running chat whose run no server keeps (its server stopped or
+   * restarted) is marked so at once, rather than after `staleAfterMs`.
+   */
+  async function abandonIfOrphaned(chat: ChatRecord): Promise<ChatRecord> {
+    if (chat.status !== "running" || !isOrphan(chat) || (await streams.isLive(runIdOf(chat)))) return chat;
+    const moved = await move(chat, "abandon", { error: "The server stopped while answering." });
+    return moved ?? (await store.get(chat.owner, chat.id)) ?? chat;
   }
 
   /** A chat left running or pending by a server that went away becomes an error, so that it can go on. */
@@ -225,8 +235,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   /**
    * The live stream of the chat's run, from its first chunk (null when none
    * runs). A run that has just been stored as started may take a moment to
-   * be kept. A run no server keeps is over: its server went away, and the
-   * chat is marked so at once rather than after `staleAfterMs`.
+   * be kept.
    */
   async function followRun(caller: ChatCaller, chatId: string): Promise<ReadableStream<string> | null> {
     const deadline = performance.now() + 2_000;
@@ -234,11 +243,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       const chat = await load(caller, chatId);
       if (!isMidRun(chat.status)) return null;
       const live = chat.status === "running" ? await streams.follow(runIdOf(chat)) : null;
-      if (live) return live;
-      if (performance.now() >= deadline) {
-        if (chat.status === "running" && isOrphan(chat)) await move(chat, "abandon", { error: "The server stopped while answering." });
-        return null;
-      }
+      if (live || performance.now() >= deadline) return live;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -379,9 +384,16 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
             throw error;
           });
         }
-        chat = await settled(await abandonIfStale(chat));
+        chat = await settled(await abandonIfOrphaned(await abandonIfStale(chat)));
         return respond(request, caller, await continueChat(chat, readAISDKSubmission(chat, body, limits), body));
       }),
+
+    /**
+     * Stops the runs this process keeps and stores how each ended (at most
+     * 5 s), for a server that shuts down: pages then see the runs stopped,
+     * not running. Call it before closing the store.
+     */
+    close: () => runs.stopAll(5_000),
 
     /**
      * Routes a request under `basePath` (default `/api`) to the endpoint for

@@ -10,7 +10,7 @@ import {
   type UIMessageChunk,
 } from "ai";
 import { expiredApprovalResult } from "../approval-expiry.js";
-import { pendingApprovals, pendingCalls } from "./calls.js";
+import { pendingApprovals, pendingCalls, settleStoppedCalls } from "./calls.js";
 import type { ChatLogEvent } from "./options.js";
 import type { RunStreams } from "./run-streams.js";
 import type { ChatEvent } from "./status.js";
@@ -53,6 +53,8 @@ export interface ModelRunsOptions {
 export function createModelRuns(deps: ModelRunsOptions) {
   // Signs approval requests so that an answer only approves the exact call that was shown; kept in the store so it outlives a restart.
   let approvalSecret: Promise<Uint8Array> | undefined;
+  // The runs of this process, so that a server that shuts down stores how each ended.
+  const running = new Set<{ stop: () => void; settled: Promise<void> }>();
 
   /**
    * One run of the model loop for a chat the caller has moved to `running`.
@@ -88,7 +90,9 @@ export function createModelRuns(deps: ModelRunsOptions) {
           onError: deps.describeError,
           onEnd: async ({ messages, outcome }) => {
             try {
-              await finish(chat, messages, outcome.status === "failed" ? deps.describeError(outcome.error) : null);
+              // A stop can leave calls without results; the chat must stay readable to the model.
+              const ended = stopping.signal.aborted ? settleStoppedCalls(messages, new Set(chat.tools.map((spec) => spec.name))) : messages;
+              await finish(chat, ended, outcome.status === "failed" ? deps.describeError(outcome.error) : null);
             } finally {
               settle();
             }
@@ -128,6 +132,9 @@ export function createModelRuns(deps: ModelRunsOptions) {
       void sse.pipeTo(new WritableStream()).catch(() => undefined);
       throw error;
     }
+    const entry = { stop: () => stopping.abort(), settled };
+    running.add(entry);
+    void settled.finally(() => running.delete(entry));
     return { live, settled, chatId: chat.id, owner: chat.owner };
   }
 
@@ -152,5 +159,11 @@ export function createModelRuns(deps: ModelRunsOptions) {
     deps.onEnd(chat);
   }
 
-  return { start };
+  /** Stops every run of this process and waits (at most `waitMs`) until their ends are stored. */
+  async function stopAll(waitMs: number): Promise<void> {
+    const ends = [...running].map((run) => (run.stop(), run.settled));
+    await Promise.race([Promise.all(ends), new Promise((resolve) => setTimeout(resolve, waitMs))]);
+  }
+
+  return { start, stopAll };
 }

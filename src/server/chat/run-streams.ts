@@ -29,6 +29,8 @@ export interface RunStreams {
   follow(runId: string): Promise<ReadableStream<string> | null>;
   /** Asks the server running `runId` to stop it. */
   stop(runId: string): Promise<void>;
+  /** Whether some server keeps the run's stream now (a run whose server went away is not live). */
+  isLive(runId: string): Promise<boolean>;
 }
 
 /** Runs' live streams, through `resumable-stream`: in this process by default, through Redis when given its clients. */
@@ -59,6 +61,13 @@ export function createRunStreams(options: RunStreamsOptions = {}): RunStreams {
     },
     async stop(runId) {
       await publisher.publish(stopChannel(runId), "stop");
+    },
+    async isLive(runId) {
+      // In this process the marker is enough; through Redis only the keeping server's answer is.
+      if (local) return (await context.hasExistingStream(runId)) === true;
+      const live = await this.follow(runId);
+      await live?.cancel();
+      return live !== null;
     },
   };
 }

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedExecutor, startHarness, type HarnessOptions } from "../../../src/harness";
+import { createSqliteChatStore } from "../../../src/server";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -155,6 +156,38 @@ describe("a run that outlives its page", () => {
     expect((await send(`${h.url}/api/chats/chat-stop/stop`, { method: "POST", body: "{}" })).status).toBe(204);
   });
 
+  it("a stop right after an approval, before the program returned, leaves a chat that goes on", async () => {
+    let calls = 0;
+    const h = await harness({
+      // The first program takes a while to start: the stop lands between the approval and any output.
+      executor: createScriptedExecutor(() => (++calls === 1 ? { delayMs: 30_000, stdout: "late\n" } : { stdout: "next\n" })),
+    });
+    const send = browser();
+    const json = { accept: "application/json" };
+    const created = (await (await send(`${h.url}/api/chats`, { method: "POST", body: JSON.stringify({ confirmCodeExecution: true }) })).json()) as { id: string };
+    const asked = (await (await send(`${h.url}/api/chats/${created.id}/messages`, { method: "POST", headers: json, body: JSON.stringify({ text: SLOW_PROGRAM }) })).json()) as {
+      required_action: { approvals: Array<{ approval_id: string }> };
+    };
+    const approved = await send(`${h.url}/api/chats/${created.id}/tool-results`, {
+      method: "POST",
+      body: JSON.stringify({ results: [], approvals: [{ approval_id: asked.required_action.approvals[0]!.approval_id, approved: true }] }),
+    });
+    expect(approved.status).toBe(200);
+    expect((await send(`${h.url}/api/chats/${created.id}/stop`, { method: "POST", body: "{}" })).status).toBe(202);
+    await readChunks(approved);
+    let stored = await storedChat(send, h.url, created.id);
+    for (let tries = 0; stored.status === "running" && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      stored = await storedChat(send, h.url, created.id);
+    }
+    // The call has a result, the card reads it as stopped, and the model can read the chat.
+    expect(storedOutput(stored)).toMatchObject({ status: "error", code: "run_stopped" });
+    const next = await send(`${h.url}/api/chats/${created.id}/messages`, { method: "POST", headers: json, body: JSON.stringify({ text: "```python\nprint(2)\n```" }) });
+    expect(next.status).toBe(200);
+    const after = (await next.json()) as Awaited<ReturnType<typeof storedChat>>;
+    expect(after.status).not.toBe("error");
+  });
+
   it("answers 404 for another browser's chat, and stops nothing of it", async () => {
     const h = await harness();
     const owner = browser();
@@ -168,8 +201,8 @@ describe("a run that outlives its page", () => {
 });
 
 describe("a run whose server went away", () => {
-  it("is marked as ended when a page comes to follow it through the server that took over, and the chat goes on", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "ecu-orphan-"));
+  it("a server that shuts down stores how its runs ended: after a restart the chat is not running, and goes on", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "ecu-shutdown-"));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const first = await startHarness({
       port: 0,
@@ -178,15 +211,49 @@ describe("a run whose server went away", () => {
       executor: createScriptedExecutor(() => ({ chunks: [{ stream: "stdout", text: "one\n" }, { stream: "stdout", text: "never\n", delayMs: 60_000 }] })),
     });
     const send = browser();
-    await startAndLeave(send, first.url, "chat-orphan");
+    await startAndLeave(send, first.url, "chat-shutdown");
     await first.close();
 
     const second = await harness({ database: undefined, dataDir: dir });
-    expect((await storedChat(send, second.url, "chat-orphan")).status).toBe("running");
-    expect((await send(`${second.url}/api/chat/chat-orphan/stream`)).status).toBe(204);
-    const stored = await storedChat(send, second.url, "chat-orphan");
-    expect(stored).toMatchObject({ status: "error", error: "The server stopped while answering." });
-    const next = await send(`${second.url}/api/chats/chat-orphan/messages`, {
+    const stored = await storedChat(send, second.url, "chat-shutdown");
+    expect(stored.status).toBe("idle");
+    expect(JSON.stringify(stored.messages)).not.toContain("never");
+    const next = await send(`${second.url}/api/chats/chat-shutdown/messages`, {
+      method: "POST",
+      headers: { accept: "application/json" },
+      body: JSON.stringify({ text: SLOW_PROGRAM }),
+    });
+    expect(next.status).toBe(200);
+    expect(storedOutput((await next.json()) as Awaited<ReturnType<typeof storedChat>>)).toMatchObject({ stdout: "one\ntwo\nthree\n" });
+  });
+
+  it("a run left running by a server that died is marked ended as soon as anyone reads the chat, and the chat goes on", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "ecu-orphan-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const h = await harness({ database: undefined, dataDir: dir });
+    const send = browser();
+    const participant = ((await (await send(`${h.url}/api/session`)).json()) as { participant: string }).participant;
+    // What a server that died mid-run leaves: the chat stored as running, and no one keeping its stream.
+    const store = await createSqliteChatStore({ dataDir: dir });
+    const time = Date.now() - 60_000;
+    await store.insert({
+      id: "chat-orphan",
+      owner: participant,
+      status: "running",
+      version: 1,
+      messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: SLOW_PROGRAM }] }],
+      tools: [],
+      options: {},
+      approvals: {},
+      error: null,
+      createdAt: time,
+      updatedAt: time,
+    });
+    await store.close();
+
+    expect(await storedChat(send, h.url, "chat-orphan")).toMatchObject({ status: "error", error: "The server stopped while answering." });
+    expect((await send(`${h.url}/api/chat/chat-orphan/stream`)).status).toBe(204);
+    const next = await send(`${h.url}/api/chats/chat-orphan/messages`, {
       method: "POST",
       headers: { accept: "application/json" },
       body: JSON.stringify({ text: SLOW_PROGRAM }),
