@@ -17,7 +17,7 @@ import { createModelRuns, runIdOf, streamResponse, type ModelRun } from "./model
 import type { ChatCaller, ChatEndpointsOptions } from "./options.js";
 import { matchChatRoute, type ChatMethod } from "./routes.js";
 import { createRunEnds } from "./run-ends.js";
-import { createRunStreams } from "./run-streams.js";
+import { createRunStreams, TooManyFollowers } from "./run-streams.js";
 import { canMove, ChatStateConflict, isMidRun } from "./status.js";
 import { createStorageGuard } from "./storage-guard.js";
 import { moveChat, type ChatRecord, type DynamicToolSpec } from "./store.js";
@@ -279,7 +279,10 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
      */
     followStream: (_request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
-        const live = await followRun(caller, chatId);
+        const live = await followRun(caller, chatId).catch((error: unknown) => {
+          if (error instanceof TooManyFollowers) throw new ChatRequestError(429, "too_many_followers", error.message);
+          throw error;
+        });
         return live ? streamResponse(live) : new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
       }),
 

@@ -15,4 +15,4 @@ export {
 export { pendingApprovals, pendingCalls, type PendingApproval, type PendingCall } from "./calls.js";
 export { matchChatRoute, type ChatEndpointName, type ChatMethod, type ChatRoute } from "./routes.js";
 export { sendWebResponse, toNodeHandler, toWebRequest } from "./node-adapter.js";
-export { createRunStreams, inProcessPubSub, type Publisher, type RunStreams, type RunStreamsOptions, type Subscriber } from "./run-streams.js";
+export { createRunStreams, inProcessPubSub, TooManyFollowers, type Publisher, type RunStreams, type RunStreamsOptions, type Subscriber } from "./run-streams.js";

@@ -12,7 +12,12 @@ export interface RunStreamsOptions {
   subscriber?: Subscriber;
   /** Prefix of the Redis keys and channels. Default `"execute-code-ui"`. */
   keyPrefix?: string;
+  /** Clients that may follow one run through this server at once (tabs of its owner); past it `follow` throws `TooManyFollowers`. Default 8. */
+  maxFollowers?: number;
 }
+
+/** A run already has as many followers on this server as it may. */
+export class TooManyFollowers extends Error {}
 
 /**
  * The live streams of runs, by run id: a run's stream is read to its end by
@@ -41,6 +46,17 @@ export function createRunStreams(options: RunStreamsOptions = {}): RunStreams {
   const keyPrefix = options.keyPrefix ?? "execute-code-ui";
   const context = createResumableStreamContext({ waitUntil: null, keyPrefix, publisher, subscriber });
   const stopChannel = (runId: string) => `${keyPrefix}:stop:${runId}`;
+  const maxFollowers = options.maxFollowers ?? 8;
+  // Followers of each run through this server: each costs a copy of the stream so far and a subscription.
+  const followers = new Map<string, number>();
+  const counted = (runId: string, stream: ReadableStream<string>) => {
+    followers.set(runId, (followers.get(runId) ?? 0) + 1);
+    return readToEnd(stream, () => {
+      const left = (followers.get(runId) ?? 1) - 1;
+      if (left > 0) followers.set(runId, left);
+      else followers.delete(runId);
+    });
+  };
 
   return {
     shared: local === null,
@@ -52,12 +68,15 @@ export function createRunStreams(options: RunStreamsOptions = {}): RunStreams {
       return started;
     },
     async follow(runId) {
+      if ((followers.get(runId) ?? 0) >= maxFollowers) throw new TooManyFollowers(`This run is followed ${maxFollowers} times already.`);
+      let live: ReadableStream<string> | null | undefined;
       try {
-        return (await context.resumeExistingStream(runId)) ?? null;
+        live = await context.resumeExistingStream(runId);
       } catch {
         // Its server went away without saying so.
         return null;
       }
+      return live ? counted(runId, live) : null;
     },
     async stop(runId) {
       await publisher.publish(stopChannel(runId), "stop");
@@ -65,29 +84,36 @@ export function createRunStreams(options: RunStreamsOptions = {}): RunStreams {
     async isLive(runId) {
       // In this process the marker is enough; through Redis only the keeping server's answer is.
       if (local) return (await context.hasExistingStream(runId)) === true;
-      const live = await this.follow(runId);
+      const live = await context.resumeExistingStream(runId).catch(() => null);
       await live?.cancel();
-      return live !== null;
+      return !!live;
     },
   };
 }
 
-/** `stream`, ended (never errored) when it ends or fails, calling `onEnd` once. */
+/** `stream`, ended (never errored) when it ends, fails or its reader goes away, calling `onEnd` once. */
 function readToEnd(stream: ReadableStream<string>, onEnd: () => void): ReadableStream<string> {
   const reader = stream.getReader();
-  const end = (controller: ReadableStreamDefaultController<string>) => {
+  let ended = false;
+  const endOnce = () => {
+    if (ended) return;
+    ended = true;
     onEnd();
-    controller.close();
   };
   return new ReadableStream({
     async pull(controller) {
       try {
         const { done, value } = await reader.read();
-        if (done) end(controller);
-        else controller.enqueue(value);
+        if (!done) return controller.enqueue(value);
       } catch {
-        end(controller);
+        // Ended below, as a stream that ends.
       }
+      endOnce();
+      controller.close();
+    },
+    cancel(reason) {
+      endOnce();
+      return reader.cancel(reason);
     },
   });
 }

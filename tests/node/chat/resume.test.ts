@@ -188,6 +188,22 @@ describe("a run that outlives its page", () => {
     expect(after.status).not.toBe("error");
   });
 
+  it("is followed by at most 8 clients at once: the next gets 429 until one goes away", async () => {
+    const h = await harness();
+    const send = browser();
+    await startAndLeave(send, h.url, "chat-crowd");
+    const followers = await Promise.all(Array.from({ length: 8 }, () => send(`${h.url}/api/chat/chat-crowd/stream`)));
+    expect(followers.map((response) => response.status)).toEqual(Array(8).fill(200));
+    const ninth = await send(`${h.url}/api/chat/chat-crowd/stream`);
+    expect(ninth.status).toBe(429);
+    expect(await ninth.json()).toMatchObject({ error: "too_many_followers" });
+    await followers[0]!.body!.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const again = await send(`${h.url}/api/chat/chat-crowd/stream`);
+    expect(again.status).toBe(200);
+    for (const response of [...followers.slice(1), again]) expect(finalOutput(await readChunks(response))).toMatchObject({ stdout: "one\ntwo\nthree\n" });
+  });
+
   it("answers 404 for another browser's chat, and stops nothing of it", async () => {
     const h = await harness();
     const owner = browser();
