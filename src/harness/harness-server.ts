@@ -313,7 +313,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   async function serveChats(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const isFile = RUN_FILE_PATH.test(path);
     const route = matchChatRoute(path);
-    if (!route && !isFile && path !== "/api/session") return serveDemo(req, res);
+    if (!route && !isFile && path !== "/api/session") {
+      res.writeHead(404, { "content-type": "application/json", "cache-control": "no-store" });
+      res.end(JSON.stringify({ error: "not_found", message: "There is no such endpoint." }));
+      return;
+    }
     const methods = route ? Object.keys(route.methods) : ["GET"];
     if (!methods.includes(req.method ?? "")) {
       res.writeHead(405, { allow: methods.join(", ") }).end();

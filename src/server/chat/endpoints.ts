@@ -117,7 +117,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     if (kept.length >= limits.maxChatsPerParticipant) {
       throw new ChatRequestError(429, "too_many_chats", `You keep ${kept.length} chats, the most allowed: delete one to start another.`);
     }
-    await storage.check(caller.participantId);
+    (await storage.admit(caller.participantId))();
     const time = now();
     const chat: ChatRecord = {
       id,
@@ -198,11 +198,24 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     }
 
     if (!canMove(chat.status, "start")) throw conflict(chat, `The chat is ${chat.status}; send the message again when it is done.`);
-    let messages: UIMessage[];
     if (submission.kind === "message" && chat.messages.filter((message) => message.role === "user").length >= limits.maxUserMessagesPerChat) {
       throw new ChatRequestError(413, "chat_full", `This chat holds ${limits.maxUserMessagesPerChat} messages, the most allowed: start a new chat to go on.`);
     }
-    await storage.check(chat.owner);
+    // What the run is expected to store: the message, and the program in it again as a call's input, output and the reply.
+    const release = await storage.admit(chat.owner, submission.kind === "message" ? 4 * JSON.stringify(submission.message).length : 0);
+    try {
+      const ran = await startRun(chat, submission, body);
+      void ran.settled.finally(release);
+      return ran;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Starts the loop on a chat for a new message or a regenerate. */
+  async function startRun(chat: ChatRecord, submission: Exclude<Submission, { kind: "answers" }>, body: Record<string, unknown>) {
+    let messages: UIMessage[];
     if (submission.kind === "message") {
       messages = [...(chat.status === "requires_action" ? cancelAwaited(chat) : chat.messages), submission.message];
     } else {
@@ -266,7 +279,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         return refusal(new ChatRequestError(409, "conflict", error.message, { status: error.status }));
       }
       if (!(error instanceof ChatRequestError)) throw error;
-      log({ type: "chat_refused", chatId, status: error.status, code: error.code, message: error.message });
+      // A refused id is the client's own text: logged no longer than a valid one.
+      log({ type: "chat_refused", chatId: chatId?.slice(0, 128) ?? null, status: error.status, code: error.code, message: error.message });
       return refusal(error);
     }
   }

@@ -23,11 +23,31 @@ export function createStorageGuard({
   now: () => number;
 }) {
   let sweptAt = -Infinity;
+  // Bytes that runs of this process are about to store, by owner: requests that come at once cannot all pass one check.
+  const reserved = new Map<string, number>();
+  const release = (owner: string, bytes: number) => {
+    const left = (reserved.get(owner) ?? bytes) - bytes;
+    if (left > 0) reserved.set(owner, left);
+    else reserved.delete(owner);
+  };
   return {
-    /** Refuses what would add to a participant's chats once they take their share of the store. */
-    async check(owner: string): Promise<void> {
-      const used = (await store.usage?.(owner)) ?? 0;
-      if (used < limits.maxStoredBytesPerParticipant) return;
+    /**
+     * Refuses a participant whose chats take their share of the store,
+     * counting what their runs in flight are about to store; otherwise holds
+     * `bytes` (what this run is expected to store) for them until the
+     * returned release is called, when the run's end is stored.
+     */
+    async admit(owner: string, bytes = 0): Promise<() => void> {
+      reserved.set(owner, (reserved.get(owner) ?? 0) + bytes);
+      const used = ((await store.usage?.(owner)) ?? 0) + (reserved.get(owner) ?? 0) - bytes;
+      if (used < limits.maxStoredBytesPerParticipant) {
+        let released = false;
+        return () => {
+          if (!released) release(owner, bytes);
+          released = true;
+        };
+      }
+      release(owner, bytes);
       throw new ChatRequestError(
         413,
         "storage_full",

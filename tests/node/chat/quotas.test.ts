@@ -53,6 +53,20 @@ describe("quotas per participant", () => {
     expect((await call("POST", "/api/chats", { id: "another" })).status).toBe(201);
   });
 
+  it("requests that come at once count each other: a burst cannot store many times the share", async () => {
+    const store = await createSqliteChatStore({ path: ":memory:" });
+    const { call } = await chatServer({ plan: () => [], store, endpoints: { limits: { maxStoredBytesPerParticipant: 150_000 } } });
+    const ids = Array.from({ length: 10 }, (_, i) => `burst-${i}`);
+    for (const id of ids) expect((await call("POST", "/api/chats", { id })).status).toBe(201);
+    const text = "y".repeat(20_000);
+    const answers = await Promise.all(ids.map((id) => call("POST", `/api/chats/${id}/messages`, { text })));
+    const accepted = answers.filter((answer) => answer.status === 200).length;
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThanOrEqual(2);
+    expect(answers.filter((answer) => answer.status === 413).every((answer) => answer.body.error === "storage_full")).toBe(true);
+    expect(await store.usage!("alice")).toBeLessThan(2 * 150_000);
+  });
+
   it("chats unchanged for longer than retentionMs are deleted, every owner's; newer ones stay", async () => {
     let time = Date.parse("2026-01-01T00:00:00Z");
     const store = await createSqliteChatStore({ path: ":memory:" });
