@@ -17,8 +17,8 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(card.status).toHaveText(/^Finished\s*exit 0$/);
     await expect(card.code).toHaveText(`${code}\n`, { useInnerText: true });
     await expect(page.getByText("The program finished with exit code 0. Its first line of output is: 1 1")).toBeVisible();
-    // A screen reader hears the reply once it is complete.
-    await expect(page.locator('.demo-announcer[role="status"]')).toHaveText("The program finished with exit code 0. Its first line of output is: 1 1");
+    // The thread is a log: a screen reader hears what is added to it, the reply among it.
+    await expect(page.getByRole("log", { name: "Conversation" })).toContainText("The program finished with exit code 0.");
   });
 
   test("Enter sends, and Shift+Enter adds a line, as in the chat apps students use", async ({ page }) => {
@@ -168,6 +168,21 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(page.getByText("The program finished with exit code 0. Its first line of output is: tick 0")).toBeVisible();
     // Nothing left spinning, and the chat goes on.
     await expect(card.root.locator('button[data-slot="execute-code-stop"]')).toHaveCount(0);
+    await send(page, python("print(6 * 7)"));
+    const next = executeCodeCard(page, 1);
+    expect(await next.waitForEnd()).toBe("succeeded");
+    expect(await next.text("stdout")).toBe("42\n");
+  });
+
+  test("after a reload, Stop in the card still ends the server run it follows", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await send(page, python('print("before the loop", flush=True)\nwhile True:\n    pass'));
+    await expect(executeCodeCard(page).stdout).toContainText("before the loop");
+    await page.reload();
+    const card = executeCodeCard(page);
+    await expect(card.stdout).toContainText("before the loop");
+    await card.root.locator('button[data-slot="execute-code-stop"]').click();
+    expect(await card.waitForEnd()).toBe("cancelled");
     await send(page, python("print(6 * 7)"));
     const next = executeCodeCard(page, 1);
     expect(await next.waitForEnd()).toBe("succeeded");

@@ -277,23 +277,6 @@ function ChatError({ message }: { message: string }) {
   );
 }
 
-/** The text of the assistant's last reply, once the run has ended: said politely to a screen reader, not shown. */
-function ReplyAnnouncer({ messages, settled }: { messages: UIMessage[]; settled: boolean }) {
-  const last = messages.at(-1);
-  const reply =
-    settled && last?.role === "assistant"
-      ? last.parts
-          .filter((part): part is { type: "text"; text: string } => part.type === "text")
-          .map((part) => part.text)
-          .join(" ")
-      : "";
-  return (
-    <div role="status" aria-live="polite" className="demo-visually-hidden demo-announcer">
-      {reply}
-    </div>
-  );
-}
-
 function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => void }) {
   const { chat, refusal } = useDemoChat(demoChat);
   const runtime = useAISDKRuntime(chat);
@@ -305,7 +288,8 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
   return (
     <AssistantRuntimeProvider runtime={runtime} config={configs[demoChat.runWhere]}>
       <ThreadPrimitive.Root className="demo-thread" data-chat-id={demoChat.id} data-run-where={demoChat.runWhere}>
-        <ThreadPrimitive.Viewport className="demo-viewport">
+        {/* A log: what is added (the assistant's replies) is read out politely. */}
+        <ThreadPrimitive.Viewport className="demo-viewport" role="log" aria-label="Conversation">
           <AuiIf condition={(state) => state.thread.isEmpty}>
             <p className="demo-hint">
               Type a <code>```python</code> block and it runs exactly as written, or pick an example:
@@ -315,7 +299,6 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
           <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
           {refusal && <ChatError message={refusal} />}
         </ThreadPrimitive.Viewport>
-        <ReplyAnnouncer messages={chat.messages} settled={settled} />
         <ComposerPrimitive.Root className="demo-composer">
           <ComposerPrimitive.Input
             aria-label="Message"
