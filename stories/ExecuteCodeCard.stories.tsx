@@ -457,6 +457,37 @@ export const TracebackLineClicked: Story = {
   },
 };
 
+const longFailingProgram = [
+  "# Grades of the class, one line per student",
+  ...Array.from({ length: 26 }, (_, i) => `grade_${i} = ${i % 5} + 1  # a comment long enough to run past a phone's width`),
+  "print(sum(grades) / len(grades))",
+].join("\n");
+
+/** On a phone, a traceback link far down a long program: the code scrolls down to the line, never sideways. */
+export const TracebackLineOnAPhone: Story = {
+  args: call(longFailingProgram, {
+    result: completed({
+      stderr: 'Traceback (most recent call last):\n  File "<exec>", line 28, in <module>\nNameError: name \'grades\' is not defined\n',
+      exitCode: 1,
+    }),
+  }),
+  render: atPhoneWidth,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const pre = slot(root, "source")!.querySelector("pre")!;
+    await userEvent.click(within(root).getByRole("button", { name: "line 28" }));
+    const line = pre.querySelector<HTMLElement>('[data-line="28"]')!;
+    await expect(line).toHaveAttribute("data-focused", "true");
+    await waitFor(() => {
+      const box = line.getBoundingClientRect();
+      const view = pre.getBoundingClientRect();
+      expect(box.top).toBeGreaterThanOrEqual(view.top);
+      expect(box.bottom).toBeLessThanOrEqual(view.bottom);
+    });
+    await expect(pre.scrollLeft).toBe(0);
+  },
+};
+
 export const WarningOnStderr: Story = {
   args: call('import warnings\nprint("result: 42")\nwarnings.warn("float precision")', {
     result: completed({

@@ -226,10 +226,14 @@ export function CodeBlock({
 
   useEffect(() => {
     if (focusedLine === null) return;
-    const line = follow.ref.current?.querySelector<HTMLElement>(`[data-line="${focusedLine}"]`);
-    if (!line) return;
+    const pre = follow.ref.current;
+    const line = pre?.querySelector<HTMLElement>(`[data-line="${focusedLine}"]`);
+    if (!pre || !line) return;
     if (long && !expanded) setExpanded(true);
-    line.scrollIntoView?.({ block: "nearest" });
+    // Down to the line, never sideways: the line numbers stay beside their lines.
+    const offset = line.getBoundingClientRect().top - pre.getBoundingClientRect().top;
+    if (offset < 0 || offset > pre.clientHeight - line.offsetHeight) pre.scrollTop += offset - pre.clientHeight / 3;
+    pre.scrollIntoView?.({ block: "nearest", inline: "nearest" });
   }, [focusedLine, long, expanded]);
 
   const starts = blockStarts(lines);
