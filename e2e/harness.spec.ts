@@ -37,6 +37,25 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await card.text("stdout")).toBe("42\n");
   });
 
+  test("the newest card stays in view as the thread grows; scrolled up, Jump to latest brings it back", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(at(PORTS.main));
+    for (let i = 0; i < 3; i++) {
+      await send(page, python(`for n in range(25):\n    print("run ${i}", n)`));
+      const card = executeCodeCard(page, i);
+      expect(await card.waitForEnd()).toBe("succeeded");
+      await expect(card.root).toBeInViewport();
+    }
+    const jump = page.getByRole("button", { name: "Jump to latest ↓" });
+    await expect(jump).toBeHidden();
+    await page.getByRole("log", { name: "Conversation" }).evaluate((log) => log.scrollTo({ top: 0 }));
+    await expect(jump).toBeVisible();
+    await expect(executeCodeCard(page, 2).root).not.toBeInViewport();
+    await jump.click();
+    await expect(executeCodeCard(page, 2).root).toBeInViewport();
+    await expect(jump).toBeHidden();
+  });
+
   test("the card shows the writing phase while the model streams the program, then runs it", async ({ page }) => {
     await page.goto(at(PORTS.main));
     const phases = await recordPhases(page);

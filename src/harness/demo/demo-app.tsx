@@ -298,6 +298,8 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
           <ExamplePrompts />
           <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
           {refusal && <ChatError message={refusal} />}
+          {/* Shown only while the reader is above the end; the thread follows new output once they are back there. */}
+          <ThreadPrimitive.ScrollToBottom className="demo-send demo-jump">Jump to latest ↓</ThreadPrimitive.ScrollToBottom>
         </ThreadPrimitive.Viewport>
         <ComposerPrimitive.Root className="demo-composer">
           <ComposerPrimitive.Input
