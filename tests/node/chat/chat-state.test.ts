@@ -10,7 +10,7 @@ import {
   type ChatEvent,
   type ChatStatus,
 } from "../../../src/server";
-import { chatServer, completed, executeCodeTool, serverTools, serverToolsWithApproval, weatherTool, type PlannedCall } from "./fixtures";
+import { chatServer, completed, executeCodeTool, serverToolsWithApproval, weatherTool, type PlannedCall } from "./fixtures";
 
 const codeCall = (code: string, id?: string): PlannedCall => ({ toolName: "execute_code", input: { code }, ...(id ? { id } : {}) });
 
