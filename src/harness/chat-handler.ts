@@ -94,6 +94,11 @@ function hangUpSignal(res: ServerResponse): AbortSignal {
 /**
  * The chat endpoints of the harness.
  *
+ * @deprecated Since 2026-12-01 (0.3.0); removed in 0.4.0. Its `chat` is the
+ * old stateless `/api/chat`, which takes the whole history from the client:
+ * use `createChatEndpoints` from `execute-code-ui/server`, whose store is the
+ * truth. `generate` goes with it.
+ *
  * Both accept only a JSON POST from the server's own origin (or
  * `allowedOrigins`): 415 for any other body type, 403 for another origin.
  * The participant id comes from `participantId`, never from the request's
