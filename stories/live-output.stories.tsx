@@ -1,0 +1,147 @@
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { expect, fn, userEvent, waitFor, within } from "storybook/test";
+import { ExecuteCodeCard } from "../src";
+import { call, largeProgram, primesCode, running } from "./fixtures";
+import { card, slot, highlighted, atPhoneWidth, StreamingDemo, tickCode, ticksUpTo, runningWith, LiveOutputDemo } from "./story-helpers";
+
+/** The program streaming in as the model writes it, and its output while it runs. */
+const meta = {
+  title: "ExecuteCodeCard/Live output",
+  component: ExecuteCodeCard,
+} satisfies Meta<typeof ExecuteCodeCard>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const StreamingCode: Story = {
+  args: { status: running },
+  render: () => <StreamingDemo code={primesCode} steps={24} intervalMs={40} />,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "writing");
+    await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), { timeout: 5000 });
+    await expect(slot(root, "source")?.querySelector("code")?.textContent?.replace(/\n$/, "")).toBe(primesCode);
+    await highlighted(root);
+    await expect(within(root).getByRole("status")).toHaveTextContent("Running");
+  },
+};
+
+/** A long program streams in: the code follows its end, unless the reader scrolls up to read. */
+export const StreamingLongCode: Story = {
+  args: { status: running },
+  render: () => <StreamingDemo code={largeProgram(16_000)} steps={160} intervalMs={30} />,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const body = () => slot(root, "source")!.querySelector("pre")!;
+    const lineCount = () => body().querySelectorAll(".ecu-code-line").length;
+    const atEnd = () => body().scrollTop + body().clientHeight >= body().scrollHeight - 4;
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(40), { timeout: 5000 });
+    await waitFor(() => expect(atEnd()).toBe(true));
+    // The reader scrolls up: the code stays where they put it while it grows.
+    body().scrollTop = 0;
+    body().dispatchEvent(new Event("scroll"));
+    const before = lineCount();
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(before + 10), { timeout: 5000 });
+    await expect(body().scrollTop).toBe(0);
+    // Back at the end, it follows again.
+    body().scrollTop = body().scrollHeight;
+    body().dispatchEvent(new Event("scroll"));
+    const later = lineCount();
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(later + 10), { timeout: 5000 });
+    await waitFor(() => expect(atEnd()).toBe(true));
+    // Complete: every line was rendered as it came, so the whole program is lines, not plain text waiting for a second pass.
+    await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), { timeout: 15_000 });
+    const program = largeProgram(16_000).replace(/\n$/, "");
+    await expect(lineCount()).toBe(program.split("\n").length);
+    // Its end is in view, down to the last line.
+    await waitFor(() => expect(atEnd()).toBe(true));
+    // What a person selects and copies is the program, blank lines at the blocks' edges included.
+    await expect(body().querySelector("code")!.innerText.replace(/\n$/, "")).toBe(program);
+    const selection = getSelection()!;
+    selection.selectAllChildren(body().querySelector("code")!);
+    await expect(selection.toString().replace(/\n$/, "")).toBe(program);
+    selection.removeAllRanges();
+    // Every line beside its number: blocks of lines that end in a blank line keep that line.
+    const [code, gutter] = [body().querySelector("code")!, slot(root, "gutter")!];
+    await expect(Math.abs(code.getBoundingClientRect().height - gutter.getBoundingClientRect().height)).toBeLessThan(1);
+    const last = body().querySelector(`[data-line="${lineCount()}"]`)!.getBoundingClientRect();
+    const lastNumberMiddle = gutter.getBoundingClientRect().bottom - Number.parseFloat(getComputedStyle(gutter).lineHeight) / 2;
+    await expect(Math.abs((last.top + last.bottom) / 2 - lastNumberMiddle)).toBeLessThan(1);
+    await waitFor(() => expect(body().querySelectorAll(".ecu-code-line:not(:has(.ecu-token)):not(:empty)")).toHaveLength(0), { timeout: 5000 });
+  },
+};
+
+export const RunningWithOutput: Story = {
+  args: runningWith(ticksUpTo(3)),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "running");
+    await expect(within(root).getByRole("status")).toHaveTextContent("Running…");
+    await expect(slot(root, "timing")).toHaveTextContent(/^\d+ s$/);
+    await expect(slot(root, "stdout")).toHaveTextContent("tick 2");
+    // Still running: nothing is said yet of the empty stderr.
+    await expect(slot(root, "no-output")).toBeNull();
+  },
+};
+
+export const RunningWithStopAndLimit: Story = {
+  args: {
+    ...call(tickCode, { result: { status: "running", stdout: ticksUpTo(3), stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: 10_000 } }),
+    onStop: fn(),
+  },
+  play: async ({ canvasElement, args }) => {
+    const root = card(canvasElement);
+    // The clock beside the run's limit, on one line, and Stop where the student looks.
+    const timing = slot(root, "timing")!;
+    await expect(timing).toHaveTextContent(/^\d+ s \/ 10 s$/);
+    await expect(timing.getBoundingClientRect().height).toBeLessThan(24);
+    await userEvent.click(within(root).getByRole("button", { name: "End the program" }));
+    await expect(args.onStop).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const RunningWithStopOnAPhone: Story = {
+  ...RunningWithStopAndLimit,
+  render: atPhoneWidth,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const header = slot(root, "header")!.getBoundingClientRect();
+    // Status, clock, Stop and the fold stay on the header's one line.
+    for (const name of ["status", "timing", "stop", "trigger"]) {
+      const box = slot(root, name)!.getBoundingClientRect();
+      await expect(box.bottom).toBeLessThanOrEqual(header.bottom + 0.5);
+      await expect(box.right).toBeLessThanOrEqual(header.right + 0.5);
+    }
+    await expect(slot(root, "status")).toHaveTextContent("Running…");
+  },
+};
+
+export const StreamingOutput: Story = {
+  args: { status: running },
+  render: () => <LiveOutputDemo lines={30} intervalMs={120} />,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 0"));
+    await expect(root).toHaveAttribute("data-phase", "running");
+    const body = () => slot(root, "stdout")!.querySelector("pre")!;
+    const atEnd = () => body().scrollTop + body().clientHeight >= body().scrollHeight - 4;
+    // Past the folded height, the pane follows its newest line.
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 16"), { timeout: 5000 });
+    await expect(body().scrollHeight).toBeGreaterThan(body().clientHeight);
+    await expect(atEnd()).toBe(true);
+    // The reader scrolls up: the pane stays where they put it while output arrives.
+    body().scrollTop = 0;
+    body().dispatchEvent(new Event("scroll"));
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 20"), { timeout: 5000 });
+    await expect(body().scrollTop).toBe(0);
+    // Back at the end, it follows again.
+    body().scrollTop = body().scrollHeight;
+    body().dispatchEvent(new Event("scroll"));
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 24"), { timeout: 5000 });
+    await expect(atEnd()).toBe(true);
+    await waitFor(() => expect(root).toHaveAttribute("data-phase", "succeeded"), { timeout: 5000 });
+    await expect(slot(root, "stdout")).toHaveTextContent("tick 29");
+  },
+};
+
+export const RunningWithOutputDark: Story = { ...RunningWithOutput, parameters: { theme: "dark" } };

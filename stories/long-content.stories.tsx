@@ -1,0 +1,186 @@
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { expect, userEvent, within } from "storybook/test";
+import { ExecuteCodeCard } from "../src";
+import { bidiOutput, call, completed, htmlOutput, largeProgram, longOutput, unicodeOutput } from "./fixtures";
+import { card, slot, visibleLines, highlighted, longOutputArgs } from "./story-helpers";
+
+/** Empty, long, cut and hostile output and programs: what the student sees is what the model reads. */
+const meta = {
+  title: "ExecuteCodeCard/Long and odd content",
+  component: ExecuteCodeCard,
+} satisfies Meta<typeof ExecuteCodeCard>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const EmptyOutput: Story = {
+  args: call("x = 6 * 7", { result: completed({}) }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(slot(root, "stdout")).toBeNull();
+    await expect(slot(root, "stderr")).toBeNull();
+    await expect(slot(root, "no-output")).toHaveTextContent("The program printed nothing.");
+  },
+};
+
+export const StderrOnly: Story = {
+  args: call('import sys\nprint("careful", file=sys.stderr)', {
+    result: completed({ stderr: "careful\n" }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "succeeded");
+    await expect(slot(root, "stdout")).toBeNull();
+    await expect(slot(root, "stderr")).toHaveTextContent("careful");
+  },
+};
+
+/** A one-line program with a one-line answer stays a small card. */
+export const Compact: Story = {
+  args: call("print(sum(range(101)))", { result: completed({ stdout: "5050\n", wallTimeMs: 12 }) }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(slot(root, "stdout")).toHaveTextContent("5050");
+    // Header, the code under its name and copy button, the output: no more.
+    await expect(root.getBoundingClientRect().height).toBeLessThan(210);
+  },
+};
+
+export const LongOutput: Story = {
+  args: longOutputArgs,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const pane = slot(root, "stdout")!;
+    const body = pane.querySelector("pre")!;
+    // Folded: a dozen lines show, the rest scrolls, and the one control sits under the pane.
+    await expect(visibleLines(body)).toBeLessThan(14);
+    await expect(body.scrollHeight).toBeGreaterThan(body.clientHeight * 5);
+    const more = within(pane).getByRole("button", { name: "Show more (200 lines)" });
+    await expect(more).toHaveAttribute("aria-expanded", "false");
+    await expect(more.getBoundingClientRect().top).toBeGreaterThanOrEqual(body.getBoundingClientRect().bottom - 1);
+  },
+};
+
+export const LongOutputShownMore: Story = {
+  args: longOutputArgs,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const pane = slot(root, "stdout")!;
+    const body = pane.querySelector("pre")!;
+    const folded = body.clientHeight;
+    await userEvent.click(within(pane).getByRole("button", { name: "Show more (200 lines)" }));
+    await expect(within(pane).getByRole("button", { name: "Show less" })).toHaveAttribute("aria-expanded", "true");
+    // Taller, but bounded: the card never outgrows the chat column's view.
+    await expect(body.clientHeight).toBeGreaterThan(folded * 1.5);
+    await expect(body.clientHeight).toBeLessThanOrEqual(Math.min(window.innerHeight * 0.7, 640) + 1);
+    await expect(body.scrollHeight).toBeGreaterThan(body.clientHeight);
+  },
+};
+
+export const VeryLongOutput: Story = {
+  args: call("for i in range(5000):\n    print(f'line {i + 1}')", {
+    result: completed({ stdout: longOutput(5000) }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(slot(root, "hidden")).toHaveTextContent("4,740 lines hidden");
+    await expect(slot(root, "stdout")).toHaveTextContent("line 5000:");
+    // One control for more in the pane: it shows all, and "Show less" windows it again.
+    const stdout = within(slot(root, "stdout")!);
+    await expect(stdout.getAllByRole("button")).toHaveLength(2);
+    await userEvent.click(stdout.getByRole("button", { name: "Show all" }));
+    await expect(slot(root, "hidden")).toBeNull();
+    await expect(slot(root, "stdout")).toHaveTextContent("line 2500:");
+    await userEvent.click(stdout.getByRole("button", { name: "Show less" }));
+    await expect(slot(root, "hidden")).toHaveTextContent("4,740 lines hidden");
+  },
+};
+
+export const TruncatedOutput: Story = {
+  args: call("print('x' * 20_000)", {
+    result: completed({ stdout: "x".repeat(8000), truncated: { stdout: 12_001, stderr: 0 } }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(slot(root, "truncated")).toHaveTextContent("The server cut 12,001 characters");
+  },
+};
+
+export const UnicodeOutput: Story = {
+  args: call("print('π ≈ 3.14159')", { result: completed({ stdout: unicodeOutput }) }),
+  play: async ({ canvasElement }) => {
+    await expect(slot(card(canvasElement), "stdout")).toHaveTextContent("Grüße, 世界! 🐍");
+  },
+};
+
+export const HtmlLookingOutput: Story = {
+  args: call("print(html)", { result: completed({ stdout: htmlOutput, stderr: "<b>bold?</b>" }) }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(slot(root, "stdout")).toHaveTextContent("<script>window.__pwned = true</script>");
+    await expect(root.querySelector("script, img, a, b")).toBeNull();
+    await expect((window as { __pwned?: boolean }).__pwned).toBeUndefined();
+  },
+};
+
+export const LargeProgram: Story = {
+  args: call(largeProgram(), { result: completed({ stdout: "done\n" }) }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const source = slot(root, "source")!;
+    await expect(source.textContent?.length).toBeGreaterThanOrEqual(20_000);
+    await highlighted(root);
+    // Selected and copied text keeps one line break per line across the blocks of lines.
+    await expect(source.querySelector("code")!.innerText.replace(/\n$/, "")).toBe(largeProgram());
+    // Folded to 16 lines; "Show more" opens it to a bounded height that scrolls.
+    const body = source.querySelector("pre")!;
+    await expect(Math.round(visibleLines(body))).toBeLessThanOrEqual(17);
+    const folded = body.clientHeight;
+    await userEvent.click(within(source).getByRole("button", { name: /^Show more/ }));
+    await expect(body.clientHeight).toBeGreaterThan(folded * 1.5);
+    await expect(body.clientHeight).toBeLessThanOrEqual(Math.min(window.innerHeight * 0.7, 640) + 1);
+    await expect(root.getBoundingClientRect().height).toBeLessThan(900);
+    await expect(within(source).getByRole("button", { name: "Show less" })).toBeVisible();
+  },
+};
+
+export const InvisibleCharacters: Story = {
+  args: call('print("saved invoice_\\u202Efdp.exe")', { result: completed({ stdout: bidiOutput }) }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const stdout = slot(root, "stdout")!;
+    const markers = [...stdout.querySelectorAll<HTMLElement>(".ecu-invisible")];
+    await expect(markers.map((marker) => marker.dataset.codePoint)).toEqual(["U+202E", "U+200B"]);
+    // The marker is drawn, and the override reorders nothing: "fdp.exe" reads as written.
+    await expect(getComputedStyle(markers[0]!, "::before").content).toContain("U+202E");
+    const range = document.createRange();
+    range.selectNodeContents(stdout.querySelector("pre")!);
+    await expect(range.toString()).toBe(bidiOutput);
+    // The characters on either side of the override keep their order on screen.
+    const charBox = (node: Node, offset: number) => {
+      const r = document.createRange();
+      r.setStart(node, offset);
+      r.setEnd(node, offset + 1);
+      return r.getBoundingClientRect();
+    };
+    const before = markers[0]!.previousSibling!;
+    const after = markers[0]!.nextSibling!;
+    await expect(charBox(after, 0).left).toBeGreaterThanOrEqual(charBox(before, before.textContent!.length - 1).right);
+    await expect(after.textContent).toMatch(/^fdp\.exe/);
+    // Left to right, as written: an active override would put "f" to the right of "d".
+    await expect(charBox(after, 0).left).toBeLessThan(charBox(after, 1).left);
+  },
+};
+
+export const ConcealedTextIsShown: Story = {
+  args: call("print('safe \\x1b[8msecret\\x1b[0m')", { result: completed({ stdout: "safe \x1b[8msecret\x1b[0m\n" }) }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    // SGR 8 would hide text the model reads: the card shows it.
+    const secret = await within(slot(root, "stdout")!).findByText("secret", { selector: ".ecu-ansi-hidden" });
+    await expect(getComputedStyle(secret).visibility).toBe("visible");
+    await expect(secret.getBoundingClientRect().width).toBeGreaterThan(0);
+  },
+};
+
+export const LongOutputDark: Story = { ...LongOutput, parameters: { theme: "dark" } };

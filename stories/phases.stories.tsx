@@ -1,0 +1,308 @@
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { expect, fn, userEvent, waitFor, within } from "storybook/test";
+import { ExecuteCodeCard } from "../src";
+import { call, completed, primesCode, primesOutput, running, tracebackCode, tracebackStderr, writingArgsText } from "./fixtures";
+import { card, slot, highlighted, atPhoneWidth, tickCode, ticksUpTo, longFailingProgram, PhaseGallery, everyPhaseShows } from "./story-helpers";
+
+/** Every phase of a call, from the model writing the program to how it ended, with the galleries of all of them. */
+const meta = {
+  title: "ExecuteCodeCard/Phases",
+  component: ExecuteCodeCard,
+} satisfies Meta<typeof ExecuteCodeCard>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Writing: Story = {
+  args: { status: running, args: {}, argsText: writingArgsText },
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "writing");
+    await expect(slot(root, "source")).toHaveTextContent("return Fal");
+    await expect(within(root).getByRole("status")).toHaveTextContent("Writing code");
+    await expect(slot(root, "stdout")).toBeNull();
+  },
+};
+
+export const Running: Story = {
+  args: call(primesCode, { status: running }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "running");
+    await expect(within(root).getByRole("status")).toHaveTextContent("Running…");
+    await expect(slot(root, "timing")).toHaveTextContent(/^\d+ s$/);
+    await highlighted(root);
+  },
+};
+
+export const Succeeded: Story = {
+  args: call(primesCode, { result: completed({ stdout: primesOutput, wallTimeMs: 42 }) }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "succeeded");
+    await expect(slot(root, "stdout")).toHaveTextContent("count: 15");
+    // An empty stream takes no room.
+    await expect(slot(root, "stderr")).toBeNull();
+    await expect(slot(root, "exit")).toHaveAttribute("data-exit-code", "0");
+    await expect(slot(root, "timing")).toHaveTextContent("42 ms");
+    await highlighted(root);
+    // One program line per visual line.
+    const [first, second] = [1, 2].map((n) => slot(root, "source")!.querySelector(`[data-line="${n}"]`)!.getBoundingClientRect());
+    await expect(second!.top).toBeGreaterThanOrEqual(first!.bottom - 1);
+    await expect(second!.left).toBe(first!.left);
+    // What a person selects and copies: one line break per line, no line numbers.
+    await expect(slot(root, "source")?.querySelector("code")?.innerText.replace(/\n$/, "")).toBe(primesCode);
+  },
+};
+
+export const SucceededDark: Story = {
+  ...Succeeded,
+  parameters: { theme: "dark" },
+};
+
+export const NarrowestPhone: Story = {
+  args: call("import os; os.kill(os.getpid(), 9)", {
+    result: completed({ exitCode: null, signal: "SIGKILL", wallTimeMs: 12_345 }),
+  }),
+  render: atPhoneWidth,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const word = root.querySelector<HTMLElement>(".ecu-status-word")!;
+    // The phase word is whole; the exit detail is what gives way, and keeps its text in a tooltip.
+    await expect(word).toHaveTextContent("Failed");
+    await expect(word.scrollWidth).toBeLessThanOrEqual(word.clientWidth);
+    await expect(slot(root, "exit")).toHaveAttribute("title", "killed by SIGKILL");
+    const timing = slot(root, "timing")!.getBoundingClientRect();
+    await expect(slot(root, "exit")!.getBoundingClientRect().right).toBeLessThanOrEqual(timing.left);
+  },
+};
+
+export const SkippedByANewMessage: Story = {
+  args: call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "skipped");
+    await expect(root).toHaveAttribute("data-tone", "muted");
+    await expect(slot(root, "status")).toHaveTextContent("Skipped");
+    await expect(slot(root, "message")).toHaveTextContent("This code was not run: a new message was sent before it ran.");
+  },
+};
+
+export const FailedWithTraceback: Story = {
+  args: call(tracebackCode, {
+    result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const canvas = within(root);
+    await expect(root).toHaveAttribute("data-phase", "failed");
+    await expect(slot(root, "exit")).toHaveAttribute("data-exit-code", "1");
+    await expect(slot(root, "stderr")).toHaveTextContent("ZeroDivisionError: division by zero");
+    await expect(slot(root, "stderr")).toHaveAttribute("data-tone", "danger");
+    await expect(canvas.getByRole("button", { name: "line 2" })).toBeVisible();
+    // The error first, in the header: above the code and the output, before the student reads the traceback.
+    const error = slot(root, "error")!;
+    await expect(error).toBeVisible();
+    await expect(error).toHaveTextContent("ZeroDivisionError: division by zero");
+    await expect(slot(root, "header")).toContainElement(error);
+    await expect(error.getBoundingClientRect().bottom).toBeLessThanOrEqual(slot(root, "source")!.getBoundingClientRect().top);
+  },
+};
+
+export const FailedDark: Story = { ...FailedWithTraceback, parameters: { theme: "dark" } };
+
+export const TracebackLineClicked: Story = {
+  args: FailedWithTraceback.args,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await userEvent.click(within(root).getByRole("button", { name: "line 2" }));
+    const line = slot(root, "source")?.querySelector('[data-line="2"]');
+    await expect(line).toHaveAttribute("data-focused", "true");
+    await expect(line).toHaveTextContent("return sum(values) / len(values)");
+  },
+};
+
+/** On a phone, a traceback link far down a long program: the code scrolls down to the line, never sideways. */
+export const TracebackLineOnAPhone: Story = {
+  args: call(longFailingProgram, {
+    result: completed({
+      stderr: 'Traceback (most recent call last):\n  File "<exec>", line 28, in <module>\nNameError: name \'grades\' is not defined\n',
+      exitCode: 1,
+    }),
+  }),
+  render: atPhoneWidth,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const pre = slot(root, "source")!.querySelector("pre")!;
+    await userEvent.click(within(root).getByRole("button", { name: "line 28" }));
+    const line = pre.querySelector<HTMLElement>('[data-line="28"]')!;
+    await expect(line).toHaveAttribute("data-focused", "true");
+    await waitFor(() => {
+      const box = line.getBoundingClientRect();
+      const view = pre.getBoundingClientRect();
+      expect(box.top).toBeGreaterThanOrEqual(view.top);
+      expect(box.bottom).toBeLessThanOrEqual(view.bottom);
+    });
+    await expect(pre.scrollLeft).toBe(0);
+  },
+};
+
+export const WarningOnStderr: Story = {
+  args: call('import warnings\nprint("result: 42")\nwarnings.warn("float precision")', {
+    result: completed({
+      stdout: "result: 42\n",
+      stderr: '<exec>:3: UserWarning: float precision\n  warnings.warn("float precision")\n',
+    }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const canvas = within(root);
+    await expect(root).toHaveAttribute("data-phase", "succeeded");
+    await expect(canvas.getByRole("group", { name: "stdout" })).toHaveTextContent("result: 42");
+    // A warning on a successful run is a stream, not an error: no danger tone.
+    const stderr = canvas.getByRole("group", { name: "stderr" });
+    await expect(stderr).toHaveTextContent("UserWarning");
+    await expect(stderr).toHaveAttribute("data-tone", "neutral");
+    await expect(getComputedStyle(stderr.querySelector("pre")!).color).toBe(getComputedStyle(slot(root, "stdout")!.querySelector("pre")!).color);
+  },
+};
+
+export const KilledBySignal: Story = {
+  args: call("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", {
+    result: completed({ exitCode: null, signal: "SIGKILL" }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "failed");
+    await expect(slot(root, "exit")).toHaveTextContent("killed by SIGKILL");
+    // No pane claims there were "no errors": the run printed nothing, and the status says how it ended.
+    await expect(slot(root, "no-output")).toHaveTextContent("The program printed nothing.");
+    await expect(slot(root, "stderr")).toBeNull();
+  },
+};
+
+export const TimedOut: Story = {
+  args: call("i = 0\nwhile True:\n    i += 1\n    if i % 10_000_000 == 0:\n        print(i)", {
+    result: {
+      status: "timeout",
+      timeoutMs: 5000,
+      stdout: "10000000\n20000000\n",
+      stderr: "",
+      wallTimeMs: 5003,
+      truncated: { stdout: 0, stderr: 0 },
+    },
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "timed-out");
+    await expect(slot(root, "message")).toHaveTextContent("Stopped after 5 s");
+    await expect(slot(root, "stdout")).toHaveTextContent("20000000");
+  },
+};
+
+export const Busy: Story = {
+  args: call(primesCode, {
+    result: { status: "busy", retryAfterMs: 30_000, message: "Rate limit reached" },
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "busy");
+    await expect(slot(root, "message")).toHaveTextContent(/Try again in (30|29) s/);
+  },
+};
+
+export const BusyWithTryAgain: Story = {
+  args: { ...Busy.args, onRetry: fn() },
+  play: async ({ canvasElement, args }) => {
+    const root = card(canvasElement);
+    const retry = within(root).getByRole("button", { name: "Try again" });
+    // Under the message that says when, as wide as its words.
+    await expect(retry.getBoundingClientRect().top).toBeGreaterThanOrEqual(slot(root, "message")!.getBoundingClientRect().bottom);
+    await expect(retry.getBoundingClientRect().width).toBeLessThan(root.getBoundingClientRect().width / 2);
+    await userEvent.click(retry);
+    await expect(args.onRetry).toHaveBeenCalledTimes(1);
+  },
+};
+
+export const Cancelled: Story = {
+  args: call(primesCode, { status: { type: "incomplete", reason: "cancelled" } }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "cancelled");
+    await expect(slot(root, "message")).toHaveTextContent("cancelled before it finished");
+  },
+};
+
+export const CancelledWithOutput: Story = {
+  args: {
+    ...call(tickCode, { result: { status: "running", stdout: ticksUpTo(4), stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: 10_000 } }),
+    status: { type: "incomplete", reason: "cancelled" },
+  },
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "cancelled");
+    await expect(slot(root, "message")).toHaveTextContent("cancelled before it finished");
+    // What it printed before it was stopped stays.
+    await expect(slot(root, "stdout")).toHaveTextContent("tick 3");
+    await expect(slot(root, "stop")).toBeNull();
+  },
+};
+
+export const ToolError: Story = {
+  args: call(primesCode, {
+    result: {
+      status: "error",
+      code: "sandbox_unavailable",
+      message: "The code sandbox did not answer. Try again in a minute.",
+    },
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "error");
+    await expect(slot(root, "message")).toHaveTextContent("The code sandbox did not answer");
+  },
+};
+
+export const UnrecognisedResult: Story = {
+  args: call(primesCode, { result: { answer: 42, files: ["plot.png"] } }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "unrecognised");
+    await expect(root).toHaveAttribute("data-tone", "muted");
+    await expect(within(root).getByRole("status")).toHaveTextContent("Result not understood");
+    await expect(slot(root, "raw")).toHaveTextContent('"answer": 42');
+  },
+};
+
+export const AwaitingClient: Story = {
+  args: call(primesCode, { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "awaiting-client");
+    await expect(slot(root, "message")).toHaveTextContent("Waiting for the browser");
+  },
+};
+
+/** Every phase, untouched, for a designer's side-by-side review. */
+export const Gallery: Story = {
+  args: { status: running },
+  parameters: { theme: "light" },
+  render: () => <PhaseGallery />,
+  play: everyPhaseShows,
+};
+
+export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };
+
+/** A phone's chat column: the header stays on one line, nothing overflows. */
+export const GalleryNarrow: Story = {
+  ...Gallery,
+  render: () => <PhaseGallery width={343} />,
+  play: async (context) => {
+    await everyPhaseShows(context);
+    for (const header of context.canvasElement.querySelectorAll<HTMLElement>('[data-slot="execute-code-header"]')) {
+      await expect(header.scrollWidth).toBeLessThanOrEqual(header.clientWidth + 1);
+      // One row, and under it a failed run's error alone.
+      await expect(header.querySelector(".ecu-header-row")!.getBoundingClientRect().height).toBeLessThan(48);
+    }
+  },
+};

@@ -1,0 +1,175 @@
+import type { StoryObj } from "@storybook/react-vite";
+import { useEffect, useState, type CSSProperties } from "react";
+import { expect, waitFor } from "storybook/test";
+import { EXECUTE_CODE_PHASES, ExecuteCodeCard, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
+import { call, completed, longOutput, primesCode, running, tracebackCode, tracebackStderr, writingArgsText } from "./fixtures";
+import squaresPng from "./assets/squares.png";
+
+/** A story of the card. */
+export type CardStory = StoryObj<typeof ExecuteCodeCard>;
+
+export const card = (root: HTMLElement) => {
+  const element = root.querySelector<HTMLElement>('[data-slot="execute-code"]');
+  if (!element) throw new Error("card not rendered");
+  return element;
+};
+
+export const slot = (root: HTMLElement, name: string) =>
+  root.querySelector<HTMLElement>(`[data-slot="execute-code-${name}"]`);
+
+/** The height a scrolling area shows, in lines of its own text. */
+export const visibleLines = (element: HTMLElement) =>
+  element.clientHeight / Number.parseFloat(getComputedStyle(element).lineHeight);
+
+/** Waits until shiki's tokens have replaced the plain text of the code block. */
+export const highlighted = (root: HTMLElement) =>
+  waitFor(() => expect(slot(root, "source")?.querySelector(".ecu-token")).not.toBeNull(), { timeout: 5000 });
+
+/** The card in a 320 px column, the narrowest phone. */
+export const atPhoneWidth = (args: ExecuteCodeCardProps) => (
+  <div style={{ width: 320 }}>
+    <ExecuteCodeCard {...args} />
+  </div>
+);
+
+export function StreamingDemo({ code, steps, intervalMs }: { code: string; steps: number; intervalMs: number }) {
+  const full = JSON.stringify({ code });
+  const [sent, setSent] = useState(0);
+  useEffect(() => {
+    if (sent >= steps) return;
+    const timer = setTimeout(() => setSent((n) => n + 1), intervalMs);
+    return () => clearTimeout(timer);
+  }, [sent, steps, intervalMs]);
+  const done = sent >= steps;
+  // Runtimes hand over the arguments without their closing delimiters while they stream.
+  const argsText = done ? full : full.slice(0, Math.ceil((full.length * sent) / steps)).replace(/"?\}?$/, "");
+  return <ExecuteCodeCard status={running} args={done ? { code } : {}} argsText={argsText} />;
+}
+
+export const tickCode = 'import time\n\nfor i in range(40):\n    print("tick", i, flush=True)\n    time.sleep(1)';
+
+export const ticksUpTo = (n: number) => Array.from({ length: n }, (_, i) => `tick ${i}\n`).join("");
+
+export const runningWith = (stdout: string) =>
+  call(tickCode, { result: { status: "running", stdout, stderr: "", truncated: { stdout: 0, stderr: 0 } } });
+
+/** Output arrives a line at a time while the program runs, then the run finishes. */
+export function LiveOutputDemo({ lines, intervalMs }: { lines: number; intervalMs: number }) {
+  const [printed, setPrinted] = useState(1);
+  useEffect(() => {
+    if (printed > lines) return;
+    const timer = setTimeout(() => setPrinted((n) => n + 1), intervalMs);
+    return () => clearTimeout(timer);
+  }, [printed, lines, intervalMs]);
+  const props =
+    printed > lines
+      ? call(tickCode, { result: completed({ stdout: ticksUpTo(lines), wallTimeMs: lines * intervalMs }) })
+      : runningWith(ticksUpTo(printed));
+  return <ExecuteCodeCard {...props} />;
+}
+
+/** The app's file route, here: the figure from the stories' assets, the CSV as a data URL. */
+export const storyFileUrl = (file: { kind: string; ref: { fileId: string } }) =>
+  file.kind === "image" ? squaresPng : `data:text/csv,${encodeURIComponent("1,1\n2,4\n3,9\n")}`;
+
+export const longFailingProgram = [
+  "# Grades of the class, one line per student",
+  ...Array.from({ length: 26 }, (_, i) => `grade_${i} = ${i % 5} + 1  # a comment long enough to run past a phone's width`),
+  "print(sum(grades) / len(grades))",
+].join("\n");
+
+export const longOutputArgs = call("for i in range(200):\n    print(f'line {i + 1}: ' + 'x' * (i % 40))", {
+  result: completed({ stdout: longOutput(200) }),
+});
+
+/** WCAG contrast between two computed colours. */
+export function contrast(a: string, b: string): number {
+  const luminance = (color: string) => {
+    const canvas = document.createElement("canvas").getContext("2d")!;
+    canvas.fillStyle = color;
+    canvas.fillRect(0, 0, 1, 1);
+    const [r, g, bl] = [...canvas.getImageData(0, 0, 1, 1).data].map((v) => {
+      const c = v / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [l1, l2] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (l1! + 0.05) / (l2! + 0.05);
+}
+
+export const ansiPalette =
+  ["30", "31", "32", "33", "34", "35", "36", "37", "90", "91", "92", "93", "94", "95", "96", "97"]
+    .map((code) => `\x1b[${code}mcolour ${code}\x1b[0m`)
+    .join("\n") + "\n";
+
+export function ansiReadable(): NonNullable<CardStory["play"]> {
+  return async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const stdout = slot(root, "stdout")!;
+    await waitFor(() => expect(stdout.querySelectorAll(".ecu-ansi-fg")).toHaveLength(16));
+    const background = getComputedStyle(stdout).backgroundColor;
+    for (const span of stdout.querySelectorAll<HTMLElement>(".ecu-ansi-fg")) {
+      await expect({ text: span.textContent, ratio: contrast(getComputedStyle(span).color, background) >= 4.5 }).toEqual({
+        text: span.textContent,
+        ratio: true,
+      });
+    }
+  };
+}
+
+export const galleryStates: Record<ExecuteCodePhase, ExecuteCodeCardProps> = {
+  writing: { status: running, args: {}, argsText: writingArgsText },
+  "awaiting-approval": {
+    ...call("print(sum(range(101)))", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } }),
+    onApprove: () => undefined,
+    onDeny: () => undefined,
+  },
+  running: call(primesCode, { status: running }),
+  succeeded: call("print(sum(range(101)))", { result: completed({ stdout: "5050\n", wallTimeMs: 12 }) }),
+  failed: call(tracebackCode, { result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }) }),
+  "timed-out": call("while True: pass", {
+    result: { status: "timeout", timeoutMs: 5000, stdout: "", stderr: "", wallTimeMs: 5000, truncated: { stdout: 0, stderr: 0 } },
+  }),
+  busy: call("print(1)", { result: { status: "busy", retryAfterMs: 12_000, message: "" } }),
+  denied: call("print(1)", { approval: { id: "a", approved: false, reason: "Try it yourself first." } }),
+  cancelled: call("print(1)", { status: { type: "incomplete", reason: "cancelled" } }),
+  error: call("print(1)", { result: { status: "error", code: "sandbox_unavailable", message: "The sandbox is down." } }),
+  unrecognised: call("print(1)", { result: { answer: 42 } }),
+  "awaiting-client": call("print(1)", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }),
+  skipped: call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
+};
+
+export function PhaseGallery({ width }: { width?: number }) {
+  return (
+    <div style={{ display: "grid", gap: 12, width }}>
+      {EXECUTE_CODE_PHASES.map((phase) => (
+        <ExecuteCodeCard key={phase} {...galleryStates[phase]} />
+      ))}
+    </div>
+  );
+}
+
+export const everyPhaseShows: NonNullable<CardStory["play"]> = async ({ canvasElement }) => {
+  const cards = [...canvasElement.querySelectorAll('[data-slot="execute-code"]')];
+  await expect(cards.map((element) => element.getAttribute("data-phase"))).toEqual([...EXECUTE_CODE_PHASES]);
+  // Cards with different outcomes look different at a glance: their tone differs.
+  const tone = (phase: ExecuteCodePhase) => getComputedStyle(cards[EXECUTE_CODE_PHASES.indexOf(phase)]!).boxShadow;
+  await expect(tone("succeeded")).not.toBe(tone("failed"));
+  await expect(tone("failed")).not.toBe(tone("running"));
+};
+
+/** shadcn/ui's "violet" theme, as a shadcn app's globals.css defines it. */
+export const shadcnViolet = {
+  "--radius": "1rem",
+  "--card": "oklch(0.985 0.01 300)",
+  "--card-foreground": "oklch(0.2 0.03 290)",
+  "--muted": "oklch(0.95 0.02 300)",
+  "--muted-foreground": "oklch(0.45 0.05 290)",
+  "--border": "oklch(0.88 0.04 300)",
+  "--ring": "oklch(0.6 0.2 293)",
+  "--destructive": "oklch(0.58 0.22 27)",
+  "--primary": "oklch(0.54 0.25 293)",
+  "--primary-foreground": "oklch(0.97 0.01 300)",
+  "--font-sans": "Georgia, serif",
+} as CSSProperties;
