@@ -466,6 +466,8 @@ describe("ExecuteCodeCard: stopping a run", () => {
     const onStop = vi.fn();
     const { container, rerender } = render(<ExecuteCodeCard {...runningWithLimit("")} onStop={onStop} />);
     expect(slot(container, "timing")).toHaveTextContent(/^0 s \/ 10 s$/);
+    // Read aloud as a sentence, not as "0 s slash 10 s".
+    expect(screen.getByRole("timer", { name: "Running for 0 s of at most 10 s" })).toBe(slot(container, "timing"));
     await userEvent.setup().click(screen.getByRole("button", { name: "End the program" }));
     expect(onStop).toHaveBeenCalledTimes(1);
     rerender(<ExecuteCodeCard {...runningWithLimit("")} />);

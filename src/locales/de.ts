@@ -42,6 +42,8 @@ export const germanLabels: ExecuteCodeLabels = {
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
+  spokenElapsed: (elapsed, limit) => (limit ? `Läuft seit ${elapsed}, höchstens ${limit}` : `Läuft seit ${elapsed}`),
+  spokenWallTime: (duration) => `Lief ${duration}`,
   stop: "Programm beenden",
   raised: "Das Programm brach ab mit",
   timedOut: (limit) =>

@@ -234,17 +234,22 @@ function Timing({ asChild, className, ...props }: PartProps<"span">) {
   const running = view.phase === "running";
   const elapsed = useElapsed(running);
   let text: string | null = null;
+  let spoken = "";
   if (running) {
     const seconds = `${formatCount(Math.floor(elapsed / 1000), labels.numbers)} s`;
-    text =
-      view.timeoutMs === null
-        ? labels.elapsed(seconds)
-        : labels.elapsedOfLimit(seconds, `${formatCount(Math.round(view.timeoutMs / 1000), labels.numbers)} s`);
-  } else if (view.wallTimeMs !== null) text = labels.wallTime(formatDuration(view.wallTimeMs, labels.numbers));
+    const limit = view.timeoutMs === null ? null : `${formatCount(Math.round(view.timeoutMs / 1000), labels.numbers)} s`;
+    text = limit === null ? labels.elapsed(seconds) : labels.elapsedOfLimit(seconds, limit);
+    spoken = labels.spokenElapsed(seconds, limit);
+  } else if (view.wallTimeMs !== null) {
+    const duration = formatDuration(view.wallTimeMs, labels.numbers);
+    text = labels.wallTime(duration);
+    spoken = labels.spokenWallTime(duration);
+  }
   if (!text) return null;
   const Component = asChild ? Slot.Root : "span";
   return (
-    <Component data-slot="execute-code-timing" className={cn("ecu-timing", className)} {...props}>
+    // "3 s / 10 s" says little read aloud: a screen reader gets the sentence.
+    <Component role="timer" aria-label={spoken} data-slot="execute-code-timing" className={cn("ecu-timing", className)} {...props}>
       {text}
     </Component>
   );

@@ -35,6 +35,10 @@ export interface ExecuteCodeLabels {
   elapsed: (duration: string) => string;
   /** The clock of a running program beside its time limit. */
   elapsedOfLimit: (elapsed: string, limit: string) => string;
+  /** The clock's accessible name while the program runs, with its limit when known. */
+  spokenElapsed: (elapsed: string, limit: string | null) => string;
+  /** The clock's accessible name once the run has ended. */
+  spokenWallTime: (duration: string) => string;
   /** Before the exception a failed program ended with, in its header (read by screen readers; the exception shows alone). */
   raised: string;
   /** Name of the icon button that stops a running program. */
@@ -116,6 +120,8 @@ export const englishLabels: ExecuteCodeLabels = {
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
+  spokenElapsed: (elapsed, limit) => (limit ? `Running for ${elapsed} of at most ${limit}` : `Running for ${elapsed}`),
+  spokenWallTime: (duration) => `Ran for ${duration}`,
   stop: "End the program",
   raised: "The program stopped with",
   timedOut: (limit) =>
