@@ -13,7 +13,7 @@ import { readDescription, summaryView, titleOf } from "./chat-list.js";
 import { chatView } from "./chat-view.js";
 import { clientTools } from "./client-tools.js";
 import { json, readBody, refusal } from "./http.js";
-import { createModelRuns, runIdOf, streamResponse, type ModelRun } from "./model-run.js";
+import { createModelRuns, HEARTBEAT_MS, runIdOf, streamResponse, type ModelRun } from "./model-run.js";
 import type { ChatCaller, ChatEndpointsOptions } from "./options.js";
 import { matchChatRoute, type ChatMethod } from "./routes.js";
 import { createRunEnds } from "./run-ends.js";
@@ -65,7 +65,6 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   const describeError = options.onError ?? ((error: unknown) => (error instanceof Error ? error.message : String(error)));
   const log = options.log ?? (() => undefined);
   const streams = options.streams ?? createRunStreams();
-  const startedAt = now();
 
   const serverTools = (chat: Pick<ChatRecord, "owner" | "id" | "options">) =>
     options.tools({ participantId: chat.owner, chatId: chat.id, options: chat.options });
@@ -262,12 +261,12 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   }
 
   /**
-   * Whether a running chat that no server keeps a stream for is surely
-   * orphaned: with shared streams, any server would have answered; with this
-   * process's own, only a run begun before the process is surely not its.
+   * Whether a running chat has missed its heartbeats: its server has not
+   * marked it for four beats, so it went away. Without heartbeats in the
+   * store, only `staleAfterMs` says so.
    */
   function isOrphan(chat: ChatRecord): boolean {
-    return streams.shared ? now() - chat.updatedAt > 10_000 : chat.updatedAt < startedAt;
+    return store.touch !== undefined && now() - chat.updatedAt > 4 * HEARTBEAT_MS;
   }
 
   async function guarded(chatId: string | null, work: () => Promise<Response>): Promise<Response> {

@@ -24,6 +24,9 @@ export const runIdOf = (chat: Pick<ChatRecord, "owner" | "id" | "version">) =>
 export const streamResponse = (live: ReadableStream<string>) =>
   new Response(live.pipeThrough(new TextEncoderStream()), { headers: { ...UI_MESSAGE_STREAM_HEADERS, "cache-control": "no-store" } });
 
+/** How often a running chat is marked as still being run. */
+export const HEARTBEAT_MS = 5_000;
+
 /** A run started: its live SSE stream, and when its end is stored. */
 export interface ModelRun {
   live: ReadableStream<string>;
@@ -132,6 +135,10 @@ export function createModelRuns(deps: ModelRunsOptions) {
       void sse.pipeTo(new WritableStream()).catch(() => undefined);
       throw error;
     }
+    // The heartbeat: while the run goes on, the stored chat says so.
+    const beat = setInterval(() => void deps.store.touch?.(chat, deps.now()).catch(() => undefined), HEARTBEAT_MS);
+    beat.unref?.();
+    void settled.finally(() => clearInterval(beat));
     const entry = { stop: () => stopping.abort(), settled };
     running.add(entry);
     void settled.finally(() => running.delete(entry));

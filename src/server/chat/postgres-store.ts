@@ -120,6 +120,14 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
       );
       return true;
     },
+    async touch(chat, at) {
+      await db.query("UPDATE ecu_chats SET updated_at = $1 WHERE owner = $2 AND id = $3 AND version = $4 AND status = 'running'", [
+        at,
+        chat.owner,
+        chat.id,
+        chat.version,
+      ]);
+    },
     async usage(owner) {
       const result = await db.query("SELECT COALESCE(SUM(octet_length(data)), 0) AS bytes FROM ecu_chats WHERE owner = $1", [owner]);
       return Number((result.rows[0] as { bytes: string | number }).bytes);

@@ -26,8 +26,6 @@ export class TooManyFollowers extends Error {}
  * it from its first chunk.
  */
 export interface RunStreams {
-  /** Whether every server sharing the store shares these streams (a run no server answers for is over). */
-  readonly shared: boolean;
   /** Reads a run's SSE stream to its end; `stop` is called when anyone asks to stop the run. Resolves with the stream for the client that started it. */
   keep(runId: string, stream: ReadableStream<string>, stop: () => void): Promise<ReadableStream<string>>;
   /** The stream of a run in progress from its first chunk, following it live; null when no run by that id is live. */
@@ -59,7 +57,6 @@ export function createRunStreams(options: RunStreamsOptions = {}): RunStreams {
   };
 
   return {
-    shared: local === null,
     async keep(runId, stream, stop) {
       const channel = stopChannel(runId);
       await subscriber.subscribe(channel, () => stop());

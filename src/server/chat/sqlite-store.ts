@@ -77,6 +77,7 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
   );
   const deleteChat = db.prepare("DELETE FROM ecu_chats WHERE owner = ? AND id = ?");
   const deleteMeta = db.prepare("DELETE FROM ecu_chat_meta WHERE owner = ? AND id = ?");
+  const touch = db.prepare("UPDATE ecu_chats SET updated_at = ? WHERE owner = ? AND id = ? AND version = ? AND status = 'running'");
   const usage = db.prepare("SELECT COALESCE(SUM(LENGTH(CAST(data AS BLOB))), 0) AS bytes FROM ecu_chats WHERE owner = ?");
   const purgeMeta = db.prepare(
     "DELETE FROM ecu_chat_meta WHERE EXISTS (SELECT 1 FROM ecu_chats c WHERE c.owner = ecu_chat_meta.owner AND c.id = ecu_chat_meta.id AND c.updated_at < ?)",
@@ -123,6 +124,9 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
     async remove(owner, id) {
       deleteMeta.run(owner, id);
       return Number(deleteChat.run(owner, id).changes) === 1;
+    },
+    async touch(chat, at) {
+      touch.run(at, chat.owner, chat.id, chat.version);
     },
     async usage(owner) {
       return Number((usage.get(owner) as { bytes: number | bigint }).bytes);

@@ -72,6 +72,13 @@ export interface ChatStore {
   describe(owner: string, id: string, change: ChatDescription & { ifUntitled?: boolean }): Promise<boolean>;
   /** Deletes a chat and what describes it; false when the owner has no such chat. */
   remove(owner: string, id: string): Promise<boolean>;
+  /**
+   * Marks a running chat as still being run (its `updatedAt` set to `at`)
+   * while it stays at `version`: the heartbeat by which other servers, and
+   * this one after a restart, tell a live run from one whose server went
+   * away. A store without it leaves that to `staleAfterMs`.
+   */
+  touch?(chat: Pick<ChatRecord, "owner" | "id" | "version">, at: number): Promise<void>;
   /** Bytes the owner's chats take (their stored JSON), for the per-participant quota. A store without it has no quota. */
   usage?(owner: string): Promise<number>;
   /** Deletes every chat (of every owner) not changed since `before` (ms since the epoch); resolves with how many. A store without it keeps chats forever. */

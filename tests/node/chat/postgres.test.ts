@@ -114,6 +114,13 @@ describe("two chat servers on one PostgreSQL", () => {
     expect(await second.usage!("lin")).toBeGreaterThan(20_000);
     expect(await second.usage!("nobody")).toBe(0);
     expect(await first.insert({ ...chat, id: "recent", owner: "lin", updatedAt: 5 })).toBe(true);
+    // The heartbeat marks a running chat at its version only.
+    expect(await first.insert({ ...chat, id: "beating", owner: "lin", status: "running", version: 3, updatedAt: 5 })).toBe(true);
+    await second.touch!({ owner: "lin", id: "beating", version: 2 }, 9);
+    expect((await first.get("lin", "beating"))?.updatedAt).toBe(5);
+    await second.touch!({ owner: "lin", id: "beating", version: 3 }, 9);
+    expect((await first.get("lin", "beating"))?.updatedAt).toBe(9);
+    await first.remove("lin", "beating");
     expect(await first.purge!(2)).toBe(2);
     expect((await first.list("lin", { limit: 10 })).map((kept) => kept.id)).toEqual(["recent"]);
     expect(await first.get("grace", "same")).toBeNull();
