@@ -5,3 +5,4 @@ export { makeExecuteCodeToolUI, ExecuteCodeToolUI } from "./tool-ui.js";
 export type { ExecuteCodeToolUIOptions, ExecuteCodeRendererOptions } from "./options.js";
 export { CLIENT_DENIED, clientDeniedResult, type ExecuteCodeRunner } from "./client-run.js";
 export { createStoredChatsAdapter, storedChatHistory, type StoredChatsOptions } from "./stored-chats.js";
+export { stopRunOnAbort, type StopRunOnAbortOptions } from "./stop-on-abort.js";

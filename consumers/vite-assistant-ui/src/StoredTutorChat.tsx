@@ -12,9 +12,9 @@ import {
   useAuiState,
   useRemoteThreadListRuntime,
 } from "@assistant-ui/react";
-import { useChatRuntime } from "@assistant-ui/react-ai-sdk";
+import { AssistantChatTransport, useChatRuntime } from "@assistant-ui/react-ai-sdk";
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import { createStoredChatsAdapter, executeCodeToolkit, storedChatHistory } from "execute-code-ui/assistant-ui";
+import { createStoredChatsAdapter, executeCodeToolkit, stopRunOnAbort, storedChatHistory } from "execute-code-ui/assistant-ui";
 import "execute-code-ui/styles.css";
 import { useMemo, useState } from "react";
 
@@ -22,12 +22,15 @@ const config = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 
 // The student's chats as the server keeps them (createChatEndpoints under /api).
 const chats = createStoredChatsAdapter({ api: "/api" });
+// A run outlives its request there: Stop also asks the server to end it.
+const transport = new AssistantChatTransport({ api: "/api/chat", fetch: stopRunOnAbort({ api: "/api" }) });
 
 /** One chat: its stored messages, then the AI SDK chat for what comes next. */
 function useStoredChat() {
   const remoteId = useAuiState((state) => state.threadListItem.remoteId);
   const history = useMemo(() => storedChatHistory(remoteId, { api: "/api" }), [remoteId]);
   return useChatRuntime({
+    transport,
     adapters: { history },
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
