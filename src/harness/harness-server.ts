@@ -313,11 +313,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   async function serveChats(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const isFile = RUN_FILE_PATH.test(path);
     const route = matchChatRoute(path);
-    if (!route && !isFile && path !== "/api/session") {
-      res.writeHead(404, { "content-type": "application/json", "cache-control": "no-store" });
-      res.end(JSON.stringify({ error: "not_found", message: "There is no such endpoint." }));
-      return;
-    }
+    if (!route && !isFile && path !== "/api/session") return sendRefusal(req, res, new RequestRefused(404, "not_found", "There is no such endpoint."));
     const methods = route ? Object.keys(route.methods) : ["GET"];
     if (!methods.includes(req.method ?? "")) {
       res.writeHead(405, { allow: methods.join(", ") }).end();
