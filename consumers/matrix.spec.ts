@@ -45,6 +45,7 @@ function consumer(name: string, options: Consumer) {
     const [command, ...args] = options.start;
     app = await serve(command, args, dir, await freePort());
   });
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a hook wants from this pattern.
   test.afterEach(async ({}, testInfo) => {
     // What the app's server printed, to read beside a failure.
     if (app && testInfo.status !== testInfo.expectedStatus) await testInfo.attach("server output", { body: app.output() });
@@ -297,7 +298,9 @@ test.describe("(d) the card in any host: a hostile stylesheet, create-vite and c
           expect([succeeded!.tone, failed!.tone]).not.toContain(succeeded!.text);
           for (const card of [succeeded!, failed!]) {
             expect(card.numberTops.length).toBe(card.lineTops.length);
-            card.numberTops.forEach((top, line) => expect(Math.abs(top - card.lineTops[line]!)).toBeLessThanOrEqual(1));
+            for (const [line, top] of card.numberTops.entries()) {
+              expect(Math.abs(top - card.lineTops[line]!)).toBeLessThanOrEqual(1);
+            }
           }
           surfaces.push(succeeded!.surface);
           await testInfo.attach(`${colorScheme}-${width}.png`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });

@@ -99,9 +99,9 @@ export function contrast(a: string, b: string): number {
 }
 
 export const ansiPalette =
-  ["30", "31", "32", "33", "34", "35", "36", "37", "90", "91", "92", "93", "94", "95", "96", "97"]
+  `${["30", "31", "32", "33", "34", "35", "36", "37", "90", "91", "92", "93", "94", "95", "96", "97"]
     .map((code) => `\x1b[${code}mcolour ${code}\x1b[0m`)
-    .join("\n") + "\n";
+    .join("\n")}\n`;
 
 export function ansiReadable(): NonNullable<CardStory["play"]> {
   return async ({ canvasElement }) => {

@@ -202,7 +202,9 @@ describe("approval through the toolkit renderer", () => {
       bodies.push(JSON.parse(String(init?.body)));
       const chunks = answers.shift() ?? [];
       return createUIMessageStreamResponse({
-        stream: createUIMessageStream({ execute: ({ writer }) => chunks.forEach((chunk) => writer.write(chunk)) }),
+        stream: createUIMessageStream({ execute: ({ writer }) => {
+          for (const chunk of chunks) writer.write(chunk);
+        } }),
       });
     };
     return { fetch, bodies };

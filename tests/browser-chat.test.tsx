@@ -26,7 +26,9 @@ const ran: ExecuteCodeResult = {
 };
 
 const stream = (...chunks: UIMessageChunk[]) =>
-  createUIMessageStreamResponse({ stream: createUIMessageStream({ execute: ({ writer }) => chunks.forEach((chunk) => writer.write(chunk)) }) });
+  createUIMessageStreamResponse({ stream: createUIMessageStream({ execute: ({ writer }) => {
+          for (const chunk of chunks) writer.write(chunk);
+        } }) });
 
 /** The server's chat endpoints, as far as the page uses them: it keeps what the page sent. */
 function chatServer() {

@@ -159,7 +159,7 @@ describe("IncrementalHighlight", () => {
   });
 
   it("ends a step before a long line, and gives the long line a step of its own", () => {
-    const long = "x = '" + "a".repeat(5000) + "'";
+    const long = `x = '${"a".repeat(5000)}'`;
     const { tokenizer: counted, counter } = counting(tokenizer);
     const reads: number[] = [];
     const spy: Tokenizer = {

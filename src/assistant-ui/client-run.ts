@@ -84,7 +84,10 @@ function append(output: ExecuteCodeRunningResult | null, stream: "stdout" | "std
 
 function runsOf(runner: ExecuteCodeRunner) {
   let runs = runsByRunner.get(runner);
-  if (!runs) runsByRunner.set(runner, (runs = new Map()));
+  if (!runs) {
+    runs = new Map();
+    runsByRunner.set(runner, runs);
+  }
   return runs;
 }
 

@@ -48,6 +48,7 @@ export function makeExecuteCodeRenderer({
   askBeforeRunning,
 }: ExecuteCodeRendererOptions = {}): ToolCallMessagePartComponent<Partial<ExecuteCodeInput>, unknown> {
   const runner = execution === "client" ? executor : undefined;
+  // biome-ignore lint/correctness/noComponentHookFactories: a host makes its renderer once, at module level, from its options.
   function ExecuteCodeToolRender(props: ExecuteCodeToolProps) {
     // The card's phase decides whether the prompt shows; these are only its answers.
     const answers = useApprovalAnswers(props.respondToApproval);

@@ -94,7 +94,7 @@ function textOfTool(prompt: LanguageModelV3Prompt): string | null {
   const last = prompt[prompt.length - 1];
   if (last?.role !== "tool") return null;
   const result = lastOf(last.content, (part) => part.type === "tool-result");
-  if (!result || result.type !== "tool-result") return null;
+  if (result?.type !== "tool-result") return null;
   const output = result.output;
   switch (output.type) {
     case "text":

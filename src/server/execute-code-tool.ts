@@ -144,10 +144,12 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
               clock.started();
               // The card shows the limit beside its clock from the start: the tool's, or the sandbox's when that is shorter.
               runLimitMs = Math.min(timeoutMs, event.timeLimitMs ?? Infinity);
-              yield (latest = { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: runLimitMs });
+              latest = { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: runLimitMs };
+              yield latest;
             } else {
               clock.started();
-              yield (latest = { ...event.progress, timeoutMs: runLimitMs });
+              latest = { ...event.progress, timeoutMs: runLimitMs };
+              yield latest;
             }
           }
         } else {

@@ -30,8 +30,7 @@ export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerat
   try {
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
       buffer += decoder.decode(read.value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf("\n")) !== -1) {
+      for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
         const line = buffer.slice(0, end);
         buffer = buffer.slice(end + 1);
         if (line.trim()) yield line;

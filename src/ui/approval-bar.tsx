@@ -9,7 +9,9 @@ import { lazyResource } from "./lazy-resource.js";
 export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, "onChange"> {
   labels: ExecuteCodeLabels;
   /** May return a promise: should it reject, the prompt asks again and says the answer was not sent. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a host's handler returns nothing, or a promise the card waits for.
   onApprove: () => void | PromiseLike<unknown>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a host's handler returns nothing, or a promise the card waits for.
   onDeny: (reason?: string) => void | PromiseLike<unknown>;
   /** Called after an answer, so the card can take the focus the buttons had. */
   onAnswered?: () => void;

@@ -29,6 +29,7 @@ export default function ApprovalReason({ labels, reason, onReasonChange, onSubmi
         {/* Mounted when the field opens, so it takes the focus then. */}
         <input
           id={reasonId}
+          // biome-ignore lint/a11y/noAutofocus: the field appears because the person asked for it.
           autoFocus
           className="ecu-input"
           placeholder={labels.denyReason}

@@ -223,10 +223,11 @@ export function CodeBlock({
   // of a card's first render.
   const streamed = reveal.liveFrom !== Number.POSITIVE_INFINITY;
   const follow = useFollowEnd<HTMLPreElement>(streamed, code, true);
+  const codeRef = follow.ref;
 
   useEffect(() => {
     if (focusedLine === null) return;
-    const pre = follow.ref.current;
+    const pre = codeRef.current;
     const line = pre?.querySelector<HTMLElement>(`[data-line="${focusedLine}"]`);
     if (!pre || !line) return;
     if (long && !expanded) setExpanded(true);
@@ -234,7 +235,7 @@ export function CodeBlock({
     const offset = line.getBoundingClientRect().top - pre.getBoundingClientRect().top;
     if (offset < 0 || offset > pre.clientHeight - line.offsetHeight) pre.scrollTop += offset - pre.clientHeight / 3;
     pre.scrollIntoView?.({ block: "nearest", inline: "nearest" });
-  }, [focusedLine, long, expanded]);
+  }, [focusedLine, long, expanded, codeRef, setExpanded]);
 
   const starts = blockStarts(lines);
   const blocks: ReactNode[] = starts.map((start, index) => {
@@ -271,6 +272,7 @@ export function CodeBlock({
         <pre
           id={bodyId}
           ref={follow.ref}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll area takes focus, so the keyboard can scroll it.
           tabIndex={0}
           className="ecu-scroll ecu-code"
           onScroll={follow.onScroll}

@@ -8,8 +8,10 @@ export interface ExecuteCodeCardProps extends Omit<RootProps, "children" | "asCh
    * Called with Run in the awaiting-approval phase. Without both callbacks no
    * buttons are shown. A returned promise that rejects lets the person answer again.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a host's handler returns nothing, or a promise the card waits for.
   onApprove?: () => void | PromiseLike<unknown>;
   /** Called with Deny in the awaiting-approval phase, with the reason if one was given. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a host's handler returns nothing, or a promise the card waits for.
   onDeny?: (reason?: string) => void | PromiseLike<unknown>;
   /** Called with Stop while the program runs. Without it no Stop button is shown. */
   onStop?: () => void;

@@ -12,6 +12,7 @@ export type { IconNode };
 export function Icon({ node, ...props }: { node: IconNode } & SVGProps<SVGSVGElement>) {
   return (
     <svg
+      aria-hidden="true"
       xmlns="http://www.w3.org/2000/svg"
       width={24}
       height={24}

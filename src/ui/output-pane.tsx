@@ -96,6 +96,7 @@ export function OutputPane({
         <pre
           id={bodyId}
           ref={follow.ref}
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll area takes focus, so the keyboard can scroll it.
           tabIndex={0}
           className="ecu-scroll ecu-output"
           data-live={live || undefined}

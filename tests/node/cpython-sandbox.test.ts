@@ -85,7 +85,7 @@ describe("CPython with the scientific stack", () => {
     const [a, b] = await Promise.all([run(program), run(program)]);
     expect(a.exitCode).toBe(0);
     const [first, second] = [a.stdout.trim().split(" "), b.stdout.trim().split(" ")];
-    first.forEach((value, i) => expect(value).not.toBe(second[i]));
+    for (const [i, value] of first.entries()) expect(value).not.toBe(second[i]);
   });
 });
 

@@ -6,7 +6,7 @@ import { throttleLatest } from "../../src/server/throttle-latest";
 import { listen, startSandbox } from "./sandbox-fixture";
 import { runTool } from "./tool-runs";
 
-const cleanups: Array<() => Promise<unknown> | void> = [];
+const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   vi.useRealTimers();
   while (cleanups.length) await cleanups.pop()!();

@@ -69,7 +69,7 @@ describe("escaping from Python into JavaScript", () => {
     "even a process that does reach Node's built-in modules has no network, workers, child processes, host files or host processes",
     async () => {
       // The interpreter's own command line, running an escaped attacker's script instead of Pyodide.
-      const fixtures = path.dirname(fileURLToPath(import.meta.url)) + "/fixtures";
+      const fixtures = `${path.dirname(fileURLToPath(import.meta.url))}/fixtures`;
       const { command, args } = sandboxCommand({
         isolation: probeIsolation(),
         script: `${fixtures}/escaped-node.mjs`,
@@ -240,7 +240,7 @@ describe("what the memory snapshot must not share, and what it must not keep", (
     expect(a.exitCode).toBe(0);
     const [first, second] = [a.stdout.trim().split(" "), b.stdout.trim().split(" ")];
     expect(first[3]).toBe("8");
-    first.slice(0, 3).forEach((value, i) => expect(value).not.toBe(second[i]));
+    for (const [i, value] of first.slice(0, 3).entries()) expect(value).not.toBe(second[i]);
   });
 
   it("leaves no module that leads to JavaScript or the file system", async () => {

@@ -163,8 +163,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (chunk: string) => {
         buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf("\n")) !== -1) {
+        for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
           const line = buffer.slice(0, end);
           buffer = buffer.slice(end + 1);
           let message: ZygoteMessage;

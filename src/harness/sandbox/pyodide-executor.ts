@@ -153,7 +153,7 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
         isolation,
         script: interpreterScript,
         args: [pyodideDir, snapshotPath, String(maxOutputChars), JSON.stringify(fileCaps)],
-        readable: [`${pyodideDir}/`, path.dirname(interpreterScript) + "/", snapshotPath],
+        readable: [`${pyodideDir}/`, `${path.dirname(interpreterScript)}/`, snapshotPath],
         memory,
       }),
       { maxOutputChars, files: fileCaps, memoryLimitBytes: watchesMemory ? memoryLimitMb * 1024 * 1024 : null, jsHeapMb: JS_HEAP_MB },

@@ -168,7 +168,10 @@ export function createModelRuns(deps: ModelRunsOptions) {
 
   /** Stops every run of this process and waits (at most `waitMs`) until their ends are stored. */
   async function stopAll(waitMs: number): Promise<void> {
-    const ends = [...running].map((run) => (run.stop(), run.settled));
+    const ends = [...running].map((run) => {
+      run.stop();
+      return run.settled;
+    });
     await Promise.race([Promise.all(ends), new Promise((resolve) => setTimeout(resolve, waitMs))]);
   }
 

@@ -137,7 +137,9 @@ export function inProcessPubSub(): { publisher: Publisher; subscriber: Subscribe
     async publish(channel, message) {
       const heard = [...(listeners.get(channel) ?? [])];
       // Delivered later, as a pub/sub server would, in the order published.
-      queueMicrotask(() => heard.forEach((listener) => listener(message)));
+      queueMicrotask(() => {
+        for (const listener of heard) listener(message);
+      });
       return heard.length;
     },
     async set(key, value, setOptions) {

@@ -147,7 +147,10 @@ class Session implements HighlightSession {
     if (code === this.code && final === this.final) return;
     this.code = code;
     this.final = final;
-    if (!this.worker) return this.fallback?.update(code, final);
+    if (!this.worker) {
+      this.fallback?.update(code, final);
+      return;
+    }
     const wait = final ? 0 : this.sentAt + STREAMING_PASS_MS - performance.now();
     if (wait <= 0) this.send();
     else this.timer ??= setTimeout(() => this.send(), wait);
