@@ -50,7 +50,10 @@ export const tokens = {
 
 export const fonts = {
   sans: { host: "--font-sans", value: 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
-  mono: { host: "--font-mono", value: 'ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace' },
+  mono: {
+    host: "--font-mono",
+    value: 'ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace',
+  },
 };
 
 export const radius = { host: "--radius", value: "10px" };
@@ -74,14 +77,34 @@ export function cardVariables(): Record<string, string> {
   return variables;
 }
 
-const colorNames = ["surface", "surface-sunken", "code-surface", "border", "fg", "fg-muted", "focus", "accent", "success", "danger", "warning", "attention", "primary", "on-primary"] as const;
+const colorNames = [
+  "surface",
+  "surface-sunken",
+  "code-surface",
+  "border",
+  "fg",
+  "fg-muted",
+  "focus",
+  "accent",
+  "success",
+  "danger",
+  "warning",
+  "attention",
+  "primary",
+  "on-primary",
+] as const;
 
 export default {
   content: [],
   theme: {
     extend: {
       colors: {
-        ...Object.fromEntries(colorNames.map((name) => [name === "border" ? "line" : name === "code-surface" ? "surface-code" : name, `var(--ecu-${name})`])),
+        ...Object.fromEntries(
+          colorNames.map((name) => [
+            name === "border" ? "line" : name === "code-surface" ? "surface-code" : name,
+            `var(--ecu-${name})`,
+          ]),
+        ),
         tone: "var(--ecu-tone)",
       },
       fontFamily: { ui: "var(--ecu-sans)", code: "var(--ecu-mono)" },

@@ -17,7 +17,14 @@ export default defineConfig({
     // close to the library build, where the highlighter is a single chunk.
     rolldownOptions: {
       output: {
-        codeSplitting: { groups: [{ name: "highlighter", test: /node_modules[\\/](shiki|@shikijs|oniguruma-to-es|regex|regex-recursion|regex-utilities)[\\/]/ }] },
+        codeSplitting: {
+          groups: [
+            {
+              name: "highlighter",
+              test: /node_modules[\\/](shiki|@shikijs|oniguruma-to-es|regex|regex-recursion|regex-utilities)[\\/]/,
+            },
+          ],
+        },
       },
     },
   },

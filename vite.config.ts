@@ -7,10 +7,7 @@ import pkg from "./package.json" with { type: "json" };
 // that only the components carry "use client" (rolldown keeps each module's
 // directive): a Server Component can still call the pure helpers (the
 // contract, the view model, the labels).
-const external = [
-  ...Object.keys(pkg.dependencies),
-  ...Object.keys(pkg.peerDependencies),
-];
+const external = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)];
 
 // The highlighting worker stays a module of its own, spawned with the
 // `new Worker(new URL("./highlight-worker.js", import.meta.url))` that the
@@ -25,9 +22,13 @@ const keepWorkerUrl: Plugin = {
   apply: (config, { command }) => command === "build" && Boolean(config.build?.lib),
   // `map: null`: the code moves by a few columns on one line only.
   transform: (code) =>
-    code.includes(WORKER_URL) ? { code: code.replace(WORKER_URL, 'new URL("./highlight-worker.js", import.meta.KEEP_URL)'), map: null } : null,
+    code.includes(WORKER_URL)
+      ? { code: code.replace(WORKER_URL, 'new URL("./highlight-worker.js", import.meta.KEEP_URL)'), map: null }
+      : null,
   renderChunk: (code) =>
-    code.includes("import.meta.KEEP_URL") ? { code: code.replaceAll("import.meta.KEEP_URL", "import.meta.url"), map: null } : null,
+    code.includes("import.meta.KEEP_URL")
+      ? { code: code.replaceAll("import.meta.KEEP_URL", "import.meta.url"), map: null }
+      : null,
 };
 
 export default defineConfig({

@@ -20,7 +20,10 @@ export function chatClient(baseUrl: string) {
       method: "POST",
       headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
       // Each message opens a chat of its own, as a new conversation in the demo does.
-      body: JSON.stringify({ id: `bench-${crypto.randomUUID()}`, messages: [{ id: "u1", role: "user", parts: [{ type: "text", text }] }] }),
+      body: JSON.stringify({
+        id: `bench-${crypto.randomUUID()}`,
+        messages: [{ id: "u1", role: "user", parts: [{ type: "text", text }] }],
+      }),
     });
     const setCookie = response.headers.get("set-cookie");
     if (setCookie) cookie = setCookie.split(";")[0]!;

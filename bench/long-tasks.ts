@@ -18,7 +18,11 @@ type Event = {
   id?: string;
   args?: { name?: string; data?: Record<string, unknown> } & Record<string, unknown>;
 };
-type ProfileNode = { id: number; parent?: number; callFrame: { functionName: string; url: string; lineNumber: number } };
+type ProfileNode = {
+  id: number;
+  parent?: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+};
 
 const args = process.argv.slice(2);
 const byCpu = args.includes("--cpu");
@@ -28,9 +32,13 @@ const threshold = Number(thresholdArg ?? 50);
 const events = (JSON.parse(readFileSync(file, "utf8")) as { traceEvents: Event[] }).traceEvents;
 
 const mainThreads = new Set(
-  events.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
+  events
+    .filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain")
+    .map((e) => `${e.pid}:${e.tid}`),
 );
-const taskName = events.some((e) => e.name === "ThreadControllerImpl::RunTask") ? "ThreadControllerImpl::RunTask" : "RunTask";
+const taskName = events.some((e) => e.name === "ThreadControllerImpl::RunTask")
+  ? "ThreadControllerImpl::RunTask"
+  : "RunTask";
 const byThread = new Map<string, Event[]>();
 for (const e of events) {
   if (e.ph !== "X" || e.name !== taskName || !mainThreads.has(`${e.pid}:${e.tid}`)) continue;
@@ -50,7 +58,8 @@ const nodes = new Map<number, ProfileNode>();
 const samples: Array<[number, number]> = [];
 const profiles = new Map<string, number>();
 for (const e of events) {
-  if (e.name === "Profile" && `${e.pid}:${e.tid}` === threadKey) profiles.set(e.id ?? "", (e.args?.data?.startTime as number) ?? e.ts);
+  if (e.name === "Profile" && `${e.pid}:${e.tid}` === threadKey)
+    profiles.set(e.id ?? "", (e.args?.data?.startTime as number) ?? e.ts);
 }
 const clock = new Map(profiles);
 for (const e of events) {
@@ -69,7 +78,8 @@ const where = (url: string | undefined) => (url ?? "").replace(/^.*\//, "") || "
 const label = (e: Event) => {
   const data = e.args?.data as { functionName?: string; url?: string; type?: string } | undefined;
   if (e.name === "FunctionCall") return `FunctionCall ${data?.functionName || "(anonymous)"} ${where(data?.url ?? "")}`;
-  if (e.name === "EvaluateScript" || e.name === "v8.compileModule" || e.name === "v8.evaluateModule") return `${e.name} ${where(data?.url ?? String(e.args?.fileName ?? ""))}`;
+  if (e.name === "EvaluateScript" || e.name === "v8.compileModule" || e.name === "v8.evaluateModule")
+    return `${e.name} ${where(data?.url ?? String(e.args?.fileName ?? ""))}`;
   if (e.name === "EventDispatch" || e.name === "TimerFire") return `${e.name} ${data?.type ?? ""}`;
   return e.name;
 };
@@ -83,16 +93,36 @@ if (process.env.AFTER) {
   // Worker threads of the same renderer, marked with a W.
   const workers = new Set(
     events
-      .filter((e) => e.ph === "M" && e.name === "thread_name" && String(e.args?.name ?? "").includes("Worker") && `${e.pid}` === threadKey.split(":")[0])
+      .filter(
+        (e) =>
+          e.ph === "M" &&
+          e.name === "thread_name" &&
+          String(e.args?.name ?? "").includes("Worker") &&
+          `${e.pid}` === threadKey.split(":")[0],
+      )
       .map((e) => `${e.pid}:${e.tid}`),
   );
   const workerTasks = events.filter((e) => e.ph === "X" && e.name === taskName && workers.has(`${e.pid}:${e.tid}`));
-  const all = [...tasks.map((t) => ({ t, on: "main" })), ...workerTasks.map((t) => ({ t, on: "W" }))].sort((a, b) => a.t.ts - b.t.ts);
-  for (const { t: task, on } of all.filter(({ t }) => t.ts + (t.dur ?? 0) >= at && t.ts <= until && (t.dur ?? 0) >= 1000)) {
+  const all = [...tasks.map((t) => ({ t, on: "main" })), ...workerTasks.map((t) => ({ t, on: "W" }))].sort(
+    (a, b) => a.t.ts - b.t.ts,
+  );
+  for (const { t: task, on } of all.filter(
+    ({ t }) => t.ts + (t.dur ?? 0) >= at && t.ts <= until && (t.dur ?? 0) >= 1000,
+  )) {
     const thread = `${task.pid}:${task.tid}`;
-    const inner = events.filter((e) => e !== task && e.ph === "X" && `${e.pid}:${e.tid}` === thread && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0) && (e.dur ?? 0) >= 500);
+    const inner = events.filter(
+      (e) =>
+        e !== task &&
+        e.ph === "X" &&
+        `${e.pid}:${e.tid}` === thread &&
+        e.ts >= task.ts &&
+        e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0) &&
+        (e.dur ?? 0) >= 500,
+    );
     const names = [...new Set(inner.map(label))].slice(0, 6).join(" · ");
-    console.log(`${on.padEnd(4)} ${((task.ts - at) / 1000).toFixed(1).padStart(7)} ms  ${((task.dur ?? 0) / 1000).toFixed(1).padStart(6)} wall ${((task.tdur ?? 0) / 1000).toFixed(1).padStart(6)} CPU  ${names}`);
+    console.log(
+      `${on.padEnd(4)} ${((task.ts - at) / 1000).toFixed(1).padStart(7)} ms  ${((task.dur ?? 0) / 1000).toFixed(1).padStart(6)} wall ${((task.tdur ?? 0) / 1000).toFixed(1).padStart(6)} CPU  ${names}`,
+    );
   }
   process.exit(0);
 }
@@ -105,12 +135,17 @@ console.log(
 );
 for (const task of long) {
   const end = task.ts + (task.dur ?? 0);
-  console.log(`\n— task at ${((task.ts - origin) / 1000).toFixed(0)} ms, ${((task.dur ?? 0) / 1000).toFixed(1)} ms wall, ${((task.tdur ?? 0) / 1000).toFixed(1)} ms CPU`);
+  console.log(
+    `\n— task at ${((task.ts - origin) / 1000).toFixed(0)} ms, ${((task.dur ?? 0) / 1000).toFixed(1)} ms wall, ${((task.tdur ?? 0) / 1000).toFixed(1)} ms CPU`,
+  );
   // The task's inner events, two levels down, as Chromium names them.
-  const inner = onThread.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end && (e.dur ?? 0) >= 1000);
+  const inner = onThread.filter(
+    (e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end && (e.dur ?? 0) >= 1000,
+  );
   const totals = new Map<string, number>();
   for (const e of inner) totals.set(label(e), (totals.get(label(e)) ?? 0) + (e.dur ?? 0) / 1000);
-  for (const [name, total] of [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`   ${total.toFixed(1).padStart(7)} ms  ${name}`);
+  for (const [name, total] of [...totals.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(`   ${total.toFixed(1).padStart(7)} ms  ${name}`);
   // Self time by function, from the samples inside the task.
   const self = new Map<string, number>();
   let count = 0;
@@ -123,7 +158,8 @@ for (const task of long) {
   }
   if (count) {
     console.log(`   samples (${count}), self:`);
-    for (const [name, n] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`   ${((100 * n) / count).toFixed(0).padStart(5)} %  ${name}`);
+    for (const [name, n] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12))
+      console.log(`   ${((100 * n) / count).toFixed(0).padStart(5)} %  ${name}`);
   }
   if (count && process.env.INCLUSIVE) {
     // Inclusive time of named functions: each sample counts once for every function on its stack.
@@ -139,6 +175,7 @@ for (const task of long) {
       }
     }
     console.log(`   inclusive:`);
-    for (const [name, n] of [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.INCLUSIVE))) console.log(`   ${((100 * n) / count).toFixed(0).padStart(5)} %  ${name}`);
+    for (const [name, n] of [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.INCLUSIVE)))
+      console.log(`   ${((100 * n) / count).toFixed(0).padStart(5)} %  ${name}`);
   }
 }

@@ -111,7 +111,8 @@ yield_from = (yield)
 /** Functions as the benchmark's long program has them: a docstring, a comprehension, a comment. */
 const FUNCTIONS = Array.from(
   { length: 20 },
-  (_, i) => `def step_${i}(values, factor=${i}):\n    """Scale every value by ${i}."""\n    return [v * factor + ${i} for v in values if v % 3 != ${i % 3}]  # ${"·".repeat(i % 7)}\n`,
+  (_, i) =>
+    `def step_${i}(values, factor=${i}):\n    """Scale every value by ${i}."""\n    return [v * factor + ${i} for v in values if v % 3 != ${i % 3}]  # ${"·".repeat(i % 7)}\n`,
 ).join("\n");
 
 const TRACEBACK_PROGRAM = `def mean(values):
@@ -129,7 +130,13 @@ const CONVERSION = {
   global: true,
   hasIndices: true,
   lazyCompileLength: 3e3,
-  rules: { allowOrphanBackrefs: true, asciiWordBoundaries: true, captureGroup: true, recursionLimit: 5, singleline: true },
+  rules: {
+    allowOrphanBackrefs: true,
+    asciiWordBoundaries: true,
+    captureGroup: true,
+    recursionLimit: 5,
+    singleline: true,
+  },
   target: PRECOMPILE_TARGET,
 } as const;
 
@@ -149,7 +156,11 @@ export async function buildRegexTable(): Promise<PrecompiledRegex[]> {
     themes: [githubLight, githubDark],
     engine: createJavaScriptRegexEngine({ cache: recording, target: PRECOMPILE_TARGET }),
   });
-  for (const code of CORPUS) highlighter.codeToTokens(code, { lang: "python", themes: { light: "github-light-default", dark: "github-dark-default" } });
+  for (const code of CORPUS)
+    highlighter.codeToTokens(code, {
+      lang: "python",
+      themes: { light: "github-light-default", dark: "github-dark-default" },
+    });
   return patterns.map((pattern): PrecompiledRegex => {
     const { pattern: source, flags, options } = toRegExpDetails(pattern, CONVERSION);
     const entry: PrecompiledRegex = [pattern, source === pattern ? 0 : source, flags === "dgv" ? 0 : flags];

@@ -10,7 +10,14 @@ import { gzipSync } from "node:zlib";
 import { generateKeyPair } from "jose";
 import { chromium, type Browser, type Page } from "playwright";
 import { build, type Rolldown } from "vite";
-import { createCpythonExecutor, createMockSandbox, createPyodideExecutor, createScriptedExecutor, probeCpython, type Executor } from "../src/harness";
+import {
+  createCpythonExecutor,
+  createMockSandbox,
+  createPyodideExecutor,
+  createScriptedExecutor,
+  probeCpython,
+  type Executor,
+} from "../src/harness";
 import { createStaticHandler } from "../src/harness/static-files";
 import { buildExecuteCodeTool } from "../src/server";
 import { chromiumArgs, chromiumPath } from "../scripts/chromium.ts";
@@ -36,7 +43,16 @@ const median = (values: number[]) => {
 const ms = (n: number | null) => (n === null ? "—" : `${n.toFixed(n < 10 ? 2 : 0)} ms`);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string } };
+type TraceEvent = {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+};
 
 /**
  * Longest task, tasks of 50 ms or more and total busy time of the page's main
@@ -55,16 +71,23 @@ export function mainThreadTasks(trace: Buffer): {
 } {
   const events = (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
   const mainThreads = new Set(
-    events.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
+    events
+      .filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain")
+      .map((e) => `${e.pid}:${e.tid}`),
   );
   // Newer Chromium names its top-level tasks ThreadControllerImpl::RunTask, with RunTask nested inside.
-  const taskName = events.some((e) => e.name === "ThreadControllerImpl::RunTask") ? "ThreadControllerImpl::RunTask" : "RunTask";
+  const taskName = events.some((e) => e.name === "ThreadControllerImpl::RunTask")
+    ? "ThreadControllerImpl::RunTask"
+    : "RunTask";
   const byThread = new Map<string, Array<{ ts: number; wall: number; cpu: number }>>();
   for (const e of events) {
     if (e.ph !== "X" || e.name !== taskName) continue;
     const key = `${e.pid}:${e.tid}`;
     if (!mainThreads.has(key)) continue;
-    byThread.set(key, [...(byThread.get(key) ?? []), { ts: e.ts, wall: (e.dur ?? 0) / 1000, cpu: (e.tdur ?? e.dur ?? 0) / 1000 }]);
+    byThread.set(key, [
+      ...(byThread.get(key) ?? []),
+      { ts: e.ts, wall: (e.dur ?? 0) / 1000, cpu: (e.tdur ?? e.dur ?? 0) / 1000 },
+    ]);
   }
   // The page's renderer is the busiest one.
   const busy = (tasks: Array<{ wall: number }>) => tasks.reduce((s, t) => s + t.wall, 0);
@@ -72,7 +95,10 @@ export function mainThreadTasks(trace: Buffer): {
   const mounted = events.find((e) => e.name === "thread-mounted" && e.ph !== "M")?.ts ?? Number.POSITIVE_INFINITY;
   const later = tasks.filter((t) => t.ts >= mounted);
   return {
-    afterMount: { longestMs: Math.max(0, ...later.map((t) => t.wall)), longestCpuMs: Math.max(0, ...later.map((t) => t.cpu)) },
+    afterMount: {
+      longestMs: Math.max(0, ...later.map((t) => t.wall)),
+      longestCpuMs: Math.max(0, ...later.map((t) => t.cpu)),
+    },
     longestMs: Math.max(...tasks.map((t) => t.wall)),
     totalMs: busy(tasks),
     longTasks: tasks.filter((t) => t.wall >= LONG_TASK_MS).length,
@@ -98,7 +124,9 @@ async function traced<T>(browser: Browser, page: Page, run: () => Promise<T>, na
 }
 
 async function serveBenchPage(): Promise<{ url: string; close: () => void }> {
-  execFileSync("npx", ["vite", "build", "--config", "vite.bench.config.ts", "--logLevel", "warn"], { stdio: "inherit" });
+  execFileSync("npx", ["vite", "build", "--config", "vite.bench.config.ts", "--logLevel", "warn"], {
+    stdio: "inherit",
+  });
   const serve = createStaticHandler("dist-bench");
   const server = createServer((req, res) => void serve(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -109,7 +137,11 @@ async function serveBenchPage(): Promise<{ url: string; close: () => void }> {
 async function threadExpectation() {
   const tokenizer = await createPythonTokenizer();
   const lines = tokenizer.tokenize(largeProgram(20_000)).lines;
-  return { expected: expectedTokens(lines), tokenCount: lines.reduce((sum, line) => sum + line.length, 0), lineCount: lines.length };
+  return {
+    expected: expectedTokens(lines),
+    tokenCount: lines.reduce((sum, line) => sum + line.length, 0),
+    lineCount: lines.length,
+  };
 }
 
 const nums = () => [] as number[];
@@ -127,8 +159,36 @@ async function browserFigures(url: string) {
 
   const kinds = ["kit", "naive", "shiki"] as const;
   const streaming = Object.fromEntries(
-    kinds.map((kind) => [kind, { longest: nums(), longestCpu: nums(), longTasks: nums(), total: nums(), final: nums(), finalInView: nums(), tokenize: nums(), oneShot: nums(), shikiOneShot: nums(), identical: [] as boolean[] }]),
-  ) as Record<(typeof kinds)[number], { longest: number[]; longestCpu: number[]; longTasks: number[]; total: number[]; final: number[]; finalInView: number[]; tokenize: number[]; oneShot: number[]; shikiOneShot: number[]; identical: boolean[] }>;
+    kinds.map((kind) => [
+      kind,
+      {
+        longest: nums(),
+        longestCpu: nums(),
+        longTasks: nums(),
+        total: nums(),
+        final: nums(),
+        finalInView: nums(),
+        tokenize: nums(),
+        oneShot: nums(),
+        shikiOneShot: nums(),
+        identical: [] as boolean[],
+      },
+    ]),
+  ) as Record<
+    (typeof kinds)[number],
+    {
+      longest: number[];
+      longestCpu: number[];
+      longTasks: number[];
+      total: number[];
+      final: number[];
+      finalInView: number[];
+      tokenize: number[];
+      oneShot: number[];
+      shikiOneShot: number[];
+      identical: boolean[];
+    }
+  >;
   for (let i = 0; i < RUNS && wanted("streaming"); i++) {
     for (const kind of kinds) {
       const { page, close } = await fresh();
@@ -136,10 +196,17 @@ async function browserFigures(url: string) {
       const run = await traced(
         browser,
         page,
-        () => evaluate<{ finalHighlightMs: number | null; finalInViewMs: number | null; tokenizeMs: number }>(page, "bench.stream()"),
+        () =>
+          evaluate<{ finalHighlightMs: number | null; finalInViewMs: number | null; tokenizeMs: number }>(
+            page,
+            "bench.stream()",
+          ),
         `streaming-${kind}`,
       );
-      const check = await evaluate<{ identical: boolean; oneShotMs: number; shikiOneShotMs: number | null }>(page, "bench.checkStream()");
+      const check = await evaluate<{ identical: boolean; oneShotMs: number; shikiOneShotMs: number | null }>(
+        page,
+        "bench.checkStream()",
+      );
       const s = streaming[kind];
       s.longest.push(run.longestMs);
       s.longestCpu.push(run.longestCpuMs);
@@ -157,24 +224,68 @@ async function browserFigures(url: string) {
 
   const threadKinds = ["kit", "shiki", "plain"] as const;
   const aiThread = Object.fromEntries(
-    threadKinds.map((kind) => [kind, { afterMount: nums(), afterMountCpu: nums(), longest: nums(), longestCpu: nums(), longCpuTasks: nums(), longTasks: nums(), total: nums(), firstHighlight: nums(), cardToColours: nums(), final: nums(), finalInView: nums(), result: nums(), identical: [] as boolean[] }]),
-  ) as Record<(typeof threadKinds)[number], { afterMount: number[]; afterMountCpu: number[]; longest: number[]; longestCpu: number[]; longCpuTasks: number[]; longTasks: number[]; total: number[]; firstHighlight: number[]; cardToColours: number[]; final: number[]; finalInView: number[]; result: number[]; identical: boolean[] }>;
+    threadKinds.map((kind) => [
+      kind,
+      {
+        afterMount: nums(),
+        afterMountCpu: nums(),
+        longest: nums(),
+        longestCpu: nums(),
+        longCpuTasks: nums(),
+        longTasks: nums(),
+        total: nums(),
+        firstHighlight: nums(),
+        cardToColours: nums(),
+        final: nums(),
+        finalInView: nums(),
+        result: nums(),
+        identical: [] as boolean[],
+      },
+    ]),
+  ) as Record<
+    (typeof threadKinds)[number],
+    {
+      afterMount: number[];
+      afterMountCpu: number[];
+      longest: number[];
+      longestCpu: number[];
+      longCpuTasks: number[];
+      longTasks: number[];
+      total: number[];
+      firstHighlight: number[];
+      cardToColours: number[];
+      final: number[];
+      finalInView: number[];
+      result: number[];
+      identical: boolean[];
+    }
+  >;
   const expectation = wanted("aiThread") ? await threadExpectation() : null;
   for (let i = 0; i < RUNS && expectation; i++) {
     for (const kind of threadKinds) {
       const { page, close } = await fresh();
       await page.evaluate(
-        ([k, e]) => (window as unknown as { bench: { prepareAiThread: (...args: unknown[]) => void } }).bench.prepareAiThread(k, e.expected, e.tokenCount, e.lineCount),
+        ([k, e]) =>
+          (window as unknown as { bench: { prepareAiThread: (...args: unknown[]) => void } }).bench.prepareAiThread(
+            k,
+            e.expected,
+            e.tokenCount,
+            e.lineCount,
+          ),
         [kind, expectation] as const,
       );
       const run = await traced(
         browser,
         page,
         () =>
-          evaluate<{ firstCardMs: number | null; firstHighlightMs: number | null; finalHighlightMs: number | null; finalInViewMs: number | null; resultMs: number | null; identical: boolean }>(
-            page,
-            "bench.aiThread()",
-          ),
+          evaluate<{
+            firstCardMs: number | null;
+            firstHighlightMs: number | null;
+            finalHighlightMs: number | null;
+            finalInViewMs: number | null;
+            resultMs: number | null;
+            identical: boolean;
+          }>(page, "bench.aiThread()"),
         `ai-thread-${kind}`,
       );
       const s = aiThread[kind];
@@ -186,7 +297,11 @@ async function browserFigures(url: string) {
       s.longTasks.push(run.longTasks);
       s.total.push(run.totalMs);
       s.firstHighlight.push(run.result.firstHighlightMs ?? Number.NaN);
-      s.cardToColours.push(run.result.firstHighlightMs === null || run.result.firstCardMs === null ? Number.NaN : run.result.firstHighlightMs - run.result.firstCardMs);
+      s.cardToColours.push(
+        run.result.firstHighlightMs === null || run.result.firstCardMs === null
+          ? Number.NaN
+          : run.result.firstHighlightMs - run.result.firstCardMs,
+      );
       s.final.push(run.result.finalHighlightMs ?? Number.NaN);
       s.finalInView.push(run.result.finalInViewMs ?? Number.NaN);
       s.result.push(run.result.resultMs ?? Number.NaN);
@@ -231,14 +346,25 @@ async function browserFigures(url: string) {
       await close();
     }
   }
-  const live = { p95: nums(), longest: nums(), longestCpu: nums(), longTasks: nums(), nodes: nums(), followed: [] as boolean[] };
+  const live = {
+    p95: nums(),
+    longest: nums(),
+    longestCpu: nums(),
+    longTasks: nums(),
+    nodes: nums(),
+    followed: [] as boolean[],
+  };
   for (let i = 0; i < RUNS && wanted("liveOutput"); i++) {
     const { page, close } = await fresh();
     await evaluate(page, "bench.prepareLiveOutput()");
     const run = await traced(
       browser,
       page,
-      () => evaluate<{ p95ChunkToScreenMs: number; maxDomNodes: number; followedToEnd: boolean }>(page, "bench.liveOutput()"),
+      () =>
+        evaluate<{ p95ChunkToScreenMs: number; maxDomNodes: number; followedToEnd: boolean }>(
+          page,
+          "bench.liveOutput()",
+        ),
       "live-output",
     );
     live.p95.push(run.result.p95ChunkToScreenMs);
@@ -268,7 +394,9 @@ async function bundleChunks(external: (id: string) => boolean) {
 
 /** The highlighting worker as a host's bundler ships it: one file with shiki in it. */
 function workerAsset(output: Array<Rolldown.OutputChunk | Rolldown.OutputAsset>): string {
-  const asset = output.find((o): o is Rolldown.OutputAsset => o.type === "asset" && o.fileName.includes("highlight-worker"));
+  const asset = output.find(
+    (o): o is Rolldown.OutputAsset => o.type === "asset" && o.fileName.includes("highlight-worker"),
+  );
   // Before the worker (to measure an older kit with this harness) there is none.
   if (!asset) return "";
   return typeof asset.source === "string" ? asset.source : Buffer.from(asset.source).toString();
@@ -326,13 +454,18 @@ async function engineFigures(executor: Executor, plots: boolean) {
   };
   const print = await timed("print(1)", 15);
   const plot = plots
-    ? await timed("import matplotlib.pyplot as plt\nplt.plot([1, 4, 9])\nplt.title('squares')\nplt.savefig('plot.png')", 9)
+    ? await timed(
+        "import matplotlib.pyplot as plt\nplt.plot([1, 4, 9])\nplt.title('squares')\nplt.savefig('plot.png')",
+        9,
+      )
     : null;
   const start = performance.now();
   const queue = Array.from({ length: 40 }, (_, n) => `print(${n})`);
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    for (let code = queue.shift(); code; code = queue.shift()) await run(code);
-  }));
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let code = queue.shift(); code; code = queue.shift()) await run(code);
+    }),
+  );
   const perSecond = 40 / ((performance.now() - start) / 1000);
   await executor.close();
   return { print, plot, perSecond };
@@ -358,7 +491,11 @@ async function serverFigures() {
   });
   const call = async () => {
     let last: unknown;
-    for await (const output of tool.execute!({ code: "print(1)" }, { toolCallId: "c", messages: [], context: {} }) as AsyncIterable<unknown>) last = output;
+    for await (const output of tool.execute!(
+      { code: "print(1)" },
+      { toolCallId: "c", messages: [], context: {} },
+    ) as AsyncIterable<unknown>)
+      last = output;
     return last;
   };
   const times: number[] = [];
@@ -431,7 +568,15 @@ const same = b.streaming.naive;
 const tk = b.aiThread.kit;
 const tn = b.aiThread.shiki;
 const tp = b.aiThread.plain;
-const row = (area: string, figure: string, kit: string, baseline: string, ratio: string, budget: string, holds: boolean | null) =>
+const row = (
+  area: string,
+  figure: string,
+  kit: string,
+  baseline: string,
+  ratio: string,
+  budget: string,
+  holds: boolean | null,
+) =>
   `| ${area} | ${figure} | ${kit} | ${baseline} | ${ratio} | ${budget} | ${holds === null ? "" : holds ? "yes" : "**no**"} |`;
 const ratio = (a: number, b2: number) => `${(b2 / a).toFixed(1)}×`;
 const count = (values: number[]) => String(median(values));
@@ -440,81 +585,453 @@ const baselines =
 const rows = [
   ...(wanted("streaming")
     ? [
-        row("1 streaming", "longest main-thread task", ms(median(k.longest)), ms(median(n.longest)), ratio(median(k.longest), median(n.longest)), "< 50 ms", median(k.longest) < 50),
-        row("1 streaming", "tasks of 50 ms or more", count(k.longTasks), count(n.longTasks), "", "0", median(k.longTasks) === 0),
-        row("1 streaming", "longest task in CPU time (without waiting for a core)", ms(median(k.longestCpu)), ms(median(n.longestCpu)), "", "", null),
-        row("1 streaming", "total main-thread time", ms(median(k.total)), ms(median(n.total)), ratio(median(k.total), median(n.total)), "≥ 10× less than baseline", median(n.total) / median(k.total) >= 10),
-        row("1 streaming", "highlighting work (time in the highlighter; the kit's in its worker)", ms(median(k.tokenize)), ms(median(n.tokenize)), ratio(median(k.tokenize), median(n.tokenize)), `≤ 2× one full highlight (${ms(median(k.oneShot))})`, median(k.tokenize) <= 2 * median(k.oneShot)),
-        row("1 streaming", "last delta → final colours on every line in view", ms(median(k.finalInView)), ms(median(n.finalInView)), "", "< 50 ms", median(k.finalInView) < 50),
-        row("1 streaming", "last delta → final colours on every line of the program, in view or not", ms(median(k.final)), ms(median(n.final)), "", "", null),
-        row("1 streaming", "final result identical to a one-shot highlight", String(k.identical.every(Boolean)), String(n.identical.every(Boolean)), "", "identical", k.identical.every(Boolean)),
-        row("1 streaming", "one full highlight of the final program", ms(median(k.oneShot)), ms(median(n.shikiOneShot)), "", "", null),
-        row("1 streaming, same tokenizer", "longest task / total main-thread time, against a full re-highlight with the kit's own tokenizer", `${ms(median(k.longest))} / ${ms(median(k.total))}`, `${ms(median(same.longest))} / ${ms(median(same.total))}`, ratio(median(k.total), median(same.total)), "", null),
+        row(
+          "1 streaming",
+          "longest main-thread task",
+          ms(median(k.longest)),
+          ms(median(n.longest)),
+          ratio(median(k.longest), median(n.longest)),
+          "< 50 ms",
+          median(k.longest) < 50,
+        ),
+        row(
+          "1 streaming",
+          "tasks of 50 ms or more",
+          count(k.longTasks),
+          count(n.longTasks),
+          "",
+          "0",
+          median(k.longTasks) === 0,
+        ),
+        row(
+          "1 streaming",
+          "longest task in CPU time (without waiting for a core)",
+          ms(median(k.longestCpu)),
+          ms(median(n.longestCpu)),
+          "",
+          "",
+          null,
+        ),
+        row(
+          "1 streaming",
+          "total main-thread time",
+          ms(median(k.total)),
+          ms(median(n.total)),
+          ratio(median(k.total), median(n.total)),
+          "≥ 10× less than baseline",
+          median(n.total) / median(k.total) >= 10,
+        ),
+        row(
+          "1 streaming",
+          "highlighting work (time in the highlighter; the kit's in its worker)",
+          ms(median(k.tokenize)),
+          ms(median(n.tokenize)),
+          ratio(median(k.tokenize), median(n.tokenize)),
+          `≤ 2× one full highlight (${ms(median(k.oneShot))})`,
+          median(k.tokenize) <= 2 * median(k.oneShot),
+        ),
+        row(
+          "1 streaming",
+          "last delta → final colours on every line in view",
+          ms(median(k.finalInView)),
+          ms(median(n.finalInView)),
+          "",
+          "< 50 ms",
+          median(k.finalInView) < 50,
+        ),
+        row(
+          "1 streaming",
+          "last delta → final colours on every line of the program, in view or not",
+          ms(median(k.final)),
+          ms(median(n.final)),
+          "",
+          "",
+          null,
+        ),
+        row(
+          "1 streaming",
+          "final result identical to a one-shot highlight",
+          String(k.identical.every(Boolean)),
+          String(n.identical.every(Boolean)),
+          "",
+          "identical",
+          k.identical.every(Boolean),
+        ),
+        row(
+          "1 streaming",
+          "one full highlight of the final program",
+          ms(median(k.oneShot)),
+          ms(median(n.shikiOneShot)),
+          "",
+          "",
+          null,
+        ),
+        row(
+          "1 streaming, same tokenizer",
+          "longest task / total main-thread time, against a full re-highlight with the kit's own tokenizer",
+          `${ms(median(k.longest))} / ${ms(median(k.total))}`,
+          `${ms(median(same.longest))} / ${ms(median(same.total))}`,
+          ratio(median(k.total), median(same.total)),
+          "",
+          null,
+        ),
       ]
     : []),
   ...(wanted("firstPaint")
     ? [
-        row("2 first paint", "mount → first frame, with the code text in it", ms(median(b.firstPaint.text.map((t) => t ?? Number.NaN))), "", "", "in the first frame", b.firstPaint.text.every((t) => t !== null)),
-        row("2 first paint", "mount → highlighting visible (cold)", ms(median(b.firstPaint.highlight)), "", "", "< 200 ms", median(b.firstPaint.highlight) < 200),
+        row(
+          "2 first paint",
+          "mount → first frame, with the code text in it",
+          ms(median(b.firstPaint.text.map((t) => t ?? Number.NaN))),
+          "",
+          "",
+          "in the first frame",
+          b.firstPaint.text.every((t) => t !== null),
+        ),
+        row(
+          "2 first paint",
+          "mount → highlighting visible (cold)",
+          ms(median(b.firstPaint.highlight)),
+          "",
+          "",
+          "< 200 ms",
+          median(b.firstPaint.highlight) < 200,
+        ),
       ]
     : []),
   ...(wanted("largeOutput")
     ? [
-        row("3 1 MB ANSI output", "mount → first paint", ms(median(b.largeOutput.paint)), "", "", "< 100 ms", median(b.largeOutput.paint) < 100),
-        row("3 1 MB ANSI output", "longest task (CPU time)", `${ms(median(b.largeOutput.longest))} (${ms(median(b.largeOutput.longestCpu))})`, "", "", "< 50 ms", median(b.largeOutput.longest) < 50),
-        row("3 1 MB ANSI output", "DOM nodes in the card", String(median(b.largeOutput.nodes)), "", "", "a few thousand", median(b.largeOutput.nodes) <= 5000),
+        row(
+          "3 1 MB ANSI output",
+          "mount → first paint",
+          ms(median(b.largeOutput.paint)),
+          "",
+          "",
+          "< 100 ms",
+          median(b.largeOutput.paint) < 100,
+        ),
+        row(
+          "3 1 MB ANSI output",
+          "longest task (CPU time)",
+          `${ms(median(b.largeOutput.longest))} (${ms(median(b.largeOutput.longestCpu))})`,
+          "",
+          "",
+          "< 50 ms",
+          median(b.largeOutput.longest) < 50,
+        ),
+        row(
+          "3 1 MB ANSI output",
+          "DOM nodes in the card",
+          String(median(b.largeOutput.nodes)),
+          "",
+          "",
+          "a few thousand",
+          median(b.largeOutput.nodes) <= 5000,
+        ),
       ]
     : []),
   ...(wanted("thread")
-    ? [row("4 thread", `re-renders of 50 finished cards while a 51st streams (${median(b.thread.cards)} cards)`, String(median(b.thread.renders)), "", "", "0", median(b.thread.renders) === 0)]
+    ? [
+        row(
+          "4 thread",
+          `re-renders of 50 finished cards while a 51st streams (${median(b.thread.cards)} cards)`,
+          String(median(b.thread.renders)),
+          "",
+          "",
+          "0",
+          median(b.thread.renders) === 0,
+        ),
+      ]
     : []),
   ...(bundle
     ? [
-        row("5 bundle", "browser entry and the chunks it imports, gzipped, without react and assistant-ui", kb(bundle.entry), "", "", "≤ 20 KB", bundle.entry <= 20 * 1024),
-        row("5 bundle", "the kit's own entry code alone, dependencies external, gzipped", kb(bundle.ownEntry), "", "", "", null),
-        row("5 bundle", "highlighting worker (shiki, grammar, themes), gzipped", kb(bundle.worker), "", "", "≤ 75 KB, no WASM", bundle.worker <= 75 * 1024 && !bundle.wasm),
-        row("5 bundle", "main-thread highlighter chunks, loaded only where no worker starts, gzipped", kb(bundle.fallback), "", "", "", null),
+        row(
+          "5 bundle",
+          "browser entry and the chunks it imports, gzipped, without react and assistant-ui",
+          kb(bundle.entry),
+          "",
+          "",
+          "≤ 20 KB",
+          bundle.entry <= 20 * 1024,
+        ),
+        row(
+          "5 bundle",
+          "the kit's own entry code alone, dependencies external, gzipped",
+          kb(bundle.ownEntry),
+          "",
+          "",
+          "",
+          null,
+        ),
+        row(
+          "5 bundle",
+          "highlighting worker (shiki, grammar, themes), gzipped",
+          kb(bundle.worker),
+          "",
+          "",
+          "≤ 75 KB, no WASM",
+          bundle.worker <= 75 * 1024 && !bundle.wasm,
+        ),
+        row(
+          "5 bundle",
+          "main-thread highlighter chunks, loaded only where no worker starts, gzipped",
+          kb(bundle.fallback),
+          "",
+          "",
+          "",
+          null,
+        ),
       ]
     : []),
   ...(server
     ? [
-        row("6 server", "tool overhead per call (token + loopback round trip)", ms(server.toolOverhead), "", "", "< 3 ms", server.toolOverhead < 3),
-        row("6 server", "Pyodide `print(1)` on a pooled fresh interpreter", ms(server.pyodidePrint), "", "", "< 50 ms", server.pyodidePrint < 50),
-        row("6 server", "Pyodide `print(1)` back to back (each waits for a fresh interpreter to start)", ms(server.pyodideBackToBack), "", "", "", null),
-        row("6 server", "making the memory snapshot (cold Pyodide start, once per machine)", ms(server.snapshotMs), "", "", "", null),
-        row("6 server", "first `print(1)` of an executor with no snapshot yet", ms(server.coldFirstRun), "", "", "", null),
+        row(
+          "6 server",
+          "tool overhead per call (token + loopback round trip)",
+          ms(server.toolOverhead),
+          "",
+          "",
+          "< 3 ms",
+          server.toolOverhead < 3,
+        ),
+        row(
+          "6 server",
+          "Pyodide `print(1)` on a pooled fresh interpreter",
+          ms(server.pyodidePrint),
+          "",
+          "",
+          "< 50 ms",
+          server.pyodidePrint < 50,
+        ),
+        row(
+          "6 server",
+          "Pyodide `print(1)` back to back (each waits for a fresh interpreter to start)",
+          ms(server.pyodideBackToBack),
+          "",
+          "",
+          "",
+          null,
+        ),
+        row(
+          "6 server",
+          "making the memory snapshot (cold Pyodide start, once per machine)",
+          ms(server.snapshotMs),
+          "",
+          "",
+          "",
+          null,
+        ),
+        row(
+          "6 server",
+          "first `print(1)` of an executor with no snapshot yet",
+          ms(server.coldFirstRun),
+          "",
+          "",
+          "",
+          null,
+        ),
         ...(server.engines.cpython
           ? [
-              row("6 engines", "`print(1)`, CPython against Pyodide (pooled)", ms(server.engines.cpython.print), ms(server.engines.pyodide.print), "", "CPython < 30 ms", server.engines.cpython.print < 30),
-              row("6 engines", "a small matplotlib plot saved as a PNG (CPython; Pyodide has no matplotlib)", ms(server.engines.cpython.plot), "", "", "< 250 ms", (server.engines.cpython.plot ?? Infinity) < 250),
-              row("6 engines", "one-line runs a second, 4 at a time, CPython against Pyodide", server.engines.cpython.perSecond.toFixed(1), server.engines.pyodide.perSecond.toFixed(1), "", "CPython ≥ 40", server.engines.cpython.perSecond >= 40),
+              row(
+                "6 engines",
+                "`print(1)`, CPython against Pyodide (pooled)",
+                ms(server.engines.cpython.print),
+                ms(server.engines.pyodide.print),
+                "",
+                "CPython < 30 ms",
+                server.engines.cpython.print < 30,
+              ),
+              row(
+                "6 engines",
+                "a small matplotlib plot saved as a PNG (CPython; Pyodide has no matplotlib)",
+                ms(server.engines.cpython.plot),
+                "",
+                "",
+                "< 250 ms",
+                (server.engines.cpython.plot ?? Infinity) < 250,
+              ),
+              row(
+                "6 engines",
+                "one-line runs a second, 4 at a time, CPython against Pyodide",
+                server.engines.cpython.perSecond.toFixed(1),
+                server.engines.pyodide.perSecond.toFixed(1),
+                "",
+                "CPython ≥ 40",
+                server.engines.cpython.perSecond >= 40,
+              ),
             ]
-          : [row("6 engines", "CPython (not available here: bubblewrap or the packages are missing)", "—", ms(server.engines.pyodide.print), "", "", null)]),
+          : [
+              row(
+                "6 engines",
+                "CPython (not available here: bubblewrap or the packages are missing)",
+                "—",
+                ms(server.engines.pyodide.print),
+                "",
+                "",
+                null,
+              ),
+            ]),
       ]
     : []),
   ...(wanted("liveOutput")
     ? [
-        row("8 live output", "longest main-thread task while 1 MB (10,000 lines) streams in over 10 s (CPU time)", `${ms(median(b.live.longest))} (${ms(median(b.live.longestCpu))})`, "", "", "< 50 ms", median(b.live.longest) < 50),
-        row("8 live output", "tasks of 50 ms or more", count(b.live.longTasks), "", "", "0", median(b.live.longTasks) === 0),
-        row("8 live output", "most DOM nodes in the card while it streams", String(median(b.live.nodes)), "", "", "bounded, as for finished output (≤ 5,000)", median(b.live.nodes) <= 5000),
-        row("8 live output", "chunk arriving at the page → its text on screen, p95", ms(median(b.live.p95)), "", "", "< 100 ms", median(b.live.p95) < 100),
-        row("8 live output", "the pane followed its newest line to the end", String(b.live.followed.every(Boolean)), "", "", "yes", b.live.followed.every(Boolean)),
+        row(
+          "8 live output",
+          "longest main-thread task while 1 MB (10,000 lines) streams in over 10 s (CPU time)",
+          `${ms(median(b.live.longest))} (${ms(median(b.live.longestCpu))})`,
+          "",
+          "",
+          "< 50 ms",
+          median(b.live.longest) < 50,
+        ),
+        row(
+          "8 live output",
+          "tasks of 50 ms or more",
+          count(b.live.longTasks),
+          "",
+          "",
+          "0",
+          median(b.live.longTasks) === 0,
+        ),
+        row(
+          "8 live output",
+          "most DOM nodes in the card while it streams",
+          String(median(b.live.nodes)),
+          "",
+          "",
+          "bounded, as for finished output (≤ 5,000)",
+          median(b.live.nodes) <= 5000,
+        ),
+        row(
+          "8 live output",
+          "chunk arriving at the page → its text on screen, p95",
+          ms(median(b.live.p95)),
+          "",
+          "",
+          "< 100 ms",
+          median(b.live.p95) < 100,
+        ),
+        row(
+          "8 live output",
+          "the pane followed its newest line to the end",
+          String(b.live.followed.every(Boolean)),
+          "",
+          "",
+          "yes",
+          b.live.followed.every(Boolean),
+        ),
       ]
     : []),
   ...(wanted("aiThread")
     ? [
-        row("7 AI SDK thread", "longest main-thread task, mount → result, cold", ms(median(tk.longest)), ms(median(tn.longest)), ratio(median(tk.longest), median(tn.longest)), "< 50 ms", median(tk.longest) < 50),
-        row("7 AI SDK thread", "tasks of 50 ms or more", count(tk.longTasks), count(tn.longTasks), "", "0", median(tk.longTasks) === 0),
-        row("7 AI SDK thread", "longest task / tasks of 50 ms or more, in CPU time (without waiting for a core)", `${ms(median(tk.longestCpu))} / ${count(tk.longCpuTasks)}`, `${ms(median(tn.longestCpu))} / ${count(tn.longCpuTasks)}`, "", "", null),
-        row("7 AI SDK thread", "longest task once the thread has mounted (card, deltas, highlighting, result), wall / CPU", `${ms(median(tk.afterMount))} / ${ms(median(tk.afterMountCpu))}`, `${ms(median(tn.afterMount))} / ${ms(median(tn.afterMountCpu))}`, "", "< 50 ms", median(tk.afterMount) < 50),
-        row("7 AI SDK thread", "total main-thread time", ms(median(tk.total)), ms(median(tn.total)), ratio(median(tk.total), median(tn.total)), "", null),
-        row("7 AI SDK thread", "last delta sent → final colours on every line in view", ms(median(tk.finalInView)), ms(median(tn.finalInView)), "", "< 50 ms", median(tk.finalInView) < 50),
-        row("7 AI SDK thread", "last delta sent → final colours on every line of the program, in view or not", ms(median(tk.final)), ms(median(tn.final)), "", "", null),
-        row("7 AI SDK thread", "mount → first colours on screen (cold)", ms(median(tk.firstHighlight)), ms(median(tn.firstHighlight)), "", "", null),
-        row("7 AI SDK thread", "card on screen → first colours (cold: the highlighter starts with the card)", ms(median(tk.cardToColours)), ms(median(tn.cardToColours)), "", "< 200 ms", median(tk.cardToColours) < 200),
-        row("7 AI SDK thread", "result sent → output on screen", ms(median(tk.result)), ms(median(tn.result)), "", "", null),
-        row("7 AI SDK thread", "final colours identical to a one-shot highlight", String(tk.identical.every(Boolean)), String(tn.identical.every(Boolean)), "", "identical", tk.identical.every(Boolean)),
-        row("7 AI SDK thread, no highlighting", "the runtime alone, the code as plain text: longest task (CPU time) / tasks of 50 ms or more / once mounted, longest task (CPU time) / total main-thread time", `${ms(median(tp.longest))} (${ms(median(tp.longestCpu))}) / ${count(tp.longTasks)} / ${ms(median(tp.afterMount))} (${ms(median(tp.afterMountCpu))}) / ${ms(median(tp.total))}`, "", "", "", null),
+        row(
+          "7 AI SDK thread",
+          "longest main-thread task, mount → result, cold",
+          ms(median(tk.longest)),
+          ms(median(tn.longest)),
+          ratio(median(tk.longest), median(tn.longest)),
+          "< 50 ms",
+          median(tk.longest) < 50,
+        ),
+        row(
+          "7 AI SDK thread",
+          "tasks of 50 ms or more",
+          count(tk.longTasks),
+          count(tn.longTasks),
+          "",
+          "0",
+          median(tk.longTasks) === 0,
+        ),
+        row(
+          "7 AI SDK thread",
+          "longest task / tasks of 50 ms or more, in CPU time (without waiting for a core)",
+          `${ms(median(tk.longestCpu))} / ${count(tk.longCpuTasks)}`,
+          `${ms(median(tn.longestCpu))} / ${count(tn.longCpuTasks)}`,
+          "",
+          "",
+          null,
+        ),
+        row(
+          "7 AI SDK thread",
+          "longest task once the thread has mounted (card, deltas, highlighting, result), wall / CPU",
+          `${ms(median(tk.afterMount))} / ${ms(median(tk.afterMountCpu))}`,
+          `${ms(median(tn.afterMount))} / ${ms(median(tn.afterMountCpu))}`,
+          "",
+          "< 50 ms",
+          median(tk.afterMount) < 50,
+        ),
+        row(
+          "7 AI SDK thread",
+          "total main-thread time",
+          ms(median(tk.total)),
+          ms(median(tn.total)),
+          ratio(median(tk.total), median(tn.total)),
+          "",
+          null,
+        ),
+        row(
+          "7 AI SDK thread",
+          "last delta sent → final colours on every line in view",
+          ms(median(tk.finalInView)),
+          ms(median(tn.finalInView)),
+          "",
+          "< 50 ms",
+          median(tk.finalInView) < 50,
+        ),
+        row(
+          "7 AI SDK thread",
+          "last delta sent → final colours on every line of the program, in view or not",
+          ms(median(tk.final)),
+          ms(median(tn.final)),
+          "",
+          "",
+          null,
+        ),
+        row(
+          "7 AI SDK thread",
+          "mount → first colours on screen (cold)",
+          ms(median(tk.firstHighlight)),
+          ms(median(tn.firstHighlight)),
+          "",
+          "",
+          null,
+        ),
+        row(
+          "7 AI SDK thread",
+          "card on screen → first colours (cold: the highlighter starts with the card)",
+          ms(median(tk.cardToColours)),
+          ms(median(tn.cardToColours)),
+          "",
+          "< 200 ms",
+          median(tk.cardToColours) < 200,
+        ),
+        row(
+          "7 AI SDK thread",
+          "result sent → output on screen",
+          ms(median(tk.result)),
+          ms(median(tn.result)),
+          "",
+          "",
+          null,
+        ),
+        row(
+          "7 AI SDK thread",
+          "final colours identical to a one-shot highlight",
+          String(tk.identical.every(Boolean)),
+          String(tn.identical.every(Boolean)),
+          "",
+          "identical",
+          tk.identical.every(Boolean),
+        ),
+        row(
+          "7 AI SDK thread, no highlighting",
+          "the runtime alone, the code as plain text: longest task (CPU time) / tasks of 50 ms or more / once mounted, longest task (CPU time) / total main-thread time",
+          `${ms(median(tp.longest))} (${ms(median(tp.longestCpu))}) / ${count(tp.longTasks)} / ${ms(median(tp.afterMount))} (${ms(median(tp.afterMountCpu))}) / ${ms(median(tp.total))}`,
+          "",
+          "",
+          "",
+          null,
+        ),
       ]
     : []),
 ];
@@ -530,9 +1047,17 @@ const lines = [
   "",
   // Every run's figure, so that a reader can see the spread behind each median.
   "All runs:",
-  ...(wanted("streaming") ? [`- streaming, kit: longest ${k.longest.map(ms).join(", ")} (CPU ${k.longestCpu.map(ms).join(", ")}); last delta → in view ${k.finalInView.map(ms).join(", ")}, every line ${k.final.map(ms).join(", ")}`] : []),
+  ...(wanted("streaming")
+    ? [
+        `- streaming, kit: longest ${k.longest.map(ms).join(", ")} (CPU ${k.longestCpu.map(ms).join(", ")}); last delta → in view ${k.finalInView.map(ms).join(", ")}, every line ${k.final.map(ms).join(", ")}`,
+      ]
+    : []),
   ...(wanted("firstPaint") ? [`- first paint, cold highlighting: ${b.firstPaint.highlight.map(ms).join(", ")}`] : []),
-  ...(wanted("liveOutput") ? [`- live output: longest ${b.live.longest.map(ms).join(", ")} (CPU ${b.live.longestCpu.map(ms).join(", ")}); p95 chunk → screen ${b.live.p95.map(ms).join(", ")}; DOM nodes ${b.live.nodes.join(", ")}`] : []),
+  ...(wanted("liveOutput")
+    ? [
+        `- live output: longest ${b.live.longest.map(ms).join(", ")} (CPU ${b.live.longestCpu.map(ms).join(", ")}); p95 chunk → screen ${b.live.p95.map(ms).join(", ")}; DOM nodes ${b.live.nodes.join(", ")}`,
+      ]
+    : []),
   ...(wanted("aiThread")
     ? [
         `- AI SDK thread, kit: longest ${tk.longest.map(ms).join(", ")} (CPU ${tk.longestCpu.map(ms).join(", ")}); once mounted ${tk.afterMount.map(ms).join(", ")} (CPU ${tk.afterMountCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tk.longTasks.join(", ")}; last delta → in view ${tk.finalInView.map(ms).join(", ")}, every line ${tk.final.map(ms).join(", ")}; card → first colours ${tk.cardToColours.map(ms).join(", ")}`,

@@ -24,7 +24,8 @@ export interface SoakFigures {
   memory: Array<{ runs: number; rssMb: number; heapMb: number; interpreters: number }>;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
 function request<T>(child: ChildProcess, message: { type: string }, answer: string): Promise<T> {
   return new Promise((resolve) => {
@@ -52,7 +53,12 @@ export async function soak(options: SoakOptions = {}): Promise<SoakFigures> {
   const memoryAt = async (done: number) => {
     const { rss, heapUsed } = await request<{ rss: number; heapUsed: number }>(child, { type: "memory" }, "memory");
     const health = (await (await fetch(`${url}/v1/health`)).json()) as { interpreters?: unknown[] };
-    return { runs: done, rssMb: rss / 1024 / 1024, heapMb: heapUsed / 1024 / 1024, interpreters: health.interpreters?.length ?? 0 };
+    return {
+      runs: done,
+      rssMb: rss / 1024 / 1024,
+      heapMb: heapUsed / 1024 / 1024,
+      interpreters: health.interpreters?.length ?? 0,
+    };
   };
 
   const memory = [await memoryAt(0)];

@@ -31,11 +31,13 @@ export interface AppTemplate {
 /** Copies an app's template next to the packed kit. */
 export function makeApp(name: string, { vite, borrow = {} }: AppTemplate): string {
   const work = process.env.ECU_CONSUMERS_DIR;
-  if (!work || !existsSync(path.join(work, "execute-code-ui.tgz"))) throw new Error("The kit was not packed (see pack.ts).");
+  if (!work || !existsSync(path.join(work, "execute-code-ui.tgz")))
+    throw new Error("The kit was not packed (see pack.ts).");
   const dir = path.join(work, name);
   if (vite) cpSync(path.join(templates, "vite-shared"), dir, { recursive: true });
   cpSync(path.join(templates, name), dir, { recursive: true });
-  for (const [destination, source] of Object.entries(borrow)) cpSync(path.join(templates, source), path.join(dir, destination));
+  for (const [destination, source] of Object.entries(borrow))
+    cpSync(path.join(templates, source), path.join(dir, destination));
   return dir;
 }
 
@@ -61,12 +63,16 @@ export interface RunningApp {
 
 /** Starts an app's server (`$PORT` in its arguments becomes the port) and waits until it answers. */
 export async function serve(command: string, args: string[], cwd: string, port: number): Promise<RunningApp> {
-  const child: ChildProcess = spawn(command, args.map((arg) => arg.replaceAll("$PORT", String(port))), {
-    cwd,
-    env: { ...consumerEnv(), PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  const child: ChildProcess = spawn(
+    command,
+    args.map((arg) => arg.replaceAll("$PORT", String(port))),
+    {
+      cwd,
+      env: { ...consumerEnv(), PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
@@ -80,7 +86,8 @@ export async function serve(command: string, args: string[], cwd: string, port: 
   };
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${command} ${args.join(" ")} exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`${command} ${args.join(" ")} exited with ${child.exitCode}:\n${output}`);
     try {
       if ((await fetch(url)).status < 500) return { url, output: () => output, stop };
     } catch {

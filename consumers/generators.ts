@@ -45,7 +45,10 @@ export async function generateViteApp(name: string, page: string): Promise<strin
  * `NEXT_FONT_GOOGLE_MOCKED_RESPONSES`, Next's own hook for offline builds,
  * with the real Geist files from the `geist` package served on loopback.
  */
-export async function generateNextApp(name: string, page: string): Promise<{ dir: string; buildEnv: () => Promise<BuildEnv> }> {
+export async function generateNextApp(
+  name: string,
+  page: string,
+): Promise<{ dir: string; buildEnv: () => Promise<BuildEnv> }> {
   const work = workDir();
   rmSync(path.join(work, name), { recursive: true, force: true });
   const config = mkdtempSync(path.join(work, "create-next-app-config-"));

@@ -48,7 +48,8 @@ function consumer(name: string, options: Consumer) {
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a hook wants from this pattern.
   test.afterEach(async ({}, testInfo) => {
     // What the app's server printed, to read beside a failure.
-    if (app && testInfo.status !== testInfo.expectedStatus) await testInfo.attach("server output", { body: app.output() });
+    if (app && testInfo.status !== testInfo.expectedStatus)
+      await testInfo.attach("server output", { body: app.output() });
   });
   test.afterAll(async () => {
     await app?.stop();
@@ -69,7 +70,10 @@ test.describe("(a) Vite + React, assistant-ui 0.15 with the README's toolkit sni
     await runProgramInChat(page, app.url());
   });
 
-  test("stored chats: the open chat comes back after a reload, an earlier one opens from the list, no one else's is listed", async ({ page, browser }) => {
+  test("stored chats: the open chat comes back after a reload, an earlier one opens from the list, no one else's is listed", async ({
+    page,
+    browser,
+  }) => {
     const url = `${app.url()}/?stored`;
     const chats = page.getByLabel("Chats");
     await runProgramInChat(page, url);
@@ -144,7 +148,9 @@ test.describe("(c) Next.js 16 App Router, default template with cacheComponents,
     expect(call?.output).toMatchObject({ status: "completed", stdout: "42\n", exitCode: 0 });
   });
 
-  test("the docs' client-tool flow: a chat whose execute_code the browser runs waits for its result", async ({ request }) => {
+  test("the docs' client-tool flow: a chat whose execute_code the browser runs waits for its result", async ({
+    request,
+  }) => {
     const created = await request.post(`${app.url()}/api/chats`, { data: { tools: [executeCodeClientTool] } });
     expect(created.status()).toBe(201);
     const { id } = (await created.json()) as { id: string };
@@ -152,12 +158,30 @@ test.describe("(c) Next.js 16 App Router, default template with cacheComponents,
       data: { text: "```python\nprint(6 * 7)\n```" },
       headers: { accept: "application/json" },
     });
-    const waiting = (await asked.json()) as { status: string; required_action: { tool_calls: Array<{ tool_call_id: string; input: unknown }> } };
+    const waiting = (await asked.json()) as {
+      status: string;
+      required_action: { tool_calls: Array<{ tool_call_id: string; input: unknown }> };
+    };
     expect(waiting.status).toBe("requires_action");
     const [call] = waiting.required_action.tool_calls;
     expect(call!.input).toEqual({ code: "print(6 * 7)" });
     const answered = await request.post(`${app.url()}/api/chats/${id}/tool-results`, {
-      data: { results: [{ tool_call_id: call!.tool_call_id, output: { status: "completed", stdout: "42\n", stderr: "", exitCode: 0, signal: null, wallTimeMs: 3, truncated: { stdout: 0, stderr: 0 } } }] },
+      data: {
+        results: [
+          {
+            tool_call_id: call!.tool_call_id,
+            output: {
+              status: "completed",
+              stdout: "42\n",
+              stderr: "",
+              exitCode: 0,
+              signal: null,
+              wallTimeMs: 3,
+              truncated: { stdout: 0, stderr: 0 },
+            },
+          },
+        ],
+      },
       headers: { accept: "application/json" },
     });
     expect(answered.status()).toBe(200);
@@ -190,26 +214,34 @@ test.describe("(c) Next.js 16 App Router, default template with cacheComponents,
 async function cardStyles(page: Page, { sameWidth }: { sameWidth: boolean }) {
   // Let the highlighter finish, so every page has the same elements.
   await expect(page.locator('[data-slot="execute-code-source"]:has([style*="--shiki-light"])')).toHaveCount(2);
-  return page.locator('[data-slot="execute-code"]').evaluateAll((cards, sameWidth) =>
-    cards.flatMap((card) =>
-      [card, ...card.querySelectorAll("*")].map((element) => {
-        const style = getComputedStyle(element);
-        return {
-          slot: element.getAttribute("data-slot") ?? element.getAttribute("class") ?? element.tagName,
-          display: style.display,
-          padding: style.padding,
-          margin: sameWidth ? style.margin : `${style.marginTop} ${style.marginBottom}`,
-          border: style.borderWidth,
-          boxSizing: style.boxSizing,
-          gap: style.gap,
-          font: [style.fontSize, style.lineHeight, style.fontWeight, style.fontStyle].join(" "),
-          text: [style.textAlign, style.textIndent, style.textTransform, style.letterSpacing, style.wordSpacing, style.whiteSpace].join(" "),
-          verticalAlign: style.verticalAlign,
-          color: style.color,
-          background: style.backgroundColor,
-        };
-      }),
-    ),
+  return page.locator('[data-slot="execute-code"]').evaluateAll(
+    (cards, sameWidth) =>
+      cards.flatMap((card) =>
+        [card, ...card.querySelectorAll("*")].map((element) => {
+          const style = getComputedStyle(element);
+          return {
+            slot: element.getAttribute("data-slot") ?? element.getAttribute("class") ?? element.tagName,
+            display: style.display,
+            padding: style.padding,
+            margin: sameWidth ? style.margin : `${style.marginTop} ${style.marginBottom}`,
+            border: style.borderWidth,
+            boxSizing: style.boxSizing,
+            gap: style.gap,
+            font: [style.fontSize, style.lineHeight, style.fontWeight, style.fontStyle].join(" "),
+            text: [
+              style.textAlign,
+              style.textIndent,
+              style.textTransform,
+              style.letterSpacing,
+              style.wordSpacing,
+              style.whiteSpace,
+            ].join(" "),
+            verticalAlign: style.verticalAlign,
+            color: style.color,
+            background: style.backgroundColor,
+          };
+        }),
+      ),
     sameWidth,
   );
 }
@@ -219,13 +251,19 @@ async function lookOf(page: Page) {
   return page.locator('[data-slot="execute-code"]').evaluateAll((cards) =>
     cards.map((card) => {
       const tokens = new Set(
-        [...card.querySelectorAll<HTMLElement>('[data-slot="execute-code-source"] [style*="--shiki-light"]')].map((token) => getComputedStyle(token).color),
+        [...card.querySelectorAll<HTMLElement>('[data-slot="execute-code-source"] [style*="--shiki-light"]')].map(
+          (token) => getComputedStyle(token).color,
+        ),
       );
       const gutter = card.querySelector('[data-slot="execute-code-gutter"]')!;
       const range = document.createRange();
       range.selectNodeContents(gutter);
-      const numberTops = [...new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)))];
-      const lineTops = [...card.querySelectorAll(".ecu-code-line")].map((line) => Math.round(line.getBoundingClientRect().top));
+      const numberTops = [
+        ...new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top))),
+      ];
+      const lineTops = [...card.querySelectorAll(".ecu-code-line")].map((line) =>
+        Math.round(line.getBoundingClientRect().top),
+      );
       return {
         tokenColours: [...tokens],
         tone: getComputedStyle(card.querySelector('[data-slot="execute-code-status"]')!).color,
@@ -255,7 +293,12 @@ test.describe("(d) the card in any host: a hostile stylesheet, create-vite and c
 
     const vite = await generateViteApp("generated-vite", "host-reset/src/Card.tsx");
     await run("npm", ["run", "build"], vite);
-    apps.vite = await serve("npm", ["run", "preview", "--", "--host", "127.0.0.1", "--port", "$PORT", "--strictPort"], vite, await freePort());
+    apps.vite = await serve(
+      "npm",
+      ["run", "preview", "--", "--host", "127.0.0.1", "--port", "$PORT", "--strictPort"],
+      vite,
+      await freePort(),
+    );
 
     const next = await generateNextApp("generated-next", "host-reset/src/Card.tsx");
     const fonts = await next.buildEnv();
@@ -272,12 +315,17 @@ test.describe("(d) the card in any host: a hostile stylesheet, create-vite and c
 
   const hosts = {
     // The same 720 px wide cards as the bare page.
-    "a hostile stylesheet (reset, element rules, inherited text properties)": { url: () => `${apps.reference!.url}/`, sameWidth: true },
+    "a hostile stylesheet (reset, element rules, inherited text properties)": {
+      url: () => `${apps.reference!.url}/`,
+      sameWidth: true,
+    },
     "create-vite's react-ts template": { url: () => `${apps.vite!.url}/`, sameWidth: false },
     "create-next-app's default template": { url: () => `${apps.next!.url}/`, sameWidth: false },
   };
   for (const [host, { url, sameWidth }] of Object.entries(hosts)) {
-    test(`${host}: every element of the card as on a bare page, light and dark, 1280 and 375 px`, async ({ page }, testInfo) => {
+    test(`${host}: every element of the card as on a bare page, light and dark, 1280 and 375 px`, async ({
+      page,
+    }, testInfo) => {
       const errors: Error[] = [];
       page.on("pageerror", (error) => errors.push(error));
       const surfaces: string[] = [];
@@ -303,7 +351,10 @@ test.describe("(d) the card in any host: a hostile stylesheet, create-vite and c
             }
           }
           surfaces.push(succeeded!.surface);
-          await testInfo.attach(`${colorScheme}-${width}.png`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+          await testInfo.attach(`${colorScheme}-${width}.png`, {
+            body: await page.screenshot({ fullPage: true }),
+            contentType: "image/png",
+          });
         }
       }
       // The card follows the scheme: its surface in dark is not its surface in light.

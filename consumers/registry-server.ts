@@ -23,7 +23,8 @@ export async function serveRegistry(tarball: string): Promise<ServedRegistry> {
   const served = path.join(root, "dist-registry");
   const server = createServer((req, res) => {
     const file = path.join(served, path.normalize(new URL(req.url ?? "/", "http://localhost").pathname));
-    if (!file.startsWith(served + path.sep) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404).end();
+    if (!file.startsWith(served + path.sep) || !existsSync(file) || !statSync(file).isFile())
+      return void res.writeHead(404).end();
     res.writeHead(200, { "content-type": "application/json" }).end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -26,7 +26,9 @@ test.describe("ask before running code", () => {
     await card.root.getByRole("button", { name: "Run" }).click();
     await card.waitForPhase("succeeded");
     expect(await card.text("stdout")).toBe("approved run\n");
-    await expect(page.getByText("The program finished with exit code 0. Its first line of output is: approved run")).toBeVisible();
+    await expect(
+      page.getByText("The program finished with exit code 0. Its first line of output is: approved run"),
+    ).toBeVisible();
   });
 
   test("Deny shows the denied phase, and the model says the code did not run", async ({ page }) => {
@@ -75,7 +77,9 @@ test.describe("ask before running code", () => {
     await expect(card.stdout).toHaveCount(0);
   });
 
-  test("40 approvals in a row, each in a new browser while two busy loops hold the cores, all run their program", async ({ browser }) => {
+  test("40 approvals in a row, each in a new browser while two busy loops hold the cores, all run their program", async ({
+    browser,
+  }) => {
     test.setTimeout(15 * 60_000);
     // The answer races the stored end of the run that asked; a busy machine widens the race.
     const busy = [0, 1].map(() => spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));

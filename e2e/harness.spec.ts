@@ -16,14 +16,20 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await card.exitCode()).toBe(0);
     await expect(card.status).toHaveText(/^Finished\s*exit 0$/);
     await expect(card.code).toHaveText(`${code}\n`, { useInnerText: true });
-    await expect(page.getByText("The program finished with exit code 0. Its first line of output is: 1 1")).toBeVisible();
+    await expect(
+      page.getByText("The program finished with exit code 0. Its first line of output is: 1 1"),
+    ).toBeVisible();
     // The thread is a log: a screen reader hears what is added to it, the reply among it.
-    await expect(page.getByRole("log", { name: "Conversation" })).toContainText("The program finished with exit code 0.");
+    await expect(page.getByRole("log", { name: "Conversation" })).toContainText(
+      "The program finished with exit code 0.",
+    );
   });
 
   test("Enter sends, and Shift+Enter adds a line, as in the chat apps students use", async ({ page }) => {
     await page.goto(at(PORTS.main));
-    await expect(page.getByRole("textbox", { name: "Message" })).toHaveAccessibleDescription("Enter sends · Shift+Enter adds a line");
+    await expect(page.getByRole("textbox", { name: "Message" })).toHaveAccessibleDescription(
+      "Enter sends · Shift+Enter adds a line",
+    );
     const box = page.getByRole("textbox", { name: "Message" });
     await box.click();
     for (const [i, line] of ["```python", "print(6 * 7)", "```"].entries()) {
@@ -37,7 +43,9 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await card.text("stdout")).toBe("42\n");
   });
 
-  test("the newest card stays in view as the thread grows; scrolled up, Jump to latest brings it back", async ({ page }) => {
+  test("the newest card stays in view as the thread grows; scrolled up, Jump to latest brings it back", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(at(PORTS.main));
     for (let i = 0; i < 3; i++) {
@@ -61,11 +69,7 @@ test.describe("the harness demo, as a person uses it", () => {
     const phases = await recordPhases(page);
     await send(page, python(`print("${"streamed ".repeat(60)}")`));
     await executeCodeCard(page).waitForPhase("succeeded");
-    expect(await phases()).toEqual([
-      "writing",
-      "running",
-      "succeeded",
-    ]);
+    expect(await phases()).toEqual(["writing", "running", "succeeded"]);
   });
 
   test("a program that prints as it goes shows each line while it still runs", async ({ page }) => {
@@ -90,7 +94,9 @@ test.describe("the harness demo, as a person uses it", () => {
     const card = executeCodeCard(page);
     await card.waitForOutput("stdout", "tick 0");
     await card.waitForPhase("succeeded");
-    const seen = await page.evaluate(() => (window as unknown as { seen: Array<{ phase: string; stdout: string }> }).seen);
+    const seen = await page.evaluate(
+      () => (window as unknown as { seen: Array<{ phase: string; stdout: string }> }).seen,
+    );
     // In order: "tick 0" alone while running, then more, then the finished card.
     const firstTick = seen.findIndex((s) => s.phase === "running" && s.stdout === "tick 0\n");
     const succeeded = seen.findIndex((s) => s.phase === "succeeded");
@@ -102,7 +108,9 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await card.exitCode()).toBe(0);
   });
 
-  test("a traceback shows on stderr with exit 1, the error leads in the header, and its frames point at the code", async ({ page }) => {
+  test("a traceback shows on stderr with exit 1, the error leads in the header, and its frames point at the code", async ({
+    page,
+  }) => {
     await page.goto(at(PORTS.main));
     await page.getByRole("button", { name: "Show me a real traceback" }).click();
     const card = executeCodeCard(page);
@@ -159,7 +167,9 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(card.message).toContainText("20,000 characters");
   });
 
-  test("Stop in the card ends a server loop at once, the card keeps what it printed beside the limit, and the next run works", async ({ page }) => {
+  test("Stop in the card ends a server loop at once, the card keeps what it printed beside the limit, and the next run works", async ({
+    page,
+  }) => {
     await page.goto(at(PORTS.main));
     await send(page, python('print("before the loop", flush=True)\nwhile True:\n    pass'));
     const card = executeCodeCard(page);
@@ -174,7 +184,9 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await next.text("stdout")).toBe("42\n");
   });
 
-  test("a reload during a run follows it: the card goes on to show the run finish with all its output", async ({ page }) => {
+  test("a reload during a run follows it: the card goes on to show the run finish with all its output", async ({
+    page,
+  }) => {
     await page.goto(at(PORTS.main));
     await send(page, python('import time\nfor i in range(15):\n    print("tick", i, flush=True)\n    time.sleep(0.1)'));
     await expect(executeCodeCard(page).stdout).toContainText("tick 1");
@@ -184,7 +196,9 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(card.root).toHaveAttribute("data-phase", /running|succeeded/);
     expect(await card.waitForEnd()).toBe("succeeded");
     expect(await card.text("stdout")).toBe(Array.from({ length: 15 }, (_, i) => `tick ${i}\n`).join(""));
-    await expect(page.getByText("The program finished with exit code 0. Its first line of output is: tick 0")).toBeVisible();
+    await expect(
+      page.getByText("The program finished with exit code 0. Its first line of output is: tick 0"),
+    ).toBeVisible();
     // Nothing left spinning, and the chat goes on.
     await expect(card.root.locator('button[data-slot="execute-code-stop"]')).toHaveCount(0);
     await send(page, python("print(6 * 7)"));
@@ -222,7 +236,10 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await next.text("stdout")).toBe("42\n");
   });
 
-  test("a reload reopens the same chat, and an earlier chat opens from the list; another browser sees none of them", async ({ page, browser }) => {
+  test("a reload reopens the same chat, and an earlier chat opens from the list; another browser sees none of them", async ({
+    page,
+    browser,
+  }) => {
     await page.goto(at(PORTS.main));
     await send(page, 'Primes\n```python\nprint("first chat")\n```');
     await executeCodeCard(page).waitForPhase("succeeded");
@@ -251,14 +268,19 @@ test.describe("the harness demo, as a person uses it", () => {
     await other.close();
   });
 
-  test("a plot shows in the card with alt text from its title, after a reload too; its CSV downloads for its owner alone", async ({ page, browser }) => {
+  test("a plot shows in the card with alt text from its title, after a reload too; its CSV downloads for its owner alone", async ({
+    page,
+    browser,
+  }) => {
     await page.goto(at(PORTS.main));
     await page.getByRole("button", { name: "Plot the squares and save them as a CSV" }).click();
     const card = executeCodeCard(page);
     expect(await card.waitForEnd(), await card.root.innerText()).toBe("succeeded");
     const figure = card.root.locator('[data-slot="execute-code-figures"] img');
     await expect(figure).toHaveAttribute("alt", "Squares, x: n, y: n squared");
-    await expect.poll(() => figure.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => figure.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+      .toBeGreaterThan(0);
     await expect(page.getByText("It drew one figure, Squares. It wrote squares.csv")).toBeVisible();
     // The room kept before it loaded was the figure's own size, from the sandbox.
     await expect(figure).toHaveAttribute("width", "640");
@@ -266,7 +288,9 @@ test.describe("the harness demo, as a person uses it", () => {
     // It opens large, and Escape closes it.
     await card.root.getByRole("button", { name: "Enlarge the figure: Squares, x: n, y: n squared" }).click();
     const dialog = page.getByRole("dialog", { name: "Squares, x: n, y: n squared" });
-    await expect.poll(() => dialog.getByRole("img").evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => dialog.getByRole("img").evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+      .toBeGreaterThan(0);
     await page.keyboard.press("Escape");
     await expect(dialog).toHaveCount(0);
 
@@ -274,7 +298,9 @@ test.describe("the harness demo, as a person uses it", () => {
     const download = page.waitForEvent("download");
     await csv.click();
     const saved = await (await download).path();
-    expect(readFileSync(saved, "utf8")).toBe("1,1\r\n2,4\r\n3,9\r\n4,16\r\n5,25\r\n6,36\r\n7,49\r\n8,64\r\n9,81\r\n10,100\r\n");
+    expect(readFileSync(saved, "utf8")).toBe(
+      "1,1\r\n2,4\r\n3,9\r\n4,16\r\n5,25\r\n6,36\r\n7,49\r\n8,64\r\n9,81\r\n10,100\r\n",
+    );
 
     // The stored chat holds the references, not the bytes.
     const chatId = await page.locator(".demo-thread").getAttribute("data-chat-id");
@@ -283,7 +309,13 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(stored).not.toContain("iVBOR");
 
     await page.reload();
-    await expect.poll(() => executeCodeCard(page).root.locator("img").evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        executeCodeCard(page)
+          .root.locator("img")
+          .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth),
+      )
+      .toBeGreaterThan(0);
 
     const href = await csv.getAttribute("href");
     const other = await browser.newContext();
@@ -319,7 +351,9 @@ test("when the rate limit is reached, the card says the sandbox is busy and when
   await expect(third.status).toHaveText("Sandbox busy");
   await expect(page.getByText("The code did not give a result: The code runner is busy")).toBeVisible();
   // Try again asks the model once more, so the program is sent again.
-  const again = page.waitForRequest((request) => request.url().endsWith("/api/chat") && request.postData()?.includes("regenerate-message") === true);
+  const again = page.waitForRequest(
+    (request) => request.url().endsWith("/api/chat") && request.postData()?.includes("regenerate-message") === true,
+  );
   await third.root.getByRole("button", { name: "Try again" }).click();
   await again;
 });

@@ -13,7 +13,13 @@ const server = (port: number, env: Record<string, string>) => ({
   url: `http://127.0.0.1:${port}/`,
   // Every test is a new browser, so a new participant: more than the default 10 a minute.
   // Chats in memory: each run of the suite starts with none.
-  env: { PORT: String(port), SCRIPTED_MODEL_DELAY_MS: "40", HARNESS_NEW_PARTICIPANTS_PER_MINUTE: "1000", HARNESS_DATABASE: ":memory:", ...env },
+  env: {
+    PORT: String(port),
+    SCRIPTED_MODEL_DELAY_MS: "40",
+    HARNESS_NEW_PARTICIPANTS_PER_MINUTE: "1000",
+    HARNESS_DATABASE: ":memory:",
+    ...env,
+  },
   reuseExistingServer: false,
   timeout: 60_000,
   stdout: "ignore" as const,

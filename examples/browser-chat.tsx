@@ -32,7 +32,8 @@ function Chat({ id }: { id: string }) {
   const chat = useChat({
     id,
     // The result the card added sends the chat on, as an answer to an approval does.
-    sendAutomaticallyWhen: (o) => lastAssistantMessageIsCompleteWithToolCalls(o) || lastAssistantMessageIsCompleteWithApprovalResponses(o),
+    sendAutomaticallyWhen: (o) =>
+      lastAssistantMessageIsCompleteWithToolCalls(o) || lastAssistantMessageIsCompleteWithApprovalResponses(o),
   });
   const runtime = useAISDKRuntime(chat);
   return (

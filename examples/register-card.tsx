@@ -4,11 +4,11 @@ import { germanLabels } from "execute-code-ui/locales/de";
 
 // A renamed tool or other labels: make your own toolkit, once.
 export const toolkit = makeExecuteCodeToolkit({
-  toolName: "python",   // default "execute_code"
+  toolName: "python", // default "execute_code"
   labels: germanLabels, // or a partial set: { title: "Sandbox" }
-  theme: "dark",        // default: follow a `.dark` / [data-theme="dark"] ancestor
+  theme: "dark", // default: follow a `.dark` / [data-theme="dark"] ancestor
   className: "my-card",
-  execution: "server",  // "client" when the browser runs the code and adds the result
+  execution: "server", // "client" when the browser runs the code and adds the result
 });
 
 // Per message, without a toolkit: a MessagePrimitive.Parts override.

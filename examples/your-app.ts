@@ -25,7 +25,12 @@ export async function mySession(req: IncomingMessage): Promise<{ userId: string 
 /** The server tool's settings but the student: your sandbox service and the key its tokens are signed with. */
 export const ctx: Omit<ExecuteCodeToolContext, "participantId"> = {
   sandboxUrl: process.env.SANDBOX_URL!,
-  signing: { privateKey: process.env.SANDBOX_SIGNING_KEY!, algorithm: "EdDSA", issuer: "my-tutor", audience: "sandbox" },
+  signing: {
+    privateKey: process.env.SANDBOX_SIGNING_KEY!,
+    algorithm: "EdDSA",
+    issuer: "my-tutor",
+    audience: "sandbox",
+  },
   tenantId: "course-7",
 };
 

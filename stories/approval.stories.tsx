@@ -57,7 +57,9 @@ export const DenyWithReason: Story = {
     // The field takes the focus as it opens, on a row of its own under the buttons.
     const field = canvas.getByRole("textbox", { name: "Why not run it? (optional)" });
     await expect(field).toHaveFocus();
-    await expect(field.getBoundingClientRect().top).toBeGreaterThanOrEqual(canvas.getByRole("button", { name: "Deny" }).getBoundingClientRect().bottom);
+    await expect(field.getBoundingClientRect().top).toBeGreaterThanOrEqual(
+      canvas.getByRole("button", { name: "Deny" }).getBoundingClientRect().bottom,
+    );
     // The control that opened the field has done its work.
     await expect(canvas.queryByRole("button", { name: "Add a reason" })).toBeNull();
     await userEvent.keyboard("I want to try it myself first");
@@ -101,7 +103,11 @@ export const Denied: Story = {
 
 export const ApprovalExpired: Story = {
   // What a server that expires approvals sends back: a denial with the reason "expired".
-  args: call(primesCode, { approval: { id: "approval-1", approved: false, reason: "expired" }, isError: true, result: { error: "expired" } }),
+  args: call(primesCode, {
+    approval: { id: "approval-1", approved: false, reason: "expired" },
+    isError: true,
+    result: { error: "expired" },
+  }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "denied");

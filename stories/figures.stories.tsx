@@ -26,10 +26,15 @@ export const FigureAndFile: Story = {
     await expect(image.getBoundingClientRect().height).toBeGreaterThan(0);
     await waitFor(() => expect((image as HTMLImageElement).naturalWidth).toBeGreaterThan(0));
     const links = [...root.querySelectorAll<HTMLAnchorElement>('a[data-slot="execute-code-file"]')];
-    await expect(links.map((link) => link.textContent)).toEqual(["Download figure-1.png (6.9 KB)", "Download squares.csv (61 B)"]);
+    await expect(links.map((link) => link.textContent)).toEqual([
+      "Download figure-1.png (6.9 KB)",
+      "Download squares.csv (61 B)",
+    ]);
     await expect(links[1]).toHaveAttribute("download", "squares.csv");
     // After the output, in the card's body.
-    await expect(slot(root, "stdout")!.compareDocumentPosition(slot(root, "figures")!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await expect(
+      slot(root, "stdout")!.compareDocumentPosition(slot(root, "figures")!) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
   },
 };
 
@@ -38,7 +43,10 @@ export const FigureAndFileDark: Story = { ...FigureAndFile, parameters: { theme:
 export const TwoFiguresOnAWideCard: Story = {
   args: call(plotCode, {
     result: completed({
-      files: [squaresFigure, { ...squaresFigure, name: "figure-2.png", alt: "Cubes", ref: { sessionId: "run-1", fileId: "figure-2" } }],
+      files: [
+        squaresFigure,
+        { ...squaresFigure, name: "figure-2.png", alt: "Cubes", ref: { sessionId: "run-1", fileId: "figure-2" } },
+      ],
     }),
   }),
   render: (args) => (
@@ -61,7 +69,9 @@ export const TwoFiguresOnAPhone: Story = {
   ),
   play: async ({ canvasElement }) => {
     const [first, second] = within(card(canvasElement)).getAllByRole("img");
-    await waitFor(() => expect(second!.getBoundingClientRect().top).toBeGreaterThan(first!.getBoundingClientRect().bottom));
+    await waitFor(() =>
+      expect(second!.getBoundingClientRect().top).toBeGreaterThan(first!.getBoundingClientRect().bottom),
+    );
   },
 };
 
@@ -78,7 +88,10 @@ export const FigureEnlarged: Story = {
     const large = within(dialog).getByRole("img", { name: "Squares, x: n, y: n squared" });
     await waitFor(() => expect((large as HTMLImageElement).naturalWidth).toBeGreaterThan(0));
     await expect(large.getBoundingClientRect().width).toBeGreaterThan(open.getBoundingClientRect().width);
-    await expect(within(dialog).getByRole("link", { name: "Download figure-1.png (6.9 KB)" })).toHaveAttribute("download", "figure-1.png");
+    await expect(within(dialog).getByRole("link", { name: "Download figure-1.png (6.9 KB)" })).toHaveAttribute(
+      "download",
+      "figure-1.png",
+    );
     // Escape closes it, and the focus goes back to the figure.
     await userEvent.keyboard("{Escape}");
     await waitFor(() => expect(within(document.body).queryByRole("dialog")).toBeNull());
@@ -117,7 +130,9 @@ export const FigureNoLongerAvailable: Story = {
   render: (args) => <ExecuteCodeCard {...args} fileUrl={() => "/no-such-file.png"} />,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    await waitFor(() => expect(slot(root, "file-unavailable")).toHaveTextContent("figure-1.png is no longer available"));
+    await waitFor(() =>
+      expect(slot(root, "file-unavailable")).toHaveTextContent("figure-1.png is no longer available"),
+    );
     await expect(within(root).queryByRole("img")).toBeNull();
   },
 };

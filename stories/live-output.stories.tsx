@@ -2,7 +2,17 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, waitFor, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
 import { call, largeProgram, primesCode, running } from "./fixtures";
-import { card, slot, highlighted, atPhoneWidth, StreamingDemo, tickCode, ticksUpTo, runningWith, LiveOutputDemo } from "./story-helpers";
+import {
+  card,
+  slot,
+  highlighted,
+  atPhoneWidth,
+  StreamingDemo,
+  tickCode,
+  ticksUpTo,
+  runningWith,
+  LiveOutputDemo,
+} from "./story-helpers";
 
 /** The program streaming in as the model writes it, and its output while it runs. */
 const meta = {
@@ -65,9 +75,13 @@ export const StreamingLongCode: Story = {
     const [code, gutter] = [body().querySelector("code")!, slot(root, "gutter")!];
     await expect(Math.abs(code.getBoundingClientRect().height - gutter.getBoundingClientRect().height)).toBeLessThan(1);
     const last = body().querySelector(`[data-line="${lineCount()}"]`)!.getBoundingClientRect();
-    const lastNumberMiddle = gutter.getBoundingClientRect().bottom - Number.parseFloat(getComputedStyle(gutter).lineHeight) / 2;
+    const lastNumberMiddle =
+      gutter.getBoundingClientRect().bottom - Number.parseFloat(getComputedStyle(gutter).lineHeight) / 2;
     await expect(Math.abs((last.top + last.bottom) / 2 - lastNumberMiddle)).toBeLessThan(1);
-    await waitFor(() => expect(body().querySelectorAll(".ecu-code-line:not(:has(.ecu-token)):not(:empty)")).toHaveLength(0), { timeout: 5000 });
+    await waitFor(
+      () => expect(body().querySelectorAll(".ecu-code-line:not(:has(.ecu-token)):not(:empty)")).toHaveLength(0),
+      { timeout: 5000 },
+    );
   },
 };
 
@@ -86,7 +100,15 @@ export const RunningWithOutput: Story = {
 
 export const RunningWithStopAndLimit: Story = {
   args: {
-    ...call(tickCode, { result: { status: "running", stdout: ticksUpTo(3), stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: 10_000 } }),
+    ...call(tickCode, {
+      result: {
+        status: "running",
+        stdout: ticksUpTo(3),
+        stderr: "",
+        truncated: { stdout: 0, stderr: 0 },
+        timeoutMs: 10_000,
+      },
+    }),
     onStop: fn(),
   },
   play: async ({ canvasElement, args }) => {

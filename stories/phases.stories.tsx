@@ -1,8 +1,27 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, waitFor, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
-import { call, completed, primesCode, primesOutput, running, tracebackCode, tracebackStderr, writingArgsText } from "./fixtures";
-import { card, slot, highlighted, atPhoneWidth, tickCode, ticksUpTo, longFailingProgram, PhaseGallery, everyPhaseShows } from "./story-helpers";
+import {
+  call,
+  completed,
+  primesCode,
+  primesOutput,
+  running,
+  tracebackCode,
+  tracebackStderr,
+  writingArgsText,
+} from "./fixtures";
+import {
+  card,
+  slot,
+  highlighted,
+  atPhoneWidth,
+  tickCode,
+  ticksUpTo,
+  longFailingProgram,
+  PhaseGallery,
+  everyPhaseShows,
+} from "./story-helpers";
 
 /** Every phase of a call, from the model writing the program to how it ended, with the galleries of all of them. */
 const meta = {
@@ -47,7 +66,9 @@ export const Succeeded: Story = {
     await expect(slot(root, "timing")).toHaveTextContent("42 ms");
     await highlighted(root);
     // One program line per visual line.
-    const [first, second] = [1, 2].map((n) => slot(root, "source")!.querySelector(`[data-line="${n}"]`)!.getBoundingClientRect());
+    const [first, second] = [1, 2].map((n) =>
+      slot(root, "source")!.querySelector(`[data-line="${n}"]`)!.getBoundingClientRect(),
+    );
     await expect(second!.top).toBeGreaterThanOrEqual(first!.bottom - 1);
     await expect(second!.left).toBe(first!.left);
     // What a person selects and copies: one line break per line, no line numbers.
@@ -84,7 +105,9 @@ export const SkippedByANewMessage: Story = {
     await expect(root).toHaveAttribute("data-phase", "skipped");
     await expect(root).toHaveAttribute("data-tone", "muted");
     await expect(slot(root, "status")).toHaveTextContent("Skipped");
-    await expect(slot(root, "message")).toHaveTextContent("This code was not run: a new message was sent before it ran.");
+    await expect(slot(root, "message")).toHaveTextContent(
+      "This code was not run: a new message was sent before it ran.",
+    );
   },
 };
 
@@ -105,7 +128,9 @@ export const FailedWithTraceback: Story = {
     await expect(error).toBeVisible();
     await expect(error).toHaveTextContent("ZeroDivisionError: division by zero");
     await expect(slot(root, "header")).toContainElement(error);
-    await expect(error.getBoundingClientRect().bottom).toBeLessThanOrEqual(slot(root, "source")!.getBoundingClientRect().top);
+    await expect(error.getBoundingClientRect().bottom).toBeLessThanOrEqual(
+      slot(root, "source")!.getBoundingClientRect().top,
+    );
   },
 };
 
@@ -126,7 +151,8 @@ export const TracebackLineClicked: Story = {
 export const TracebackLineOnAPhone: Story = {
   args: call(longFailingProgram, {
     result: completed({
-      stderr: 'Traceback (most recent call last):\n  File "<exec>", line 28, in <module>\nNameError: name \'grades\' is not defined\n',
+      stderr:
+        "Traceback (most recent call last):\n  File \"<exec>\", line 28, in <module>\nNameError: name 'grades' is not defined\n",
       exitCode: 1,
     }),
   }),
@@ -163,7 +189,9 @@ export const WarningOnStderr: Story = {
     const stderr = canvas.getByRole("group", { name: "stderr" });
     await expect(stderr).toHaveTextContent("UserWarning");
     await expect(stderr).toHaveAttribute("data-tone", "neutral");
-    await expect(getComputedStyle(stderr.querySelector("pre")!).color).toBe(getComputedStyle(slot(root, "stdout")!.querySelector("pre")!).color);
+    await expect(getComputedStyle(stderr.querySelector("pre")!).color).toBe(
+      getComputedStyle(slot(root, "stdout")!.querySelector("pre")!).color,
+    );
   },
 };
 
@@ -217,7 +245,9 @@ export const BusyWithTryAgain: Story = {
     const root = card(canvasElement);
     const retry = within(root).getByRole("button", { name: "Try again" });
     // Under the message that says when, as wide as its words.
-    await expect(retry.getBoundingClientRect().top).toBeGreaterThanOrEqual(slot(root, "message")!.getBoundingClientRect().bottom);
+    await expect(retry.getBoundingClientRect().top).toBeGreaterThanOrEqual(
+      slot(root, "message")!.getBoundingClientRect().bottom,
+    );
     await expect(retry.getBoundingClientRect().width).toBeLessThan(root.getBoundingClientRect().width / 2);
     await userEvent.click(retry);
     await expect(args.onRetry).toHaveBeenCalledTimes(1);
@@ -235,7 +265,15 @@ export const Cancelled: Story = {
 
 export const CancelledWithOutput: Story = {
   args: {
-    ...call(tickCode, { result: { status: "running", stdout: ticksUpTo(4), stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: 10_000 } }),
+    ...call(tickCode, {
+      result: {
+        status: "running",
+        stdout: ticksUpTo(4),
+        stderr: "",
+        truncated: { stdout: 0, stderr: 0 },
+        timeoutMs: 10_000,
+      },
+    }),
     status: { type: "incomplete", reason: "cancelled" },
   },
   play: async ({ canvasElement }) => {

@@ -2,7 +2,16 @@ import type { StoryObj } from "@storybook/react-vite";
 import { useEffect, useState, type CSSProperties } from "react";
 import { expect, waitFor } from "storybook/test";
 import { EXECUTE_CODE_PHASES, ExecuteCodeCard, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
-import { call, completed, longOutput, primesCode, running, tracebackCode, tracebackStderr, writingArgsText } from "./fixtures";
+import {
+  call,
+  completed,
+  longOutput,
+  primesCode,
+  running,
+  tracebackCode,
+  tracebackStderr,
+  writingArgsText,
+} from "./fixtures";
 import squaresPng from "./assets/squares.png";
 
 /** A story of the card. */
@@ -74,7 +83,10 @@ export const storyFileUrl = (file: { kind: string; ref: { fileId: string } }) =>
 
 export const longFailingProgram = [
   "# Grades of the class, one line per student",
-  ...Array.from({ length: 26 }, (_, i) => `grade_${i} = ${i % 5} + 1  # a comment long enough to run past a phone's width`),
+  ...Array.from(
+    { length: 26 },
+    (_, i) => `grade_${i} = ${i % 5} + 1  # a comment long enough to run past a phone's width`,
+  ),
   "print(sum(grades) / len(grades))",
 ].join("\n");
 
@@ -98,10 +110,26 @@ export function contrast(a: string, b: string): number {
   return (l1! + 0.05) / (l2! + 0.05);
 }
 
-export const ansiPalette =
-  `${["30", "31", "32", "33", "34", "35", "36", "37", "90", "91", "92", "93", "94", "95", "96", "97"]
-    .map((code) => `\x1b[${code}mcolour ${code}\x1b[0m`)
-    .join("\n")}\n`;
+export const ansiPalette = `${[
+  "30",
+  "31",
+  "32",
+  "33",
+  "34",
+  "35",
+  "36",
+  "37",
+  "90",
+  "91",
+  "92",
+  "93",
+  "94",
+  "95",
+  "96",
+  "97",
+]
+  .map((code) => `\x1b[${code}mcolour ${code}\x1b[0m`)
+  .join("\n")}\n`;
 
 export function ansiReadable(): NonNullable<CardStory["play"]> {
   return async ({ canvasElement }) => {
@@ -110,7 +138,10 @@ export function ansiReadable(): NonNullable<CardStory["play"]> {
     await waitFor(() => expect(stdout.querySelectorAll(".ecu-ansi-fg")).toHaveLength(16));
     const background = getComputedStyle(stdout).backgroundColor;
     for (const span of stdout.querySelectorAll<HTMLElement>(".ecu-ansi-fg")) {
-      await expect({ text: span.textContent, ratio: contrast(getComputedStyle(span).color, background) >= 4.5 }).toEqual({
+      await expect({
+        text: span.textContent,
+        ratio: contrast(getComputedStyle(span).color, background) >= 4.5,
+      }).toEqual({
         text: span.textContent,
         ratio: true,
       });
@@ -121,7 +152,10 @@ export function ansiReadable(): NonNullable<CardStory["play"]> {
 export const galleryStates: Record<ExecuteCodePhase, ExecuteCodeCardProps> = {
   writing: { status: running, args: {}, argsText: writingArgsText },
   "awaiting-approval": {
-    ...call("print(sum(range(101)))", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } }),
+    ...call("print(sum(range(101)))", {
+      status: { type: "requires-action", reason: "interrupt" },
+      approval: { id: "a" },
+    }),
     onApprove: () => undefined,
     onDeny: () => undefined,
   },
@@ -129,14 +163,26 @@ export const galleryStates: Record<ExecuteCodePhase, ExecuteCodeCardProps> = {
   succeeded: call("print(sum(range(101)))", { result: completed({ stdout: "5050\n", wallTimeMs: 12 }) }),
   failed: call(tracebackCode, { result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }) }),
   "timed-out": call("while True: pass", {
-    result: { status: "timeout", timeoutMs: 5000, stdout: "", stderr: "", wallTimeMs: 5000, truncated: { stdout: 0, stderr: 0 } },
+    result: {
+      status: "timeout",
+      timeoutMs: 5000,
+      stdout: "",
+      stderr: "",
+      wallTimeMs: 5000,
+      truncated: { stdout: 0, stderr: 0 },
+    },
   }),
   busy: call("print(1)", { result: { status: "busy", retryAfterMs: 12_000, message: "" } }),
   denied: call("print(1)", { approval: { id: "a", approved: false, reason: "Try it yourself first." } }),
   cancelled: call("print(1)", { status: { type: "incomplete", reason: "cancelled" } }),
-  error: call("print(1)", { result: { status: "error", code: "sandbox_unavailable", message: "The sandbox is down." } }),
+  error: call("print(1)", {
+    result: { status: "error", code: "sandbox_unavailable", message: "The sandbox is down." },
+  }),
   unrecognised: call("print(1)", { result: { answer: 42 } }),
-  "awaiting-client": call("print(1)", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }),
+  "awaiting-client": call("print(1)", {
+    status: { type: "requires-action", reason: "tool-calls" },
+    execution: "client",
+  }),
   skipped: call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
 };
 

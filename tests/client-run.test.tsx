@@ -4,7 +4,12 @@ import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { StrictMode } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { CLIENT_DENIED, makeExecuteCodeRenderer, type ExecuteCodeRunner, type ExecuteCodeToolProps } from "../src/assistant-ui";
+import {
+  CLIENT_DENIED,
+  makeExecuteCodeRenderer,
+  type ExecuteCodeRunner,
+  type ExecuteCodeToolProps,
+} from "../src/assistant-ui";
 import { RUN_STOPPED, type ExecuteCodeResult } from "../src/contract";
 
 const done: ExecuteCodeResult = {
@@ -20,7 +25,11 @@ const done: ExecuteCodeResult = {
 function runner() {
   let finish!: (result: ExecuteCodeResult) => void;
   const run = vi.fn(() => new Promise<ExecuteCodeResult>((resolve) => (finish = resolve)));
-  return { executor: { run } satisfies ExecuteCodeRunner, run, finish: (result: ExecuteCodeResult) => act(async () => finish(result)) };
+  return {
+    executor: { run } satisfies ExecuteCodeRunner,
+    run,
+    finish: (result: ExecuteCodeResult) => act(async () => finish(result)),
+  };
 }
 
 const awaited = (toolCallId: string, addResult: (result: unknown) => void, result?: unknown): ExecuteCodeToolProps =>
@@ -44,10 +53,15 @@ describe("a call the browser runs", () => {
   it("shows its limit beside the clock, and Stop in the card ends the program: the result says so with what it printed", async () => {
     let printed!: (stream: "stdout" | "stderr", text: string) => void;
     const run = vi.fn(
-      (_code: string, options?: { signal?: AbortSignal; onOutput?: (stream: "stdout" | "stderr", text: string) => void }) =>
+      (
+        _code: string,
+        options?: { signal?: AbortSignal; onOutput?: (stream: "stdout" | "stderr", text: string) => void },
+      ) =>
         new Promise<ExecuteCodeResult>((_, reject) => {
           printed = options!.onOutput!;
-          options!.signal!.addEventListener("abort", () => reject(new DOMException("The run was stopped.", "AbortError")));
+          options!.signal!.addEventListener("abort", () =>
+            reject(new DOMException("The run was stopped.", "AbortError")),
+          );
         }),
     );
     const Card = makeExecuteCodeRenderer({ execution: "client", executor: { run, timeoutMs: 10_000 } });

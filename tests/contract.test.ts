@@ -50,7 +50,15 @@ describe("normalizeExecuteCodeResult", () => {
   });
 
   it("reads the sandbox's flat response, including a signal and a time-out", () => {
-    const flat = { stdout: "", stderr: "Killed", code: null, signal: "SIGKILL", wall_time: 812, session_id: "s1", files: [] };
+    const flat = {
+      stdout: "",
+      stderr: "Killed",
+      code: null,
+      signal: "SIGKILL",
+      wall_time: 812,
+      session_id: "s1",
+      files: [],
+    };
     expect(normalizeExecuteCodeResult(flat)).toEqual({
       status: "completed",
       stdout: "",

@@ -2,7 +2,12 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { IncrementalHighlight } from "../src/ui/highlight/incremental";
 import type { FromWorker, ToWorker } from "../src/ui/highlight/protocol";
 import { capLongLines, createPythonTokenizer, MAX_HIGHLIGHTED_LINE } from "../src/ui/highlight/python-tokenizer";
-import { cachedLines, openSession, resetHighlighterForTests, type HighlightSession } from "../src/ui/highlight/sessions";
+import {
+  cachedLines,
+  openSession,
+  resetHighlighterForTests,
+  type HighlightSession,
+} from "../src/ui/highlight/sessions";
 import type { CodeToken, Tokenizer } from "../src/ui/highlight/types";
 import { createWorkerHost } from "../src/ui/highlight/worker-host";
 import { buildRegexTable, CORPUS } from "../bench/precompile-regexes";
@@ -38,7 +43,10 @@ const oneShot = (code: string) => tokenizer.tokenize(code).lines;
 describe("the Python tokenizer", () => {
   it("colours Python as GitHub's themes do, in both schemes", () => {
     const [line] = tokenizer.tokenize('def area(r):\n    return 3.14 * r ** 2  # "pi"').lines;
-    expect(line![0]).toEqual({ content: "def", style: expect.objectContaining({ "--shiki-light": "#CF222E", "--shiki-dark": "#FF7B72" }) });
+    expect(line![0]).toEqual({
+      content: "def",
+      style: expect.objectContaining({ "--shiki-light": "#CF222E", "--shiki-dark": "#FF7B72" }),
+    });
     expect(line!.find((t) => t.content === "area")?.style["--shiki-light"]).toBe("#8250DF");
   });
 
@@ -65,7 +73,9 @@ describe("the Python tokenizer", () => {
     expect(plain.style).toEqual({});
     expect(long.length - plain.content.length).toBeLessThanOrEqual(MAX_HIGHLIGHTED_LINE);
     // The head is coloured: the numbers of the list look like numbers.
-    expect(lines[1]!.find((t) => t.content.trim() === "4999" || t.content.trim() === "1")?.style["--shiki-light"]).toBe("#0550AE");
+    expect(lines[1]!.find((t) => t.content.trim() === "4999" || t.content.trim() === "1")?.style["--shiki-light"]).toBe(
+      "#0550AE",
+    );
     expect(lines.slice(2)).toEqual(tokenizer.tokenize(after).lines);
   });
 
@@ -77,12 +87,20 @@ describe("the Python tokenizer", () => {
     }, 100);
     const { lines } = capped.tokenize(`a\n${"b".repeat(1000)}\nc\n${"d".repeat(250)}`);
     expect(Math.max(...read)).toBe(100);
-    expect(lines.map((line) => line.map((t) => t.content).join(""))).toEqual(["a", "b".repeat(1000), "c", "d".repeat(250)]);
+    expect(lines.map((line) => line.map((t) => t.content).join(""))).toEqual([
+      "a",
+      "b".repeat(1000),
+      "c",
+      "d".repeat(250),
+    ]);
   });
 
   it("colours exactly as converting every pattern when first needed does, with the patterns converted ahead of time", async () => {
     const converting = await createPythonTokenizer([]);
-    const programs = [...CORPUS, ...Object.values(fixtures).filter((value): value is string => typeof value === "string")];
+    const programs = [
+      ...CORPUS,
+      ...Object.values(fixtures).filter((value): value is string => typeof value === "string"),
+    ];
     for (const code of programs) expect(tokenizer.tokenize(code)).toEqual(converting.tokenize(code));
   });
 
@@ -226,7 +244,10 @@ describe("highlighting sessions", () => {
     // The first update goes at once, the others wait for the next pass, and the finished program goes at once.
     const sent = worker.posted.filter((m) => m.type === "highlight");
     expect(sent).toHaveLength(2);
-    expect(sent.map((m) => m.type === "highlight" && m.code.length)).toEqual([Math.ceil(code.length / 20), code.length]);
+    expect(sent.map((m) => m.type === "highlight" && m.code.length)).toEqual([
+      Math.ceil(code.length / 20),
+      code.length,
+    ]);
     expect(cachedLines(code)).toEqual(oneShot(code));
     session.close();
     expect(worker.posted.at(-1)).toEqual({ type: "close", session: 1 });

@@ -2,7 +2,15 @@ import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ExecuteCodeCard, englishLabels, type ExecuteCodeCardProps, type ExecuteCodeLabels } from "../src";
-import { call, completed, running, squaresCsv, squaresFigure, tracebackCode, tracebackStderr } from "../stories/fixtures";
+import {
+  call,
+  completed,
+  running,
+  squaresCsv,
+  squaresFigure,
+  tracebackCode,
+  tracebackStderr,
+} from "../stories/fixtures";
 
 /** A label set whose every string names its own key, so the page shows which labels it used. */
 function markerLabels(): ExecuteCodeLabels {
@@ -86,12 +94,41 @@ describe("labels", () => {
     });
     await show(call("print('x' * 100_000)", { result: completed({ stdout: "x".repeat(100_000) }) }));
     await show(call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) }));
-    await show(call("import os; os.kill(0, 9)", { result: { status: "completed", stdout: "", stderr: "", exitCode: null, signal: "SIGKILL", wallTimeMs: 5, truncated: { stdout: 0, stderr: 0 } } }));
-    await show(call("x", { result: { status: "completed", stdout: "", stderr: "", exitCode: null, signal: null, wallTimeMs: 5, truncated: { stdout: 0, stderr: 0 } } }));
+    await show(
+      call("import os; os.kill(0, 9)", {
+        result: {
+          status: "completed",
+          stdout: "",
+          stderr: "",
+          exitCode: null,
+          signal: "SIGKILL",
+          wallTimeMs: 5,
+          truncated: { stdout: 0, stderr: 0 },
+        },
+      }),
+    );
+    await show(
+      call("x", {
+        result: {
+          status: "completed",
+          stdout: "",
+          stderr: "",
+          exitCode: null,
+          signal: null,
+          wallTimeMs: 5,
+          truncated: { stdout: 0, stderr: 0 },
+        },
+      }),
+    );
     await show(call("while 1: pass", { result: { timedOut: true, timeoutMs: 1000 } }));
     vi.useFakeTimers();
     try {
-      render(<ExecuteCodeCard {...call("x", { result: { status: "busy", retryAfterMs: 2000, message: "" } })} labels={labels} />);
+      render(
+        <ExecuteCodeCard
+          {...call("x", { result: { status: "busy", retryAfterMs: 2000, message: "" } })}
+          labels={labels}
+        />,
+      );
       collect();
       act(() => vi.advanceTimersByTime(3000));
       collect();
@@ -99,7 +136,10 @@ describe("labels", () => {
     } finally {
       vi.useRealTimers();
     }
-    await show({ ...call("x", { result: { status: "busy", retryAfterMs: null, message: "" } }), onRetry: () => undefined });
+    await show({
+      ...call("x", { result: { status: "busy", retryAfterMs: null, message: "" } }),
+      onRetry: () => undefined,
+    });
     await show(call("x", { approval: { id: "a", approved: false, reason: "not now" } }));
     await show(call("x", { approval: { id: "a", approved: false, reason: "expired" } }));
     await show(call("x", { status: { type: "incomplete", reason: "cancelled" } }));
@@ -134,11 +174,18 @@ describe("labels in German", () => {
   it("leaves no English on a failed run's card", async () => {
     const { germanLabels } = await import("../src/locales/de");
     render(
-      <ExecuteCodeCard {...call(tracebackCode, { result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }) })} labels={germanLabels} />,
+      <ExecuteCodeCard
+        {...call(tracebackCode, {
+          result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }),
+        })}
+        labels={germanLabels}
+      />,
     );
     expect(screen.getByRole("status")).toHaveTextContent(/^Fehlgeschlagen\s*Exit-Code 1$/);
     expect(screen.getByRole("button", { name: "Code kopieren" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Programm und Ausgabe ausblenden" })).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByRole("button", { name: "line 2" })).toHaveAttribute("title", "Zu Zeile 2 des Codes springen"));
+    await waitFor(() =>
+      expect(screen.getByRole("button", { name: "line 2" })).toHaveAttribute("title", "Zu Zeile 2 des Codes springen"),
+    );
   });
 });

@@ -7,8 +7,12 @@ import { call, completed } from "../stories/fixtures";
 
 const numbers = (count: number) => Array.from({ length: count }, (_, i) => i + 1);
 // A program and an output long enough to fold: 20 lines of code, 30 of output.
-const code = numbers(20).map((n) => `print(${n})`).join("\n");
-const stdout = numbers(30).map((n) => `${n}\n`).join("");
+const code = numbers(20)
+  .map((n) => `print(${n})`)
+  .join("\n");
+const stdout = numbers(30)
+  .map((n) => `${n}\n`)
+  .join("");
 
 describe("a card of your own layout (examples/own-layout.tsx)", () => {
   it("shows a finished call folded to its header, and the program and output once unfolded", async () => {
@@ -33,7 +37,10 @@ describe("a card of your own layout (examples/own-layout.tsx)", () => {
     expect(screen.queryByRole("group", { name: "Code" })).toBeNull();
   });
 
-  const request = call("print(6 * 7)", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } });
+  const request = call("print(6 * 7)", {
+    status: { type: "requires-action", reason: "interrupt" },
+    approval: { id: "a" },
+  });
 
   it("asks with Run and Deny while folded; Run calls approve", async () => {
     const approve = vi.fn();

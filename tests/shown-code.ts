@@ -5,5 +5,7 @@
  * Chromium).
  */
 export function shownCode(root: ParentNode): string {
-  return [...root.querySelectorAll('[data-slot="execute-code-source"] code > .ecu-code-block')].map((block) => block.textContent).join("\n");
+  return [...root.querySelectorAll('[data-slot="execute-code-source"] code > .ecu-code-block')]
+    .map((block) => block.textContent)
+    .join("\n");
 }

@@ -17,7 +17,11 @@ describe("stopRunOnAbort", () => {
     const { calls, fetch } = recordingFetch();
     const send = stopRunOnAbort({ api: "/api", fetch });
     const page = new AbortController();
-    await send("/api/chat", { method: "POST", body: JSON.stringify({ id: "chat/1", messages: [] }), signal: page.signal });
+    await send("/api/chat", {
+      method: "POST",
+      body: JSON.stringify({ id: "chat/1", messages: [] }),
+      signal: page.signal,
+    });
     expect(calls.map((call) => call.url)).toEqual(["/api/chat"]);
     page.abort();
     expect(calls.map((call) => call.url)).toEqual(["/api/chat", "/api/chats/chat%2F1/stop"]);
@@ -31,7 +35,11 @@ describe("stopRunOnAbort", () => {
     const { calls, fetch } = recordingFetch();
     const send = stopRunOnAbort({ fetch });
     const aborts = [new AbortController(), new AbortController(), new AbortController()];
-    await send("/api/chat", { method: "POST", body: JSON.stringify({ id: "kept" }), signal: new AbortController().signal });
+    await send("/api/chat", {
+      method: "POST",
+      body: JSON.stringify({ id: "kept" }),
+      signal: new AbortController().signal,
+    });
     await send("/api/chat/kept/stream", { method: "GET", signal: aborts[0]!.signal });
     await send("/api/chat", { method: "POST", body: "not json", signal: aborts[1]!.signal });
     await send("/api/chat", { method: "POST", body: JSON.stringify({ messages: [] }), signal: aborts[2]!.signal });

@@ -68,7 +68,9 @@ describe("deriveExecuteCodeView: phases", () => {
   });
 
   it("is running, with the output so far, while a streaming run sends its output ahead of the result", () => {
-    const live = call("x", { result: { status: "running", stdout: "tick 0\n", stderr: "", truncated: { stdout: 0, stderr: 0 } } });
+    const live = call("x", {
+      result: { status: "running", stdout: "tick 0\n", stderr: "", truncated: { stdout: 0, stderr: 0 } },
+    });
     const view = deriveExecuteCodeView(live);
     expect(view.phase).toBe("running");
     expect(view.output).toEqual({ stdout: "tick 0\n", stderr: "", truncated: { stdout: 0, stderr: 0 } });
@@ -86,29 +88,42 @@ describe("deriveExecuteCodeView: phases", () => {
     const waiting = call("x", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } });
     expect(phase(waiting)).toBe("awaiting-approval");
     expect(phase({ ...waiting, status: running, approval: { id: "a", approved: true } })).toBe("running");
-    expect(
-      phase({ ...waiting, status: complete, approval: { id: "a", approved: true }, result: completed({}) }),
-    ).toBe("succeeded");
+    expect(phase({ ...waiting, status: complete, approval: { id: "a", approved: true }, result: completed({}) })).toBe(
+      "succeeded",
+    );
   });
 
   it("is denied with the reason, even though runtimes attach an error result", () => {
     const view = deriveExecuteCodeView(
-      call("x", { approval: { id: "a", approved: false, reason: "not now" }, isError: true, result: { error: "not now" } }),
+      call("x", {
+        approval: { id: "a", approved: false, reason: "not now" },
+        isError: true,
+        result: { error: "not now" },
+      }),
     );
     expect(view.phase).toBe("denied");
     expect(view.denial).toEqual({ reason: "not now", expired: false });
     expect(view.output).toBeNull();
   });
 
-  it("reads a denial with the reason \"expired\" as an expired approval", () => {
-    const view = deriveExecuteCodeView(call("x", { approval: { id: "a", approved: false, reason: "expired" }, isError: true, result: { error: "expired" } }));
+  it('reads a denial with the reason "expired" as an expired approval', () => {
+    const view = deriveExecuteCodeView(
+      call("x", {
+        approval: { id: "a", approved: false, reason: "expired" },
+        isError: true,
+        result: { error: "expired" },
+      }),
+    );
     expect(view.phase).toBe("denied");
     expect(view.denial).toEqual({ reason: null, expired: true });
   });
 
   it("reads the server's approval_expired result as an expired approval", () => {
     const view = deriveExecuteCodeView(
-      call("x", { approval: { id: "a", approved: true }, result: { status: "error", code: "approval_expired", message: "late" } }),
+      call("x", {
+        approval: { id: "a", approved: true },
+        result: { status: "error", code: "approval_expired", message: "late" },
+      }),
     );
     expect(view.phase).toBe("denied");
     expect(view.denial).toEqual({ reason: null, expired: true });
@@ -146,7 +161,9 @@ describe("deriveExecuteCodeView: phases", () => {
     const stopped = deriveExecuteCodeView(call("x", { status: { type: "requires-action", reason: "tool-calls" } }));
     expect(stopped.phase).toBe("cancelled");
     expect(stopped.cancelReason).toBe("stopped");
-    expect(phase({ status: { type: "requires-action", reason: "tool-calls" }, args: {}, argsText: '{"code":"x' })).toBe("cancelled");
+    expect(phase({ status: { type: "requires-action", reason: "tool-calls" }, args: {}, argsText: '{"code":"x' })).toBe(
+      "cancelled",
+    );
   });
 
   it("is skipped, not an error, when a new message was sent over a pending call (as assistant-ui's AI SDK runtime marks it)", () => {
@@ -158,7 +175,9 @@ describe("deriveExecuteCodeView: phases", () => {
       errorText: "User cancelled tool call by sending a new message.",
     } as const;
     expect(phase(fromAISDKToolPart(part))).toBe("skipped");
-    expect(phase(call("x", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }))).toBe("skipped");
+    expect(
+      phase(call("x", { result: { error: "User cancelled tool call by sending a new message." }, isError: true })),
+    ).toBe("skipped");
     // Any other tool error is still an error.
     expect(phase(call("x", { result: { error: "The tool failed." }, isError: true }))).toBe("error");
   });
@@ -195,8 +214,12 @@ describe("programTitle: what a card is titled after", () => {
 describe("pythonException: the error a failed run leads with", () => {
   it("is the line a traceback ends with, dotted names and bare names included", () => {
     expect(pythonException(tracebackStderr)).toBe("ZeroDivisionError: division by zero");
-    expect(pythonException('  File "<exec>", line 1\n    print(1\n         ^\nSyntaxError: \'(\' was never closed\n')).toBe("SyntaxError: '(' was never closed");
-    expect(pythonException("Traceback (most recent call last):\n  ...\nnumpy.linalg.LinAlgError: Singular matrix\n")).toBe("numpy.linalg.LinAlgError: Singular matrix");
+    expect(
+      pythonException("  File \"<exec>\", line 1\n    print(1\n         ^\nSyntaxError: '(' was never closed\n"),
+    ).toBe("SyntaxError: '(' was never closed");
+    expect(
+      pythonException("Traceback (most recent call last):\n  ...\nnumpy.linalg.LinAlgError: Singular matrix\n"),
+    ).toBe("numpy.linalg.LinAlgError: Singular matrix");
     expect(pythonException("Traceback (most recent call last):\n  ...\nMemoryError\n")).toBe("MemoryError");
     expect(pythonException("Traceback (most recent call last):\n  ...\nKeyboardInterrupt\n")).toBe("KeyboardInterrupt");
   });
@@ -208,15 +231,24 @@ describe("pythonException: the error a failed run leads with", () => {
   });
 
   it("a failed run's view leads with it; a run that exits 1 without one has none", () => {
-    expect(deriveExecuteCodeView(call("1/0", { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })).exception).toBe(
-      "ZeroDivisionError: division by zero",
-    );
-    expect(deriveExecuteCodeView(call("exit(1)", { result: completed({ stderr: "bad input\n", exitCode: 1 }) })).exception).toBeNull();
-    expect(deriveExecuteCodeView(call("exit(1)", { result: completed({ stderr: "bad input\n", exitCode: 1 }) })).errorLine).toBeNull();
+    expect(
+      deriveExecuteCodeView(call("1/0", { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })).exception,
+    ).toBe("ZeroDivisionError: division by zero");
+    expect(
+      deriveExecuteCodeView(call("exit(1)", { result: completed({ stderr: "bad input\n", exitCode: 1 }) })).exception,
+    ).toBeNull();
+    expect(
+      deriveExecuteCodeView(call("exit(1)", { result: completed({ stderr: "bad input\n", exitCode: 1 }) })).errorLine,
+    ).toBeNull();
     // The innermost frame in the program is the line it raised on.
-    const program = "def mean(values):\n    return sum(values) / len(values)\nscores = []\nprint(1)\nprint(2)\nprint(mean(scores))";
-    expect(deriveExecuteCodeView(call(program, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })).errorLine).toBe(2);
-    expect(deriveExecuteCodeView(call("x", { result: completed({ stderr: tracebackStderr, exitCode: 0 }) })).exception).toBeNull();
+    const program =
+      "def mean(values):\n    return sum(values) / len(values)\nscores = []\nprint(1)\nprint(2)\nprint(mean(scores))";
+    expect(
+      deriveExecuteCodeView(call(program, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })).errorLine,
+    ).toBe(2);
+    expect(
+      deriveExecuteCodeView(call("x", { result: completed({ stderr: tracebackStderr, exitCode: 0 }) })).exception,
+    ).toBeNull();
   });
 });
 

@@ -20,7 +20,6 @@ import { sleep } from "./timing";
 /** The kit; the naive baseline; and plain text with no highlighting, the runtime's own cost. */
 export type ThreadKind = "kit" | "shiki" | "plain";
 
-
 /**
  * What common chat kits do in a tool UI: highlight the arguments' `code`
  * (assistant-ui parses the partial JSON) with shiki's `codeToHtml` on every
@@ -39,9 +38,16 @@ function makeNaiveToolkit(loadShiki: () => Promise<HighlighterCore>): Toolkit {
         })
       : null;
     return (
-      <div className="ecu-card" data-slot="execute-code" data-baseline="shiki" data-phase={props.result ? "succeeded" : "writing"}>
+      <div
+        className="ecu-card"
+        data-slot="execute-code"
+        data-baseline="shiki"
+        data-phase={props.result ? "succeeded" : "writing"}
+      >
         {body === null ? <pre>{code}</pre> : <div dangerouslySetInnerHTML={{ __html: body }} />}
-        {props.result !== undefined && <pre data-slot="execute-code-stdout">{String((props.result as { stdout?: string }).stdout ?? "")}</pre>}
+        {props.result !== undefined && (
+          <pre data-slot="execute-code-stdout">{String((props.result as { stdout?: string }).stdout ?? "")}</pre>
+        )}
       </div>
     );
   }
@@ -55,7 +61,9 @@ const plainToolkit = {
     render: (props: ToolCallMessagePartProps<{ code?: string }, unknown>) => (
       <div className="ecu-card" data-slot="execute-code" data-phase={props.result ? "succeeded" : "writing"}>
         <pre>{typeof props.args.code === "string" ? props.args.code : ""}</pre>
-        {props.result !== undefined && <pre data-slot="execute-code-stdout">{String((props.result as { stdout?: string }).stdout ?? "")}</pre>}
+        {props.result !== undefined && (
+          <pre data-slot="execute-code-stdout">{String((props.result as { stdout?: string }).stdout ?? "")}</pre>
+        )}
       </div>
     ),
   },
@@ -88,12 +96,25 @@ function scriptedFetch(script: ThreadScript, resultGate: Promise<void>, sent: { 
           }
           sent.lastDeltaAt = performance.now();
           performance.mark("last-delta");
-          write({ type: "tool-input-available", toolCallId: id, toolName: "execute_code", input: { code: script.code } });
+          write({
+            type: "tool-input-available",
+            toolCallId: id,
+            toolName: "execute_code",
+            input: { code: script.code },
+          });
           await resultGate;
           write({
             type: "tool-output-available",
             toolCallId: id,
-            output: { status: "completed", stdout: script.stdout, stderr: "", exitCode: 0, signal: null, wallTimeMs: 412, truncated: { stdout: 0, stderr: 0 } },
+            output: {
+              status: "completed",
+              stdout: script.stdout,
+              stderr: "",
+              exitCode: 0,
+              signal: null,
+              wallTimeMs: 412,
+              truncated: { stdout: 0, stderr: 0 },
+            },
           });
           write({ type: "finish-step" });
           write({ type: "finish" });
@@ -106,17 +127,22 @@ export function makeThread(kind: ThreadKind, script: ThreadScript, loadShiki: ()
   let openResult!: () => void;
   const resultGate = new Promise<void>((resolve) => (openResult = resolve));
   const sent = { lastDeltaAt: Number.NaN };
-  const transport = new DefaultChatTransport({ api: "/api/chat", fetch: scriptedFetch(script, resultGate, sent) as typeof globalThis.fetch });
+  const transport = new DefaultChatTransport({
+    api: "/api/chat",
+    fetch: scriptedFetch(script, resultGate, sent) as typeof globalThis.fetch,
+  });
   const config =
-    kind === "kit" ? kitConfig : kind === "plain" ? plainConfig : AuiConfig({ tools: Tools({ toolkit: makeNaiveToolkit(loadShiki) }) });
+    kind === "kit"
+      ? kitConfig
+      : kind === "plain"
+        ? plainConfig
+        : AuiConfig({ tools: Tools({ toolkit: makeNaiveToolkit(loadShiki) }) });
   let runtime: AssistantRuntime | null = null;
 
   function Thread() {
     const chat = useChatRuntime({ transport });
     runtime = chat;
-    return (
-      <ThreadView runtime={chat} config={config} />
-    );
+    return <ThreadView runtime={chat} config={config} />;
   }
 
   return {

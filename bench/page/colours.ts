@@ -21,5 +21,7 @@ export function colourRuns(tokens: Array<{ text: string; colour: string }>): str
 }
 
 export function expectedTokens(lines: CodeToken[][]): string {
-  return lines.map((line) => colourRuns(line.map((t) => ({ text: t.content, colour: t.style["--shiki-light"] ?? "" })))).join("\n");
+  return lines
+    .map((line) => colourRuns(line.map((t) => ({ text: t.content, colour: t.style["--shiki-light"] ?? "" }))))
+    .join("\n");
 }

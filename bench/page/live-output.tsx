@@ -46,7 +46,9 @@ export async function prepareLiveOutput() {
               toolName: "execute_code",
               args: { code: "for n in range(10_000): print(n)" },
               argsText: JSON.stringify({ code: "for n in range(10_000): print(n)" }),
-              ...(stdout === null ? {} : { result: { status: "running", stdout, stderr: "", truncated: { stdout: 0, stderr: 0 } } }),
+              ...(stdout === null
+                ? {}
+                : { result: { status: "running", stdout, stderr: "", truncated: { stdout: 0, stderr: 0 } } }),
             },
           ],
         },

@@ -75,7 +75,13 @@ const NaiveCard = memo(function NaiveCard({ argsText, tokenizer }: { argsText: s
  * What common chat kits do: shiki's `codeToHtml` with its JavaScript regex
  * engine and the stock Python grammar on every change, set as HTML.
  */
-const ShikiHtmlCard = memo(function ShikiHtmlCard({ argsText, highlighter }: { argsText: string; highlighter: HighlighterCore }) {
+const ShikiHtmlCard = memo(function ShikiHtmlCard({
+  argsText,
+  highlighter,
+}: {
+  argsText: string;
+  highlighter: HighlighterCore;
+}) {
   const code = readStreamingCode(argsText) ?? "";
   const start = performance.now();
   const html = highlighter.codeToHtml(code, {
@@ -84,7 +90,14 @@ const ShikiHtmlCard = memo(function ShikiHtmlCard({ argsText, highlighter }: { a
     defaultColor: false,
   });
   tokenizeMs += performance.now() - start;
-  return <div className="ecu-card" data-slot="execute-code" data-baseline="shiki" dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <div
+      className="ecu-card"
+      data-slot="execute-code"
+      data-baseline="shiki"
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
 });
 
 // Loaded only for the baseline, so that the kit's first paint stays cold.
@@ -116,7 +129,15 @@ const stream = {
   tokenizer: null as Tokenizer | null,
   expected: null as string | null,
 };
-function StreamingHost({ kind, tokenizer, highlighter }: { kind: Kind; tokenizer: Tokenizer; highlighter: HighlighterCore | null }) {
+function StreamingHost({
+  kind,
+  tokenizer,
+  highlighter,
+}: {
+  kind: Kind;
+  tokenizer: Tokenizer;
+  highlighter: HighlighterCore | null;
+}) {
   const [argsText, set] = useState("");
   setArgsText = set;
   if (kind === "naive") return <NaiveCard argsText={argsText} tokenizer={tokenizer} />;
@@ -138,7 +159,9 @@ function lineRuns(line: Element, shiki: boolean): string {
 function domTokens(): string {
   const card = document.querySelector("[data-slot=execute-code]");
   const shiki = card?.getAttribute("data-baseline") === "shiki";
-  return [...(card?.querySelectorAll(shiki ? ".line" : ".ecu-code-line") ?? [])].map((line) => lineRuns(line, shiki)).join("\n");
+  return [...(card?.querySelectorAll(shiki ? ".line" : ".ecu-code-line") ?? [])]
+    .map((line) => lineRuns(line, shiki))
+    .join("\n");
 }
 
 /**
@@ -155,7 +178,8 @@ function inViewMatches(expected: string[]): boolean {
   const lines = [...pre.querySelectorAll(shiki ? ".line" : ".ecu-code-line")];
   const complete = shiki
     ? lines.length === expected.length
-    : pre.querySelector(`[data-line="${expected.length}"]`) !== null && !pre.querySelector(`[data-line="${expected.length + 1}"]`);
+    : pre.querySelector(`[data-line="${expected.length}"]`) !== null &&
+      !pre.querySelector(`[data-line="${expected.length + 1}"]`);
   if (!complete) return false;
   const box = pre.getBoundingClientRect();
   const top = Math.max(0, box.top);
@@ -192,12 +216,17 @@ const bench = {
   liveOutput,
   /** Mounts the streaming scenario; `stream` then feeds it (traced), `checkStream` compares the result. */
   async prepareStream(kind: Kind, deltas = 400) {
-    const [tokenizer, highlighter] = await Promise.all([instrumentedTokenizer(), kind === "shiki" ? loadShiki() : null]);
+    const [tokenizer, highlighter] = await Promise.all([
+      instrumentedTokenizer(),
+      kind === "shiki" ? loadShiki() : null,
+    ]);
     stream.code = largeProgram(20_000);
     stream.full = JSON.stringify({ code: stream.code });
     // Runtimes hand over streaming arguments without their closing delimiters.
     stream.deltas = Array.from({ length: deltas }, (_, i) =>
-      i === deltas - 1 ? stream.full : stream.full.slice(0, Math.ceil((stream.full.length * (i + 1)) / deltas)).replace(/"?\}?$/, ""),
+      i === deltas - 1
+        ? stream.full
+        : stream.full.slice(0, Math.ceil((stream.full.length * (i + 1)) / deltas)).replace(/"?\}?$/, ""),
     );
     stream.tokenizer = tokenizer;
     const lines = tokenizer.tokenize(stream.code).lines;
@@ -241,7 +270,8 @@ const bench = {
       if (runs.length === expectedRuns && domTokens() === expected) all = now - lastDelta;
     }
     // The kit highlights in a worker (or in steps on the main thread); the baselines in the page, measured around the tokenizer.
-    const highlighting = tokenizeMs + highlightStats.workerMs - before.workerMs + highlightStats.mainThreadMs - before.mainThreadMs;
+    const highlighting =
+      tokenizeMs + highlightStats.workerMs - before.workerMs + highlightStats.mainThreadMs - before.mainThreadMs;
     return { finalHighlightMs: all, finalInViewMs: inView ?? all, tokenizeMs: highlighting };
   },
 
@@ -254,14 +284,19 @@ const bench = {
     if (shikiHighlighter) {
       const highlighter = await shikiHighlighter;
       start = performance.now();
-      highlighter.codeToHtml(stream.code, { lang: "python", themes: { light: "github-light-default", dark: "github-dark-default" }, defaultColor: false });
+      highlighter.codeToHtml(stream.code, {
+        lang: "python",
+        themes: { light: "github-light-default", dark: "github-dark-default" },
+        defaultColor: false,
+      });
       shikiOneShotMs = performance.now() - start;
     }
     const [shown, expected] = [domTokens().split("\n"), expectedTokens(lines).split("\n")];
     const differs = shown.findIndex((line, i) => line !== expected[i]);
     return {
       identical: differs === -1 && shown.length === expected.length,
-      firstDifference: differs === -1 ? null : { line: differs + 1, shown: shown[differs], expected: expected[differs] },
+      firstDifference:
+        differs === -1 ? null : { line: differs + 1, shown: shown[differs], expected: expected[differs] },
       oneShotMs,
       shikiOneShotMs,
     };
@@ -272,9 +307,13 @@ const bench = {
     const code = largeProgram(4_000);
     performance.mark("mount");
     const start = performance.now();
-    flushSync(() => mount(<ExecuteCodeCard status={{ type: "complete" }} args={{ code }} result={completed({ stdout: "ok\n" })} />));
+    flushSync(() =>
+      mount(<ExecuteCodeCard status={{ type: "complete" }} args={{ code }} result={completed({ stdout: "ok\n" })} />),
+    );
     const painted = await frame();
-    const textVisible = document.querySelector("[data-slot=execute-code-source] code")?.textContent?.startsWith("def step_0");
+    const textVisible = document
+      .querySelector("[data-slot=execute-code-source] code")
+      ?.textContent?.startsWith("def step_0");
     let highlighted = 0;
     for (let i = 0; i < 600 && !highlighted; i++) {
       const now = await frame();
@@ -304,7 +343,11 @@ const bench = {
     // Below the card already showing, as a later message in a chat.
     const container = document.createElement("div");
     document.body.append(container);
-    flushSync(() => createRoot(container).render(<ExecuteCodeCard status={{ type: "complete" }} args={{ code: "report()" }} result={completed({ stdout })} />));
+    flushSync(() =>
+      createRoot(container).render(
+        <ExecuteCodeCard status={{ type: "complete" }} args={{ code: "report()" }} result={completed({ stdout })} />,
+      ),
+    );
     const painted = await frame();
     await sleep(200);
     const card = container.querySelector("[data-slot=execute-code]")!;
@@ -370,7 +413,11 @@ const bench = {
     let resultShown: number | null = null;
     for (let i = 0; i < 600 && resultShown === null; i++) {
       const now = await frame();
-      if (card()?.getAttribute("data-phase") === "succeeded" && card()?.querySelector("[data-slot=execute-code-stdout]")) resultShown = now;
+      if (
+        card()?.getAttribute("data-phase") === "succeeded" &&
+        card()?.querySelector("[data-slot=execute-code-stdout]")
+      )
+        resultShown = now;
     }
     // Trailing work (highlighting left over, effects) stays in the trace.
     await sleep(500);

@@ -71,7 +71,11 @@ interface RunRecord {
 const runsByRunner = new WeakMap<ExecuteCodeRunner, Map<string, RunRecord>>();
 
 /** Adds a piece of output to what the run has printed, keeping each stream within its limit. */
-function append(output: ExecuteCodeRunningResult | null, stream: "stdout" | "stderr", text: string): ExecuteCodeRunningResult {
+function append(
+  output: ExecuteCodeRunningResult | null,
+  stream: "stdout" | "stderr",
+  text: string,
+): ExecuteCodeRunningResult {
   const so = output ?? { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 } };
   const limit = stream === "stdout" ? DEFAULT_MAX_STDOUT_CHARS : DEFAULT_MAX_STDERR_CHARS;
   const kept = truncateText(text, Math.max(0, limit - so[stream].length));
@@ -166,14 +170,15 @@ export function useClientRun({
     const { signal } = entry.stop;
     runner
       .run(code, { signal, onOutput })
-      .catch((error: unknown): ExecuteCodeResult =>
-        signal.aborted
-          ? clientStoppedResult(entry.output)
-          : {
-              status: "error",
-              code: "client_failed",
-              message: `Python failed in this browser: ${error instanceof Error ? error.message : String(error)}`,
-            },
+      .catch(
+        (error: unknown): ExecuteCodeResult =>
+          signal.aborted
+            ? clientStoppedResult(entry.output)
+            : {
+                status: "error",
+                code: "client_failed",
+                message: `Python failed in this browser: ${error instanceof Error ? error.message : String(error)}`,
+              },
       )
       .then((result) => {
         clearTimeout(pending);
@@ -195,7 +200,12 @@ export function useClientRun({
     approve: start,
     deny: (reason?: string) => {
       if (!runner || runsOf(runner).has(toolCallId)) return;
-      runsOf(runner).set(toolCallId, { phase: "done", listeners: new Set(), output: null, stop: new AbortController() });
+      runsOf(runner).set(toolCallId, {
+        phase: "done",
+        listeners: new Set(),
+        output: null,
+        stop: new AbortController(),
+      });
       latestAdd.current(clientDeniedResult(reason));
       rerender();
     },

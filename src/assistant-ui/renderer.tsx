@@ -1,6 +1,11 @@
 "use client";
 
-import { useAui, useAuiState, type ToolCallMessagePartComponent, type ToolCallMessagePartProps } from "@assistant-ui/react";
+import {
+  useAui,
+  useAuiState,
+  type ToolCallMessagePartComponent,
+  type ToolCallMessagePartProps,
+} from "@assistant-ui/react";
 import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
 import type { ExecuteCodeInput } from "../contract/index.js";
 import { ExecuteCodeCard } from "../ui/execute-code-card.js";
@@ -32,7 +37,8 @@ const RUNNING = { type: "running" } as const;
 const STOPPED = { type: "incomplete", reason: "cancelled" } as const;
 
 /** Whether a result is live output, sent ahead of a final result that may never come. */
-const isLiveOutput = (result: unknown) => typeof result === "object" && result !== null && (result as { status?: unknown }).status === "running";
+const isLiveOutput = (result: unknown) =>
+  typeof result === "object" && result !== null && (result as { status?: unknown }).status === "running";
 
 /**
  * The tool-call renderer: a toolkit entry's `render`, a

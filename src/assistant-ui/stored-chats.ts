@@ -32,11 +32,16 @@ function client({ api = "/api", fetch: fetchImpl }: StoredChatsOptions) {
   async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
     const response = await send(path, {
       ...init,
-      headers: { accept: "application/json", ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        accept: "application/json",
+        ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      },
     });
     if (!response.ok) {
       const said = (await response.json().catch(() => null)) as { message?: unknown } | null;
-      throw new Error(typeof said?.message === "string" ? said.message : `The chat server answered ${response.status}.`);
+      throw new Error(
+        typeof said?.message === "string" ? said.message : `The chat server answered ${response.status}.`,
+      );
     }
     return (response.status === 204 ? undefined : await response.json()) as T;
   }
@@ -98,7 +103,10 @@ export function createStoredChatsAdapter(options: StoredChatsOptions = {}): Remo
  * server stores every message itself, so nothing is appended from here.
  * Without a `remoteId` (a thread not yet sent), the history is empty.
  */
-export function storedChatHistory(remoteId: string | undefined, options: StoredChatsOptions = {}): ThreadHistoryAdapter {
+export function storedChatHistory(
+  remoteId: string | undefined,
+  options: StoredChatsOptions = {},
+): ThreadHistoryAdapter {
   const { call, chatPath } = client(options);
   const read = async () => (remoteId ? (await call<{ messages: StoredMessage[] }>(chatPath(remoteId))).messages : []);
   return {
@@ -110,7 +118,12 @@ export function storedChatHistory(remoteId: string | undefined, options: StoredC
         return {
           headId: messages.at(-1)?.id ?? null,
           messages: messages.map(({ id, ...content }, index) =>
-            format.decode({ id, parent_id: index ? messages[index - 1]!.id : null, format: format.format, content: content as never }),
+            format.decode({
+              id,
+              parent_id: index ? messages[index - 1]!.id : null,
+              format: format.format,
+              content: content as never,
+            }),
           ),
         };
       },

@@ -163,7 +163,13 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
               onOutput?.(data.stream, data.text);
               break;
             case "done":
-              finish({ status: "completed", exitCode: data.exitCode, signal: null, wallTimeMs: data.wallTimeMs, ...output() });
+              finish({
+                status: "completed",
+                exitCode: data.exitCode,
+                signal: null,
+                wallTimeMs: data.wallTimeMs,
+                ...output(),
+              });
               break;
             case "failed":
               unavailable(data.message);

@@ -3,4 +3,10 @@
 export type { ExecuteCodeInput } from "./input.js";
 export * from "./result.js";
 export { normalizeExecuteCodeResult } from "./normalize.js";
-export { parseSandboxResponse, sandboxResponseSchema, sandboxTimedOut, sandboxTruncation, type SandboxResponse } from "./sandbox-response.js";
+export {
+  parseSandboxResponse,
+  sandboxResponseSchema,
+  sandboxTimedOut,
+  sandboxTruncation,
+  type SandboxResponse,
+} from "./sandbox-response.js";

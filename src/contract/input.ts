@@ -9,10 +9,7 @@ export const executeCodeInputSchema = z.object({
     .string()
     .check(
       z.minLength(1, "The program is empty."),
-      z.maxLength(
-        MAX_CODE_LENGTH,
-        `The program is longer than ${MAX_CODE_LENGTH.toLocaleString("en")} characters.`,
-      ),
+      z.maxLength(MAX_CODE_LENGTH, `The program is longer than ${MAX_CODE_LENGTH.toLocaleString("en")} characters.`),
       z.describe("The complete Python 3 program to run. Print what you want to see."),
     ),
 });

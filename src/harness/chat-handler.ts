@@ -151,7 +151,11 @@ export function createChatHandler(options: ChatHandlerOptions) {
             if (chunk.type === "tool-approval-request") expiry.recordRequest(chunk.approvalId);
             // The stream's denial carries no reason: tell the card why.
             if (chunk.type === "tool-output-denied" && expiredToolCallIds.has(chunk.toolCallId)) {
-              controller.enqueue({ type: "tool-output-available", toolCallId: chunk.toolCallId, output: expiredApprovalResult });
+              controller.enqueue({
+                type: "tool-output-available",
+                toolCallId: chunk.toolCallId,
+                output: expiredApprovalResult,
+              });
               return;
             }
             controller.enqueue(chunk);
@@ -168,7 +172,8 @@ export function createChatHandler(options: ChatHandlerOptions) {
     try {
       body = await readJson(req);
       if (typeof body.prompt !== "string" || !body.prompt) throw new BadRequest("The request has no prompt.");
-      if (body.prompt.length > MAX_PROMPT_CHARS) throw new BadRequest(`The prompt is longer than ${MAX_PROMPT_CHARS} characters.`);
+      if (body.prompt.length > MAX_PROMPT_CHARS)
+        throw new BadRequest(`The prompt is longer than ${MAX_PROMPT_CHARS} characters.`);
     } catch (error) {
       return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
     }
@@ -190,7 +195,9 @@ export function createChatHandler(options: ChatHandlerOptions) {
     });
     sendJson(res, 200, {
       text: result.text,
-      toolResults: result.steps.flatMap((step) => step.toolResults.map((r) => ({ toolName: r.toolName, output: r.output }))),
+      toolResults: result.steps.flatMap((step) =>
+        step.toolResults.map((r) => ({ toolName: r.toolName, output: r.output })),
+      ),
     });
   }
 

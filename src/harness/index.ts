@@ -2,15 +2,43 @@ export { DEFAULT_CHAT_RATE_LIMIT, startHarness, type HarnessOptions, type Runnin
 export { createChatHandler, type ChatHandlerOptions } from "./chat-handler.js";
 export { RequestRefused, checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
 export { createPyodideFileHandler, pyodidePackageDir } from "./pyodide-files.js";
-export { createParticipantCookies, DEFAULT_NEW_PARTICIPANT_LIMIT, type ParticipantCookieOptions } from "./participant-cookie.js";
+export {
+  createParticipantCookies,
+  DEFAULT_NEW_PARTICIPANT_LIMIT,
+  type ParticipantCookieOptions,
+} from "./participant-cookie.js";
 export { modelFromEnv, ModelEnvError, type ModelEnv } from "./model-from-env.js";
-export { createScriptedModel, DEMO_PROGRAMS, DESCRIBE_PROMPT, describePrompt, programFor, replyToToolResult, type ScriptedModelOptions } from "./scripted-model.js";
+export {
+  createScriptedModel,
+  DEMO_PROGRAMS,
+  DESCRIBE_PROMPT,
+  describePrompt,
+  programFor,
+  replyToToolResult,
+  type ScriptedModelOptions,
+} from "./scripted-model.js";
 export { createMockSandbox, DEFAULT_SANDBOX_RATE_LIMIT, type MockSandboxOptions } from "./sandbox/mock-sandbox.js";
-export { startMockSandbox, type StartMockSandboxOptions, type StartedMockSandbox } from "./sandbox/start-mock-sandbox.js";
+export {
+  startMockSandbox,
+  type StartMockSandboxOptions,
+  type StartedMockSandbox,
+} from "./sandbox/start-mock-sandbox.js";
 export { createPyodideExecutor, type PyodideExecutorOptions } from "./sandbox/pyodide-executor.js";
-export { createCpythonExecutor, probeCpython, type CpythonAvailability, type CpythonExecutorOptions } from "./sandbox/cpython-executor.js";
+export {
+  createCpythonExecutor,
+  probeCpython,
+  type CpythonAvailability,
+  type CpythonExecutorOptions,
+} from "./sandbox/cpython-executor.js";
 export { createDefaultExecutor, type DefaultExecutorOptions, type SandboxEngine } from "./sandbox/default-executor.js";
 export { createScriptedExecutor, type ScriptedAnswer, type ScriptedChunk } from "./sandbox/scripted-executor.js";
-export type { Executor, OutputStream, RunFileOutput, RunOutcome, RunRequest, SandboxFault } from "./sandbox/executor.js";
+export type {
+  Executor,
+  OutputStream,
+  RunFileOutput,
+  RunOutcome,
+  RunRequest,
+  SandboxFault,
+} from "./sandbox/executor.js";
 export type { RateLimit } from "./sandbox/rate-limiter.js";
 export type { RunSchedule } from "./sandbox/run-scheduler.js";

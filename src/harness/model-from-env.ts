@@ -21,7 +21,9 @@ export class ModelEnvError extends Error {}
  * for the scripted model. Streamed chat completions with tool calls are all
  * it needs of the endpoint.
  */
-export async function modelFromEnv(env: ModelEnv = process.env): Promise<{ model: LanguageModel; name: string } | null> {
+export async function modelFromEnv(
+  env: ModelEnv = process.env,
+): Promise<{ model: LanguageModel; name: string } | null> {
   const baseURL = env.OPENAI_BASE_URL?.trim() || undefined;
   const apiKey = env.OPENAI_API_KEY?.trim() || undefined;
   if (!baseURL && !apiKey) return null;
@@ -33,7 +35,9 @@ export async function modelFromEnv(env: ModelEnv = process.env): Promise<{ model
   try {
     provider = await import("@ai-sdk/openai-compatible");
   } catch {
-    throw new ModelEnvError("A real model needs the AI SDK's OpenAI-compatible provider: npm install @ai-sdk/openai-compatible");
+    throw new ModelEnvError(
+      "A real model needs the AI SDK's OpenAI-compatible provider: npm install @ai-sdk/openai-compatible",
+    );
   }
   const openai = provider.createOpenAICompatible({ name: "openai-compatible", baseURL: baseURL ?? OPENAI, apiKey });
   // The name is shown to every visitor of the demo: the endpoint's host only, never its credentials, path or query.

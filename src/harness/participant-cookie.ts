@@ -48,7 +48,11 @@ export function createParticipantCookies(options: ParticipantCookieOptions = {})
       if (known) return known;
       const limit = newIds.take(req.socket.remoteAddress ?? "unknown");
       if (!limit.allowed) {
-        throw rateLimited("too_many_participants", () => "Too many new sessions from this address; keep your cookie.", limit.retryAfterMs);
+        throw rateLimited(
+          "too_many_participants",
+          () => "Too many new sessions from this address; keep your cookie.",
+          limit.retryAfterMs,
+        );
       }
       const id = `p_${crypto.randomUUID()}`;
       const token = await new SignJWT({})
@@ -60,7 +64,15 @@ export function createParticipantCookies(options: ParticipantCookieOptions = {})
       const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
       res.appendHeader(
         "set-cookie",
-        stringifySetCookie({ name, value: token, httpOnly: true, sameSite: "strict", path: "/", maxAge, secure: encrypted }),
+        stringifySetCookie({
+          name,
+          value: token,
+          httpOnly: true,
+          sameSite: "strict",
+          path: "/",
+          maxAge,
+          secure: encrypted,
+        }),
       );
       return id;
     },

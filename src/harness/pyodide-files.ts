@@ -37,7 +37,9 @@ export function createPyodideFileHandler(prefix = "/pyodide/") {
     const name = pathname.slice(prefix.length);
     const type = Object.hasOwn(FILES, name) ? FILES[name] : undefined;
     if (!dir || !type || (req.method !== "GET" && req.method !== "HEAD")) {
-      res.writeHead(404, { "content-type": "text/plain" }).end(dir ? "Not found" : "The pyodide package is not installed.");
+      res
+        .writeHead(404, { "content-type": "text/plain" })
+        .end(dir ? "Not found" : "The pyodide package is not installed.");
       return true;
     }
     const file = path.join(dir, name);

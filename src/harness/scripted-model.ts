@@ -122,7 +122,10 @@ export function describePrompt(prompt: LanguageModelV3Prompt): string {
       ? message.content.flatMap((part) => {
           if (part.type !== "tool-result") return [];
           const output = part.output;
-          const text = output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify("value" in output ? output.value : output);
+          const text =
+            output.type === "text" || output.type === "error-text"
+              ? output.value
+              : JSON.stringify("value" in output ? output.value : output);
           return [`«${text.split("\n").slice(0, 3).join(" / ")}»`];
         })
       : [],
@@ -150,7 +153,9 @@ export function replyToToolResult(text: string): string {
     const printed = stdout ? `Its first line of output is: ${stdout}` : "It printed nothing on stdout.";
     const failure = stderr && (killed || exit![1] !== "0") ? ` The error was: ${stderr}` : "";
     // Figures by their title (the first part of their description), files by name.
-    const figures = [...text.matchAll(/^- figure (\S+) \([^)]*\)(?:: ([^,;\n]*))?/gm)].map(([, name, title]) => title || name!);
+    const figures = [...text.matchAll(/^- figure (\S+) \([^)]*\)(?:: ([^,;\n]*))?/gm)].map(
+      ([, name, title]) => title || name!,
+    );
     const files = [...text.matchAll(/^- file (\S+) /gm)].map(([, name]) => name!);
     const drew = figures.length
       ? ` It drew ${figures.length === 1 ? "one figure" : `${figures.length} figures`}, ${figures.join(", ")}.`
@@ -220,9 +225,16 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
     doGenerate: async ({ prompt }) => {
       const answer = decide(prompt);
       return "text" in answer
-        ? { content: [{ type: "text", text: answer.text }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }
+        ? {
+            content: [{ type: "text", text: answer.text }],
+            finishReason: { unified: "stop", raw: "stop" },
+            usage,
+            warnings: [],
+          }
         : {
-            content: [{ type: "tool-call", toolCallId: newCallId(), toolName, input: JSON.stringify({ code: answer.code }) }],
+            content: [
+              { type: "tool-call", toolCallId: newCallId(), toolName, input: JSON.stringify({ code: answer.code }) },
+            ],
             finishReason: { unified: "tool-calls", raw: "tool_calls" },
             usage,
             warnings: [],
@@ -238,7 +250,9 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
         const input = JSON.stringify({ code: answer.code });
         parts = [
           { type: "tool-input-start", id, toolName },
-          ...chunked(input, inputChunks).map((delta): LanguageModelV3StreamPart => ({ type: "tool-input-delta", id, delta })),
+          ...chunked(input, inputChunks).map(
+            (delta): LanguageModelV3StreamPart => ({ type: "tool-input-delta", id, delta }),
+          ),
           { type: "tool-input-end", id },
           { type: "tool-call", toolCallId: id, toolName, input },
           { type: "finish", usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } },

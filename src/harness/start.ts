@@ -52,8 +52,14 @@ const harness = await startHarness({
   participantCookie: {
     newParticipantLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_MINUTE", 10), windowMs: 60_000 },
   },
-  allowedOrigins: (process.env.HARNESS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
-  allowedHosts: (process.env.HARNESS_ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+  allowedOrigins: (process.env.HARNESS_ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean),
+  allowedHosts: (process.env.HARNESS_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean),
   chunkDelayMs: numberFrom("SCRIPTED_MODEL_DELAY_MS", 30),
   approvalTtlMs: numberFrom("EXECUTE_CODE_APPROVAL_TTL_MS", 600_000),
   // Chats: PostgreSQL when DATABASE_URL is set, else SQLite (a file, or :memory:).
@@ -67,7 +73,11 @@ const harness = await startHarness({
 });
 
 console.log(`execute-code-ui harness: ${harness.url}`);
-console.log(real ? `Model: ${real.name}.` : "Model: the scripted tutor (set OPENAI_API_KEY, or OPENAI_BASE_URL and OPENAI_MODEL, for a real one).");
+console.log(
+  real
+    ? `Model: ${real.name}.`
+    : "Model: the scripted tutor (set OPENAI_API_KEY, or OPENAI_BASE_URL and OPENAI_MODEL, for a real one).",
+);
 if (!process.env.EXECUTE_CODE_SANDBOX_URL) {
   // Say how programs are isolated on this machine (the executor has already warned about anything missing).
   const health = (await (await fetch(`${harness.url}/v1/health`)).json()) as {
@@ -75,7 +85,9 @@ if (!process.env.EXECUTE_CODE_SANDBOX_URL) {
     isolation?: { network?: string; processes?: string };
   };
   if (health.isolation) {
-    console.log(`Python sandbox (${health.executor}): network ${health.isolation.network}; processes ${health.isolation.processes}.`);
+    console.log(
+      `Python sandbox (${health.executor}): network ${health.isolation.network}; processes ${health.isolation.processes}.`,
+    );
   }
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

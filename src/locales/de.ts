@@ -34,8 +34,7 @@ export const germanLabels: ExecuteCodeLabels = {
   hiddenLines: (count) => `${count} Zeilen ausgeblendet`,
   hiddenCharacters: (count) => `${count} Zeichen ausgeblendet`,
   showAll: "Alles zeigen",
-  truncated: (stream, characters) =>
-    `Der Server hat ${characters} Zeichen am Ende von „${stream}“ abgeschnitten.`,
+  truncated: (stream, characters) => `Der Server hat ${characters} Zeichen am Ende von „${stream}“ abgeschnitten.`,
   exitCode: (code) => `Exit-Code ${code}`,
   exitUnknown: "Exit-Code unbekannt",
   signal: (name) => `beendet durch ${name}`,

@@ -100,7 +100,9 @@ function safely(hook: (() => void) | undefined): void {
  * sandbox service and returns the kit's result type. Merge it into
  * `streamText({ tools: { execute_code: buildExecuteCodeTool(ctx) } })`.
  */
-export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteCodeInput, ExecuteCodeResult | ExecuteCodeRunningResult> {
+export function buildExecuteCodeTool(
+  ctx: ExecuteCodeToolContext,
+): Tool<ExecuteCodeInput, ExecuteCodeResult | ExecuteCodeRunningResult> {
   const timeoutMs = ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const queueTimeoutMs = ctx.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS;
   const limits = {
@@ -136,7 +138,11 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
         const token = await minter.mint({ participantId: ctx.participantId, tenantId: ctx.tenantId });
         const response = await postToSandbox({ url: ctx.sandboxUrl, token, code, signal, fetch: ctx.fetch });
         if (isSandboxStream(response)) {
-          const events = throttleLatest(readSandboxStream(response, limits), PROGRESS_INTERVAL_MS, (e) => e.kind !== "output");
+          const events = throttleLatest(
+            readSandboxStream(response, limits),
+            PROGRESS_INTERVAL_MS,
+            (e) => e.kind !== "output",
+          );
           for await (const event of events) {
             if (event.kind === "done") outcome = event.outcome;
             else if (event.kind === "queued") clock.queued();
@@ -144,7 +150,13 @@ export function buildExecuteCodeTool(ctx: ExecuteCodeToolContext): Tool<ExecuteC
               clock.started();
               // The card shows the limit beside its clock from the start: the tool's, or the sandbox's when that is shorter.
               runLimitMs = Math.min(timeoutMs, event.timeLimitMs ?? Infinity);
-              latest = { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 }, timeoutMs: runLimitMs };
+              latest = {
+                status: "running",
+                stdout: "",
+                stderr: "",
+                truncated: { stdout: 0, stderr: 0 },
+                timeoutMs: runLimitMs,
+              };
               yield latest;
             } else {
               clock.started();

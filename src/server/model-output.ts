@@ -5,7 +5,12 @@ function stream(name: string, text: string, cut: number): string {
   return `${name}:\n${text}${note}`;
 }
 
-const size = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+const size = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The files in words (the student sees them under the card); never their bytes. */
 function files(list: ExecuteCodeRunFile[] | undefined): string[] {

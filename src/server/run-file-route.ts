@@ -47,10 +47,15 @@ export function createRunFileRoute(options: RunFileRouteOptions) {
           signal: request.signal,
         });
       } catch {
-        return json(502, "sandbox_unavailable", "The code runner cannot be reached right now, so the file cannot be fetched.");
+        return json(
+          502,
+          "sandbox_unavailable",
+          "The code runner cannot be reached right now, so the file cannot be fetched.",
+        );
       }
       if (answer.status === 404) return json(404, "not_found", "This file does not exist, or it has expired.");
-      if (!answer.ok || !answer.body) return json(502, "sandbox_failed", `The code runner could not hand over the file (HTTP ${answer.status}).`);
+      if (!answer.ok || !answer.body)
+        return json(502, "sandbox_failed", `The code runner could not hand over the file (HTTP ${answer.status}).`);
       const said = (answer.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
       const mediaType = /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(said) ? said : "application/octet-stream";
       const name = decodeURIComponent(answer.headers.get("x-file-name") ?? fileId);

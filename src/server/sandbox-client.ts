@@ -101,7 +101,10 @@ export async function readSandboxResponse(response: Response, limits: OutputLimi
     );
   }
   if (response.status === 413) {
-    return error("program_too_large", `The code runner refused the program as too large: ${sandboxMessage(body, text)}`);
+    return error(
+      "program_too_large",
+      `The code runner refused the program as too large: ${sandboxMessage(body, text)}`,
+    );
   }
   if (response.status >= 400 && response.status < 500) {
     return error(
@@ -155,7 +158,8 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
 /** Raster images a browser shows as they are; every other type (SVG and HTML included) is a download. */
 export const SHOWN_IMAGES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
-const isPixels = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 100_000;
+const isPixels = (value: unknown): value is number =>
+  typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 100_000;
 
 /** The sandbox's `files` as the kit's references: names, types and sizes, never the bytes. */
 function runFiles(response: SandboxResponse): ExecuteCodeRunFile[] {
@@ -194,7 +198,8 @@ export function describeNetworkError(cause: unknown): ExecuteCodeResult {
     return {
       status: "error",
       code: "connection_reset",
-      message: "The connection to the code runner broke before it answered. The program may or may not have run; run it again to see its output.",
+      message:
+        "The connection to the code runner broke before it answered. The program may or may not have run; run it again to see its output.",
     };
   }
   return {

@@ -44,7 +44,10 @@ export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerat
   }
 }
 
-const failed = (code: string, message: string): SandboxOutcome => ({ ok: false, result: { status: "error", code, message } });
+const failed = (code: string, message: string): SandboxOutcome => ({
+  ok: false,
+  result: { status: "error", code, message },
+});
 
 /**
  * Reads a sandbox's NDJSON answer: `{"type":"queued"}` when the program
@@ -81,10 +84,16 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
     }
     if (event.type === "started") {
       const limit = event.time_limit_ms;
-      yield typeof limit === "number" && Number.isFinite(limit) && limit > 0 ? { kind: "started", timeLimitMs: limit } : { kind: "started" };
+      yield typeof limit === "number" && Number.isFinite(limit) && limit > 0
+        ? { kind: "started", timeLimitMs: limit }
+        : { kind: "started" };
       continue;
     }
-    if (event.type === "output" && typeof event.text === "string" && (event.stream === "stdout" || event.stream === "stderr")) {
+    if (
+      event.type === "output" &&
+      typeof event.text === "string" &&
+      (event.stream === "stdout" || event.stream === "stderr")
+    ) {
       (event.stream === "stdout" ? stdout : stderr).add(event.text);
       yield {
         kind: "output",

@@ -22,7 +22,10 @@ export async function* throttleLatest<T>(
       const step: IteratorResult<T> | typeof TICK =
         wait === null
           ? await next
-          : await Promise.race([next, new Promise<typeof TICK>((resolve) => (timer = setTimeout(() => resolve(TICK), wait)))]);
+          : await Promise.race([
+              next,
+              new Promise<typeof TICK>((resolve) => (timer = setTimeout(() => resolve(TICK), wait))),
+            ]);
       clearTimeout(timer);
       if (step === TICK || (step.done && held)) {
         lastSent = performance.now();

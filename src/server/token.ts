@@ -63,5 +63,7 @@ async function loadKey(
 
 /** A minter given as is, or one made from key options. */
 export function toTokenMinter(signing: TokenMinterOptions | TokenMinter): TokenMinter {
-  return typeof (signing as TokenMinter).mint === "function" ? (signing as TokenMinter) : createTokenMinter(signing as TokenMinterOptions);
+  return typeof (signing as TokenMinter).mint === "function"
+    ? (signing as TokenMinter)
+    : createTokenMinter(signing as TokenMinterOptions);
 }

@@ -40,7 +40,10 @@ export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHand
   const slot = (name: string) => root.locator(`[data-slot="execute-code-${name}"]`);
   const phase = async () => (await root.getAttribute("data-phase")) as ExecuteCodePhase;
   const waitForPhase = async (wanted: ExecuteCodePhase | ExecuteCodePhase[], options?: { timeout?: number }) => {
-    const selector = [wanted].flat().map((p) => `[data-phase="${p}"]`).join(", ");
+    const selector = [wanted]
+      .flat()
+      .map((p) => `[data-phase="${p}"]`)
+      .join(", ");
     await root.and(root.page().locator(selector)).waitFor({ timeout: options?.timeout });
   };
   return {

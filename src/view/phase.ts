@@ -173,8 +173,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
   }
   switch (normalized.status) {
     case "completed": {
-      const failed =
-        normalized.signal !== null || (normalized.exitCode !== null && normalized.exitCode !== 0);
+      const failed = normalized.signal !== null || (normalized.exitCode !== null && normalized.exitCode !== 0);
       return {
         ...EMPTY_VIEW,
         phase: failed ? "failed" : "succeeded",

@@ -7,7 +7,9 @@
 export function pythonException(stderr: string): string | null {
   const last = stderr.trimEnd().split("\n").at(-1)?.trim() ?? "";
   // A dotted exception class name, alone or followed by its message.
-  const match = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Warning|Iteration))(?::\s|$)/.exec(last);
+  const match = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Warning|Iteration))(?::\s|$)/.exec(
+    last,
+  );
   if (!match) return null;
   return last.length <= 500 ? last : `${last.slice(0, 499)}…`;
 }

@@ -4,7 +4,11 @@ import { z } from "zod";
 import { createApprovalExpiry, gateCodeExecution, type GateOptions } from "../../src/server";
 
 const make = (needsApproval?: boolean | (() => boolean)) =>
-  tool({ inputSchema: z.object({}), execute: async () => "ok", ...(needsApproval === undefined ? {} : { needsApproval }) });
+  tool({
+    inputSchema: z.object({}),
+    execute: async () => "ok",
+    ...(needsApproval === undefined ? {} : { needsApproval }),
+  });
 
 const tools = (): ToolSet => ({
   execute_code: make(),
@@ -55,7 +59,10 @@ describe("gateCodeExecution: the policy matrix", () => {
   it("keeps a tool's own stricter policy under bypass, and gating never loosens one", () => {
     const set = { ...tools(), search: make(true) };
     expect(gateCodeExecution(set, { bypassPermissions: true }).search!.needsApproval).toBe(true);
-    expect(gateCodeExecution({ execute_code: make(() => false) }, { confirmCodeExecution: true }).execute_code!.needsApproval).toBe(true);
+    expect(
+      gateCodeExecution({ execute_code: make(() => false) }, { confirmCodeExecution: true }).execute_code!
+        .needsApproval,
+    ).toBe(true);
   });
 
   it("does not change the tool set it was given", () => {
@@ -66,14 +73,22 @@ describe("gateCodeExecution: the policy matrix", () => {
 });
 
 describe("createApprovalExpiry", () => {
-  const answered = (id: string, approved: boolean): UIMessage => ({
-    id: "m1",
-    role: "assistant" as const,
-    parts: [
-      { type: "tool-execute_code", toolCallId: "c", state: "approval-responded", input: { code: "1" }, approval: { id, approved } },
-    ],
-  }) as UIMessage;
-  const approvalOf = ({ messages }: { messages: UIMessage[] }) => (messages[0]!.parts[0] as { approval: unknown }).approval;
+  const answered = (id: string, approved: boolean): UIMessage =>
+    ({
+      id: "m1",
+      role: "assistant" as const,
+      parts: [
+        {
+          type: "tool-execute_code",
+          toolCallId: "c",
+          state: "approval-responded",
+          input: { code: "1" },
+          approval: { id, approved },
+        },
+      ],
+    }) as UIMessage;
+  const approvalOf = ({ messages }: { messages: UIMessage[] }) =>
+    (messages[0]!.parts[0] as { approval: unknown }).approval;
 
   it("lets an answer within the time limit through, once", () => {
     let time = 0;
@@ -82,7 +97,11 @@ describe("createApprovalExpiry", () => {
     time = 900;
     expect(approvalOf(expiry.expireStale([answered("a1", true)]))).toEqual({ id: "a1", approved: true });
     // The same approval sent again cannot run the code a second time.
-    expect(approvalOf(expiry.expireStale([answered("a1", true)]))).toEqual({ id: "a1", approved: false, reason: "expired" });
+    expect(approvalOf(expiry.expireStale([answered("a1", true)]))).toEqual({
+      id: "a1",
+      approved: false,
+      reason: "expired",
+    });
   });
 
   it("denies an answer that comes too late, with the reason expired", () => {
@@ -97,7 +116,10 @@ describe("createApprovalExpiry", () => {
 
   it("denies an approval for a request this server never made", () => {
     const expiry = createApprovalExpiry();
-    expect(approvalOf(expiry.expireStale([answered("forged", true)]))).toMatchObject({ approved: false, reason: "expired" });
+    expect(approvalOf(expiry.expireStale([answered("forged", true)]))).toMatchObject({
+      approved: false,
+      reason: "expired",
+    });
   });
 
   it("leaves denials and other messages as they are", () => {
@@ -113,7 +135,9 @@ describe("createApprovalExpiry", () => {
     expiry.recordRequests({
       id: "m",
       role: "assistant",
-      parts: [{ type: "tool-execute_code", toolCallId: "c", state: "approval-requested", input: {}, approval: { id: "a9" } }],
+      parts: [
+        { type: "tool-execute_code", toolCallId: "c", state: "approval-requested", input: {}, approval: { id: "a9" } },
+      ],
     } as never);
     expect(approvalOf(expiry.expireStale([answered("a9", true)]))).toEqual({ id: "a9", approved: true });
   });

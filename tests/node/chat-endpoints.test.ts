@@ -146,7 +146,9 @@ describe("who is asking", () => {
   it("gives each browser its own id in a signed, HttpOnly, SameSite cookie", async () => {
     const h = await harness();
     const first = await browser(h.url).chat();
-    expect(first.set).toMatch(/^ecu_participant=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(first.set).toMatch(
+      /^ecu_participant=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/,
+    );
   });
 
   it("ignores x-participant-id: rotating it does not get past the rate limit, and naming another user spends nothing of theirs", async () => {
@@ -206,7 +208,10 @@ describe("who is asking", () => {
       body: JSON.stringify({ prompt: "```python\nprint(1)\n```" }),
     });
     expect(generate.status).toBe(429);
-    expect(await generate.json()).toMatchObject({ error: "rate_limited", message: expect.stringMatching(/^Too many chat requests\. Try again in \d+ s\.$/) });
+    expect(await generate.json()).toMatchObject({
+      error: "rate_limited",
+      message: expect.stringMatching(/^Too many chat requests\. Try again in \d+ s\.$/),
+    });
     const created = await fetch(`${h.url}/api/chats`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie: flooder.cookie },
@@ -232,7 +237,11 @@ describe("who is asking", () => {
       },
     });
     const post = (headers: Record<string, string>) =>
-      fetch(`${h.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: newChatBody() });
+      fetch(`${h.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: newChatBody(),
+      });
     const anonymous = await post({});
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("set-cookie")).toBeNull();

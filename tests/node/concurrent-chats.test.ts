@@ -20,7 +20,15 @@ describe("many chats at once, each in a fresh interpreter", () => {
         headers: { "content-type": "application/json", origin: url },
         body: JSON.stringify({
           id: `chat-${n}`,
-          messages: [{ id: "u", role: "user", parts: [{ type: "text", text: `\`\`\`python\nimport sys\nprint(${n} * 1000 + 7)\nsys.exit(${n % 3})\n\`\`\`` }] }],
+          messages: [
+            {
+              id: "u",
+              role: "user",
+              parts: [
+                { type: "text", text: `\`\`\`python\nimport sys\nprint(${n} * 1000 + 7)\nsys.exit(${n % 3})\n\`\`\`` },
+              ],
+            },
+          ],
         }),
       });
       const text = await response.text();

@@ -15,7 +15,8 @@ let requestsSeen = 0;
 
 beforeAll(async () => {
   const probe = probeCpython();
-  if (!probe.available) throw new Error(`The CPython engine cannot run on this machine (run scripts/setup.sh): ${probe.reason}`);
+  if (!probe.available)
+    throw new Error(`The CPython engine cannot run on this machine (run scripts/setup.sh): ${probe.reason}`);
   executor = createCpythonExecutor({ memoryLimitMb: 1024 });
   listener = createServer((_, res) => {
     requestsSeen++;
@@ -81,7 +82,8 @@ describe("CPython with the scientific stack", () => {
   });
 
   it("every run gets fresh randomness: random, numpy, uuid4 and secrets differ between runs", async () => {
-    const program = "import random, numpy, uuid, secrets\nprint(random.random(), numpy.random.rand(), uuid.uuid4(), secrets.token_hex(8))";
+    const program =
+      "import random, numpy, uuid, secrets\nprint(random.random(), numpy.random.rand(), uuid.uuid4(), secrets.token_hex(8))";
     const [a, b] = await Promise.all([run(program), run(program)]);
     expect(a.exitCode).toBe(0);
     const [first, second] = [a.stdout.trim().split(" "), b.stdout.trim().split(" ")];
@@ -134,8 +136,12 @@ describe("attacks on the CPython engine", () => {
   });
 
   it("finds nothing of an earlier run: /tmp, the working directory and the interpreter start fresh", async () => {
-    await run("import builtins\nopen('/tmp/planted', 'w').write('x')\nopen('left.txt', 'w').write('x')\nbuiltins.planted = 1");
-    const result = await run("import os, builtins\nprint(os.listdir('/tmp'), os.listdir('.'), hasattr(builtins, 'planted'))");
+    await run(
+      "import builtins\nopen('/tmp/planted', 'w').write('x')\nopen('left.txt', 'w').write('x')\nbuiltins.planted = 1",
+    );
+    const result = await run(
+      "import os, builtins\nprint(os.listdir('/tmp'), os.listdir('.'), hasattr(builtins, 'planted'))",
+    );
     expect(result.stdout).toBe("[] [] False\n");
   });
 
@@ -150,16 +156,27 @@ describe("attacks on the CPython engine", () => {
   });
 
   it("a fork bomb hits the process limit, dies with the run, and leaves no process behind", async () => {
-    const result = await run("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass", 3_000);
+    const result = await run(
+      "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",
+      3_000,
+    );
     expect(result).toMatchObject({ timedOut: true, signal: "SIGKILL" });
-    await expect.poll(() => descendants().filter((line) => line.includes("/usr/bin/python3") && !line.includes("zygote")), { timeout: 15_000 }).toEqual([]);
+    await expect
+      .poll(() => descendants().filter((line) => line.includes("/usr/bin/python3") && !line.includes("zygote")), {
+        timeout: 15_000,
+      })
+      .toEqual([]);
     expect((await run("print(2 + 2)")).stdout).toBe("4\n");
   });
 
   it("a process started in the background does not outlive the run", async () => {
-    const result = await run("import subprocess\nsubprocess.Popen(['sleep', '600'], start_new_session=True)\nprint('left it')");
+    const result = await run(
+      "import subprocess\nsubprocess.Popen(['sleep', '600'], start_new_session=True)\nprint('left it')",
+    );
     expect(result.stdout).toBe("left it\n");
-    await expect.poll(() => descendants().filter((line) => line.startsWith("sleep 600")), { timeout: 15_000 }).toEqual([]);
+    await expect
+      .poll(() => descendants().filter((line) => line.startsWith("sleep 600")), { timeout: 15_000 })
+      .toEqual([]);
   });
 
   it("filling the disk stops at the run's own quota, and the next run has room", async () => {
@@ -221,7 +238,12 @@ describe("figures and files from CPython", () => {
     );
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe("");
-    const files = (result.files ?? []).map((file) => ({ name: file.name, mediaType: file.mediaType, alt: file.alt, png: Buffer.from(file.bytes).subarray(1, 4).toString() }));
+    const files = (result.files ?? []).map((file) => ({
+      name: file.name,
+      mediaType: file.mediaType,
+      alt: file.alt,
+      png: Buffer.from(file.bytes).subarray(1, 4).toString(),
+    }));
     expect(files).toEqual([
       { name: "data.csv", mediaType: "text/csv", alt: undefined, png: ",b\n" },
       { name: "figure-1.png", mediaType: "image/png", alt: "Squares, x: n", png: "PNG" },
@@ -249,14 +271,24 @@ describe("the warm parent", () => {
     const before = new Set(bwraps());
     const own = createCpythonExecutor();
     try {
-      expect((await own.run({ code: "print(1)", timeoutMs: 20_000, signal: new AbortController().signal }) as RunOutcome).stdout).toBe("1\n");
-      const running = own.run({ code: "import time\ntime.sleep(30)", timeoutMs: 60_000, signal: new AbortController().signal });
+      expect(
+        ((await own.run({ code: "print(1)", timeoutMs: 20_000, signal: new AbortController().signal })) as RunOutcome)
+          .stdout,
+      ).toBe("1\n");
+      const running = own.run({
+        code: "import time\ntime.sleep(30)",
+        timeoutMs: 60_000,
+        signal: new AbortController().signal,
+      });
       // This executor's bubblewrap (its two processes), not the other tests' one.
       const parents = bwraps().filter((pid) => !before.has(pid));
       expect(parents.length).toBeGreaterThan(0);
       for (const pid of parents) process.kill(pid, "SIGKILL");
       await expect(running).rejects.toThrow(/stopped/);
-      expect((await own.run({ code: "print(2)", timeoutMs: 20_000, signal: new AbortController().signal }) as RunOutcome).stdout).toBe("2\n");
+      expect(
+        ((await own.run({ code: "print(2)", timeoutMs: 20_000, signal: new AbortController().signal })) as RunOutcome)
+          .stdout,
+      ).toBe("2\n");
     } finally {
       await own.close();
     }

@@ -7,7 +7,12 @@ import { createScriptedExecutor, programFor, startHarness, type RunningHarness }
 
 let harness: RunningHarness;
 beforeAll(async () => {
-  harness = await startHarness({ port: 0, database: ":memory:", chunkDelayMs: 0, executor: createScriptedExecutor(() => ({ stdout: "1\n" })) });
+  harness = await startHarness({
+    port: 0,
+    database: ":memory:",
+    chunkDelayMs: 0,
+    executor: createScriptedExecutor(() => ({ stdout: "1\n" })),
+  });
 });
 afterAll(() => harness?.close());
 

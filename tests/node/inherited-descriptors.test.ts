@@ -13,9 +13,13 @@ describe("descriptors the harness inherited", () => {
     "are held by none of an interpreter's processes",
     async () => {
       // fd 40 of the parent: a file a shell opened and left to it, without close-on-exec (Node marks only its lowest descriptors).
-      const parent = spawn("bash", ["-c", 'exec 40<"$0"; exec "$1" --import tsx "$0"', parentScript, process.execPath], {
-        stdio: ["ignore", "pipe", "inherit"],
-      });
+      const parent = spawn(
+        "bash",
+        ["-c", 'exec 40<"$0"; exec "$1" --import tsx "$0"', parentScript, process.execPath],
+        {
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      );
       const report = await new Promise<{ handed: string; processes: number; held: string[] }>((resolve, reject) => {
         let out = "";
         parent.stdout!.setEncoding("utf8").on("data", (chunk: string) => {

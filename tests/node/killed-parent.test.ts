@@ -10,7 +10,9 @@ describe("interpreters die with their parent", () => {
   it.skipIf(process.platform !== "linux")(
     "SIGKILL on the parent ends its interpreters, the one spinning in a loop and the idle ones",
     async () => {
-      const parent = spawn(process.execPath, ["--import", "tsx", parentScript], { stdio: ["ignore", "pipe", "inherit"] });
+      const parent = spawn(process.execPath, ["--import", "tsx", parentScript], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
       const pids = await new Promise<number[]>((resolve, reject) => {
         let out = "";
         parent.stdout.setEncoding("utf8").on("data", (chunk: string) => {

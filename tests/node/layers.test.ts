@@ -55,7 +55,11 @@ describe("the layers of src/", () => {
 
   it("each layer imports only its own folder and the layers above it", () => {
     const crossings = imports.filter(
-      (edge) => edge.target !== null && edge.target !== edge.layer && ALLOWED[edge.layer] && !ALLOWED[edge.layer]!.includes(edge.target),
+      (edge) =>
+        edge.target !== null &&
+        edge.target !== edge.layer &&
+        ALLOWED[edge.layer] &&
+        !ALLOWED[edge.layer]!.includes(edge.target),
     );
     expect(crossings.map((edge) => `${edge.file} → ${edge.specifier}`)).toEqual([]);
   });
@@ -63,7 +67,9 @@ describe("the layers of src/", () => {
   it("the browser's layers use nothing of Node, and the contract, the view and the server no React", () => {
     const node = imports.filter((edge) => BROWSER_LAYERS.includes(edge.layer) && edge.specifier.startsWith("node:"));
     expect(node.map((edge) => `${edge.file} → ${edge.specifier}`)).toEqual([]);
-    const react = imports.filter((edge) => NO_REACT.includes(edge.layer) && /^(react|react-dom|@assistant-ui\/)/.test(edge.specifier));
+    const react = imports.filter(
+      (edge) => NO_REACT.includes(edge.layer) && /^(react|react-dom|@assistant-ui\/)/.test(edge.specifier),
+    );
     expect(react.map((edge) => `${edge.file} → ${edge.specifier}`)).toEqual([]);
   });
 

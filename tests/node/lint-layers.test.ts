@@ -16,31 +16,45 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 function lint(file: string, source: string) {
   mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
   writeFileSync(path.join(root, file), source);
-  const result = spawnSync(biome, ["lint", "--vcs-enabled=false", "--error-on-warnings", file], { cwd: root, encoding: "utf8" });
+  const result = spawnSync(biome, ["lint", "--vcs-enabled=false", "--error-on-warnings", file], {
+    cwd: root,
+    encoding: "utf8",
+  });
   rmSync(path.join(root, file));
   return { refused: result.status !== 0, output: `${result.stdout}${result.stderr}` };
 }
 
 describe("npm run lint and the layers", () => {
   it("refuses a ui file that imports the server", () => {
-    const result = lint("src/ui/probe.tsx", 'import { createTokenMinter } from "../server/token.js";\nexport const probe = createTokenMinter;\n');
+    const result = lint(
+      "src/ui/probe.tsx",
+      'import { createTokenMinter } from "../server/token.js";\nexport const probe = createTokenMinter;\n',
+    );
     expect(result.refused).toBe(true);
     expect(result.output).toContain("src/ui imports only contract, view, never server");
   });
 
   it("refuses the same reach by a type import, a re-export or a dynamic import", () => {
-    expect(lint("src/ui/probe.ts", 'import type { TokenMinter } from "../server/token.js";\nexport type Probe = TokenMinter;\n').refused).toBe(true);
+    expect(
+      lint(
+        "src/ui/probe.ts",
+        'import type { TokenMinter } from "../server/token.js";\nexport type Probe = TokenMinter;\n',
+      ).refused,
+    ).toBe(true);
     expect(lint("src/view/probe.ts", 'export { startMockSandbox } from "../harness/index.js";\n').refused).toBe(true);
-    expect(lint("src/ui/highlight/probe.ts", 'export const probe = () => import("../../harness/index.js");\n').refused).toBe(true);
+    expect(
+      lint("src/ui/highlight/probe.ts", 'export const probe = () => import("../../harness/index.js");\n').refused,
+    ).toBe(true);
   });
 
   it("refuses Node in the browser's layers and React in the server", () => {
-    expect(lint("src/assistant-ui/probe.ts", 'import { readFileSync } from "node:fs";\nexport const probe = readFileSync;\n').output).toContain(
-      "runs in the browser: nothing of Node",
-    );
-    expect(lint("src/server/probe.ts", 'import { useState } from "react";\nexport const probe = useState;\n').output).toContain(
-      "renders nothing: no React",
-    );
+    expect(
+      lint("src/assistant-ui/probe.ts", 'import { readFileSync } from "node:fs";\nexport const probe = readFileSync;\n')
+        .output,
+    ).toContain("runs in the browser: nothing of Node");
+    expect(
+      lint("src/server/probe.ts", 'import { useState } from "react";\nexport const probe = useState;\n').output,
+    ).toContain("renders nothing: no React");
   });
 
   it("keeps the browser entry to the contract, the view and the card", () => {
@@ -54,6 +68,11 @@ describe("npm run lint and the layers", () => {
     );
     expect(allowed.output).not.toContain("noRestrictedImports");
     expect(allowed.refused).toBe(false);
-    expect(lint("src/harness/probe.ts", 'import { createChatEndpoints } from "../server/index.js";\nexport const probe = createChatEndpoints;\n').refused).toBe(false);
+    expect(
+      lint(
+        "src/harness/probe.ts",
+        'import { createChatEndpoints } from "../server/index.js";\nexport const probe = createChatEndpoints;\n',
+      ).refused,
+    ).toBe(false);
   });
 });

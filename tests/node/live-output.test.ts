@@ -22,7 +22,14 @@ const ticks: ScriptedAnswer = {
   ],
 };
 
-const finished = (stdout: string): RunOutcome => ({ stdout, stderr: "", exitCode: 0, signal: null, wallTimeMs: 5, timedOut: false });
+const finished = (stdout: string): RunOutcome => ({
+  stdout,
+  stderr: "",
+  exitCode: 0,
+  signal: null,
+  wallTimeMs: 5,
+  timedOut: false,
+});
 
 function deferred() {
   let resolve!: () => void;
@@ -93,11 +100,17 @@ describe("the mock sandbox streams a run on request", () => {
     const sandbox = await sandboxWith(createScriptedExecutor(() => ticks));
     const response = await exec(sandbox);
     expect(response.headers.get("content-type")).toContain("application/json");
-    expect(await response.json()).toMatchObject({ stdout: "tick 0\ntick 1\ntick 2\n", stderr: "warming up\n", code: 0 });
+    expect(await response.json()).toMatchObject({
+      stdout: "tick 0\ntick 1\ntick 2\n",
+      stderr: "warming up\n",
+      code: 0,
+    });
   });
 
   it("still answers a fault plainly when it comes before any output", async () => {
-    const sandbox = await sandboxWith(createScriptedExecutor(() => ({ fault: { kind: "rate-limit", retryAfterSeconds: 4 } })));
+    const sandbox = await sandboxWith(
+      createScriptedExecutor(() => ({ fault: { kind: "rate-limit", retryAfterSeconds: 4 } })),
+    );
     const response = await exec(sandbox, "application/x-ndjson");
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("4");
@@ -119,7 +132,12 @@ describe("the server tool passes live output on", () => {
     // Each one holds everything printed so far.
     const stdouts = preliminary.map((output) => (output as { stdout: string }).stdout);
     expect(stdouts).toEqual([...stdouts].sort((a, b) => a.length - b.length));
-    expect(final).toMatchObject({ status: "completed", stdout: "tick 0\ntick 1\ntick 2\n", stderr: "warming up\n", exitCode: 0 });
+    expect(final).toMatchObject({
+      status: "completed",
+      stdout: "tick 0\ntick 1\ntick 2\n",
+      stderr: "warming up\n",
+      exitCode: 0,
+    });
   });
 
   it("ends with exactly the result a non-streaming run of the same program gives", async () => {
@@ -140,17 +158,29 @@ describe("the server tool passes live output on", () => {
     cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
     const notStreamed = await runTool(tool(proxyUrl, plain.signing), "ticks()");
     expect(notStreamed.preliminary).toEqual([]);
-    expect({ ...(streamed.final as object), wallTimeMs: 0 }).toEqual({ ...(notStreamed.final as object), wallTimeMs: 0 });
+    expect({ ...(streamed.final as object), wallTimeMs: 0 }).toEqual({
+      ...(notStreamed.final as object),
+      wallTimeMs: 0,
+    });
   });
 
   it("keeps live output within the same limits as the final result", async () => {
     const sandbox = await sandboxWith(
-      createScriptedExecutor(() => ({ chunks: Array.from({ length: 5 }, (_, i) => ({ stream: "stdout" as const, text: `${i}`.repeat(40), delayMs: 120 })) })),
+      createScriptedExecutor(() => ({
+        chunks: Array.from({ length: 5 }, (_, i) => ({
+          stream: "stdout" as const,
+          text: `${i}`.repeat(40),
+          delayMs: 120,
+        })),
+      })),
     );
     const { preliminary, final } = await runTool(tool(sandbox.url, sandbox.signing, { maxStdoutChars: 100 }), "x");
     for (const output of preliminary) expect((output as { stdout: string }).stdout.length).toBeLessThanOrEqual(100);
     expect(preliminary.at(-1)).toMatchObject({ truncated: { stdout: expect.any(Number) } });
-    expect(final).toMatchObject({ stdout: "0".repeat(40) + "1".repeat(40) + "2".repeat(20), truncated: { stdout: 100 } });
+    expect(final).toMatchObject({
+      stdout: "0".repeat(40) + "1".repeat(40) + "2".repeat(20),
+      truncated: { stdout: 100 },
+    });
   });
 
   it("stops the run in the sandbox when the user stops the chat", async () => {
@@ -167,7 +197,10 @@ describe("the server tool passes live output on", () => {
     const stop = new AbortController();
     const outputs: unknown[] = [];
     const run = (async () => {
-      for await (const output of tool(sandbox.url, sandbox.signing).execute!({ code: "x" }, { toolCallId: "c", messages: [], abortSignal: stop.signal, context: {} }) as AsyncIterable<unknown>) {
+      for await (const output of tool(sandbox.url, sandbox.signing).execute!(
+        { code: "x" },
+        { toolCallId: "c", messages: [], abortSignal: stop.signal, context: {} },
+      ) as AsyncIterable<unknown>) {
         outputs.push(output);
         stop.abort();
       }
@@ -181,7 +214,11 @@ describe("the server tool passes live output on", () => {
     const sandbox = await sandboxWith(createScriptedExecutor(() => ticks));
     const executeCode = tool(sandbox.url, sandbox.signing);
     const { final } = await runTool(executeCode, "ticks()");
-    const forModel = await executeCode.toModelOutput!({ toolCallId: "c", input: { code: "ticks()" }, output: final as never });
+    const forModel = await executeCode.toModelOutput!({
+      toolCallId: "c",
+      input: { code: "ticks()" },
+      output: final as never,
+    });
     expect(forModel).toEqual({ type: "text", value: expect.stringContaining("tick 2") });
   });
 });

@@ -9,10 +9,17 @@ afterEach(async () => {
 });
 
 async function sandbox(options = {}) {
-  const s = await startSandbox(createScriptedExecutor(() => ({ stdout: "ran\n" })), options);
+  const s = await startSandbox(
+    createScriptedExecutor(() => ({ stdout: "ran\n" })),
+    options,
+  );
   cleanups.push(s.close);
   const post = (headers: Record<string, string>, body: unknown = { lang: "py", code: "print(1)" }) =>
-    fetch(`${s.url}/v1/exec`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    fetch(`${s.url}/v1/exec`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
   const sign = (claims: Record<string, unknown>, set: (jwt: SignJWT) => SignJWT = (jwt) => jwt) => {
     const now = Math.floor(Date.now() / 1000);
     return set(
@@ -40,21 +47,41 @@ describe("mock sandbox: the /v1/exec contract", () => {
 
   it.each([
     ["a missing token", async () => ({}), "missing_token"],
-    ["an expired token", async (s: Awaited<ReturnType<typeof sandbox>>) => ({
-      authorization: `Bearer ${await s.sign({}, (jwt) => jwt.setIssuedAt(Math.floor(Date.now() / 1000) - 120).setExpirationTime(Math.floor(Date.now() / 1000) - 60))}`,
-    }), "token_expired"],
-    ["a token for another audience", async (s: Awaited<ReturnType<typeof sandbox>>) => ({
-      authorization: `Bearer ${await s.sign({}, (jwt) => jwt.setAudience("someone-else"))}`,
-    }), "invalid_claim_aud"],
-    ["a token that lives too long", async (s: Awaited<ReturnType<typeof sandbox>>) => ({
-      authorization: `Bearer ${await s.sign({}, (jwt) => jwt.setExpirationTime(Math.floor(Date.now() / 1000) + 3600))}`,
-    }), "token_lifetime_too_long"],
-    ["an over-long token", async (s: Awaited<ReturnType<typeof sandbox>>) => ({
-      authorization: `Bearer ${await s.sign({ padding: "x".repeat(5000) })}`,
-    }), "token_too_long"],
-    ["a token without a tenant", async (s: Awaited<ReturnType<typeof sandbox>>) => ({
-      authorization: `Bearer ${await s.sign({ tenant_id: undefined })}`,
-    }), "invalid_claim_tenant_id"],
+    [
+      "an expired token",
+      async (s: Awaited<ReturnType<typeof sandbox>>) => ({
+        authorization: `Bearer ${await s.sign({}, (jwt) => jwt.setIssuedAt(Math.floor(Date.now() / 1000) - 120).setExpirationTime(Math.floor(Date.now() / 1000) - 60))}`,
+      }),
+      "token_expired",
+    ],
+    [
+      "a token for another audience",
+      async (s: Awaited<ReturnType<typeof sandbox>>) => ({
+        authorization: `Bearer ${await s.sign({}, (jwt) => jwt.setAudience("someone-else"))}`,
+      }),
+      "invalid_claim_aud",
+    ],
+    [
+      "a token that lives too long",
+      async (s: Awaited<ReturnType<typeof sandbox>>) => ({
+        authorization: `Bearer ${await s.sign({}, (jwt) => jwt.setExpirationTime(Math.floor(Date.now() / 1000) + 3600))}`,
+      }),
+      "token_lifetime_too_long",
+    ],
+    [
+      "an over-long token",
+      async (s: Awaited<ReturnType<typeof sandbox>>) => ({
+        authorization: `Bearer ${await s.sign({ padding: "x".repeat(5000) })}`,
+      }),
+      "token_too_long",
+    ],
+    [
+      "a token without a tenant",
+      async (s: Awaited<ReturnType<typeof sandbox>>) => ({
+        authorization: `Bearer ${await s.sign({ tenant_id: undefined })}`,
+      }),
+      "invalid_claim_tenant_id",
+    ],
   ])("answers 401 for %s", async (_name, headers, error) => {
     const s = await sandbox();
     const response = await s.post(await headers(s));
@@ -138,7 +165,9 @@ describe("mock sandbox: the /v1/exec contract", () => {
   it("refuses other languages, empty programs, programs over 20,000 characters and other methods", async () => {
     const s = await sandbox();
     // A fresh token each time: a token runs once.
-    const auth = async () => ({ authorization: `Bearer ${await s.minter.mint({ participantId: "p", tenantId: "t" })}` });
+    const auth = async () => ({
+      authorization: `Bearer ${await s.minter.mint({ participantId: "p", tenantId: "t" })}`,
+    });
     expect((await s.post(await auth(), { lang: "js", code: "1" })).status).toBe(400);
     expect((await s.post(await auth(), { lang: "py", code: "" })).status).toBe(400);
     const long = await s.post(await auth(), { lang: "py", code: "x".repeat(20_001) });

@@ -8,7 +8,13 @@ export function processTree(pid: number): number[] {
   } catch {
     return [];
   }
-  return [pid, ...children.split(" ").filter(Boolean).flatMap((child) => processTree(Number(child)))];
+  return [
+    pid,
+    ...children
+      .split(" ")
+      .filter(Boolean)
+      .flatMap((child) => processTree(Number(child))),
+  ];
 }
 
 /** Whether a process still exists and is not a zombie waiting to be reaped. */

@@ -79,8 +79,18 @@ describe("the Pyodide executor runs Python as a real interpreter would", () => {
       signal: new AbortController().signal,
       onOutput: (stream, text) => pieces.push([stream, text]),
     })) as RunOutcome;
-    expect(pieces.filter(([s]) => s === "stdout").map(([, t]) => t).join("")).toBe(result.stdout);
-    expect(pieces.filter(([s]) => s === "stderr").map(([, t]) => t).join("")).toBe(result.stderr);
+    expect(
+      pieces
+        .filter(([s]) => s === "stdout")
+        .map(([, t]) => t)
+        .join(""),
+    ).toBe(result.stdout);
+    expect(
+      pieces
+        .filter(([s]) => s === "stderr")
+        .map(([, t]) => t)
+        .join(""),
+    ).toBe(result.stderr);
     // Line-buffered: the streams interleave as the program wrote them.
     expect(pieces.slice(0, 2)).toEqual([
       ["stdout", "line 0\n"],
@@ -149,9 +159,9 @@ describe("closing the executor", () => {
     const waiting = own.run({ code: "print(1)", timeoutMs: 10_000, signal: new AbortController().signal });
     await own.close();
     await expect(waiting).rejects.toThrow("The Python executor is closed.");
-    await expect(own.run({ code: "print(1)", timeoutMs: 10_000, signal: new AbortController().signal })).rejects.toThrow(
-      "The Python executor is closed.",
-    );
+    await expect(
+      own.run({ code: "print(1)", timeoutMs: 10_000, signal: new AbortController().signal }),
+    ).rejects.toThrow("The Python executor is closed.");
   });
 });
 

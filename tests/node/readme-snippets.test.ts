@@ -4,9 +4,14 @@ import { describe, expect, it } from "vitest";
 // Snippets of the README and the guides marked `<!-- file: PATH -->` are
 // files of the repository, word for word: files that the consumer matrix
 // builds and runs, and examples that a test runs.
-const documents = ["README.md", "docs/chats.md"].map((name) => readFileSync(new URL(`../../${name}`, import.meta.url), "utf8"));
+const documents = ["README.md", "docs/chats.md"].map((name) =>
+  readFileSync(new URL(`../../${name}`, import.meta.url), "utf8"),
+);
 const marked = documents.flatMap((text) =>
-  [...text.matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g)].map(([, file, code]) => ({ file: file!, code: code! })),
+  [...text.matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g)].map(([, file, code]) => ({
+    file: file!,
+    code: code!,
+  })),
 );
 
 describe("README and guide snippets", () => {

@@ -37,7 +37,9 @@ async function startCompletionsServer(program: string) {
     requests.push({ authorization: req.headers.authorization, body });
     res.writeHead(200, { "content-type": "text/event-stream" });
     const send = (delta: Record<string, unknown>, finish: string | null = null) =>
-      res.write(`data: ${JSON.stringify({ id: "cmpl-1", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: "cmpl-1", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
     const last = body.messages.at(-1)!;
     if (last.role === "tool") {
       const said = typeof last.content === "string" ? last.content : JSON.stringify(last.content);
@@ -47,9 +49,13 @@ async function startCompletionsServer(program: string) {
       send({}, "stop");
     } else {
       const args = JSON.stringify({ code: program });
-      send({ role: "assistant", tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "execute_code", arguments: "" } }] });
+      send({
+        role: "assistant",
+        tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "execute_code", arguments: "" } }],
+      });
       // Arguments streamed in pieces, as real endpoints do.
-      for (let at = 0; at < args.length; at += 7) send({ tool_calls: [{ index: 0, function: { arguments: args.slice(at, at + 7) } }] });
+      for (let at = 0; at < args.length; at += 7)
+        send({ tool_calls: [{ index: 0, function: { arguments: args.slice(at, at + 7) } }] });
       send({}, "tool_calls");
     }
     res.end("data: [DONE]\n\n");
@@ -62,7 +68,11 @@ async function startCompletionsServer(program: string) {
 describe("the demo with a real model from the environment", () => {
   it("streams the model's tool call into the real sandbox and the result back to the model", async () => {
     const endpoint = await startCompletionsServer("print(6 * 7)");
-    const real = await modelFromEnv({ OPENAI_BASE_URL: endpoint.url, OPENAI_API_KEY: "sk-test", OPENAI_MODEL: "tutor-1" });
+    const real = await modelFromEnv({
+      OPENAI_BASE_URL: endpoint.url,
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_MODEL: "tutor-1",
+    });
     expect(real?.name).toBe(`tutor-1 at ${new URL(endpoint.url).host}`);
     const h = await startHarness({ port: 0, database: ":memory:", model: real!.model, modelName: real!.name });
     cleanups.push(h.close);
@@ -70,16 +80,28 @@ describe("the demo with a real model from the environment", () => {
     const response = await fetch(`${h.url}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ id: "chat-real", trigger: "submit-message", messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "What is six times seven?" }] }] }),
+      body: JSON.stringify({
+        id: "chat-real",
+        trigger: "submit-message",
+        messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "What is six times seven?" }] }],
+      }),
     });
     expect(response.status).toBe(200);
-    const chat = (await response.json()) as { status: string; messages: Array<{ role: string; parts: Array<Record<string, any>> }> };
+    const chat = (await response.json()) as {
+      status: string;
+      messages: Array<{ role: string; parts: Array<Record<string, any>> }>;
+    };
     expect(chat.status).toBe("idle");
     const parts = chat.messages.at(-1)!.parts;
     const call = parts.find((part) => part.type === "tool-execute_code")!;
     expect(call.input).toEqual({ code: "print(6 * 7)" });
     expect(call.output).toMatchObject({ status: "completed", stdout: "42\n", exitCode: 0 });
-    expect(parts.filter((part) => part.type === "text").map((part) => part.text).join("")).toBe("The sandbox said: 42.");
+    expect(
+      parts
+        .filter((part) => part.type === "text")
+        .map((part) => part.text)
+        .join(""),
+    ).toBe("The sandbox said: 42.");
 
     // What the endpoint was sent: the key, the model, the kit's tool and system prompt, and the run's output.
     const [first, second] = endpoint.requests;
@@ -101,7 +123,10 @@ describe("the demo with a real model from the environment", () => {
     await expect(modelFromEnv({ OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" })).rejects.toThrow("Set OPENAI_MODEL");
     expect((await modelFromEnv({ OPENAI_API_KEY: "sk-x" }))?.name).toBe("gpt-4.1-mini at api.openai.com");
     // What the page is told never carries the endpoint's credentials.
-    const named = await modelFromEnv({ OPENAI_BASE_URL: "http://user:s3cret@10.1.2.3:9/v1?api-key=abc", OPENAI_MODEL: "m" });
+    const named = await modelFromEnv({
+      OPENAI_BASE_URL: "http://user:s3cret@10.1.2.3:9/v1?api-key=abc",
+      OPENAI_MODEL: "m",
+    });
     expect(named?.name).toBe("m at 10.1.2.3:9");
     const h = await startHarness({ port: 0, database: ":memory:" });
     cleanups.push(h.close);

@@ -45,7 +45,12 @@ describe("the sandbox's run slots, shared between participants", () => {
   });
 
   it("a full queue refuses at once, per participant and in all", async () => {
-    const scheduler = createRunScheduler({ maxRunning: 1, perParticipant: 1, maxQueuedPerParticipant: 1, maxQueued: 2 });
+    const scheduler = createRunScheduler({
+      maxRunning: 1,
+      perParticipant: 1,
+      maxQueuedPerParticipant: 1,
+      maxQueued: 2,
+    });
     await scheduler.acquire("a", never);
     void scheduler.acquire("a", never);
     await expect(scheduler.acquire("a", never)).rejects.toEqual(new QueueFullError("participant"));

@@ -51,7 +51,9 @@ describe("escaping from Python into JavaScript", () => {
   }, 60_000);
 
   it("cannot get to process.getBuiltinModule('http'), and a loopback listener hears nothing", async () => {
-    const result = await run(ffi(`process.getBuiltinModule('http').get('http://127.0.0.1:${port}/stolen'); return 'sent'`));
+    const result = await run(
+      ffi(`process.getBuiltinModule('http').get('http://127.0.0.1:${port}/stolen'); return 'sent'`),
+    );
     expect(result.stdout).not.toContain("sent");
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(requestsSeen).toEqual([]);
@@ -78,7 +80,11 @@ describe("escaping from Python into JavaScript", () => {
         memory: { jsHeapMb: 64, wasmMb: 64 },
       });
       // Without the flag that forbids eval, so that the other layers are what is tested.
-      const child = spawn(command, args.filter((a) => a !== "--disallow-code-generation-from-strings"), { env: {} });
+      const child = spawn(
+        command,
+        args.filter((a) => a !== "--disallow-code-generation-from-strings"),
+        { env: {} },
+      );
       let out = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
       await new Promise((resolve) => child.once("exit", resolve));
@@ -138,7 +144,8 @@ describe("programs that used to break the pool", () => {
       expect(result.stdout).toContain("before\n");
       expect(result.exitCode).not.toBe(0);
     }
-    for (let i = 0; i < 3; i++) expect(await run(`print(${i} * 2)`)).toMatchObject({ stdout: `${i * 2}\n`, exitCode: 0 });
+    for (let i = 0; i < 3; i++)
+      expect(await run(`print(${i} * 2)`)).toMatchObject({ stdout: `${i * 2}\n`, exitCode: 0 });
   }, 90_000);
 
   it("os.system says that the sandbox starts no processes, as subprocess does", async () => {
@@ -169,7 +176,10 @@ describe("programs that used to break the pool", () => {
   }, 60_000);
 
   it("output past the cap is cut and counted, not lost silently", async () => {
-    const result = await run("import sys\nsys.stdout.write('x' * 1_500_000)\nprint('still running', file=sys.stderr)", 30_000);
+    const result = await run(
+      "import sys\nsys.stdout.write('x' * 1_500_000)\nprint('still running', file=sys.stderr)",
+      30_000,
+    );
     expect(result.stdout).toHaveLength(1_000_000);
     expect(result.truncated).toEqual({ stdout: 500_000, stderr: 0 });
     expect(result).toMatchObject({ stderr: "still running\n", exitCode: 0 });
@@ -194,7 +204,9 @@ describe("memory", () => {
       );
       expect(result.stdout).toBe("");
       expect(result.exitCode).toBeNull();
-      expect(result.stderr).toMatch(/used more than 512 MB of memory and was stopped|ran out of memory|MemoryError|ConversionError|RangeError/);
+      expect(result.stderr).toMatch(
+        /used more than 512 MB of memory and was stopped|ran out of memory|MemoryError|ConversionError|RangeError/,
+      );
       expect(await run("print('next')")).toMatchObject({ stdout: "next\n", exitCode: 0 });
     },
     90_000,
@@ -221,7 +233,9 @@ describe("nothing a run starts outlives it", () => {
       let tree: number[] = [];
       for (let i = 0; i < 100 && tree.length === 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        const running = (executor.health!().interpreters as Array<{ pid: number; state: string }>).find((p) => p.state === "running");
+        const running = (executor.health!().interpreters as Array<{ pid: number; state: string }>).find(
+          (p) => p.state === "running",
+        );
         if (running) tree = processTree(running.pid);
       }
       expect(tree.length).toBeGreaterThan(0);
@@ -235,7 +249,8 @@ describe("nothing a run starts outlives it", () => {
 
 describe("what the memory snapshot must not share, and what it must not keep", () => {
   it("each run has fresh randomness, and os.urandom, secrets and uuid4 work", async () => {
-    const program = "import random, secrets, uuid, os\nprint(random.random(), secrets.token_hex(4), uuid.uuid4(), len(os.urandom(8)))";
+    const program =
+      "import random, secrets, uuid, os\nprint(random.random(), secrets.token_hex(4), uuid.uuid4(), len(os.urandom(8)))";
     const [a, b] = [await run(program), await run(program)];
     expect(a.exitCode).toBe(0);
     const [first, second] = [a.stdout.trim().split(" "), b.stdout.trim().split(" ")];
@@ -244,7 +259,9 @@ describe("what the memory snapshot must not share, and what it must not keep", (
   });
 
   it("leaves no module that leads to JavaScript or the file system", async () => {
-    const result = await run("import sys\nprint(sorted(m for m in sys.modules if m == 'js' or m.startswith(('js.', 'pyodide_js'))))");
+    const result = await run(
+      "import sys\nprint(sorted(m for m in sys.modules if m == 'js' or m.startswith(('js.', 'pyodide_js'))))",
+    );
     expect(result.stdout).toBe("[]\n");
   });
 });
@@ -295,12 +312,22 @@ describe("processes, descriptors, the disk and signals", () => {
 
   it("filling the disk stops at the run's memory, and the next run has room", async () => {
     const result = await run(
-      ["chunk = b'x' * (16 * 1024 ** 2)", "with open('/tmp/fill', 'wb') as f:", "    for _ in range(128):", "        f.write(chunk)", "print('filled')"].join("\n"),
+      [
+        "chunk = b'x' * (16 * 1024 ** 2)",
+        "with open('/tmp/fill', 'wb') as f:",
+        "    for _ in range(128):",
+        "        f.write(chunk)",
+        "print('filled')",
+      ].join("\n"),
       60_000,
     );
     expect(result.stdout).toBe("");
     expect(result.exitCode === 1 || result.exitCode === null).toBe(true);
-    expect(await run("import os\nprint(os.path.exists('/tmp/fill'))\nopen('/tmp/small', 'w').write('ok')\nprint(open('/tmp/small').read())")).toMatchObject({
+    expect(
+      await run(
+        "import os\nprint(os.path.exists('/tmp/fill'))\nopen('/tmp/small', 'w').write('ok')\nprint(open('/tmp/small').read())",
+      ),
+    ).toMatchObject({
       stdout: "False\nok\n",
       exitCode: 0,
     });

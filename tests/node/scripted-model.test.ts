@@ -3,7 +3,13 @@ import { runInNewContext } from "node:vm";
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { stepCountIs, streamText } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { createScriptedExecutor, createScriptedModel, DEMO_PROGRAMS, programFor, replyToToolResult } from "../../src/harness";
+import {
+  createScriptedExecutor,
+  createScriptedModel,
+  DEMO_PROGRAMS,
+  programFor,
+  replyToToolResult,
+} from "../../src/harness";
 import { buildExecuteCodeTool } from "../../src/server";
 import { startSandbox } from "./sandbox-fixture";
 
@@ -14,7 +20,9 @@ afterEach(async () => {
 
 describe("programFor", () => {
   it("runs a fenced Python block exactly as written", () => {
-    expect(programFor("Why does this fail?\n```python\nx = [1, 2]\nprint(x[5])\n```\nthanks")).toBe("x = [1, 2]\nprint(x[5])");
+    expect(programFor("Why does this fail?\n```python\nx = [1, 2]\nprint(x[5])\n```\nthanks")).toBe(
+      "x = [1, 2]\nprint(x[5])",
+    );
     expect(programFor("```py\nprint(1)\n```")).toBe("print(1)");
   });
 
@@ -49,7 +57,12 @@ async function chat(prompt: string) {
     model: createScriptedModel({ chunkDelayMs: 0 }),
     messages: [{ role: "user", content: prompt }],
     tools: {
-      execute_code: buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId: "p", tenantId: "t" }),
+      execute_code: buildExecuteCodeTool({
+        sandboxUrl: sandbox.url,
+        signing: sandbox.signing,
+        participantId: "p",
+        tenantId: "t",
+      }),
     },
     stopWhen: stepCountIs(5),
   });
@@ -67,7 +80,10 @@ describe("the scripted model with the real server tool", () => {
     expect(call && "input" in call && call.input).toEqual({ code: "print('hi')" });
     // The last result is the final one; those before it were the run's live output.
     const result = parts.findLast((part) => part.type === "tool-result");
-    expect(result && "output" in result && result.output).toMatchObject({ status: "completed", stdout: "ran 11 chars\n" });
+    expect(result && "output" in result && result.output).toMatchObject({
+      status: "completed",
+      stdout: "ran 11 chars\n",
+    });
     expect(text).toBe("The program finished with exit code 0. Its first line of output is: ran 11 chars");
   });
 
@@ -93,7 +109,10 @@ describe("the scripted model keeps nothing per call", () => {
     // One call with a 100 KB program, as a long chat would send; only a weak reference to its prompt is kept.
     const call = async (i: number) => {
       const prompt: LanguageModelV3Prompt = [
-        { role: "user", content: [{ type: "text", text: `\`\`\`python\nprint(${i})\n# ${"x".repeat(100_000)}\n\`\`\`` }] },
+        {
+          role: "user",
+          content: [{ type: "text", text: `\`\`\`python\nprint(${i})\n# ${"x".repeat(100_000)}\n\`\`\`` }],
+        },
       ];
       const { stream } = await model.doStream({ prompt });
       for await (const part of stream as unknown as AsyncIterable<unknown>) void part;

@@ -15,7 +15,12 @@ describe("startMockSandbox", () => {
       executor: createScriptedExecutor((code) => ({ stdout: `ran ${code}\n`, exitCode: 0 })),
     });
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const tool = buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId: "p", tenantId: "t" });
+    const tool = buildExecuteCodeTool({
+      sandboxUrl: sandbox.url,
+      signing: sandbox.signing,
+      participantId: "p",
+      tenantId: "t",
+    });
     const result = await finalOutput(tool, "print(1)");
     expect(result).toMatchObject({ status: "completed", stdout: "ran print(1)\n", exitCode: 0 });
   });
@@ -24,7 +29,12 @@ describe("startMockSandbox", () => {
     sandbox = await startMockSandbox({ executor: createScriptedExecutor(() => ({ stdout: "no\n", exitCode: 0 })) });
     const other = await startMockSandbox({ executor: createScriptedExecutor(() => ({})) });
     try {
-      const tool = buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: other.signing, participantId: "p", tenantId: "t" });
+      const tool = buildExecuteCodeTool({
+        sandboxUrl: sandbox.url,
+        signing: other.signing,
+        participantId: "p",
+        tenantId: "t",
+      });
       const result = await finalOutput(tool, "print(1)");
       expect(result).toMatchObject({ status: "error" });
     } finally {

@@ -31,14 +31,16 @@ const get = (rawPath: string) =>
   });
 
 describe("the demo's static files", () => {
-  it.each(["/../../../../etc/passwd", "/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2f..%2f..%2fetc%2fpasswd", "/%2e%2e%5c..%5cetc/passwd"])(
-    "do not serve files outside their folder: %s",
-    async (rawPath) => {
-      const { status, body } = await get(rawPath);
-      expect(body).not.toContain("root:");
-      expect([200, 403, 404]).toContain(status);
-    },
-  );
+  it.each([
+    "/../../../../etc/passwd",
+    "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+    "/..%2f..%2f..%2f..%2fetc%2fpasswd",
+    "/%2e%2e%5c..%5cetc/passwd",
+  ])("do not serve files outside their folder: %s", async (rawPath) => {
+    const { status, body } = await get(rawPath);
+    expect(body).not.toContain("root:");
+    expect([200, 403, 404]).toContain(status);
+  });
 
   it("answer a malformed escape with a 400, and go on serving", async () => {
     expect(await get("/%E0%A4%A")).toEqual({ status: 400, body: "The path is not valid percent-encoding." });

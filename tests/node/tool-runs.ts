@@ -5,7 +5,10 @@ type Tool = ReturnType<typeof buildExecuteCodeTool>;
 /** Runs the tool as the AI SDK does: every preliminary output, then the final one. */
 export async function runTool(tool: Tool, code: string, abortSignal?: AbortSignal) {
   const outputs: unknown[] = [];
-  for await (const output of tool.execute!({ code }, { toolCallId: "call-1", messages: [], abortSignal, context: {} }) as AsyncIterable<unknown>) {
+  for await (const output of tool.execute!(
+    { code },
+    { toolCallId: "call-1", messages: [], abortSignal, context: {} },
+  ) as AsyncIterable<unknown>) {
     outputs.push(output);
   }
   return { final: outputs.at(-1), preliminary: outputs.slice(0, -1) };

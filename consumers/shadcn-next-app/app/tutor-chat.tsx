@@ -23,7 +23,9 @@ export function TutorChat() {
         </ThreadPrimitive.Viewport>
         <ComposerPrimitive.Root className="flex gap-2 rounded-lg border p-2">
           <ComposerPrimitive.Input aria-label="Message" className="flex-1 bg-transparent outline-none" />
-          <ComposerPrimitive.Send className="rounded-md bg-primary px-3 py-1 text-primary-foreground">Send</ComposerPrimitive.Send>
+          <ComposerPrimitive.Send className="rounded-md bg-primary px-3 py-1 text-primary-foreground">
+            Send
+          </ComposerPrimitive.Send>
         </ComposerPrimitive.Root>
       </ThreadPrimitive.Root>
     </AssistantRuntimeProvider>

@@ -14,7 +14,12 @@ import {
 } from "@assistant-ui/react";
 import { AssistantChatTransport, useChatRuntime } from "@assistant-ui/react-ai-sdk";
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
-import { createStoredChatsAdapter, executeCodeToolkit, stopRunOnAbort, storedChatHistory } from "execute-code-ui/assistant-ui";
+import {
+  createStoredChatsAdapter,
+  executeCodeToolkit,
+  stopRunOnAbort,
+  storedChatHistory,
+} from "execute-code-ui/assistant-ui";
 import "execute-code-ui/styles.css";
 import { useMemo, useState } from "react";
 

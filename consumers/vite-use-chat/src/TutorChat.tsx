@@ -25,7 +25,9 @@ export function TutorChat() {
                   key={part.toolCallId}
                   {...fromAISDKToolPart(part)}
                   onApprove={() => addToolApprovalResponse({ id: approvalId, approved: true })}
-                  onDeny={(reason) => addToolApprovalResponse({ id: approvalId, approved: false, ...(reason ? { reason } : {}) })}
+                  onDeny={(reason) =>
+                    addToolApprovalResponse({ id: approvalId, approved: false, ...(reason ? { reason } : {}) })
+                  }
                 />
               );
             }

@@ -18,7 +18,11 @@ import {
 } from "ai";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { executeCodeToolkit, makeExecuteCodeToolkit } from "../../assistant-ui/index.js";
-import { createPyodideWorkerExecutor, executeCodeClientTool, type ClientExecutor } from "../../client-executor/index.js";
+import {
+  createPyodideWorkerExecutor,
+  executeCodeClientTool,
+  type ClientExecutor,
+} from "../../client-executor/index.js";
 import { DEMO_PROMPTS } from "./prompts.js";
 
 type RunWhere = "server" | "browser";
@@ -123,7 +127,15 @@ interface ListedChat {
 }
 
 /** This browser's earlier chats, from the server's list (`GET /api/chats`); read again whenever `refresh` changes. */
-function ChatList({ current, refresh, onOpen }: { current: string | undefined; refresh: unknown; onOpen: (id: string) => void }) {
+function ChatList({
+  current,
+  refresh,
+  onOpen,
+}: {
+  current: string | undefined;
+  refresh: unknown;
+  onOpen: (id: string) => void;
+}) {
   const [chats, setChats] = useState<ListedChat[]>([]);
   useEffect(() => {
     let live = true;
@@ -142,7 +154,11 @@ function ChatList({ current, refresh, onOpen }: { current: string | undefined; r
         <ul>
           {chats.map((chat) => (
             <li key={chat.id}>
-              <button type="button" aria-current={chat.id === current ? "true" : undefined} onClick={() => onOpen(chat.id)}>
+              <button
+                type="button"
+                aria-current={chat.id === current ? "true" : undefined}
+                onClick={() => onOpen(chat.id)}
+              >
                 {chat.title ?? "New chat"}
               </button>
             </li>
@@ -158,7 +174,8 @@ const sendOnWhen: Record<RunWhere, (options: { messages: UIMessage[] }) => boole
   server: lastAssistantMessageIsCompleteWithApprovalResponses,
   // So does the result of a program this page ran.
   browser: (options) =>
-    lastAssistantMessageIsCompleteWithApprovalResponses(options) || lastAssistantMessageIsCompleteWithToolCalls(options),
+    lastAssistantMessageIsCompleteWithApprovalResponses(options) ||
+    lastAssistantMessageIsCompleteWithToolCalls(options),
 };
 
 /**
@@ -183,7 +200,10 @@ function useDemoChat(demoChat: DemoChat) {
           if (response.status === 409 || (init?.method === "GET" && response.status === 204)) void resync.current();
           else if (response.ok) setRefusal(null);
           else {
-            const body: unknown = await response.clone().json().catch(() => null);
+            const body: unknown = await response
+              .clone()
+              .json()
+              .catch(() => null);
             setRefusal(refusalMessage(body) ?? `The request failed (${response.status}).`);
           }
           return response;
@@ -299,7 +319,9 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
           <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
           {refusal && <ChatError message={refusal} />}
           {/* Shown only while the reader is above the end; the thread follows new output once they are back there. */}
-          <ThreadPrimitive.ScrollToBottom className="demo-send demo-jump">Jump to latest ↓</ThreadPrimitive.ScrollToBottom>
+          <ThreadPrimitive.ScrollToBottom className="demo-send demo-jump">
+            Jump to latest ↓
+          </ThreadPrimitive.ScrollToBottom>
         </ThreadPrimitive.Viewport>
         <ComposerPrimitive.Root className="demo-composer">
           <ComposerPrimitive.Input
@@ -375,7 +397,11 @@ export function DemoApp() {
         <h1>execute-code-ui</h1>
         <p>{model ? `${model}, with` : "A scripted tutor with"} a real Python sandbox on this machine.</p>
         <label className="demo-switch">
-          <input type="checkbox" checked={theme === "dark"} onChange={(event) => setTheme(event.target.checked ? "dark" : "light")} />
+          <input
+            type="checkbox"
+            checked={theme === "dark"}
+            onChange={(event) => setTheme(event.target.checked ? "dark" : "light")}
+          />
           Dark theme
         </label>
         <label className="demo-switch">
@@ -402,13 +428,22 @@ export function DemoApp() {
             </label>
           ))}
         </fieldset>
-        <button type="button" className="demo-send" disabled={!demoChat} onClick={() => startChat(demoChat?.runWhere ?? "server")}>
+        <button
+          type="button"
+          className="demo-send"
+          disabled={!demoChat}
+          onClick={() => startChat(demoChat?.runWhere ?? "server")}
+        >
           New chat
         </button>
       </header>
       <ChatList current={demoChat?.id} refresh={listRefresh} onOpen={(id) => void openChosen(id)} />
       {failure && <p role="alert">{failure}</p>}
-      {demoChat ? <Thread key={demoChat.id} demoChat={demoChat} onSettled={onSettled} /> : <p className="demo-hint">Loading the chat…</p>}
+      {demoChat ? (
+        <Thread key={demoChat.id} demoChat={demoChat} onSettled={onSettled} />
+      ) : (
+        <p className="demo-hint">Loading the chat…</p>
+      )}
     </div>
   );
 }

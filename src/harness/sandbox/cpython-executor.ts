@@ -41,27 +41,56 @@ function bwrapArgs(python: string, script: string[]): string[] {
     "--unshare-all",
     "--die-with-parent",
     "--new-session",
-    "--ro-bind", "/usr", "/usr",
-    "--symlink", "usr/lib", "/lib",
-    "--symlink", "usr/lib64", "/lib64",
-    "--symlink", "usr/bin", "/bin",
+    "--ro-bind",
+    "/usr",
+    "/usr",
+    "--symlink",
+    "usr/lib",
+    "/lib",
+    "--symlink",
+    "usr/lib64",
+    "/lib64",
+    "--symlink",
+    "usr/bin",
+    "/bin",
     ...ETC_FILES.filter((file) => existsSync(file)).flatMap((file) => ["--ro-bind", file, file]),
-    "--proc", "/proc",
-    "--dev", "/dev",
-    "--tmpfs", "/tmp",
-    "--dir", "/work",
-    "--chdir", "/work",
-    "--uid", "1000",
-    "--gid", "1000",
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+    "--dir",
+    "/work",
+    "--chdir",
+    "/work",
+    "--uid",
+    "1000",
+    "--gid",
+    "1000",
     // The warm parent's environment is every run's: nothing of the host's.
     "--clearenv",
-    "--setenv", "HOME", "/work",
-    "--setenv", "TMPDIR", "/tmp",
-    "--setenv", "MPLBACKEND", "Agg",
-    "--setenv", "MPLCONFIGDIR", "/tmp",
-    "--setenv", "OPENBLAS_NUM_THREADS", "1",
-    "--setenv", "OMP_NUM_THREADS", "1",
-    "--setenv", "LANG", "C.UTF-8",
+    "--setenv",
+    "HOME",
+    "/work",
+    "--setenv",
+    "TMPDIR",
+    "/tmp",
+    "--setenv",
+    "MPLBACKEND",
+    "Agg",
+    "--setenv",
+    "MPLCONFIGDIR",
+    "/tmp",
+    "--setenv",
+    "OPENBLAS_NUM_THREADS",
+    "1",
+    "--setenv",
+    "OMP_NUM_THREADS",
+    "1",
+    "--setenv",
+    "LANG",
+    "C.UTF-8",
     ...script,
     python,
     "-I",
@@ -138,7 +167,8 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   const maxFileMb = options.maxFileMb ?? 5;
   const maxTotalFileMb = options.maxTotalFileMb ?? 10;
   const pending = new Map<string, PendingRun>();
-  let zygote: { child: ChildProcessWithoutNullStreams; ready: Promise<{ modules: string[]; python: string }> } | null = null;
+  let zygote: { child: ChildProcessWithoutNullStreams; ready: Promise<{ modules: string[]; python: string }> } | null =
+    null;
   let modules: string[] = [];
   let nextId = 0;
   let closed = false;
@@ -154,9 +184,13 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       openFiles: 256,
       fileMb: diskMb,
     });
-    const child = spawn(bwrap, [...bwrapArgs(python, ["--ro-bind", zygoteScript, "/sandbox/zygote.py"]), "/sandbox/zygote.py", config], {
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      bwrap,
+      [...bwrapArgs(python, ["--ro-bind", zygoteScript, "/sandbox/zygote.py"]), "/sandbox/zygote.py", config],
+      {
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let buffer = "";
     let stderr = "";
     const ready = new Promise<{ modules: string[]; python: string }>((resolve, reject) => {
@@ -183,7 +217,11 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       child.on("error", reject);
       child.on("exit", (code, signal) => {
         if (zygote?.child === child) zygote = null;
-        reject(new Error(`The CPython sandbox stopped (${signal ?? `exit ${code}`}): ${stderr.trim().split("\n").at(-1) ?? ""}`));
+        reject(
+          new Error(
+            `The CPython sandbox stopped (${signal ?? `exit ${code}`}): ${stderr.trim().split("\n").at(-1) ?? ""}`,
+          ),
+        );
         for (const run of pending.values()) run.onZygoteExit();
       });
     });
@@ -256,7 +294,8 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
             done(new Error("The CPython sandbox stopped in the middle of the run."));
           },
         });
-        if (signal.aborted) return void done({ ...output, exitCode: null, signal: "SIGKILL", wallTimeMs: 0, timedOut: false });
+        if (signal.aborted)
+          return void done({ ...output, exitCode: null, signal: "SIGKILL", wallTimeMs: 0, timedOut: false });
         send(child, {
           type: "run",
           id,

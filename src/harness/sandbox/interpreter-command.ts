@@ -20,7 +20,9 @@ export interface MemoryLimits {
   wasmMb: number;
 }
 
-const permissionFlag = process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission";
+const permissionFlag = process.allowedNodeEnvironmentFlags.has("--permission")
+  ? "--permission"
+  : "--experimental-permission";
 
 /**
  * The command line of a sandbox process: Node's permission model with read

@@ -33,7 +33,10 @@ type Ending =
 const MEMORY_POLL_MS = 100;
 
 /** The interpreter's list of files, checked against the caps again: it is read, not trusted. */
-function readFiles(message: Extract<Message, { type: "files" }>, caps: InterpreterLimits["files"]): Pick<RunOutcome, "files" | "filesCut"> {
+function readFiles(
+  message: Extract<Message, { type: "files" }>,
+  caps: InterpreterLimits["files"],
+): Pick<RunOutcome, "files" | "filesCut"> {
   const listed = Array.isArray(message.files) ? message.files : [];
   const files: NonNullable<RunOutcome["files"]> = [];
   let total = 0;
@@ -112,7 +115,9 @@ export class InterpreterProcess {
       });
       const stopExit = this.onExit((code, signal) => {
         stop();
-        reject(new Error(`The Python sandbox process exited while starting (${signal ?? code}): ${this.stderrTail.trim()}`));
+        reject(
+          new Error(`The Python sandbox process exited while starting (${signal ?? code}): ${this.stderrTail.trim()}`),
+        );
       });
     });
     this.ready.catch(() => undefined);
@@ -191,7 +196,9 @@ export class InterpreterProcess {
           finish({ kind: "protocol", reason: m.reason });
         }
       });
-      const stopExit = this.onExit((exitCode, exitSignal) => finish({ kind: "exit", code: exitCode, signal: exitSignal }));
+      const stopExit = this.onExit((exitCode, exitSignal) =>
+        finish({ kind: "exit", code: exitCode, signal: exitSignal }),
+      );
       if (this.exited) return finish({ kind: "exit", code: null, signal: null });
       if (signal.aborted) return onAbort();
       signal.addEventListener("abort", onAbort, { once: true });
@@ -206,7 +213,8 @@ export class InterpreterProcess {
     elapsedMs: number,
   ): RunOutcome {
     const killed = { exitCode: null, signal: "SIGKILL", wallTimeMs: elapsedMs, timedOut: false };
-    const note = (text: string) => `${output.stderr}${output.stderr && !output.stderr.endsWith("\n") ? "\n" : ""}${text}\n`;
+    const note = (text: string) =>
+      `${output.stderr}${output.stderr && !output.stderr.endsWith("\n") ? "\n" : ""}${text}\n`;
     const base = { ...output, truncated: cut };
     switch (ending.kind) {
       case "done": {

@@ -143,7 +143,8 @@ export function createMockSandbox(options: MockSandboxOptions) {
     if (payload.exp! - payload.iat! > maxLifetime) {
       throw new HttpError(401, "token_lifetime_too_long", `Tokens may live at most ${maxLifetime} s.`);
     }
-    if (typeof payload.jti !== "string" || !payload.jti) throw new HttpError(401, "invalid_claim_jti", "The token has no usable jti.");
+    if (typeof payload.jti !== "string" || !payload.jti)
+      throw new HttpError(401, "invalid_claim_jti", "The token has no usable jti.");
     // Each token runs one program: the same token sent again is refused.
     if (!replays.firstUse(payload.jti, payload.exp! + clockTolerance)) {
       throw new HttpError(401, "token_replayed", "This token was already used; each execution needs a new token.");
@@ -277,7 +278,12 @@ export function createMockSandbox(options: MockSandboxOptions) {
       const path = (req.url ?? "").split("?")[0];
       if (path === "/v1/health") {
         // What isolation this machine gives the programs; no secrets, no program data.
-        json(res, 200, { status: "ok", ...publicHealth(options.executor.health?.() ?? {}), schedule: scheduler.stats() }, { "cache-control": "no-store" });
+        json(
+          res,
+          200,
+          { status: "ok", ...publicHealth(options.executor.health?.() ?? {}), schedule: scheduler.stats() },
+          { "cache-control": "no-store" },
+        );
         return true;
       }
       const downloading = /^\/v1\/download\/([\w-]{1,100})\/([\w-]{1,100})$/.exec(path ?? "");

@@ -103,7 +103,9 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
   const watchesMemory = canWatchMemory();
   const warnings = [
     ...isolation.warnings,
-    ...(watchesMemory ? [] : ["Process memory cannot be watched here (no /proc): only the heap and WebAssembly caps hold."]),
+    ...(watchesMemory
+      ? []
+      : ["Process memory cannot be watched here (no /proc): only the heap and WebAssembly caps hold."]),
   ];
   if (options.requireIsolation && !isolation.network) {
     throw new Error(`The Python sandbox requires network isolation: ${isolation.warnings.join(" ")}`);
@@ -156,7 +158,12 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
         readable: [`${pyodideDir}/`, `${path.dirname(interpreterScript)}/`, snapshotPath],
         memory,
       }),
-      { maxOutputChars, files: fileCaps, memoryLimitBytes: watchesMemory ? memoryLimitMb * 1024 * 1024 : null, jsHeapMb: JS_HEAP_MB },
+      {
+        maxOutputChars,
+        files: fileCaps,
+        memoryLimitBytes: watchesMemory ? memoryLimitMb * 1024 * 1024 : null,
+        jsHeapMb: JS_HEAP_MB,
+      },
     );
     live.add(interpreter);
     interpreter.onExit(() => {
@@ -269,7 +276,13 @@ export function createPyodideExecutor(options: PyodideExecutorOptions = {}): Exe
           warnings,
         },
         limits: { memoryLimitMb, wasmMemoryMb: memory.wasmMb, jsHeapMb: memory.jsHeapMb, maxOutputChars },
-        pool: { size: poolSize, ready: ready.length, starting, running, waiting: forInterpreter.length + forSlot.length },
+        pool: {
+          size: poolSize,
+          ready: ready.length,
+          starting,
+          running,
+          waiting: forInterpreter.length + forSlot.length,
+        },
         // Process ids as the host sees them (each the wrapper of one interpreter), for operators and tests.
         interpreters: [...live].map((interpreter) => ({ pid: interpreter.pid, state: interpreter.state })),
         snapshot: snapshotError

@@ -12,7 +12,12 @@ import { loadInterpreter, lockImports, removeJsModules, shimProcessBinding } fro
 
 const [pyodideDir, snapshotPath, maxOutputArg, fileCapsArg] = process.argv.slice(2);
 const maxOutput = Number(maxOutputArg) || 1_000_000;
-const fileCaps = { maxFiles: 10, maxFileBytes: 5 << 20, maxTotalFileBytes: 10 << 20, ...JSON.parse(fileCapsArg || "{}") };
+const fileCaps = {
+  maxFiles: 10,
+  maxFileBytes: 5 << 20,
+  maxTotalFileBytes: 10 << 20,
+  ...JSON.parse(fileCapsArg || "{}"),
+};
 const CHUNK_CHARS = 16_384;
 
 // Writes block until the parent has read: a pipe that is full answers EAGAIN,
@@ -118,13 +123,21 @@ function collectFiles() {
         continue;
       }
       if (!FS.isFile(stat.mode)) continue;
-      if (files.length >= fileCaps.maxFiles || stat.size > fileCaps.maxFileBytes || total + stat.size > fileCaps.maxTotalFileBytes) {
+      if (
+        files.length >= fileCaps.maxFiles ||
+        stat.size > fileCaps.maxFileBytes ||
+        total + stat.size > fileCaps.maxTotalFileBytes
+      ) {
         cut += 1;
         continue;
       }
       const data = FS.readFile(path);
       total += data.length;
-      files.push({ name: `${prefix}${name}`, mediaType: mediaTypeOf(name), data: Buffer.from(data).toString("base64") });
+      files.push({
+        name: `${prefix}${name}`,
+        mediaType: mediaTypeOf(name),
+        data: Buffer.from(data).toString("base64"),
+      });
     }
   };
   try {

@@ -9,7 +9,8 @@ import os from "node:os";
 // which the permission model forbids: hand it the public constants instead.
 export function shimProcessBinding() {
   const binding = process.binding;
-  process.binding = (name) => (name === "constants" ? { fs: fs.constants, os: os.constants } : binding.call(process, name));
+  process.binding = (name) =>
+    name === "constants" ? { fs: fs.constants, os: os.constants } : binding.call(process, name);
 }
 
 /** Cold start (for the snapshot) or a start from a memory snapshot. */

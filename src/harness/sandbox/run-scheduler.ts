@@ -109,7 +109,14 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     },
     /** Running and waiting programs, for the health check. */
     stats() {
-      return { running: runningTotal, queued: queuedTotal, maxRunning, perParticipant, maxQueuedPerParticipant, maxQueued };
+      return {
+        running: runningTotal,
+        queued: queuedTotal,
+        maxRunning,
+        perParticipant,
+        maxQueuedPerParticipant,
+        maxQueued,
+      };
     },
   };
 }

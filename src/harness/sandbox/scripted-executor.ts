@@ -31,9 +31,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * output, latency and faults (5xx, malformed JSON, reset connections, 429)
  * for tests of everything around the sandbox.
  */
-export function createScriptedExecutor(
-  script: (code: string) => ScriptedAnswer | Promise<ScriptedAnswer>,
-): Executor {
+export function createScriptedExecutor(script: (code: string) => ScriptedAnswer | Promise<ScriptedAnswer>): Executor {
   return {
     async run({ code, signal, onStart, onOutput }) {
       const answer = await script(code);

@@ -71,7 +71,12 @@ export async function prepareSnapshot(options: {
     writable: [partial],
     memory: options.memory,
   });
-  const child = spawn(command, args, { env: {}, stdio: ["ignore", "ignore", "pipe"], signal: options.signal, killSignal: "SIGKILL" });
+  const child = spawn(command, args, {
+    env: {},
+    stdio: ["ignore", "ignore", "pipe"],
+    signal: options.signal,
+    killSignal: "SIGKILL",
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
   const code = await new Promise<number | null>((resolve) => {

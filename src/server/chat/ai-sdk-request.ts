@@ -1,7 +1,14 @@
 import type { UIMessage } from "ai";
 import { isToolPart, lastAssistant, pendingApprovals, pendingCalls } from "./calls.js";
 import type { ChatRecord } from "./store.js";
-import { ChatRequestError, isValidId, userText, type ChatLimits, type RawApproval, type RawResult } from "./validate.js";
+import {
+  ChatRequestError,
+  isValidId,
+  userText,
+  type ChatLimits,
+  type RawApproval,
+  type RawResult,
+} from "./validate.js";
 
 /** What a request adds to a chat. */
 export type Submission =
@@ -21,7 +28,8 @@ export function readAISDKSubmission(chat: ChatRecord, body: Record<string, unkno
     throw new ChatRequestError(400, "invalid_request", "The request has no messages.");
   }
   const last = body.messages.at(-1) as { id?: unknown; role?: unknown; parts?: unknown } | null;
-  if (!last || typeof last !== "object") throw new ChatRequestError(400, "invalid_request", "The last message is not an object.");
+  if (!last || typeof last !== "object")
+    throw new ChatRequestError(400, "invalid_request", "The last message is not an object.");
   if (last.role === "user") {
     const stored = chat.messages.find((message) => message.id === last.id);
     if (stored) {
@@ -47,12 +55,25 @@ export function readAISDKSubmission(chat: ChatRecord, body: Record<string, unkno
       // Only answers to what the chat awaits are read; anything else in the message (server results, text) is the client's own view.
       if (awaitedCalls.has(part.toolCallId)) {
         if (part.state === "output-available") results.push({ tool_call_id: part.toolCallId, output: part.output });
-        if (part.state === "output-error") results.push({ tool_call_id: part.toolCallId, output: part.errorText ?? "", is_error: true });
-      } else if (part.approval && awaitedApprovals.has(part.approval.id) && (part.state === "approval-responded" || part.state === "output-denied")) {
-        approvals.push({ approval_id: part.approval.id, approved: part.approval.approved === true, reason: part.approval.reason });
+        if (part.state === "output-error")
+          results.push({ tool_call_id: part.toolCallId, output: part.errorText ?? "", is_error: true });
+      } else if (
+        part.approval &&
+        awaitedApprovals.has(part.approval.id) &&
+        (part.state === "approval-responded" || part.state === "output-denied")
+      ) {
+        approvals.push({
+          approval_id: part.approval.id,
+          approved: part.approval.approved === true,
+          reason: part.approval.reason,
+        });
       }
     }
     return { kind: "answers", results, approvals };
   }
-  throw new ChatRequestError(400, "invalid_request", "The last message must be the user's new message or the assistant message with your answers.");
+  throw new ChatRequestError(
+    400,
+    "invalid_request",
+    "The last message must be the user's new message or the assistant message with your answers.",
+  );
 }

@@ -19,7 +19,9 @@ export interface ToolPart {
 export function isToolPart(part: unknown): part is ToolPart {
   if (!part || typeof part !== "object") return false;
   const { type, toolCallId } = part as { type?: unknown; toolCallId?: unknown };
-  return typeof type === "string" && (type.startsWith("tool-") || type === "dynamic-tool") && typeof toolCallId === "string";
+  return (
+    typeof type === "string" && (type.startsWith("tool-") || type === "dynamic-tool") && typeof toolCallId === "string"
+  );
 }
 
 /** The tool parts of a message. */
@@ -66,11 +68,18 @@ export function pendingApprovals(chat: Pick<ChatRecord, "messages">): PendingApp
   if (!message) return [];
   return toolParts(message)
     .filter((part) => part.state === "approval-requested" && typeof part.approval?.id === "string")
-    .map((part) => ({ approvalId: part.approval!.id, toolCallId: part.toolCallId, toolName: toolNameOf(part), input: part.input }));
+    .map((part) => ({
+      approvalId: part.approval!.id,
+      toolCallId: part.toolCallId,
+      toolName: toolNameOf(part),
+      input: part.input,
+    }));
 }
 
 /** Every tool call id in the chat, with whether the client's tools made it. */
-export function allCalls(chat: Pick<ChatRecord, "messages" | "tools">): Map<string, { toolName: string; dynamic: boolean }> {
+export function allCalls(
+  chat: Pick<ChatRecord, "messages" | "tools">,
+): Map<string, { toolName: string; dynamic: boolean }> {
   const dynamic = new Set(chat.tools.map((tool) => tool.name));
   const calls = new Map<string, { toolName: string; dynamic: boolean }>();
   for (const message of chat.messages) {
@@ -135,7 +144,11 @@ export function cancelAwaited(chat: Pick<ChatRecord, "messages" | "tools">): UIM
       return { ...part, state: "output-error", errorText: CANCELLED_BY_NEW_MESSAGE };
     }
     if (part.state === "approval-requested" && part.approval) {
-      return { ...part, state: "output-denied", approval: { ...part.approval, approved: false, reason: CANCELLED_BY_NEW_MESSAGE } };
+      return {
+        ...part,
+        state: "output-denied",
+        approval: { ...part.approval, approved: false, reason: CANCELLED_BY_NEW_MESSAGE },
+      };
     }
     return part;
   });
@@ -153,11 +166,17 @@ export const STOPPED_BEFORE_RESULT = "The run was stopped before this call retur
  */
 export function settleStoppedCalls(messages: readonly UIMessage[], clientToolNames: ReadonlySet<string>): UIMessage[] {
   return mapLastAssistant(messages, (part) => {
-    const unanswered = part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded";
+    const unanswered =
+      part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded";
     if (!unanswered || clientToolNames.has(toolNameOf(part))) return part;
     if (part.approval?.approved === false) return { ...part, state: "output-denied" };
     if (toolNameOf(part) === "execute_code") {
-      return { ...part, state: "output-available", input: part.input ?? {}, output: { status: "error", code: RUN_STOPPED, message: STOPPED_BEFORE_RESULT } };
+      return {
+        ...part,
+        state: "output-available",
+        input: part.input ?? {},
+        output: { status: "error", code: RUN_STOPPED, message: STOPPED_BEFORE_RESULT },
+      };
     }
     return { ...part, state: "output-error", input: part.input ?? {}, errorText: STOPPED_BEFORE_RESULT };
   });

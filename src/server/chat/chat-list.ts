@@ -43,14 +43,20 @@ export function readDescription(body: Record<string, unknown>): ChatDescription 
   if ("title" in body) {
     const title = body.title;
     if (title !== null && (typeof title !== "string" || title.length > MAX_TITLE_CHARS)) {
-      throw new ChatRequestError(400, "invalid_request", `title must be null or a string of at most ${MAX_TITLE_CHARS} characters.`);
+      throw new ChatRequestError(
+        400,
+        "invalid_request",
+        `title must be null or a string of at most ${MAX_TITLE_CHARS} characters.`,
+      );
     }
     change.title = title === null ? null : title.trim() || null;
   }
   if ("archived" in body) {
-    if (typeof body.archived !== "boolean") throw new ChatRequestError(400, "invalid_request", "archived must be true or false.");
+    if (typeof body.archived !== "boolean")
+      throw new ChatRequestError(400, "invalid_request", "archived must be true or false.");
     change.archived = body.archived;
   }
-  if (!("title" in change) && !("archived" in change)) throw new ChatRequestError(400, "invalid_request", "Send a title, archived, or both.");
+  if (!("title" in change) && !("archived" in change))
+    throw new ChatRequestError(400, "invalid_request", "Send a title, archived, or both.");
   return change;
 }

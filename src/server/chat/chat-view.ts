@@ -8,7 +8,12 @@ export interface ChatView {
   id: string;
   status: ChatStatus;
   messages: UIMessage[];
-  tools: Array<{ name: string; description: string; input_schema: Record<string, unknown>; output_schema?: Record<string, unknown> }>;
+  tools: Array<{
+    name: string;
+    description: string;
+    input_schema: Record<string, unknown>;
+    output_schema?: Record<string, unknown>;
+  }>;
   /** What the chat waits for, when `requires_action`. */
   required_action: {
     tool_calls: Array<{ tool_call_id: string; name: string; input: unknown }>;
@@ -33,7 +38,11 @@ export function chatView(chat: ChatRecord): ChatView {
     required_action:
       chat.status === "requires_action"
         ? {
-            tool_calls: pendingCalls(chat).map((call) => ({ tool_call_id: call.toolCallId, name: call.toolName, input: call.input })),
+            tool_calls: pendingCalls(chat).map((call) => ({
+              tool_call_id: call.toolCallId,
+              name: call.toolName,
+              input: call.input,
+            })),
             approvals: pendingApprovals(chat).map((request) => ({
               approval_id: request.approvalId,
               tool_call_id: request.toolCallId,

@@ -14,7 +14,12 @@ export function clientTools(specs: readonly DynamicToolSpec[]): ToolSet {
       description: spec.description,
       inputSchema: jsonSchema<Record<string, unknown>>(spec.inputSchema as Parameters<typeof jsonSchema>[0]),
       ...(spec.name === "execute_code"
-        ? { toModelOutput: ({ output }: { output: unknown }) => ({ type: "text" as const, value: describeModelOutput(output) }) }
+        ? {
+            toModelOutput: ({ output }: { output: unknown }) => ({
+              type: "text" as const,
+              value: describeModelOutput(output),
+            }),
+          }
         : {}),
     }) as Tool;
   }

@@ -61,8 +61,12 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   const busyWaitMs = options.busyWaitMs ?? 5_000;
   const staleAfterMs = options.staleAfterMs ?? 15 * 60_000;
   const replaceable = options.clientReplaceableTools ?? [];
-  const contracts: Record<string, ToolResultContract> = { execute_code: executeCodeResultContract(), ...options.resultContracts };
-  const describeError = options.onError ?? ((error: unknown) => (error instanceof Error ? error.message : String(error)));
+  const contracts: Record<string, ToolResultContract> = {
+    execute_code: executeCodeResultContract(),
+    ...options.resultContracts,
+  };
+  const describeError =
+    options.onError ?? ((error: unknown) => (error instanceof Error ? error.message : String(error)));
   const log = options.log ?? (() => undefined);
   const streams = options.streams ?? createRunStreams();
 
@@ -79,7 +83,11 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   /** The tools of one run: the server's, and the client's own (no execute: a call of one ends the loop). */
   const toolSet = (chat: ChatRecord): ToolSet => ({ ...serverTools(chat), ...clientTools(chat.tools) });
 
-  async function move(chat: ChatRecord, event: Parameters<typeof moveChat>[2], change: Parameters<typeof moveChat>[3] = {}) {
+  async function move(
+    chat: ChatRecord,
+    event: Parameters<typeof moveChat>[2],
+    change: Parameters<typeof moveChat>[3] = {},
+  ) {
     const next = await moveChat(store, chat, event, change, now());
     if (next) log({ type: "chat_moved", chatId: chat.id, from: chat.status, to: next.status });
     return next;
@@ -110,11 +118,20 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
 
   const storage = createStorageGuard({ store, limits, retentionMs: options.retentionMs, now });
 
-  async function newChat(caller: ChatCaller, id: string, tools: DynamicToolSpec[], chatOptions: Record<string, unknown>) {
+  async function newChat(
+    caller: ChatCaller,
+    id: string,
+    tools: DynamicToolSpec[],
+    chatOptions: Record<string, unknown>,
+  ) {
     // Storage is bounded per participant: chats are counted, their bytes too, and each is bounded below.
     const kept = await store.list(caller.participantId, { limit: limits.maxChatsPerParticipant });
     if (kept.length >= limits.maxChatsPerParticipant) {
-      throw new ChatRequestError(429, "too_many_chats", `You keep ${kept.length} chats, the most allowed: delete one to start another.`);
+      throw new ChatRequestError(
+        429,
+        "too_many_chats",
+        `You keep ${kept.length} chats, the most allowed: delete one to start another.`,
+      );
     }
     (await storage.admit(caller.participantId))();
     const time = now();
@@ -132,7 +149,12 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       updatedAt: time,
     };
     if (!(await store.insert(chat))) throw new ChatRequestError(409, "exists", "A chat with this id exists already.");
-    log({ type: "chat_created", chatId: id, participantId: caller.participantId, dynamicTools: tools.map((spec) => spec.name) });
+    log({
+      type: "chat_created",
+      chatId: id,
+      participantId: caller.participantId,
+      dynamicTools: tools.map((spec) => spec.name),
+    });
     return chat;
   }
 
@@ -176,7 +198,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   async function continueChat(start: ChatRecord, submission: Submission, body: Record<string, unknown>) {
     const chat = start;
     if (submission.kind === "answers") {
-      if (chat.status !== "requires_action") throw conflict(chat, `The chat is ${chat.status}: it is not waiting for answers.`);
+      if (chat.status !== "requires_action")
+        throw conflict(chat, `The chat is ${chat.status}: it is not waiting for answers.`);
       const awaited = {
         calls: pendingCalls(chat),
         approvals: pendingApprovals(chat),
@@ -190,18 +213,30 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         options: optionsFrom(chat, body),
       });
       // Another request answered first.
-      if (!submitted) throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "These calls were answered already.");
+      if (!submitted)
+        throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "These calls were answered already.");
       const running = await move(submitted, "resume");
       if (!running) throw conflict(submitted, "The chat moved on before its answers were taken.");
       return runs.start(running, expired);
     }
 
-    if (!canMove(chat.status, "start")) throw conflict(chat, `The chat is ${chat.status}; send the message again when it is done.`);
-    if (submission.kind === "message" && chat.messages.filter((message) => message.role === "user").length >= limits.maxUserMessagesPerChat) {
-      throw new ChatRequestError(413, "chat_full", `This chat holds ${limits.maxUserMessagesPerChat} messages, the most allowed: start a new chat to go on.`);
+    if (!canMove(chat.status, "start"))
+      throw conflict(chat, `The chat is ${chat.status}; send the message again when it is done.`);
+    if (
+      submission.kind === "message" &&
+      chat.messages.filter((message) => message.role === "user").length >= limits.maxUserMessagesPerChat
+    ) {
+      throw new ChatRequestError(
+        413,
+        "chat_full",
+        `This chat holds ${limits.maxUserMessagesPerChat} messages, the most allowed: start a new chat to go on.`,
+      );
     }
     // What the run is expected to store: the message, and the program in it again as a call's input, output and the reply.
-    const release = await storage.admit(chat.owner, submission.kind === "message" ? 4 * JSON.stringify(submission.message).length : 0);
+    const release = await storage.admit(
+      chat.owner,
+      submission.kind === "message" ? 4 * JSON.stringify(submission.message).length : 0,
+    );
     try {
       const ran = await startRun(chat, submission, body);
       void ran.settled.finally(release);
@@ -213,7 +248,11 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   }
 
   /** Starts the loop on a chat for a new message or a regenerate. */
-  async function startRun(chat: ChatRecord, submission: Exclude<Submission, { kind: "answers" }>, body: Record<string, unknown>) {
+  async function startRun(
+    chat: ChatRecord,
+    submission: Exclude<Submission, { kind: "answers" }>,
+    body: Record<string, unknown>,
+  ) {
     let messages: UIMessage[];
     if (submission.kind === "message") {
       messages = [...(chat.status === "requires_action" ? cancelAwaited(chat) : chat.messages), submission.message];
@@ -223,8 +262,14 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       if (chat.status === "requires_action") throw conflict(chat, "The chat awaits answers to its calls.");
       messages = chat.messages.slice(0, lastUser + 1);
     }
-    const running = await move(chat, "start", { messages, approvals: {}, error: null, options: optionsFrom(chat, body) });
-    if (!running) throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "Another request changed the chat first.");
+    const running = await move(chat, "start", {
+      messages,
+      approvals: {},
+      error: null,
+      options: optionsFrom(chat, body),
+    });
+    if (!running)
+      throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "Another request changed the chat first.");
     // A chat is listed under its first message until its owner names it.
     if (submission.kind === "message" && !chat.messages.some((message) => message.role === "user")) {
       await store.describe(chat.owner, chat.id, { title: titleOf(submission.message), ifUntitled: true });
@@ -279,7 +324,13 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       }
       if (!(error instanceof ChatRequestError)) throw error;
       // A refused id is the client's own text: logged no longer than a valid one.
-      log({ type: "chat_refused", chatId: chatId?.slice(0, 128) ?? null, status: error.status, code: error.code, message: error.message });
+      log({
+        type: "chat_refused",
+        chatId: chatId?.slice(0, 128) ?? null,
+        status: error.status,
+        code: error.code,
+        message: error.message,
+      });
       return refusal(error);
     }
   }
@@ -296,14 +347,17 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
           if (error instanceof TooManyFollowers) throw new ChatRequestError(429, "too_many_followers", error.message);
           throw error;
         });
-        return live ? streamResponse(live) : new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+        return live
+          ? streamResponse(live)
+          : new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
       }),
 
     /** `POST /api/chats/:id/stop` → 202 when the chat's run was asked to stop (it stores what it did), 204 when nothing runs. */
     stopRun: (_request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
         const chat = await load(caller, chatId);
-        if (chat.status !== "running") return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
+        if (chat.status !== "running")
+          return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
         await streams.stop(runIdOf(chat));
         return json(202, { stopping: true });
       }),
@@ -312,7 +366,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     createChat: (request: Request, caller: ChatCaller) =>
       guarded(null, async () => {
         const body = await readBody(request, limits.maxBodyBytes);
-        if (body.id !== undefined && !isValidId(body.id)) throw new ChatRequestError(400, "invalid_request", "id must be 1–128 letters, digits, _ or -.");
+        if (body.id !== undefined && !isValidId(body.id))
+          throw new ChatRequestError(400, "invalid_request", "id must be 1–128 letters, digits, _ or -.");
         const id = (body.id as string | undefined) ?? `chat_${crypto.randomUUID()}`;
         const chatOptions = options.readOptions?.(body) ?? {};
         const names = Object.keys(serverTools({ owner: caller.participantId, id, options: chatOptions }));
@@ -374,10 +429,17 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       guarded(chatId, async () => {
         const body = await readBody(request, limits.maxBodyBytes);
         const chat = await settled(await load(caller, chatId));
-        if (chat.status !== "requires_action") throw conflict(chat, `The chat is ${chat.status}: it is not waiting for tool results.`);
-        if (!Array.isArray(body.results)) throw new ChatRequestError(400, "invalid_request", "results must be an array.");
-        if (body.approvals !== undefined && !Array.isArray(body.approvals)) throw new ChatRequestError(400, "invalid_request", "approvals must be an array.");
-        const submission: Submission = { kind: "answers", results: body.results as RawResult[], approvals: (body.approvals ?? []) as RawApproval[] };
+        if (chat.status !== "requires_action")
+          throw conflict(chat, `The chat is ${chat.status}: it is not waiting for tool results.`);
+        if (!Array.isArray(body.results))
+          throw new ChatRequestError(400, "invalid_request", "results must be an array.");
+        if (body.approvals !== undefined && !Array.isArray(body.approvals))
+          throw new ChatRequestError(400, "invalid_request", "approvals must be an array.");
+        const submission: Submission = {
+          kind: "answers",
+          results: body.results as RawResult[],
+          approvals: (body.approvals ?? []) as RawApproval[],
+        };
         return respond(request, caller, await continueChat(chat, submission, {}));
       }),
 
@@ -391,7 +453,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     chat: (request: Request, caller: ChatCaller) =>
       guarded(null, async () => {
         const body = await readBody(request, limits.maxBodyBytes);
-        if (!isValidId(body.id)) throw new ChatRequestError(400, "invalid_request", "The request has no valid chat id.");
+        if (!isValidId(body.id))
+          throw new ChatRequestError(400, "invalid_request", "The request has no valid chat id.");
         let chat = await store.get(caller.participantId, body.id);
         if (!chat) {
           chat = await newChat(caller, body.id, [], options.readOptions?.(body) ?? {}).catch(async (error: unknown) => {
@@ -415,14 +478,22 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
      * Routes a request under `basePath` (default `/api`) to the endpoint for
      * it; null for a path that is not the chat's, so the host can route it.
      */
-    async handle(request: Request, caller: ChatCaller, { basePath = "/api" }: { basePath?: string } = {}): Promise<Response | null> {
+    async handle(
+      request: Request,
+      caller: ChatCaller,
+      { basePath = "/api" }: { basePath?: string } = {},
+    ): Promise<Response | null> {
       const route = matchChatRoute(new URL(request.url).pathname, basePath);
       if (!route) return null;
       if (route.chatId === undefined) return refusal(noSuchChat());
       const name = route.methods[request.method as ChatMethod];
       if (!name) {
         const allowed = Object.keys(route.methods);
-        return json(405, { error: "method_not_allowed", message: `Use ${allowed.join(" or ")}.` }, { allow: allowed.join(", ") });
+        return json(
+          405,
+          { error: "method_not_allowed", message: `Use ${allowed.join(" or ")}.` },
+          { allow: allowed.join(", ") },
+        );
       }
       const endpoint: (request: Request, caller: ChatCaller, chatId: string) => Promise<Response> = endpoints[name];
       return endpoint(request, caller, route.chatId ?? "");

@@ -22,7 +22,9 @@ export const runIdOf = (chat: Pick<ChatRecord, "owner" | "id" | "version">) =>
 
 /** A run's SSE stream as the AI SDK reads it. */
 export const streamResponse = (live: ReadableStream<string>) =>
-  new Response(live.pipeThrough(new TextEncoderStream()), { headers: { ...UI_MESSAGE_STREAM_HEADERS, "cache-control": "no-store" } });
+  new Response(live.pipeThrough(new TextEncoderStream()), {
+    headers: { ...UI_MESSAGE_STREAM_HEADERS, "cache-control": "no-store" },
+  });
 
 /** How often a running chat is marked as still being run. */
 export const HEARTBEAT_MS = 5_000;
@@ -44,7 +46,11 @@ export interface ModelRunsOptions {
   /** The tools of one run of the chat. */
   toolSet: (chat: ChatRecord) => ToolSet;
   /** Moves the stored chat (a conditional write); null when another write came first. */
-  move: (chat: ChatRecord, event: ChatEvent, change?: Partial<Pick<ChatRecord, "messages" | "approvals" | "error">>) => Promise<ChatRecord | null>;
+  move: (
+    chat: ChatRecord,
+    event: ChatEvent,
+    change?: Partial<Pick<ChatRecord, "messages" | "approvals" | "error">>,
+  ) => Promise<ChatRecord | null>;
   describeError: (error: unknown) => string;
   log: (event: ChatLogEvent) => void;
   now: () => number;
@@ -94,7 +100,9 @@ export function createModelRuns(deps: ModelRunsOptions) {
           onEnd: async ({ messages, outcome }) => {
             try {
               // A stop can leave calls without results; the chat must stay readable to the model.
-              const ended = stopping.signal.aborted ? settleStoppedCalls(messages, new Set(chat.tools.map((spec) => spec.name))) : messages;
+              const ended = stopping.signal.aborted
+                ? settleStoppedCalls(messages, new Set(chat.tools.map((spec) => spec.name)))
+                : messages;
               await finish(chat, ended, outcome.status === "failed" ? deps.describeError(outcome.error) : null);
             } finally {
               settle();
@@ -106,7 +114,11 @@ export function createModelRuns(deps: ModelRunsOptions) {
             transform(chunk, controller) {
               // The stream's denial carries no reason: tell the card this one expired.
               if (chunk.type === "tool-output-denied" && expiredCallIds.has(chunk.toolCallId)) {
-                controller.enqueue({ type: "tool-output-available", toolCallId: chunk.toolCallId, output: expiredApprovalResult });
+                controller.enqueue({
+                  type: "tool-output-available",
+                  toolCallId: chunk.toolCallId,
+                  output: expiredApprovalResult,
+                });
                 return;
               }
               // The run's end is told once it is stored (onEnd runs before this stream flushes).
@@ -157,12 +169,19 @@ export function createModelRuns(deps: ModelRunsOptions) {
       const time = deps.now();
       moved = await deps.move(chat, "wait", {
         messages,
-        approvals: Object.fromEntries(awaited.approvals.map((request) => [request.approvalId, chat.approvals[request.approvalId] ?? time])),
+        approvals: Object.fromEntries(
+          awaited.approvals.map((request) => [request.approvalId, chat.approvals[request.approvalId] ?? time]),
+        ),
       });
     } else {
       moved = await deps.move(chat, "finish", { messages });
     }
-    if (!moved) deps.log({ type: "chat_failed", chatId: chat.id, message: "The chat was changed elsewhere while it ran; this run's end was not stored." });
+    if (!moved)
+      deps.log({
+        type: "chat_failed",
+        chatId: chat.id,
+        message: "The chat was changed elsewhere while it ran; this run's end was not stored.",
+      });
     deps.onEnd(chat);
   }
 

@@ -33,7 +33,8 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     if (name !== "set-cookie") headers[name] = value;
   });
   const cookies = response.headers.getSetCookie();
-  if (cookies.length) headers["set-cookie"] = [...((res.getHeader("set-cookie") as string[] | undefined) ?? []), ...cookies];
+  if (cookies.length)
+    headers["set-cookie"] = [...((res.getHeader("set-cookie") as string[] | undefined) ?? []), ...cookies];
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
@@ -62,7 +63,9 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
  * `createServer(toNodeHandler((request) => chats.handle(request, { participantId })))`.
  * A handler that returns null gets a 404.
  */
-export function toNodeHandler(handler: (request: Request, req: IncomingMessage, res: ServerResponse) => Promise<Response | null> | Response | null) {
+export function toNodeHandler(
+  handler: (request: Request, req: IncomingMessage, res: ServerResponse) => Promise<Response | null> | Response | null,
+) {
   return (req: IncomingMessage, res: ServerResponse): Promise<void> =>
     Promise.resolve(handler(toWebRequest(req, res), req, res))
       .then((response) => sendWebResponse(res, response ?? new Response("Not found", { status: 404 })))

@@ -91,7 +91,16 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
     async replace(expected, next) {
       const result = await db.query(
         "UPDATE ecu_chats SET status = $1, version = $2, data = $3, updated_at = $4 WHERE owner = $5 AND id = $6 AND status = $7 AND version = $8",
-        [next.status, next.version, chatData(next), next.updatedAt, expected.owner, expected.id, expected.status, expected.version],
+        [
+          next.status,
+          next.version,
+          chatData(next),
+          next.updatedAt,
+          expected.owner,
+          expected.id,
+          expected.status,
+          expected.version,
+        ],
       );
       return result.rowCount === 1;
     },
@@ -116,20 +125,28 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
       await db.query(
         "INSERT INTO ecu_chat_meta (owner, id, title, archived) VALUES ($1, $2, $3, $4) ON CONFLICT (owner, id) DO UPDATE SET " +
           "title = CASE WHEN $5::boolean THEN excluded.title ELSE ecu_chat_meta.title END, archived = CASE WHEN $6::boolean THEN excluded.archived ELSE ecu_chat_meta.archived END",
-        [owner, id, change.title ?? null, change.archived ?? false, change.title !== undefined, change.archived !== undefined],
+        [
+          owner,
+          id,
+          change.title ?? null,
+          change.archived ?? false,
+          change.title !== undefined,
+          change.archived !== undefined,
+        ],
       );
       return true;
     },
     async touch(chat, at) {
-      await db.query("UPDATE ecu_chats SET updated_at = $1 WHERE owner = $2 AND id = $3 AND version = $4 AND status = 'running'", [
-        at,
-        chat.owner,
-        chat.id,
-        chat.version,
-      ]);
+      await db.query(
+        "UPDATE ecu_chats SET updated_at = $1 WHERE owner = $2 AND id = $3 AND version = $4 AND status = 'running'",
+        [at, chat.owner, chat.id, chat.version],
+      );
     },
     async usage(owner) {
-      const result = await db.query("SELECT COALESCE(SUM(octet_length(data)), 0) AS bytes FROM ecu_chats WHERE owner = $1", [owner]);
+      const result = await db.query(
+        "SELECT COALESCE(SUM(octet_length(data)), 0) AS bytes FROM ecu_chats WHERE owner = $1",
+        [owner],
+      );
       return Number((result.rows[0] as { bytes: string | number }).bytes);
     },
     async purge(before) {
@@ -147,7 +164,10 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
     },
     async secret(name) {
       const value = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64");
-      await db.query("INSERT INTO ecu_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [name, value]);
+      await db.query("INSERT INTO ecu_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [
+        name,
+        value,
+      ]);
       const result = await db.query("SELECT value FROM ecu_secrets WHERE name = $1", [name]);
       return new Uint8Array(Buffer.from((result.rows[0] as { value: string }).value, "base64"));
     },

@@ -38,7 +38,8 @@ export function matchChatRoute(path: string, basePath = "/api"): ChatRoute | nul
   if (path === `${basePath}/chats`) return { methods: { GET: "listChats", POST: "createChat" }, chatId: null };
   // Where the AI SDK's `resume` looks for a run in progress.
   const resume = /^\/([^/]+)\/stream$/.exec(path.slice(`${basePath}/chat`.length));
-  if (path.startsWith(`${basePath}/chat/`) && resume) return { methods: { GET: "followStream" }, chatId: decodedId(resume[1]!) };
+  if (path.startsWith(`${basePath}/chat/`) && resume)
+    return { methods: { GET: "followStream" }, chatId: decodedId(resume[1]!) };
   if (!path.startsWith(`${basePath}/chats/`)) return null;
   const [id, action, ...rest] = path.slice(`${basePath}/chats/`.length).split("/");
   if (!id || rest.length) return null;

@@ -60,12 +60,15 @@ export function createRunStreams(options: RunStreamsOptions = {}): RunStreams {
     async keep(runId, stream, stop) {
       const channel = stopChannel(runId);
       await subscriber.subscribe(channel, () => stop());
-      const started = await context.createNewResumableStream(runId, () => readToEnd(stream, () => void subscriber.unsubscribe(channel)));
+      const started = await context.createNewResumableStream(runId, () =>
+        readToEnd(stream, () => void subscriber.unsubscribe(channel)),
+      );
       if (!started) throw new Error(`The run ${runId} was kept already.`);
       return started;
     },
     async follow(runId) {
-      if ((followers.get(runId) ?? 0) >= maxFollowers) throw new TooManyFollowers(`This run is followed ${maxFollowers} times already.`);
+      if ((followers.get(runId) ?? 0) >= maxFollowers)
+        throw new TooManyFollowers(`This run is followed ${maxFollowers} times already.`);
       let live: ReadableStream<string> | null | undefined;
       try {
         live = await context.resumeExistingStream(runId);

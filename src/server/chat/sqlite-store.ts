@@ -77,8 +77,12 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
   );
   const deleteChat = db.prepare("DELETE FROM ecu_chats WHERE owner = ? AND id = ?");
   const deleteMeta = db.prepare("DELETE FROM ecu_chat_meta WHERE owner = ? AND id = ?");
-  const touch = db.prepare("UPDATE ecu_chats SET updated_at = ? WHERE owner = ? AND id = ? AND version = ? AND status = 'running'");
-  const usage = db.prepare("SELECT COALESCE(SUM(LENGTH(CAST(data AS BLOB))), 0) AS bytes FROM ecu_chats WHERE owner = ?");
+  const touch = db.prepare(
+    "UPDATE ecu_chats SET updated_at = ? WHERE owner = ? AND id = ? AND version = ? AND status = 'running'",
+  );
+  const usage = db.prepare(
+    "SELECT COALESCE(SUM(LENGTH(CAST(data AS BLOB))), 0) AS bytes FROM ecu_chats WHERE owner = ?",
+  );
   const purgeMeta = db.prepare(
     "DELETE FROM ecu_chat_meta WHERE EXISTS (SELECT 1 FROM ecu_chats c WHERE c.owner = ecu_chat_meta.owner AND c.id = ecu_chat_meta.id AND c.updated_at < ?)",
   );
@@ -89,7 +93,15 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
 
   return {
     async insert(chat: ChatRecord) {
-      const result = insert.run(chat.owner, chat.id, chat.status, chat.version, chatData(chat), chat.createdAt, chat.updatedAt);
+      const result = insert.run(
+        chat.owner,
+        chat.id,
+        chat.status,
+        chat.version,
+        chatData(chat),
+        chat.createdAt,
+        chat.updatedAt,
+      );
       return Number(result.changes) === 1;
     },
     async get(owner, id) {
@@ -118,7 +130,14 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
         nameMeta.run(owner, id, change.title ?? null);
         return true;
       }
-      upsertMeta.run(owner, id, change.title ?? null, Number(change.archived ?? false), Number(change.title !== undefined), Number(change.archived !== undefined));
+      upsertMeta.run(
+        owner,
+        id,
+        change.title ?? null,
+        Number(change.archived ?? false),
+        Number(change.title !== undefined),
+        Number(change.archived !== undefined),
+      );
       return true;
     },
     async remove(owner, id) {

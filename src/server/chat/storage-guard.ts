@@ -56,7 +56,8 @@ export function createStorageGuard({
     },
     /** Deletes chats past their retention, at most once an hour; a failed sweep is tried again later. */
     sweep(): void {
-      if (retentionMs === undefined || !Number.isFinite(retentionMs) || !store.purge || now() - sweptAt < HOUR_MS) return;
+      if (retentionMs === undefined || !Number.isFinite(retentionMs) || !store.purge || now() - sweptAt < HOUR_MS)
+        return;
       sweptAt = now();
       store.purge(now() - retentionMs).catch(() => (sweptAt = -Infinity));
     },

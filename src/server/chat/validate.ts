@@ -81,8 +81,10 @@ export function executeCodeResultContract(
     }
     const result = parsed.output;
     if (result.status === "completed" || result.status === "timeout") {
-      if (result.stdout.length > maxStdout) throw new Error(`stdout is longer than ${maxStdout} characters; cut it and count the cut in truncated.stdout`);
-      if (result.stderr.length > maxStderr) throw new Error(`stderr is longer than ${maxStderr} characters; cut it and count the cut in truncated.stderr`);
+      if (result.stdout.length > maxStdout)
+        throw new Error(`stdout is longer than ${maxStdout} characters; cut it and count the cut in truncated.stdout`);
+      if (result.stderr.length > maxStderr)
+        throw new Error(`stderr is longer than ${maxStderr} characters; cut it and count the cut in truncated.stderr`);
     } else if (result.message.length > 2_000) {
       throw new Error("the message is longer than 2000 characters");
     }
@@ -97,7 +99,9 @@ export function jsonSchemaContract(schema: Record<string, unknown>): ToolResultC
     const parsed = zodSchema.safeParse(output);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new Error(`it does not fit the tool's output schema (${issue.path.join(".") || "the result"}: ${issue.message})`);
+      throw new Error(
+        `it does not fit the tool's output schema (${issue.path.join(".") || "the result"}: ${issue.message})`,
+      );
     }
     return output;
   };
@@ -115,7 +119,11 @@ const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ??
 /** The client's tools of a new chat, checked: names, descriptions, schemas and sizes. */
 export function parseDynamicTools(
   raw: unknown,
-  { serverToolNames, replaceable, limits }: { serverToolNames: readonly string[]; replaceable: readonly string[]; limits: ChatLimits },
+  {
+    serverToolNames,
+    replaceable,
+    limits,
+  }: { serverToolNames: readonly string[]; replaceable: readonly string[]; limits: ChatLimits },
 ): DynamicToolSpec[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw invalid("tools must be an array of { name, description, input_schema }.");
@@ -135,25 +143,40 @@ export function parseDynamicTools(
     }
     const description = entry.description ?? "";
     if (typeof description !== "string" || description.length > limits.maxToolDescriptionChars) {
-      throw invalid(`tools[${index}].description must be a string of at most ${limits.maxToolDescriptionChars} characters.`);
+      throw invalid(
+        `tools[${index}].description must be a string of at most ${limits.maxToolDescriptionChars} characters.`,
+      );
     }
     const inputSchema = entry.input_schema ?? entry.inputSchema ?? entry.parameters;
-    if (!inputSchema || typeof inputSchema !== "object" || Array.isArray(inputSchema) || (inputSchema as { type?: unknown }).type !== "object") {
+    if (
+      !inputSchema ||
+      typeof inputSchema !== "object" ||
+      Array.isArray(inputSchema) ||
+      (inputSchema as { type?: unknown }).type !== "object"
+    ) {
       throw invalid(`tools[${index}].input_schema must be a JSON Schema with "type": "object".`);
     }
     const outputSchema = entry.output_schema ?? entry.outputSchema;
-    if (outputSchema !== undefined && (!outputSchema || typeof outputSchema !== "object" || Array.isArray(outputSchema))) {
+    if (
+      outputSchema !== undefined &&
+      (!outputSchema || typeof outputSchema !== "object" || Array.isArray(outputSchema))
+    ) {
       throw invalid(`tools[${index}].output_schema must be a JSON Schema object.`);
     }
     if (jsonBytes(inputSchema) + jsonBytes(outputSchema ?? null) > limits.maxToolSchemaBytes) {
       throw invalid(`The schemas of ${name} are larger than ${limits.maxToolSchemaBytes} bytes.`);
     }
-    for (const [label, schema] of [["input_schema", inputSchema], ["output_schema", outputSchema]] as const) {
+    for (const [label, schema] of [
+      ["input_schema", inputSchema],
+      ["output_schema", outputSchema],
+    ] as const) {
       if (schema === undefined) continue;
       try {
         z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
       } catch (error) {
-        throw invalid(`tools[${index}].${label} is not a JSON Schema this server can use: ${error instanceof Error ? error.message : String(error)}`);
+        throw invalid(
+          `tools[${index}].${label} is not a JSON Schema this server can use: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     return {
@@ -169,11 +192,18 @@ export function parseDynamicTools(
 export function userText(parts: unknown, limits: ChatLimits): string {
   if (!Array.isArray(parts)) throw invalid("The message has no parts.");
   const text = parts
-    .filter((part): part is { type: "text"; text: string } => !!part && typeof part === "object" && (part as { type?: unknown }).type === "text" && typeof (part as { text?: unknown }).text === "string")
+    .filter(
+      (part): part is { type: "text"; text: string } =>
+        !!part &&
+        typeof part === "object" &&
+        (part as { type?: unknown }).type === "text" &&
+        typeof (part as { text?: unknown }).text === "string",
+    )
     .map((part) => part.text)
     .join("\n");
   if (!text.trim()) throw invalid("The message has no text.");
-  if (text.length > limits.maxMessageChars) throw invalid(`The message is longer than ${limits.maxMessageChars} characters.`);
+  if (text.length > limits.maxMessageChars)
+    throw invalid(`The message is longer than ${limits.maxMessageChars} characters.`);
   return text;
 }
 
@@ -215,15 +245,19 @@ export function checkAnswers(
         ? invalid(`The call ${id} was run by the server; its result cannot come from a client.`, { tool_call_id: id })
         : invalid(`The call ${id} is not awaiting a result.`, { tool_call_id: id });
     }
-    if (raw.is_error !== undefined && typeof raw.is_error !== "boolean") throw invalid(`results[${index}].is_error must be true or false.`);
-    if (!("output" in raw) || raw.output === undefined) throw invalid(`results[${index}].output is missing.`, { tool_call_id: id });
+    if (raw.is_error !== undefined && typeof raw.is_error !== "boolean")
+      throw invalid(`results[${index}].is_error must be true or false.`);
+    if (!("output" in raw) || raw.output === undefined)
+      throw invalid(`results[${index}].output is missing.`, { tool_call_id: id });
     if (jsonBytes(raw.output) > limits.maxToolOutputBytes) {
       throw invalid(`The result of ${id} is larger than ${limits.maxToolOutputBytes} bytes.`, { tool_call_id: id });
     }
     if (raw.is_error) {
       const text = typeof raw.output === "string" ? raw.output : JSON.stringify(raw.output);
       if (text.length > limits.maxErrorTextChars) {
-        throw invalid(`The error text of ${id} is longer than ${limits.maxErrorTextChars} characters.`, { tool_call_id: id });
+        throw invalid(`The error text of ${id} is longer than ${limits.maxErrorTextChars} characters.`, {
+          tool_call_id: id,
+        });
       }
       return { toolCallId: id, isError: true, output: text };
     }
@@ -233,9 +267,12 @@ export function checkAnswers(
       try {
         output = contract(raw.output);
       } catch (error) {
-        throw invalid(`The result of ${id} (${call.toolName}) was refused: ${error instanceof Error ? error.message : String(error)}.`, {
-          tool_call_id: id,
-        });
+        throw invalid(
+          `The result of ${id} (${call.toolName}) was refused: ${error instanceof Error ? error.message : String(error)}.`,
+          {
+            tool_call_id: id,
+          },
+        );
       }
     }
     return { toolCallId: id, isError: false, output };
@@ -248,16 +285,23 @@ export function checkAnswers(
   const approvals = submission.approvals.map((raw, index): ApprovalAnswer => {
     if (!raw || typeof raw !== "object") throw invalid(`approvals[${index}] is not an object.`);
     const id = raw.approval_id;
-    if (typeof id !== "string" || !requests.has(id)) throw invalid(`approvals[${index}] answers no awaited approval request.`);
+    if (typeof id !== "string" || !requests.has(id))
+      throw invalid(`approvals[${index}] answers no awaited approval request.`);
     if (answered.has(id)) throw invalid(`The approval ${id} is answered twice.`);
     answered.add(id);
     if (typeof raw.approved !== "boolean") throw invalid(`approvals[${index}].approved must be true or false.`);
     if (raw.reason !== undefined && (typeof raw.reason !== "string" || raw.reason.length > limits.maxReasonChars)) {
       throw invalid(`approvals[${index}].reason must be a string of at most ${limits.maxReasonChars} characters.`);
     }
-    return { approvalId: id, approved: raw.approved, ...(typeof raw.reason === "string" && raw.reason ? { reason: raw.reason } : {}) };
+    return {
+      approvalId: id,
+      approved: raw.approved,
+      ...(typeof raw.reason === "string" && raw.reason ? { reason: raw.reason } : {}),
+    };
   });
-  const unanswered = awaited.approvals.filter((request) => !answered.has(request.approvalId)).map((request) => request.approvalId);
+  const unanswered = awaited.approvals
+    .filter((request) => !answered.has(request.approvalId))
+    .map((request) => request.approvalId);
   if (unanswered.length) throw invalid(`Approval requests are unanswered: ${unanswered.join(", ")}.`, { unanswered });
   return { results, approvals };
 }

@@ -46,7 +46,8 @@ function chunks(response: Response) {
           continue;
         }
         const { done, value } = await reader.read();
-        if (done) throw new Error(`The stream ended without the chunk; it carried ${seen.map((c) => c.type).join(", ")}`);
+        if (done)
+          throw new Error(`The stream ended without the chunk; it carried ${seen.map((c) => c.type).join(", ")}`);
         buffer += value;
       }
     },
@@ -78,7 +79,10 @@ describe("an answer that races the stored end of its own run", () => {
     });
     const asking = chunks(await post(chats, "/api/chat", { id: "c", messages: [userMessage] }, "text/event-stream"));
     const start = (await asking.until((chunk) => chunk.type === "start")) as Extract<UIMessageChunk, { type: "start" }>;
-    const request = (await asking.until((chunk) => chunk.type === "tool-approval-request")) as Extract<UIMessageChunk, { type: "tool-approval-request" }>;
+    const request = (await asking.until((chunk) => chunk.type === "tool-approval-request")) as Extract<
+      UIMessageChunk,
+      { type: "tool-approval-request" }
+    >;
 
     // The page answers at once, while the run's end is still being written.
     const answer = post(chats, "/api/chat", {
@@ -89,7 +93,13 @@ describe("an answer that races the stored end of its own run", () => {
           id: start.messageId,
           role: "assistant",
           parts: [
-            { type: "tool-lookup", toolCallId: request.toolCallId, state: "approval-responded", input: { word: "pi" }, approval: { id: request.approvalId, approved: true } },
+            {
+              type: "tool-lookup",
+              toolCallId: request.toolCallId,
+              state: "approval-responded",
+              input: { word: "pi" },
+              approval: { id: request.approvalId, approved: true },
+            },
           ],
         },
       ],
@@ -129,10 +139,14 @@ describe("an answer that races the stored end of its own run", () => {
       endpoints: { busyWaitMs: 10_000 },
     });
     await call("POST", "/api/chats", { id: "c", tools: [executeCodeTool] });
-    const asking = chunks(await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"));
+    const asking = chunks(
+      await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"),
+    );
     await asking.until((chunk) => chunk.type === "tool-input-available");
 
-    const result = post(chats, "/api/chats/c/tool-results", { results: [{ tool_call_id: "call_1", output: completed("1\n") }] });
+    const result = post(chats, "/api/chats/c/tool-results", {
+      results: [{ tool_call_id: "call_1", output: completed("1\n") }],
+    });
     setTimeout(held.release, 50);
     await asking.rest();
 
@@ -151,10 +165,14 @@ describe("an answer that races the stored end of its own run", () => {
       endpoints: { busyWaitMs: 200 },
     });
     await post(chats, "/api/chats", { id: "c", tools: [executeCodeTool] });
-    const asking = chunks(await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"));
+    const asking = chunks(
+      await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"),
+    );
     await asking.until((chunk) => chunk.type === "tool-input-available");
 
-    const refused = await post(chats, "/api/chats/c/tool-results", { results: [{ tool_call_id: "call_1", output: completed("1\n") }] });
+    const refused = await post(chats, "/api/chats/c/tool-results", {
+      results: [{ tool_call_id: "call_1", output: completed("1\n") }],
+    });
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ error: "conflict", status: "running" });
 

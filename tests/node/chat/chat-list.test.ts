@@ -9,7 +9,13 @@ async function server() {
   return { ...chats, time };
 }
 
-const request = (chats: Awaited<ReturnType<typeof server>>["chats"], method: string, path: string, body?: unknown, participantId = "alice") =>
+const request = (
+  chats: Awaited<ReturnType<typeof server>>["chats"],
+  method: string,
+  path: string,
+  body?: unknown,
+  participantId = "alice",
+) =>
   chats.handle(
     new Request(`http://chat.test${path}`, {
       method,
@@ -34,10 +40,26 @@ describe("GET /api/chats", () => {
     const listed = await call("GET", "/api/chats");
     expect(listed.status).toBe(200);
     expect(listed.body.chats).toEqual([
-      { id: "newer", title: "What is a prime number?", status: "idle", archived: false, created_at: 1_002_000, updated_at: 1_002_000 },
-      { id: "older", title: "print(2 ** 10)", status: "idle", archived: false, created_at: 1_000_000, updated_at: 1_001_000 },
+      {
+        id: "newer",
+        title: "What is a prime number?",
+        status: "idle",
+        archived: false,
+        created_at: 1_002_000,
+        updated_at: 1_002_000,
+      },
+      {
+        id: "older",
+        title: "print(2 ** 10)",
+        status: "idle",
+        archived: false,
+        created_at: 1_000_000,
+        updated_at: 1_001_000,
+      },
     ]);
-    expect((await call("GET", "/api/chats", undefined, "bob")).body.chats.map((chat: { id: string }) => chat.id)).toEqual(["bob-s"]);
+    expect(
+      (await call("GET", "/api/chats", undefined, "bob")).body.chats.map((chat: { id: string }) => chat.id),
+    ).toEqual(["bob-s"]);
   });
 
   it("keeps the first title when later messages come, and lists at most `limit` chats", async () => {
@@ -47,7 +69,9 @@ describe("GET /api/chats", () => {
     await call("POST", "/api/chats/c/messages", { text: "second question" });
     time.now += 1;
     await call("POST", "/api/chats", { id: "d" });
-    expect((await call("GET", "/api/chats?limit=1")).body.chats).toEqual([expect.objectContaining({ id: "d", title: null })]);
+    expect((await call("GET", "/api/chats?limit=1")).body.chats).toEqual([
+      expect.objectContaining({ id: "d", title: null }),
+    ]);
     expect((await call("GET", "/api/chats")).body.chats[1]).toMatchObject({ id: "c", title: "first question" });
   });
 });
@@ -59,16 +83,24 @@ describe("PATCH and DELETE /api/chats/:id", () => {
     expect((await request(chats, "PATCH", "/api/chats/c", { title: "  Primes  " })).status).toBe(204);
     await call("POST", "/api/chats/c/messages", { text: "What is a prime?" });
     expect((await request(chats, "PATCH", "/api/chats/c", { archived: true })).status).toBe(204);
-    expect((await call("GET", "/api/chats")).body.chats).toEqual([expect.objectContaining({ id: "c", title: "Primes", archived: true })]);
+    expect((await call("GET", "/api/chats")).body.chats).toEqual([
+      expect.objectContaining({ id: "c", title: "Primes", archived: true }),
+    ]);
     expect((await request(chats, "PATCH", "/api/chats/c", { archived: false, title: null })).status).toBe(204);
-    expect((await call("GET", "/api/chats")).body.chats).toEqual([expect.objectContaining({ id: "c", title: null, archived: false })]);
+    expect((await call("GET", "/api/chats")).body.chats).toEqual([
+      expect.objectContaining({ id: "c", title: null, archived: false }),
+    ]);
   });
 
   it("a rename while a run is ending never costs the run its stored end", async () => {
     const { chats, call, store } = await server();
     await call("POST", "/api/chats", { id: "c" });
     const running = chats.handle(
-      new Request("http://chat.test/api/chats/c/messages", { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify({ text: "hi" }) }),
+      new Request("http://chat.test/api/chats/c/messages", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ text: "hi" }),
+      }),
       { participantId: "alice" },
     );
     expect((await request(chats, "PATCH", "/api/chats/c", { title: "Greeting" })).status).toBe(204);

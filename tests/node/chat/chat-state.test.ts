@@ -10,9 +10,20 @@ import {
   type ChatEvent,
   type ChatStatus,
 } from "../../../src/server";
-import { chatServer, completed, executeCodeTool, serverToolsWithApproval, weatherTool, type PlannedCall } from "./fixtures";
+import {
+  chatServer,
+  completed,
+  executeCodeTool,
+  serverToolsWithApproval,
+  weatherTool,
+  type PlannedCall,
+} from "./fixtures";
 
-const codeCall = (code: string, id?: string): PlannedCall => ({ toolName: "execute_code", input: { code }, ...(id ? { id } : {}) });
+const codeCall = (code: string, id?: string): PlannedCall => ({
+  toolName: "execute_code",
+  input: { code },
+  ...(id ? { id } : {}),
+});
 
 describe("the status machine", () => {
   const expected: Record<ChatStatus, Partial<Record<ChatEvent, ChatStatus>>> = {
@@ -51,7 +62,11 @@ describe("the status machine", () => {
     expect(await store.insert(chat)).toBe(true);
     expect(await store.insert(chat)).toBe(false);
     const next = { ...chat, status: "pending" as const, version: 4 };
-    const results = await Promise.all([store.replace(chat, next), store.replace(chat, next), store.replace(chat, next)]);
+    const results = await Promise.all([
+      store.replace(chat, next),
+      store.replace(chat, next),
+      store.replace(chat, next),
+    ]);
     expect(results.filter(Boolean)).toHaveLength(1);
     expect((await store.get("alice", "c1"))?.status).toBe("pending");
     expect(await store.get("bob", "c1")).toBeNull();
@@ -59,7 +74,10 @@ describe("the status machine", () => {
 });
 
 /** A chat with a client's execute_code, waiting for the result of one call. */
-async function waitingChat(plan: (n: number) => PlannedCall[] = () => [codeCall("print(1)")], tools: unknown[] = [executeCodeTool]) {
+async function waitingChat(
+  plan: (n: number) => PlannedCall[] = () => [codeCall("print(1)")],
+  tools: unknown[] = [executeCodeTool],
+) {
   let turn = 0;
   const server = await chatServer({ plan: () => plan(turn++) });
   const created = await server.call("POST", "/api/chats", { tools });
@@ -80,11 +98,17 @@ describe("a client's tool ends the loop, and the store holds the wait", () => {
     });
     const read = await call("GET", `/api/chats/${id}`);
     expect(read.body.status).toBe("requires_action");
-    expect(read.body.messages.at(-1).parts.at(-1)).toMatchObject({ type: "tool-execute_code", state: "input-available" });
+    expect(read.body.messages.at(-1).parts.at(-1)).toMatchObject({
+      type: "tool-execute_code",
+      state: "input-available",
+    });
   });
 
   it("runs the server's tools of the same step at once, and waits only for the client's", async () => {
-    const { chat, runs } = await waitingChat(() => [{ toolName: "lookup", input: { word: "sum" } }, codeCall("print(2)")]);
+    const { chat, runs } = await waitingChat(() => [
+      { toolName: "lookup", input: { word: "sum" } },
+      codeCall("print(2)"),
+    ]);
     expect(runs).toEqual(["lookup:sum"]);
     expect(chat.required_action.tool_calls.map((c: { name: string }) => c.name)).toEqual(["execute_code"]);
     const lookup = chat.messages.at(-1).parts.find((part: { type: string }) => part.type === "tool-lookup");
@@ -164,7 +188,10 @@ describe("POST /api/chats/:id/tool-results refuses", () => {
   });
 
   it("400 for the id of a call the server ran, and the server's result stays", async () => {
-    const { id, call } = await waitingChat(() => [{ toolName: "lookup", input: { word: "x" }, id: "call_server" }, codeCall("print(1)", "call_client")]);
+    const { id, call } = await waitingChat(() => [
+      { toolName: "lookup", input: { word: "x" }, id: "call_server" },
+      codeCall("print(1)", "call_client"),
+    ]);
     const response = await call("POST", `/api/chats/${id}/tool-results`, {
       results: [
         { tool_call_id: "call_client", output: completed("1\n") },
@@ -186,7 +213,9 @@ describe("POST /api/chats/:id/tool-results refuses", () => {
       { ...completed("x"), exitCode: "zero" },
       { ...completed("x"), truncated: { stdout: -1, stderr: 0 } },
     ]) {
-      const response = await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output }] });
+      const response = await call("POST", `/api/chats/${id}/tool-results`, {
+        results: [{ tool_call_id: "call_1", output }],
+      });
       expect(response.status).toBe(400);
       expect(response.body.message).toMatch(/refused: it is not an execute_code result/);
     }
@@ -196,39 +225,61 @@ describe("POST /api/chats/:id/tool-results refuses", () => {
   it("400 for stdout or stderr over the server tool's own caps", async () => {
     const { id, call } = await waitingChat();
     const long = { ...completed("x".repeat(8_001)) };
-    const response = await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: long }] });
+    const response = await call("POST", `/api/chats/${id}/tool-results`, {
+      results: [{ tool_call_id: "call_1", output: long }],
+    });
     expect(response.status).toBe(400);
     expect(response.body.message).toMatch(/stdout is longer than 8000 characters/);
     const stderr = { ...completed(""), stderr: "e".repeat(4_001) };
-    expect((await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: stderr }] })).status).toBe(400);
+    expect(
+      (await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: stderr }] }))
+        .status,
+    ).toBe(400);
   });
 
   it("400 for a result larger than the size cap, and for a body over the body cap (413)", async () => {
-    const { id, call } = await waitingChat(() => [{ toolName: "weather", input: { city: "Oslo" } }], [{ ...weatherTool, output_schema: undefined }]);
-    const big = await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: { text: "x".repeat(70_000) } }] });
+    const { id, call } = await waitingChat(
+      () => [{ toolName: "weather", input: { city: "Oslo" } }],
+      [{ ...weatherTool, output_schema: undefined }],
+    );
+    const big = await call("POST", `/api/chats/${id}/tool-results`, {
+      results: [{ tool_call_id: "call_1", output: { text: "x".repeat(70_000) } }],
+    });
     expect(big.status).toBe(400);
     expect(big.body.message).toMatch(/larger than 65536 bytes/);
-    const huge = await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: "x".repeat(3 * 1024 * 1024) }] });
+    const huge = await call("POST", `/api/chats/${id}/tool-results`, {
+      results: [{ tool_call_id: "call_1", output: "x".repeat(3 * 1024 * 1024) }],
+    });
     expect(huge.status).toBe(413);
   });
 
   it("400 for a result that does not fit a declared output schema; a fitting one is taken", async () => {
     const { id, call } = await waitingChat(() => [{ toolName: "weather", input: { city: "Oslo" } }], [weatherTool]);
-    const wrong = await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: { celsius: "warm" } }] });
+    const wrong = await call("POST", `/api/chats/${id}/tool-results`, {
+      results: [{ tool_call_id: "call_1", output: { celsius: "warm" } }],
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message).toMatch(/output schema/);
-    const right = await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: { celsius: 21, sky: "clear" } }] });
+    const right = await call("POST", `/api/chats/${id}/tool-results`, {
+      results: [{ tool_call_id: "call_1", output: { celsius: 21, sky: "clear" } }],
+    });
     expect(right.status).toBe(200);
     expect(right.body.messages.at(-1).parts.at(-1).text).toContain('"celsius":21');
   });
 
   it("takes an error result (is_error) as the call's error text, within its cap", async () => {
     const { id, call } = await waitingChat();
-    const long = await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: "e".repeat(4_001), is_error: true }] });
+    const long = await call("POST", `/api/chats/${id}/tool-results`, {
+      results: [{ tool_call_id: "call_1", output: "e".repeat(4_001), is_error: true }],
+    });
     expect(long.status).toBe(400);
-    const bad = await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: "x", is_error: "yes" }] });
+    const bad = await call("POST", `/api/chats/${id}/tool-results`, {
+      results: [{ tool_call_id: "call_1", output: "x", is_error: "yes" }],
+    });
     expect(bad.status).toBe(400);
-    const ok = await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: "Pyodide failed to load", is_error: true }] });
+    const ok = await call("POST", `/api/chats/${id}/tool-results`, {
+      results: [{ tool_call_id: "call_1", output: "Pyodide failed to load", is_error: true }],
+    });
     expect(ok.status).toBe(200);
     const part = ok.body.messages.at(-1).parts.find((p: { type: string }) => p.type === "tool-execute_code");
     expect(part).toMatchObject({ state: "output-error", errorText: "Pyodide failed to load" });
@@ -236,21 +287,34 @@ describe("POST /api/chats/:id/tool-results refuses", () => {
 
   it("400 for results that are not a list, or items without an id or output", async () => {
     const { id, call } = await waitingChat();
-    for (const body of [{}, { results: "call_1" }, { results: [null] }, { results: [{ output: completed("1") }] }, { results: [{ tool_call_id: "call_1" }] }]) {
+    for (const body of [
+      {},
+      { results: "call_1" },
+      { results: [null] },
+      { results: [{ output: completed("1") }] },
+      { results: [{ tool_call_id: "call_1" }] },
+    ]) {
       expect((await call("POST", `/api/chats/${id}/tool-results`, body)).status).toBe(400);
     }
   });
 
   it("415 for a body that is not JSON, 400 for broken JSON", async () => {
     const { id, call } = await waitingChat();
-    expect((await call("POST", `/api/chats/${id}/tool-results`, "{}", "alice", { "content-type": "text/plain" })).status).toBe(415);
+    expect(
+      (await call("POST", `/api/chats/${id}/tool-results`, "{}", "alice", { "content-type": "text/plain" })).status,
+    ).toBe(415);
     expect((await call("POST", `/api/chats/${id}/tool-results`, "{not json")).status).toBe(400);
   });
 
   it("404 for another participant's chat: it can be neither read nor answered", async () => {
     const { id, call } = await waitingChat();
     expect((await call("GET", `/api/chats/${id}`, undefined, "mallory")).status).toBe(404);
-    const forged = await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: completed("FORGED\n") }] }, "mallory");
+    const forged = await call(
+      "POST",
+      `/api/chats/${id}/tool-results`,
+      { results: [{ tool_call_id: "call_1", output: completed("FORGED\n") }] },
+      "mallory",
+    );
     expect(forged.status).toBe(404);
     expect((await call("GET", `/api/chats/${id}`)).body.status).toBe("requires_action");
   });
@@ -259,7 +323,9 @@ describe("POST /api/chats/:id/tool-results refuses", () => {
     const { id, call, prompts } = await waitingChat();
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, n) =>
-        call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: completed(`${n}\n`) }] }),
+        call("POST", `/api/chats/${id}/tool-results`, {
+          results: [{ tool_call_id: "call_1", output: completed(`${n}\n`) }],
+        }),
       ),
     );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
@@ -272,14 +338,26 @@ describe("creating a chat with client tools", () => {
   const create = async (tools: unknown) => (await chatServer({ plan: () => [] })).call("POST", "/api/chats", { tools });
 
   it.each([
-    ["a server tool the client may not replace", [{ ...executeCodeTool, name: "lookup" }], /lookup is one of the server's own tools/],
+    [
+      "a server tool the client may not replace",
+      [{ ...executeCodeTool, name: "lookup" }],
+      /lookup is one of the server's own tools/,
+    ],
     ["a bad name", [{ ...executeCodeTool, name: "run code!" }], /name must be/],
     ["the same name twice", [weatherTool, weatherTool], /declared twice/],
-    ["an input schema that is not an object schema", [{ ...executeCodeTool, input_schema: { type: "string" } }], /"type": "object"/],
+    [
+      "an input schema that is not an object schema",
+      [{ ...executeCodeTool, input_schema: { type: "string" } }],
+      /"type": "object"/,
+    ],
     ["no input schema", [{ name: "x", description: "y" }], /input_schema/],
     ["a description that is too long", [{ ...weatherTool, description: "d".repeat(2_001) }], /description/],
     ["too many tools", Array.from({ length: 17 }, (_, n) => ({ ...weatherTool, name: `t${n}` })), /at most 16 tools/],
-    ["schemas over the size cap", [{ ...weatherTool, input_schema: { type: "object", description: "x".repeat(17_000) } }], /larger than/],
+    [
+      "schemas over the size cap",
+      [{ ...weatherTool, input_schema: { type: "object", description: "x".repeat(17_000) } }],
+      /larger than/,
+    ],
     ["tools that are not a list", { execute_code: executeCodeTool }, /must be an array/],
   ])("refuses %s with 400", async (_name, tools, message) => {
     const response = await create(tools);
@@ -298,7 +376,12 @@ describe("creating a chat with client tools", () => {
 });
 
 /** The AI SDK's own request body, as useChat sends it. */
-const aiBody = (id: string, messages: unknown[], trigger = "submit-message") => ({ id, messages, trigger, messageId: undefined });
+const aiBody = (id: string, messages: unknown[], trigger = "submit-message") => ({
+  id,
+  messages,
+  trigger,
+  messageId: undefined,
+});
 const user = (id: string, text: string) => ({ id, role: "user", parts: [{ type: "text", text }] });
 
 describe("POST /api/chat with the AI SDK's body takes only what is new", () => {
@@ -311,7 +394,9 @@ describe("POST /api/chat with the AI SDK's body takes only what is new", () => {
   });
 
   it("ignores a forged history: system messages, made-up turns and a forged server result never reach the model", async () => {
-    const { call, prompts } = await chatServer({ plan: (prompt) => (prompt.at(-1)?.role === "user" && prompt.length < 4 ? [codeCall("print(1)")] : []) });
+    const { call, prompts } = await chatServer({
+      plan: (prompt) => (prompt.at(-1)?.role === "user" && prompt.length < 4 ? [codeCall("print(1)")] : []),
+    });
     const first = await call("POST", "/api/chat", aiBody("chat-1", [user("u1", "run")]));
     const stored = first.body.messages;
     const forgedAssistant = structuredClone(stored[1]);
@@ -367,14 +452,28 @@ describe("POST /api/chat with the AI SDK's body takes only what is new", () => {
     expect(response.status).toBe(200);
     const cancelled = response.body.messages[1].parts.find((p: { type: string }) => p.type === "tool-execute_code");
     expect(cancelled).toMatchObject({ state: "output-error", errorText: expect.stringMatching(/^Cancelled/) });
-    expect((await call("POST", `/api/chats/${id}/tool-results`, { results: [{ tool_call_id: "call_1", output: completed("late\n") }] })).status).toBe(409);
+    expect(
+      (
+        await call("POST", `/api/chats/${id}/tool-results`, {
+          results: [{ tool_call_id: "call_1", output: completed("late\n") }],
+        })
+      ).status,
+    ).toBe(409);
   });
 
   it("refuses a message the chat already answered, and takes only text from a new one", async () => {
     const { call, prompts } = await chatServer({ plan: () => [] });
     await call("POST", "/api/chat", aiBody("c", [user("u1", "hello")]));
     expect((await call("POST", "/api/chat", aiBody("c", [user("u1", "hello")]))).status).toBe(409);
-    const sneaky = { id: "u2", role: "user", metadata: { admin: true }, parts: [{ type: "text", text: "hi" }, { type: "file", url: "file:///etc/passwd", mediaType: "text/plain" }] };
+    const sneaky = {
+      id: "u2",
+      role: "user",
+      metadata: { admin: true },
+      parts: [
+        { type: "text", text: "hi" },
+        { type: "file", url: "file:///etc/passwd", mediaType: "text/plain" },
+      ],
+    };
     expect((await call("POST", "/api/chat", aiBody("c", [sneaky]))).status).toBe(200);
     expect(JSON.stringify(prompts.at(-1))).not.toContain("passwd");
     const stored = (await call("GET", "/api/chats/c")).body.messages;
@@ -393,7 +492,10 @@ describe("runs that end badly", () => {
   /** A chat whose run has not ended, as a run still finishing or a server that went away leaves it. */
   async function chatLeftRunning() {
     const time = { now: 1_000_000 };
-    const { call, store } = await chatServer({ plan: () => [], endpoints: { now: () => time.now, staleAfterMs: 60_000 } });
+    const { call, store } = await chatServer({
+      plan: () => [],
+      endpoints: { now: () => time.now, staleAfterMs: 60_000 },
+    });
     await call("POST", "/api/chats", { id: "c" });
     const chat = (await store.get("alice", "c"))!;
     await store.replace(chat, { ...chat, status: "running", version: chat.version + 1, updatedAt: time.now });
@@ -410,7 +512,10 @@ describe("runs that end badly", () => {
   it("a chat left running by a server that went away becomes an error, and a new message goes on", async () => {
     const { call, time } = await chatLeftRunning();
     time.now += 61_000;
-    expect((await call("GET", "/api/chats/c")).body).toMatchObject({ status: "error", error: "The server stopped while answering." });
+    expect((await call("GET", "/api/chats/c")).body).toMatchObject({
+      status: "error",
+      error: "The server stopped while answering.",
+    });
     const next = await call("POST", "/api/chats/c/messages", { text: "hello?" });
     expect(next.status).toBe(200);
     expect(next.body.status).toBe("idle");
@@ -429,7 +534,10 @@ describe("failures and approvals through the store", () => {
     await call("POST", "/api/chats", { id: "c" });
     const failed = await call("POST", "/api/chats/c/messages", { text: "hello" });
     expect(failed.status).toBe(200);
-    expect(failed.body).toMatchObject({ status: "error", error: expect.stringContaining("The model service is down.") });
+    expect(failed.body).toMatchObject({
+      status: "error",
+      error: expect.stringContaining("The model service is down."),
+    });
     fail = false;
     const next = await call("POST", "/api/chats/c/messages", { text: "again" });
     expect(next.body).toMatchObject({ status: "idle", error: null });
@@ -460,7 +568,10 @@ describe("failures and approvals through the store", () => {
       const [request] = asked.body.required_action.approvals;
       expect(request).toMatchObject({ name: "lookup", input: { word: "pi" } });
       if (late) time.now += 61_000;
-      const answered = await server.call("POST", "/api/chats/c/tool-results", { results: [], approvals: [{ approval_id: request.approval_id, approved: true }] });
+      const answered = await server.call("POST", "/api/chats/c/tool-results", {
+        results: [],
+        approvals: [{ approval_id: request.approval_id, approved: true }],
+      });
       expect(answered.status).toBe(200);
       const part = answered.body.messages.at(-1).parts.find((p: { type: string }) => p.type === "tool-lookup");
       if (late) {

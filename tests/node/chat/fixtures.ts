@@ -1,7 +1,12 @@
 import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { simulateReadableStream, tool, type ToolSet } from "ai";
 import { z } from "zod";
-import { createChatEndpoints, createSqliteChatStore, type ChatEndpointsOptions, type ChatStore } from "../../../src/server";
+import {
+  createChatEndpoints,
+  createSqliteChatStore,
+  type ChatEndpointsOptions,
+  type ChatStore,
+} from "../../../src/server";
 
 const usage = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
@@ -57,7 +62,12 @@ export function plannedModel(plan: (prompt: LanguageModelV3Prompt) => PlannedCal
           { type: "finish", usage, finishReason: { unified: "tool-calls", raw: "tool_calls" } },
         ];
       }
-      return { stream: simulateReadableStream({ chunks: [{ type: "stream-start", warnings: [] } as LanguageModelV3StreamPart, ...parts], chunkDelayInMs: 0 }) };
+      return {
+        stream: simulateReadableStream({
+          chunks: [{ type: "stream-start", warnings: [] } as LanguageModelV3StreamPart, ...parts],
+          chunkDelayInMs: 0,
+        }),
+      };
     },
   };
   return { model, prompts };
@@ -135,7 +145,13 @@ export async function chatServer(options: {
     busyWaitMs: 200,
     ...options.endpoints,
   });
-  const call = async (method: string, path: string, body?: unknown, participantId = "alice", headers: Record<string, string> = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    participantId = "alice",
+    headers: Record<string, string> = {},
+  ) => {
     const response = await chats.handle(
       new Request(`http://chat.test${path}`, {
         method,

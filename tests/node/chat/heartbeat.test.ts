@@ -39,7 +39,10 @@ describe("the heartbeat of a running chat", () => {
     await store.insert(runningChat("missed", time - 30_000));
     await store.insert(runningChat("beating", time - 4_000));
     const { call } = await chatServer({ plan: () => [], store, endpoints: { now: () => time } });
-    expect((await call("GET", "/api/chats/missed")).body).toMatchObject({ status: "error", error: "The server stopped while answering." });
+    expect((await call("GET", "/api/chats/missed")).body).toMatchObject({
+      status: "error",
+      error: "The server stopped while answering.",
+    });
     expect((await call("GET", "/api/chats/beating")).body).toMatchObject({ status: "running" });
   });
 });

@@ -37,7 +37,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
   // Run from the cluster's own folder: the postgres user may not be allowed into the working folder (a checkout under /root).
   const as = async (command: string, args: string[]) => {
     const program = path.join(bin, command);
-    return asRoot ? run("runuser", ["-u", "postgres", "--", program, ...args], { cwd: dir }) : run(program, args, { cwd: dir });
+    return asRoot
+      ? run("runuser", ["-u", "postgres", "--", program, ...args], { cwd: dir })
+      : run(program, args, { cwd: dir });
   };
   if (asRoot) {
     const { stdout } = await run("id", ["-u", "postgres"]);

@@ -46,7 +46,9 @@ const post = (url: string, body: unknown, accept = "application/json") =>
 
 describe("two chat servers on one PostgreSQL", () => {
   it("50 concurrent results for one pending call over both servers: one success, 49 × 409, and the chat resumes once", async () => {
-    const { model, prompts } = plannedModel(() => [{ toolName: "execute_code", input: { code: "print(6 * 7)" }, id: "call_42" }]);
+    const { model, prompts } = plannedModel(() => [
+      { toolName: "execute_code", input: { code: "print(6 * 7)" }, id: "call_42" },
+    ]);
     const [a, b] = [await chatServer(model), await chatServer(model)];
 
     const created = await post(`${a}/api/chats`, { tools: [executeCodeTool] });
@@ -58,9 +60,13 @@ describe("two chat servers on one PostgreSQL", () => {
 
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, n) =>
-        post(`${n % 2 ? a : b}/api/chats/${id}/tool-results`, {
-          results: [{ tool_call_id: "call_42", output: completed(`answer ${n}\n`) }],
-        }, "text/event-stream").then(async (response) => ({ status: response.status, text: await response.text(), n })),
+        post(
+          `${n % 2 ? a : b}/api/chats/${id}/tool-results`,
+          {
+            results: [{ tool_call_id: "call_42", output: completed(`answer ${n}\n`) }],
+          },
+          "text/event-stream",
+        ).then(async (response) => ({ status: response.status, text: await response.text(), n })),
       ),
     );
     const won = responses.filter((r) => r.status === 200);
@@ -71,7 +77,10 @@ describe("two chat servers on one PostgreSQL", () => {
     expect(prompts).toHaveLength(2);
     expect(won[0]!.text).toContain(`answer ${won[0]!.n}`);
 
-    const chat = (await (await fetch(`${a}/api/chats/${id}`)).json()) as { status: string; messages: Array<{ role: string; parts: Array<{ type: string; text?: string; output?: { stdout?: string } }> }> };
+    const chat = (await (await fetch(`${a}/api/chats/${id}`)).json()) as {
+      status: string;
+      messages: Array<{ role: string; parts: Array<{ type: string; text?: string; output?: { stdout?: string } }> }>;
+    };
     expect(chat.status).toBe("idle");
     const parts = chat.messages.at(-1)!.parts;
     expect(parts.filter((part) => part.type === "text")).toHaveLength(1);
@@ -83,9 +92,24 @@ describe("two chat servers on one PostgreSQL", () => {
   it("keeps each participant's chats apart, and the store's secret is one for all servers", async () => {
     const first = await createPostgresChatStore({ connectionString: cluster.url });
     const second = await createPostgresChatStore({ connectionString: cluster.url });
-    cleanups.push(() => first.close(), () => second.close());
+    cleanups.push(
+      () => first.close(),
+      () => second.close(),
+    );
     expect(Buffer.from(await first.secret("test")).equals(Buffer.from(await second.secret("test")))).toBe(true);
-    const chat = { id: "same", owner: "ada", status: "idle" as const, version: 0, messages: [], tools: [], options: {}, approvals: {}, error: null, createdAt: 1, updatedAt: 1 };
+    const chat = {
+      id: "same",
+      owner: "ada",
+      status: "idle" as const,
+      version: 0,
+      messages: [],
+      tools: [],
+      options: {},
+      approvals: {},
+      error: null,
+      createdAt: 1,
+      updatedAt: 1,
+    };
     expect(await first.insert(chat)).toBe(true);
     expect(await second.insert(chat)).toBe(false);
     expect(await second.insert({ ...chat, owner: "grace" })).toBe(true);
@@ -99,23 +123,37 @@ describe("two chat servers on one PostgreSQL", () => {
     expect(await second.list("ada", { limit: 10 })).toEqual([
       { id: "same", status: "idle", title: "From the first message", archived: true, createdAt: 1, updatedAt: 1 },
     ]);
-    expect(await first.list("grace", { limit: 10 })).toEqual([expect.objectContaining({ id: "same", title: null, archived: false })]);
+    expect(await first.list("grace", { limit: 10 })).toEqual([
+      expect.objectContaining({ id: "same", title: null, archived: false }),
+    ]);
     // A rename and an archive from two servers at once: both stay.
-    await Promise.all([first.describe("grace", "same", { title: "Renamed" }), second.describe("grace", "same", { archived: true })]);
-    expect(await first.list("grace", { limit: 10 })).toEqual([expect.objectContaining({ title: "Renamed", archived: true })]);
+    await Promise.all([
+      first.describe("grace", "same", { title: "Renamed" }),
+      second.describe("grace", "same", { archived: true }),
+    ]);
+    expect(await first.list("grace", { limit: 10 })).toEqual([
+      expect.objectContaining({ title: "Renamed", archived: true }),
+    ]);
     expect(await first.remove("ada", "same")).toBe(true);
     expect(await second.get("ada", "same")).toBeNull();
     expect(await second.list("ada", { limit: 10 })).toEqual([]);
     expect(await second.get("grace", "same")).not.toBeNull();
 
     // What an owner's chats take, in bytes of their stored JSON; and a sweep of chats past their retention.
-    const big = { ...chat, id: "big", owner: "lin", messages: [{ id: "m", role: "user", parts: [{ type: "text", text: "é".repeat(10_000) }] }] } as typeof chat;
+    const big = {
+      ...chat,
+      id: "big",
+      owner: "lin",
+      messages: [{ id: "m", role: "user", parts: [{ type: "text", text: "é".repeat(10_000) }] }],
+    } as typeof chat;
     expect(await first.insert(big)).toBe(true);
     expect(await second.usage!("lin")).toBeGreaterThan(20_000);
     expect(await second.usage!("nobody")).toBe(0);
     expect(await first.insert({ ...chat, id: "recent", owner: "lin", updatedAt: 5 })).toBe(true);
     // The heartbeat marks a running chat at its version only.
-    expect(await first.insert({ ...chat, id: "beating", owner: "lin", status: "running", version: 3, updatedAt: 5 })).toBe(true);
+    expect(
+      await first.insert({ ...chat, id: "beating", owner: "lin", status: "running", version: 3, updatedAt: 5 }),
+    ).toBe(true);
     await second.touch!({ owner: "lin", id: "beating", version: 2 }, 9);
     expect((await first.get("lin", "beating"))?.updatedAt).toBe(5);
     await second.touch!({ owner: "lin", id: "beating", version: 3 }, 9);
@@ -128,13 +166,22 @@ describe("two chat servers on one PostgreSQL", () => {
 
   it("the harness keeps its chats there when given a postgres:// database (DATABASE_URL for npm start)", async () => {
     const start = () =>
-      startHarness({ port: 0, database: cluster.url, chunkDelayMs: 0, executor: createScriptedExecutor(() => ({ stdout: "42\n" })) });
+      startHarness({
+        port: 0,
+        database: cluster.url,
+        chunkDelayMs: 0,
+        executor: createScriptedExecutor(() => ({ stdout: "42\n" })),
+      });
     const first = await start();
     cleanups.push(() => first.close());
     const chat = await fetch(`${first.url}/api/chat`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ id: "pg-chat", trigger: "submit-message", messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "```python\nprint(42)\n```" }] }] }),
+      body: JSON.stringify({
+        id: "pg-chat",
+        trigger: "submit-message",
+        messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "```python\nprint(42)\n```" }] }],
+      }),
     });
     const cookie = chat.headers.get("set-cookie")!.split(";")[0]!;
     expect(((await chat.json()) as { status: string }).status).toBe("idle");

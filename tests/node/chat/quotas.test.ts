@@ -11,9 +11,15 @@ describe("quotas per participant", () => {
     for (const id of ["a", "b", "c"]) expect((await call("POST", "/api/chats", { id })).status).toBe(201);
     const refused = await call("POST", "/api/chats", { id: "d" });
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ error: "too_many_chats", message: "You keep 3 chats, the most allowed: delete one to start another." });
+    expect(refused.body).toMatchObject({
+      error: "too_many_chats",
+      message: "You keep 3 chats, the most allowed: delete one to start another.",
+    });
     // The AI SDK path, which makes a chat on its first message, is bound the same way.
-    const viaChat = await call("POST", "/api/chat", { id: "e", messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }] });
+    const viaChat = await call("POST", "/api/chat", {
+      id: "e",
+      messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }],
+    });
     expect(viaChat.status).toBe(429);
     expect((await call("GET", "/api/chats")).body.chats).toHaveLength(3);
     expect((await call("POST", "/api/chats", { id: "bobs" }, "bob")).status).toBe(201);
@@ -28,12 +34,18 @@ describe("quotas per participant", () => {
     const before = (await call("GET", "/api/chats/c")).body;
     const refused = await call("POST", "/api/chats/c/messages", { text: "three" });
     expect(refused.status).toBe(413);
-    expect(refused.body).toMatchObject({ error: "chat_full", message: "This chat holds 2 messages, the most allowed: start a new chat to go on." });
+    expect(refused.body).toMatchObject({
+      error: "chat_full",
+      message: "This chat holds 2 messages, the most allowed: start a new chat to go on.",
+    });
     expect((await call("GET", "/api/chats/c")).body).toEqual(before);
   });
 
   it("a participant's chats take at most maxStoredBytesPerParticipant bytes; past it new messages and chats are refused, deleting makes room", async () => {
-    const { call } = await chatServer({ plan: () => [], endpoints: { limits: { maxStoredBytesPerParticipant: 150_000 } } });
+    const { call } = await chatServer({
+      plan: () => [],
+      endpoints: { limits: { maxStoredBytesPerParticipant: 150_000 } },
+    });
     await call("POST", "/api/chats", { id: "big" });
     const long = "x".repeat(90_000);
     expect((await call("POST", "/api/chats/big/messages", { text: long })).status).toBe(200);
@@ -42,7 +54,9 @@ describe("quotas per participant", () => {
     const refused = await call("POST", "/api/chats/big/messages", { text: "one more" });
     expect(refused.status).toBe(413);
     expect(refused.body.error).toBe("storage_full");
-    expect(refused.body.message).toMatch(/^Your chats take 1\d\d KB, the most allowed is 147 KB: delete some to go on\.$/);
+    expect(refused.body.message).toMatch(
+      /^Your chats take 1\d\d KB, the most allowed is 147 KB: delete some to go on\.$/,
+    );
     expect((await call("POST", "/api/chats", { id: "another" })).status).toBe(413);
     expect((await call("GET", "/api/chats/big")).body).toEqual(before);
     // Someone else is not touched.
@@ -55,7 +69,11 @@ describe("quotas per participant", () => {
 
   it("requests that come at once count each other: a burst cannot store many times the share", async () => {
     const store = await createSqliteChatStore({ path: ":memory:" });
-    const { call } = await chatServer({ plan: () => [], store, endpoints: { limits: { maxStoredBytesPerParticipant: 150_000 } } });
+    const { call } = await chatServer({
+      plan: () => [],
+      store,
+      endpoints: { limits: { maxStoredBytesPerParticipant: 150_000 } },
+    });
     const ids = Array.from({ length: 10 }, (_, i) => `burst-${i}`);
     for (const id of ids) expect((await call("POST", "/api/chats", { id })).status).toBe(201);
     const text = "y".repeat(20_000);
@@ -63,14 +81,20 @@ describe("quotas per participant", () => {
     const accepted = answers.filter((answer) => answer.status === 200).length;
     expect(accepted).toBeGreaterThan(0);
     expect(accepted).toBeLessThanOrEqual(2);
-    expect(answers.filter((answer) => answer.status === 413).every((answer) => answer.body.error === "storage_full")).toBe(true);
+    expect(
+      answers.filter((answer) => answer.status === 413).every((answer) => answer.body.error === "storage_full"),
+    ).toBe(true);
     expect(await store.usage!("alice")).toBeLessThan(2 * 150_000);
   });
 
   it("chats unchanged for longer than retentionMs are deleted, every owner's; newer ones stay", async () => {
     let time = Date.parse("2026-01-01T00:00:00Z");
     const store = await createSqliteChatStore({ path: ":memory:" });
-    const { call } = await chatServer({ plan: () => [], store, endpoints: { retentionMs: 7 * 86_400_000, now: () => time } });
+    const { call } = await chatServer({
+      plan: () => [],
+      store,
+      endpoints: { retentionMs: 7 * 86_400_000, now: () => time },
+    });
     expect((await call("POST", "/api/chats", { id: "old" })).status).toBe(201);
     expect((await call("POST", "/api/chats", { id: "bobs-old" }, "bob")).status).toBe(201);
     time += 6 * 86_400_000;

@@ -41,7 +41,9 @@ describe("a restart while a call waits", () => {
     const created = await request(`${first.url}/api/chats`, "POST", { tools: [executeCodeClientTool] });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    const asked = await request(`${first.url}/api/chats/${id}/messages`, "POST", { text: "```python\nprint(6 * 7)\n```" });
+    const asked = await request(`${first.url}/api/chats/${id}/messages`, "POST", {
+      text: "```python\nprint(6 * 7)\n```",
+    });
     expect(asked.body.status).toBe("requires_action");
     const [call] = asked.body.required_action.tool_calls;
     expect(call).toMatchObject({ name: "execute_code", input: { code: "print(6 * 7)" } });
@@ -57,7 +59,9 @@ describe("a restart while a call waits", () => {
       });
       expect(answered.status).toBe(200);
       expect(answered.body.status).toBe("idle");
-      expect(answered.body.messages.at(-1).parts.at(-1).text).toBe("The program finished with exit code 0. Its first line of output is: 42");
+      expect(answered.body.messages.at(-1).parts.at(-1).text).toBe(
+        "The program finished with exit code 0. Its first line of output is: 42",
+      );
       // The browser ran it; the server's sandbox never did.
       expect(programs).toEqual([]);
     } finally {

@@ -27,7 +27,13 @@ const slowExecutor = () =>
   }));
 
 async function harness(options: Partial<HarnessOptions> = {}) {
-  const h = await startHarness({ port: 0, database: ":memory:", chunkDelayMs: 0, executor: slowExecutor(), ...options });
+  const h = await startHarness({
+    port: 0,
+    database: ":memory:",
+    chunkDelayMs: 0,
+    executor: slowExecutor(),
+    ...options,
+  });
   cleanups.push(h.close);
   return h;
 }
@@ -71,8 +77,10 @@ async function readChunks(response: Response, until: (chunk: Chunk) => boolean =
   }
 }
 
-const liveOutput = (chunk: Chunk) => chunk.type === "tool-output-available" && chunk.preliminary === true && /one/.test(chunk.output?.stdout ?? "");
-const finalOutput = (chunks: Chunk[]) => chunks.find((chunk) => chunk.type === "tool-output-available" && !chunk.preliminary)?.output;
+const liveOutput = (chunk: Chunk) =>
+  chunk.type === "tool-output-available" && chunk.preliminary === true && /one/.test(chunk.output?.stdout ?? "");
+const finalOutput = (chunks: Chunk[]) =>
+  chunks.find((chunk) => chunk.type === "tool-output-available" && !chunk.preliminary)?.output;
 
 /** Starts a run of the slow program in a new chat, reads until its first line of output, then goes away as a closed page does. */
 async function startAndLeave(send: ReturnType<typeof browser>, url: string, id: string) {
@@ -80,7 +88,11 @@ async function startAndLeave(send: ReturnType<typeof browser>, url: string, id: 
   const response = await send(`${url}/api/chat`, {
     method: "POST",
     signal: page.signal,
-    body: JSON.stringify({ id, trigger: "submit-message", messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: SLOW_PROGRAM }] }] }),
+    body: JSON.stringify({
+      id,
+      trigger: "submit-message",
+      messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: SLOW_PROGRAM }] }],
+    }),
   });
   expect(response.status).toBe(200);
   const seen = await readChunks(response, liveOutput);
@@ -90,7 +102,11 @@ async function startAndLeave(send: ReturnType<typeof browser>, url: string, id: 
 
 async function storedChat(send: ReturnType<typeof browser>, url: string, id: string) {
   const response = await send(`${url}/api/chats/${id}`, { headers: { accept: "application/json" } });
-  return (await response.json()) as { status: string; error: string | null; messages: Array<{ role: string; parts: Array<{ type: string; output?: { status: string; stdout: string } }> }> };
+  return (await response.json()) as {
+    status: string;
+    error: string | null;
+    messages: Array<{ role: string; parts: Array<{ type: string; output?: { status: string; stdout: string } }> }>;
+  };
 }
 
 const storedOutput = (chat: Awaited<ReturnType<typeof storedChat>>) =>
@@ -125,7 +141,11 @@ describe("a run that outlives its page", () => {
     const send = browser();
     const first = await send(`${h.url}/api/chat`, {
       method: "POST",
-      body: JSON.stringify({ id: "chat-tabs", trigger: "submit-message", messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: SLOW_PROGRAM }] }] }),
+      body: JSON.stringify({
+        id: "chat-tabs",
+        trigger: "submit-message",
+        messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: SLOW_PROGRAM }] }],
+      }),
     });
     const second = await send(`${h.url}/api/chats/chat-tabs/stream`);
     expect(second.status).toBe(200);
@@ -136,7 +156,12 @@ describe("a run that outlives its page", () => {
 
   it("stops when asked: the program ends and the chat keeps the output so far", async () => {
     const h = await harness({
-      executor: createScriptedExecutor(() => ({ chunks: [{ stream: "stdout", text: "one\n" }, { stream: "stdout", text: "never\n", delayMs: 60_000 }] })),
+      executor: createScriptedExecutor(() => ({
+        chunks: [
+          { stream: "stdout", text: "one\n" },
+          { stream: "stdout", text: "never\n", delayMs: 60_000 },
+        ],
+      })),
     });
     const send = browser();
     await startAndLeave(send, h.url, "chat-stop");
@@ -160,17 +185,30 @@ describe("a run that outlives its page", () => {
     let calls = 0;
     const h = await harness({
       // The first program takes a while to start: the stop lands between the approval and any output.
-      executor: createScriptedExecutor(() => (++calls === 1 ? { delayMs: 30_000, stdout: "late\n" } : { stdout: "next\n" })),
+      executor: createScriptedExecutor(() =>
+        ++calls === 1 ? { delayMs: 30_000, stdout: "late\n" } : { stdout: "next\n" },
+      ),
     });
     const send = browser();
     const json = { accept: "application/json" };
-    const created = (await (await send(`${h.url}/api/chats`, { method: "POST", body: JSON.stringify({ confirmCodeExecution: true }) })).json()) as { id: string };
-    const asked = (await (await send(`${h.url}/api/chats/${created.id}/messages`, { method: "POST", headers: json, body: JSON.stringify({ text: SLOW_PROGRAM }) })).json()) as {
+    const created = (await (
+      await send(`${h.url}/api/chats`, { method: "POST", body: JSON.stringify({ confirmCodeExecution: true }) })
+    ).json()) as { id: string };
+    const asked = (await (
+      await send(`${h.url}/api/chats/${created.id}/messages`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ text: SLOW_PROGRAM }),
+      })
+    ).json()) as {
       required_action: { approvals: Array<{ approval_id: string }> };
     };
     const approved = await send(`${h.url}/api/chats/${created.id}/tool-results`, {
       method: "POST",
-      body: JSON.stringify({ results: [], approvals: [{ approval_id: asked.required_action.approvals[0]!.approval_id, approved: true }] }),
+      body: JSON.stringify({
+        results: [],
+        approvals: [{ approval_id: asked.required_action.approvals[0]!.approval_id, approved: true }],
+      }),
     });
     expect(approved.status).toBe(200);
     expect((await send(`${h.url}/api/chats/${created.id}/stop`, { method: "POST", body: "{}" })).status).toBe(202);
@@ -182,7 +220,11 @@ describe("a run that outlives its page", () => {
     }
     // The call has a result, the card reads it as stopped, and the model can read the chat.
     expect(storedOutput(stored)).toMatchObject({ status: "error", code: "run_stopped" });
-    const next = await send(`${h.url}/api/chats/${created.id}/messages`, { method: "POST", headers: json, body: JSON.stringify({ text: "```python\nprint(2)\n```" }) });
+    const next = await send(`${h.url}/api/chats/${created.id}/messages`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ text: "```python\nprint(2)\n```" }),
+    });
     expect(next.status).toBe(200);
     const after = (await next.json()) as Awaited<ReturnType<typeof storedChat>>;
     expect(after.status).not.toBe("error");
@@ -201,7 +243,8 @@ describe("a run that outlives its page", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const again = await send(`${h.url}/api/chat/chat-crowd/stream`);
     expect(again.status).toBe(200);
-    for (const response of [...followers.slice(1), again]) expect(finalOutput(await readChunks(response))).toMatchObject({ stdout: "one\ntwo\nthree\n" });
+    for (const response of [...followers.slice(1), again])
+      expect(finalOutput(await readChunks(response))).toMatchObject({ stdout: "one\ntwo\nthree\n" });
   });
 
   it("answers 404 for another browser's chat, and stops nothing of it", async () => {
@@ -224,7 +267,12 @@ describe("a run whose server went away", () => {
       port: 0,
       dataDir: dir,
       chunkDelayMs: 0,
-      executor: createScriptedExecutor(() => ({ chunks: [{ stream: "stdout", text: "one\n" }, { stream: "stdout", text: "never\n", delayMs: 60_000 }] })),
+      executor: createScriptedExecutor(() => ({
+        chunks: [
+          { stream: "stdout", text: "one\n" },
+          { stream: "stdout", text: "never\n", delayMs: 60_000 },
+        ],
+      })),
     });
     const send = browser();
     await startAndLeave(send, first.url, "chat-shutdown");
@@ -240,7 +288,9 @@ describe("a run whose server went away", () => {
       body: JSON.stringify({ text: SLOW_PROGRAM }),
     });
     expect(next.status).toBe(200);
-    expect(storedOutput((await next.json()) as Awaited<ReturnType<typeof storedChat>>)).toMatchObject({ stdout: "one\ntwo\nthree\n" });
+    expect(storedOutput((await next.json()) as Awaited<ReturnType<typeof storedChat>>)).toMatchObject({
+      stdout: "one\ntwo\nthree\n",
+    });
   });
 
   it("a run left running by a server that died is marked ended as soon as anyone reads the chat, and the chat goes on", async () => {
@@ -267,7 +317,10 @@ describe("a run whose server went away", () => {
     });
     await store.close();
 
-    expect(await storedChat(send, h.url, "chat-orphan")).toMatchObject({ status: "error", error: "The server stopped while answering." });
+    expect(await storedChat(send, h.url, "chat-orphan")).toMatchObject({
+      status: "error",
+      error: "The server stopped while answering.",
+    });
     expect((await send(`${h.url}/api/chat/chat-orphan/stream`)).status).toBe(204);
     const next = await send(`${h.url}/api/chats/chat-orphan/messages`, {
       method: "POST",
@@ -275,7 +328,9 @@ describe("a run whose server went away", () => {
       body: JSON.stringify({ text: SLOW_PROGRAM }),
     });
     expect(next.status).toBe(200);
-    expect(storedOutput((await next.json()) as Awaited<ReturnType<typeof storedChat>>)).toMatchObject({ stdout: "one\ntwo\nthree\n" });
+    expect(storedOutput((await next.json()) as Awaited<ReturnType<typeof storedChat>>)).toMatchObject({
+      stdout: "one\ntwo\nthree\n",
+    });
   });
 });
 
@@ -287,9 +342,13 @@ async function startRedis(): Promise<string> {
       probe.close(() => resolve(port));
     });
   });
-  const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   cleanups.push(() => child.kill());
   await new Promise<void>((resolve, reject) => {
     child.once("error", reject);

@@ -62,6 +62,8 @@ describe("asking before code runs (examples/ask-before-running.ts)", () => {
   it("the gated tool set: the MCP tool that runs no code answers at once", async () => {
     const chunks = await turn(gatedTools(ctx, mcpTools), "check_style");
     expect(types(chunks)).not.toContain("tool-approval-request");
-    expect(chunks).toContainEqual(expect.objectContaining({ type: "tool-output-available", output: "1 line, style fine" }));
+    expect(chunks).toContainEqual(
+      expect.objectContaining({ type: "tool-output-available", output: "1 line, style fine" }),
+    );
   });
 });

@@ -33,13 +33,26 @@ describe("the README's route handler with the server tool (examples/chat-route.t
       const response = await chat(python("print(sum(range(1, 101)))"));
       expect(response.status).toBe(200);
       const chunks = await chunksOf(response);
-      const outputs = chunks.flatMap((chunk) => (chunk.type === "tool-output-available" && !chunk.preliminary ? [chunk.output] : []));
-      expect(outputs).toEqual([expect.objectContaining({ status: "completed", stdout: "5050\n", stderr: "", exitCode: 0 })]);
+      const outputs = chunks.flatMap((chunk) =>
+        chunk.type === "tool-output-available" && !chunk.preliminary ? [chunk.output] : [],
+      );
+      expect(outputs).toEqual([
+        expect.objectContaining({ status: "completed", stdout: "5050\n", stderr: "", exitCode: 0 }),
+      ]);
       expect(textOf(chunks)).toContain("Its first line of output is: 5050");
 
-      expect(usage).toEqual([expect.objectContaining({ participantId: "student-42", tenantId: "course-7", chatbotId: "python-101" })]);
+      expect(usage).toEqual([
+        expect.objectContaining({ participantId: "student-42", tenantId: "course-7", chatbotId: "python-101" }),
+      ]);
       const events = log.mock.calls.map(([event]) => event);
-      expect(events).toEqual([expect.objectContaining({ type: "execute_code", participantId: "student-42", status: "completed", exitCode: 0 })]);
+      expect(events).toEqual([
+        expect.objectContaining({
+          type: "execute_code",
+          participantId: "student-42",
+          status: "completed",
+          exitCode: 0,
+        }),
+      ]);
       expect(events[0]).not.toHaveProperty("code");
     } finally {
       log.mockRestore();

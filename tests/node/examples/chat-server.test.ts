@@ -42,14 +42,20 @@ interface Chat {
 async function api(user: string | null, method: string, path: string, body?: unknown) {
   const response = await fetch(`${url}${path}`, {
     method,
-    headers: { "content-type": "application/json", accept: "application/json", ...(user ? { cookie: `session=${user}` } : {}) },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      ...(user ? { cookie: `session=${user}` } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Chat & { error?: string } };
 }
 
 const outputsOf = (chat: Chat) =>
-  chat.messages.flatMap((message) => message.parts.flatMap((part) => ("output" in part && part.output ? [part.output] : [])));
+  chat.messages.flatMap((message) =>
+    message.parts.flatMap((part) => ("output" in part && part.output ? [part.output] : [])),
+  );
 
 describe("the chat endpoints in Node's http server (examples/chat-server.ts)", () => {
   it("answers 401 without a session", async () => {
@@ -65,7 +71,9 @@ describe("the chat endpoints in Node's http server (examples/chat-server.ts)", (
     const ran = await api("student-42", "POST", `/api/chats/${id}/messages`, { text: python("print(2 ** 10)") });
     expect(ran.status).toBe(200);
     expect(ran.body.status).toBe("idle");
-    expect(outputsOf(ran.body)).toEqual([expect.objectContaining({ status: "completed", stdout: "1024\n", exitCode: 0 })]);
+    expect(outputsOf(ran.body)).toEqual([
+      expect.objectContaining({ status: "completed", stdout: "1024\n", exitCode: 0 }),
+    ]);
     const answer = ran.body.messages.at(-1)!.parts.findLast((part) => part.type === "text");
     expect(answer).toMatchObject({ text: expect.stringContaining("Its first line of output is: 1024") });
 
@@ -76,8 +84,12 @@ describe("the chat endpoints in Node's http server (examples/chat-server.ts)", (
   it("lets a chat take execute_code over, and waits for the client's result", async () => {
     const created = await api("student-42", "POST", "/api/chats", { tools: [executeCodeClientTool] });
     expect(created.status).toBe(201);
-    const asked = await api("student-42", "POST", `/api/chats/${created.body.id}/messages`, { text: python("print(6 * 7)") });
+    const asked = await api("student-42", "POST", `/api/chats/${created.body.id}/messages`, {
+      text: python("print(6 * 7)"),
+    });
     expect(asked.body.status).toBe("requires_action");
-    expect(asked.body.required_action?.tool_calls).toEqual([expect.objectContaining({ name: "execute_code", input: { code: "print(6 * 7)" } })]);
+    expect(asked.body.required_action?.tool_calls).toEqual([
+      expect.objectContaining({ name: "execute_code", input: { code: "print(6 * 7)" } }),
+    ]);
   });
 });

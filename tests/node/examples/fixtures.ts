@@ -9,7 +9,9 @@ import { startSandbox } from "../sandbox-fixture";
  * as an app keeps it in an environment variable.
  */
 export async function startTutorSandbox() {
-  const sandbox = await startSandbox(createPyodideExecutor({ poolSize: 1, onWarning: () => undefined }), { issuer: "my-tutor" });
+  const sandbox = await startSandbox(createPyodideExecutor({ poolSize: 1, onWarning: () => undefined }), {
+    issuer: "my-tutor",
+  });
   return { url: sandbox.url, signingKey: await exportPKCS8(sandbox.privateKey), close: sandbox.close };
 }
 

@@ -1,0 +1,19 @@
+// Copies each file marked `<!-- file: PATH -->` in the README and the guides
+// into the snippet below the mark, after the files change (a format pass, an
+// edited example). tests/node/readme-snippets.test.ts checks they agree.
+import { readFileSync, writeFileSync } from "node:fs";
+
+const documents = ["README.md", "docs/chats.md"];
+const snippet = /(<!-- file: (\S+) -->\n```\w*\n)([\s\S]*?)(\n```)/g;
+
+for (const document of documents) {
+  const text = readFileSync(document, "utf8");
+  const synced = text.replace(
+    snippet,
+    (_, open: string, file: string, __, close: string) => `${open}${readFileSync(file, "utf8").trimEnd()}${close}`,
+  );
+  if (synced !== text) {
+    writeFileSync(document, synced);
+    console.log(`${document}: snippets updated`);
+  }
+}
