@@ -7,20 +7,19 @@ import {
   buildExecuteCodeTool,
   createChatEndpoints,
   createRunStreams,
-  matchChatRoute,
   createRunFileRoute,
   createPostgresChatStore,
   createSqliteChatStore,
   EXECUTE_CODE_SYSTEM_PROMPT,
   gateCodeExecution,
-  sendWebResponse,
-  toWebRequest,
   type ChatLimits,
   type ChatLogEvent,
   type ChatStore,
   type ExecuteCodeLogEvent,
   type GateOptions,
 } from "../server/index.js";
+import { sendWebResponse, toWebRequest } from "../server/chat/node-adapter.js";
+import { matchChatRoute } from "../server/chat/routes.js";
 import { createChatHandler } from "./chat-handler.js";
 import { createParticipantCookies, type ParticipantCookieOptions } from "./participant-cookie.js";
 import { createPyodideFileHandler } from "./pyodide-files.js";
@@ -204,7 +203,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       }));
   // What the model is told it may import: CPython's libraries, where it runs them (known once it has loaded them).
   const packages = () =>
-    ((executor?.health?.().python as { modules?: string[] } | undefined)?.modules ?? []).filter((name) => !name.includes("."));
+    ((executor?.health?.().python as { modules?: string[] } | undefined)?.modules ?? []).filter(
+      (name) => !name.includes("."),
+    );
   const sandbox = !executor
     ? null
     : createMockSandbox({
@@ -219,9 +220,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
         schedule: { maxRunning: options.maxConcurrentRuns ?? 4 },
       });
 
-  const serveDemo = createStaticHandler(
-    options.demoDir ?? fileURLToPath(new URL("../demo/", import.meta.url)),
-  );
+  const serveDemo = createStaticHandler(options.demoDir ?? fileURLToPath(new URL("../demo/", import.meta.url)));
   let sandboxUrl = options.sandboxUrl ?? "";
   const signing = {
     privateKey: await exportJWK(privateKey),
@@ -236,13 +235,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     ...options.participantCookie,
     secret: options.participantCookie?.secret ?? (await store.secret("participant-cookie")),
   });
-  const identify = options.getParticipantId ?? ((req: IncomingMessage, res: ServerResponse) => cookies.identify(req, res));
+  const identify =
+    options.getParticipantId ?? ((req: IncomingMessage, res: ServerResponse) => cookies.identify(req, res));
   const chatRequests = createRateLimiter(options.chatRateLimit ?? DEFAULT_CHAT_RATE_LIMIT);
   /** Counts one chat request of this participant, or refuses it with 429. */
   const countChatRequest = (participantId: string) => {
     const taken = chatRequests.take(participantId);
     if (!taken.allowed) {
-      throw rateLimited("rate_limited", (seconds) => `Too many chat requests. Try again in ${seconds} s.`, taken.retryAfterMs);
+      throw rateLimited(
+        "rate_limited",
+        (seconds) => `Too many chat requests. Try again in ${seconds} s.`,
+        taken.retryAfterMs,
+      );
     }
   };
   const toolsFor = (participantId: string) => ({
@@ -268,7 +272,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     busyWaitMs: options.busyWaitMs,
     // The gate's switches come with the demo's requests and stay with the chat.
     readOptions: gateOptionsOf,
-    tools: ({ participantId, options: chatOptions }) => gateCodeExecution(toolsFor(participantId), chatOptions as GateOptions),
+    tools: ({ participantId, options: chatOptions }) =>
+      gateCodeExecution(toolsFor(participantId), chatOptions as GateOptions),
     // A chat may run execute_code in the browser instead of the sandbox.
     clientReplaceableTools: ["execute_code"],
     limits: { maxStoredBytesPerParticipant: 5 * 1024 * 1024, ...options.chatLimits },
@@ -313,7 +318,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   async function serveChats(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const isFile = RUN_FILE_PATH.test(path);
     const route = matchChatRoute(path);
-    if (!route && !isFile && path !== "/api/session") return sendRefusal(req, res, new RequestRefused(404, "not_found", "There is no such endpoint."));
+    if (!route && !isFile && path !== "/api/session")
+      return sendRefusal(req, res, new RequestRefused(404, "not_found", "There is no such endpoint."));
     const methods = route ? Object.keys(route.methods) : ["GET"];
     if (!methods.includes(req.method ?? "")) {
       res.writeHead(405, { allow: methods.join(", ") }).end();
@@ -324,7 +330,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     if (path === "/api/session") {
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
       // A real model is named for the demo's header; the scripted one is the default and goes unsaid.
-      res.end(JSON.stringify({ participant: participantId, ...(options.model ? { model: options.modelName ?? "a real model" } : {}) }));
+      res.end(
+        JSON.stringify({
+          participant: participantId,
+          ...(options.model ? { model: options.modelName ?? "a real model" } : {}),
+        }),
+      );
       return;
     }
     if (isFile) {

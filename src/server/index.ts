@@ -1,20 +1,16 @@
+// execute-code-ui/server: what a server needs, named one by one and grouped
+// as the README's server sections are. tests/node/server-entry.test.ts checks
+// that the README names every export.
+
+// The server tool (README: The server tool, Live output, Figures and files).
 export {
   buildExecuteCodeTool,
   type ExecuteCodeLogEvent,
   type ExecuteCodeToolContext,
   type ExecutionCost,
 } from "./execute-code-tool.js";
-export { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
-export { describeModelOutput } from "./model-output.js";
-export {
-  DEFAULT_CODE_EXECUTION_TOOL_NAMES,
-  gateCodeExecution,
-  type ApprovalPolicy,
-  type GateOptions,
-} from "./approval-gate.js";
-export { createApprovalExpiry, expiredApprovalResult, type ApprovalExpiryOptions } from "./approval-expiry.js";
-export { mergeTools, type ToolNameClash } from "./merge-tools.js";
 export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt.js";
+export { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
 export { createRunFileRoute, type RunFileRouteOptions } from "./run-file-route.js";
 export {
   createTokenMinter,
@@ -24,6 +20,74 @@ export {
   type TokenMinterOptions,
   type TokenSubject,
 } from "./token.js";
-export * from "../contract/index.js";
+export { mergeTools, type ToolNameClash } from "./merge-tools.js";
+
+// Ask before running code.
+export {
+  DEFAULT_CODE_EXECUTION_TOOL_NAMES,
+  gateCodeExecution,
+  type ApprovalPolicy,
+  type GateOptions,
+} from "./approval-gate.js";
+export { createApprovalExpiry, expiredApprovalResult, type ApprovalExpiryOptions } from "./approval-expiry.js";
+
+// Chats kept on the server.
+export { createChatEndpoints, type ChatEndpoints, type ChatSummaryView, type ChatView } from "./chat/endpoints.js";
+export type { ChatCaller, ChatEndpointsOptions, ChatLogEvent, ServerToolsContext } from "./chat/options.js";
+export {
+  DEFAULT_CHAT_LIMITS,
+  executeCodeResultContract,
+  jsonSchemaContract,
+  type ChatLimits,
+  type ToolResultContract,
+} from "./chat/validate.js";
+export { toNodeHandler } from "./chat/node-adapter.js";
+export { createSqliteChatStore, type SqliteChatStoreOptions } from "./chat/sqlite-store.js";
+export { createPostgresChatStore, type PgPool, type PostgresChatStoreOptions } from "./chat/postgres-store.js";
+export {
+  createRunStreams,
+  inProcessPubSub,
+  type Publisher,
+  type RunStreams,
+  type RunStreamsOptions,
+  type Subscriber,
+} from "./chat/run-streams.js";
+
+// A chat store of your own (docs/chats.md).
+export {
+  CHAT_STATUSES,
+  ChatStateConflict,
+  canMove,
+  nextStatus,
+  type ChatEvent,
+  type ChatStatus,
+} from "./chat/status.js";
+export {
+  moveChat,
+  type ChatDescription,
+  type ChatRecord,
+  type ChatStore,
+  type ChatSummary,
+  type DynamicToolSpec,
+} from "./chat/store.js";
+
+// The tool's input and results (README: Results it understands).
 export { executeCodeInputSchema, MAX_CODE_LENGTH } from "../contract/input.js";
-export * from "./chat/index.js";
+export type { ExecuteCodeInput } from "../contract/input.js";
+export {
+  APPROVAL_EXPIRED,
+  RUN_STOPPED,
+  executeCodeResultSchema,
+  type ExecuteCodeBusyResult,
+  type ExecuteCodeCompletedResult,
+  type ExecuteCodeErrorResult,
+  type ExecuteCodeProgress,
+  type ExecuteCodeResult,
+  type ExecuteCodeRunFile,
+  type ExecuteCodeRunningResult,
+  type ExecuteCodeTimeoutResult,
+  type ExecuteCodeTruncation,
+  type NormalizedExecuteCodeResult,
+  type UnrecognisedResult,
+} from "../contract/result.js";
+export { normalizeExecuteCodeResult } from "../contract/normalize.js";

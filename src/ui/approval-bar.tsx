@@ -1,12 +1,12 @@
 "use client";
 
-import { lazy, Suspense, useRef, useState, type ComponentPropsWithoutRef, type ComponentType } from "react";
+import { lazy, Suspense, useRef, useState, type ComponentProps, type ComponentType } from "react";
 import type { ApprovalReasonProps } from "./approval-reason.js";
 import { cn } from "./cn.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { lazyResource } from "./lazy-resource.js";
 
-export interface ApprovalBarProps extends Omit<ComponentPropsWithoutRef<"div">, "onChange"> {
+export interface ApprovalBarProps extends Omit<ComponentProps<"div">, "onChange"> {
   labels: ExecuteCodeLabels;
   /** May return a promise: should it reject, the prompt asks again and says the answer was not sent. */
   // biome-ignore lint/suspicious/noConfusingVoidType: a host's handler returns nothing, or a promise the card waits for.
@@ -46,11 +46,12 @@ export function ApprovalBar({ labels, onApprove, onDeny, onAnswered, className, 
     setFailed(false);
     const sent = approve ? onApprove() : onDeny(reason.trim() || undefined);
     onAnswered?.();
-    if (sent) Promise.resolve(sent).catch(() => {
-      answeredRef.current = false;
-      setAnswered(false);
-      setFailed(true);
-    });
+    if (sent)
+      Promise.resolve(sent).catch(() => {
+        answeredRef.current = false;
+        setAnswered(false);
+        setFailed(true);
+      });
   };
 
   return (

@@ -57,7 +57,12 @@ function tokensMatch(tokens: CodeToken[], text: string): boolean {
 const CodeLine = memo(function CodeLine({ number, text, tokens, focused, failed }: CodeLineProps) {
   const highlighted = tokens && tokensMatch(tokens, text);
   return (
-    <span className="ecu-code-line" data-line={number} data-focused={focused || undefined} data-error={failed || undefined}>
+    <span
+      className="ecu-code-line"
+      data-line={number}
+      data-focused={focused || undefined}
+      data-error={failed || undefined}
+    >
       {highlighted
         ? tokens.map((token, i) => (
             <span key={i} className="ecu-token" style={token.style as CSSProperties}>
@@ -114,7 +119,8 @@ const LineBlock = memo(
     if (!after.detailed) return true;
     const count = after.text.split("\n").length;
     const inBlock = (line: number | null) => line !== null && line > after.first && line <= after.first + count;
-    const moved = (line: "focusedLine" | "errorLine") => before[line] !== after[line] && (inBlock(before[line]) || inBlock(after[line]));
+    const moved = (line: "focusedLine" | "errorLine") =>
+      before[line] !== after[line] && (inBlock(before[line]) || inBlock(after[line]));
     if (moved("focusedLine") || moved("errorLine")) return false;
     for (let i = after.first; i < after.first + count; i++) if (before.tokens[i] !== after.tokens[i]) return false;
     return true;
@@ -144,7 +150,12 @@ const Gutter = memo(function Gutter({ lines }: { lines: number }) {
   return (
     // (perf) The width goes on the gutter alone: a custom property set on the
     // code would restyle every token below it when the count gains a digit.
-    <span aria-hidden className="ecu-code-gutter" data-slot="execute-code-gutter" style={{ "--ecu-gutter": `${String(lines).length}ch` } as CSSProperties}>
+    <span
+      aria-hidden
+      className="ecu-code-gutter"
+      data-slot="execute-code-gutter"
+      style={{ "--ecu-gutter": `${String(lines).length}ch` } as CSSProperties}
+    >
       {numbers}
     </span>
   );
@@ -167,7 +178,10 @@ function startReveal(complete: boolean, lineCount: number): Reveal {
 }
 
 export interface CodeBlockProps
-  extends Omit<PaneProps, "slot" | "name" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"> {
+  extends Omit<
+    PaneProps,
+    "slot" | "name" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"
+  > {
   /** Lines a long program shows folded. Default 16. */
   foldedLines?: number;
   code: string;
@@ -206,7 +220,8 @@ export function CodeBlock({
 
   const [reveal, setReveal] = useState(() => startReveal(complete, lines.length));
   // A card that mounted complete and streams again (its arguments replaced) renders the new lines as they come.
-  if (!complete && reveal.liveFrom === Number.POSITIVE_INFINITY) setReveal({ ...reveal, liveFrom: startReveal(false, lines.length).liveFrom });
+  if (!complete && reveal.liveFrom === Number.POSITIVE_INFINITY)
+    setReveal({ ...reveal, liveFrom: startReveal(false, lines.length).liveFrom });
   // The next block turns into lines once highlighting has reached it.
   const highlightedTo = Math.min(tokens.length, lines.length);
   useEffect(() => {

@@ -24,7 +24,13 @@ export interface ExecuteCodeCardProps extends Omit<RootProps, "children" | "asCh
  * (assistant-ui's tool-call props fit as they are) and needs no runtime, so
  * plain AI SDK `useChat` apps can render it too.
  */
-export const ExecuteCodeCard = memo(function ExecuteCodeCard({ onApprove, onDeny, onStop, onRetry, ...root }: ExecuteCodeCardProps) {
+export const ExecuteCodeCard = memo(function ExecuteCodeCard({
+  onApprove,
+  onDeny,
+  onStop,
+  onRetry,
+  ...root
+}: ExecuteCodeCardProps) {
   // The parts read the view from context; keeping them the same elements lets
   // a streamed delta that the card does not show yet skip them.
   const parts = useMemo(

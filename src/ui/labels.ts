@@ -139,7 +139,8 @@ export const englishLabels: ExecuteCodeLabels = {
   cancelledNoResult: "The chat ended before this code returned a result.",
   skipped: "This code was not run: a new message was sent before it ran.",
   error: "The code could not be run.",
-  unrecognised: "The tool answered in a shape this card does not know, so whether the program ran is unclear. Here is the answer as it came:",
+  unrecognised:
+    "The tool answered in a shape this card does not know, so whether the program ran is unclear. Here is the answer as it came:",
   approvalQuestion: "Run this Python program in the sandbox?",
   awaitingApproval: "Nothing runs until you choose Run. Check the code first.",
   awaitingClient: "Waiting for the browser to run the code.",

@@ -14,7 +14,10 @@ import { useFollowEnd } from "./use-follow-end.js";
 const FOLDED_LINES = 12;
 
 export interface OutputPaneProps
-  extends Omit<PaneProps, "slot" | "name" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"> {
+  extends Omit<
+    PaneProps,
+    "slot" | "name" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"
+  > {
   stream: "stdout" | "stderr";
   text: string;
   /** Characters the server cut from this stream. */
@@ -63,7 +66,9 @@ export function OutputPane({
   const cut = useMemo(() => {
     const window = windowOutput(text);
     // The tail starts in the colours the stream had where it was cut.
-    return window.kind === "cut" ? { ...window, tail: ansiStateAt(text, text.length - window.tail.length) + window.tail } : null;
+    return window.kind === "cut"
+      ? { ...window, tail: ansiStateAt(text, text.length - window.tail.length) + window.tail }
+      : null;
   }, [text]);
   const windowed = cut !== null;
   const shown = useMemo(() => (showAll || !cut ? ({ kind: "whole", text } as const) : cut), [showAll, cut, text]);

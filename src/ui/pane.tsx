@@ -1,12 +1,12 @@
 "use client";
 
-import { useId, type ComponentPropsWithoutRef, type CSSProperties, type ReactNode } from "react";
+import { useId, type ComponentProps, type CSSProperties, type ReactNode } from "react";
 import { cn } from "./cn.js";
 import { CopyButton } from "./copy-button.js";
 import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 
-export interface PaneProps extends Omit<ComponentPropsWithoutRef<"section">, "children" | "title"> {
+export interface PaneProps extends Omit<ComponentProps<"section">, "children" | "title"> {
   /** `data-slot` of the pane, part of the DOM contract. */
   slot: string;
   /** The pane's name, in its header row beside the copy button. */

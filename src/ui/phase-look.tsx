@@ -74,7 +74,11 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
     icon: Hourglass,
     tone: "warning",
     message: (view, labels) =>
-      view.retryAfterMs === null ? labels.busy(null) : <BusyCountdown retryAfterMs={view.retryAfterMs} labels={labels} />,
+      view.retryAfterMs === null ? (
+        labels.busy(null)
+      ) : (
+        <BusyCountdown retryAfterMs={view.retryAfterMs} labels={labels} />
+      ),
     output: false,
   },
   denied: {

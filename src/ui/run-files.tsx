@@ -1,7 +1,7 @@
 "use client";
 
 import { Dialog, Slot } from "radix-ui";
-import { useState, type ComponentPropsWithoutRef, type CSSProperties, type RefObject } from "react";
+import { useState, type ComponentProps, type CSSProperties, type RefObject } from "react";
 import type { ExecuteCodeRunFile } from "../contract/index.js";
 import { cn } from "./cn.js";
 import { useExecuteCode } from "./context.js";
@@ -16,7 +16,9 @@ export function defaultFileUrl(file: ExecuteCodeRunFile): string {
 
 /** Whether a program draws with matplotlib, so that its running card keeps room for the figure. */
 export function drawsFigure(code: string): boolean {
-  return /^\s*(?:import|from)\s+(?:matplotlib|pylab)\b|\bplt\.(?:plot|show|figure|subplots?|bar|scatter|hist|imshow)\s*\(/m.test(code);
+  return /^\s*(?:import|from)\s+(?:matplotlib|pylab)\b|\bplt\.(?:plot|show|figure|subplots?|bar|scatter|hist|imshow)\s*\(/m.test(
+    code,
+  );
 }
 
 const baseName = (name: string) => name.split("/").at(-1) ?? name;
@@ -61,24 +63,38 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
   return (
     <figure className="ecu-figure" data-state={failed ? "unavailable" : "shown"}>
       {failed ? (
-        <p data-slot="execute-code-file-unavailable" className="ecu-file-unavailable" style={{ aspectRatio: `${width} / ${height}` }}>
+        <p
+          data-slot="execute-code-file-unavailable"
+          className="ecu-file-unavailable"
+          style={{ aspectRatio: `${width} / ${height}` }}
+        >
           {labels.fileUnavailable(name)}
         </p>
       ) : (
         <Dialog.Root onOpenChange={takeScheme}>
-          <Dialog.Trigger data-slot="execute-code-figure-open" className="ecu-figure-open" aria-label={labels.enlargeFigure(alt)}>
+          <Dialog.Trigger
+            data-slot="execute-code-figure-open"
+            className="ecu-figure-open"
+            aria-label={labels.enlargeFigure(alt)}
+          >
             {image("ecu-figure-image", "lazy")}
           </Dialog.Trigger>
           <Dialog.Portal>
             {/* The card's tokens and scheme, outside the card: the dialog sits above the page, not in the thread. */}
             <div className="ecu-card ecu-figure-layer" data-theme={scheme}>
               <Dialog.Overlay className="ecu-figure-overlay" />
-              <Dialog.Content data-slot="execute-code-figure-dialog" className="ecu-figure-dialog" aria-describedby={undefined}>
+              <Dialog.Content
+                data-slot="execute-code-figure-dialog"
+                className="ecu-figure-dialog"
+                aria-describedby={undefined}
+              >
                 <Dialog.Title className="ecu-figure-dialog-title">{alt}</Dialog.Title>
-                <div className="ecu-figure-dialog-body">{image("ecu-figure-dialog-image", "eager", {
+                <div className="ecu-figure-dialog-body">
+                  {image("ecu-figure-dialog-image", "eager", {
                     // As large as the screen allows, at the figure's ratio.
                     width: `min(100vw - 48px, (100dvh - 140px) * ${width} / ${height})`,
-                  })}</div>
+                  })}
+                </div>
                 <div className="ecu-figure-dialog-actions">
                   <a data-slot="execute-code-figure-download" href={url} download={name} className="ecu-button">
                     {download}
@@ -99,7 +115,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
   );
 }
 
-export interface FilesProps extends ComponentPropsWithoutRef<"div"> {
+export interface FilesProps extends ComponentProps<"div"> {
   asChild?: boolean;
 }
 
@@ -129,7 +145,13 @@ export function Files({ asChild, className, ...props }: FilesProps) {
       {figures.length > 0 && (
         <div role="group" aria-label={labels.figures} data-slot="execute-code-figures" className="ecu-figures">
           {figures.map((file) => (
-            <Figure key={`${file.ref.sessionId}/${file.ref.fileId}`} file={file} url={fileUrl(file)} labels={labels} cardRef={rootRef} />
+            <Figure
+              key={`${file.ref.sessionId}/${file.ref.fileId}`}
+              file={file}
+              url={fileUrl(file)}
+              labels={labels}
+              cardRef={rootRef}
+            />
           ))}
         </div>
       )}
@@ -137,7 +159,12 @@ export function Files({ asChild, className, ...props }: FilesProps) {
         <ul aria-label={labels.files} className="ecu-file-list">
           {others.map((file) => (
             <li key={`${file.ref.sessionId}/${file.ref.fileId}`}>
-              <a data-slot="execute-code-file" href={fileUrl(file)} download={baseName(file.name)} className="ecu-file-chip">
+              <a
+                data-slot="execute-code-file"
+                href={fileUrl(file)}
+                download={baseName(file.name)}
+                className="ecu-file-chip"
+              >
                 {labels.download(file.name, formatBytes(file.size, labels.numbers))}
               </a>
             </li>

@@ -17,12 +17,7 @@ export interface StderrTextProps {
  * stderr with the traceback frames that point into the program turned into
  * links to that line of the code block.
  */
-export const StderrText = memo(function StderrText({
-  text,
-  programLineCount,
-  labels,
-  onGoToLine,
-}: StderrTextProps) {
+export const StderrText = memo(function StderrText({ text, programLineCount, labels, onGoToLine }: StderrTextProps) {
   const frames = onGoToLine ? findProgramFrames(text, programLineCount) : [];
   if (!frames.length) return <AnsiText text={text} />;
 

@@ -3,13 +3,8 @@ import { asSchema } from "ai";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness";
-import {
-  buildExecuteCodeTool,
-  createTokenMinter,
-  describeModelOutput,
-  mergeTools,
-  type ExecuteCodeToolContext,
-} from "../../src/server";
+import { buildExecuteCodeTool, createTokenMinter, mergeTools, type ExecuteCodeToolContext } from "../../src/server";
+import { describeModelOutput } from "../../src/server/model-output";
 import { AUDIENCE, ISSUER, listen, startSandbox } from "./sandbox-fixture";
 import { finalOutput } from "./tool-runs";
 
@@ -50,7 +45,12 @@ async function setup(
 
 describe("buildExecuteCodeTool: results", () => {
   it("returns the run's streams, exit code and wall time, and reports cost and a log event without the code", async () => {
-    const { run, onCost, log, seen } = await setup(() => ({ stdout: "42\n", stderr: "note\n", exitCode: 0, wallTimeMs: 12 }));
+    const { run, onCost, log, seen } = await setup(() => ({
+      stdout: "42\n",
+      stderr: "note\n",
+      exitCode: 0,
+      wallTimeMs: 12,
+    }));
     const result = await run("print(6 * 7)");
     expect(result).toEqual({
       status: "completed",
@@ -113,7 +113,11 @@ describe("buildExecuteCodeTool: results", () => {
   });
 
   it("reports the sandbox's own time limit as a timeout with the output so far", async () => {
-    const { run } = await setup(() => ({ stdout: "partial\n", exitCode: null, signal: "SIGKILL", timedOut: true }), {}, { maxRunMs: 2500 });
+    const { run } = await setup(
+      () => ({ stdout: "partial\n", exitCode: null, signal: "SIGKILL", timedOut: true }),
+      {},
+      { maxRunMs: 2500 },
+    );
     expect(await run("while True: pass")).toMatchObject({ status: "timeout", timeoutMs: 2500, stdout: "partial\n" });
   });
 });
@@ -150,16 +154,30 @@ describe("buildExecuteCodeTool: time limit and stop", () => {
 
 describe("buildExecuteCodeTool: waiting for a free slot is not running", () => {
   it("programs queued behind others all complete, though the wait is longer than the run limit", async () => {
-    const { run } = await setup(() => ({ stdout: "done\n", delayMs: 400 }), { timeoutMs: 1_000 }, { schedule: { maxRunning: 1 } });
+    const { run } = await setup(
+      () => ({ stdout: "done\n", delayMs: 400 }),
+      { timeoutMs: 1_000 },
+      { schedule: { maxRunning: 1 } },
+    );
     const results = await Promise.all(Array.from({ length: 5 }, (_, n) => run(`print(${n})`)));
     expect(results.map((result) => (result as { status: string }).status)).toEqual(Array(5).fill("completed"));
   });
 
   it("a program that waits past queueTimeoutMs is busy, and never runs", async () => {
-    const { sandbox, run, seen } = await setup((code) => ({ stdout: "ran\n", delayMs: code === "long()" ? 3_000 : 0 }), {}, { schedule: { maxRunning: 1 } });
+    const { sandbox, run, seen } = await setup(
+      (code) => ({ stdout: "ran\n", delayMs: code === "long()" ? 3_000 : 0 }),
+      {},
+      { schedule: { maxRunning: 1 } },
+    );
     const long = run("long()");
     await vi.waitFor(() => expect(seen).toEqual(["long()"]));
-    const impatient = buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId: "student-7", tenantId: "course-1", queueTimeoutMs: 300 });
+    const impatient = buildExecuteCodeTool({
+      sandboxUrl: sandbox.url,
+      signing: sandbox.signing,
+      participantId: "student-7",
+      tenantId: "course-1",
+      queueTimeoutMs: 300,
+    });
     const waited = await finalOutput(impatient, "quick()");
     expect(waited).toEqual({
       status: "busy",
@@ -172,11 +190,17 @@ describe("buildExecuteCodeTool: waiting for a free slot is not running", () => {
 
   it("one student's flood waits behind itself: another student's program runs first", async () => {
     const ended: string[] = [];
-    const { sandbox } = await setup((code) => ({ stdout: `${code}\n`, delayMs: code.startsWith("flood") ? 3_000 : 0 }), {}, { schedule: { maxRunning: 3 } });
+    const { sandbox } = await setup(
+      (code) => ({ stdout: `${code}\n`, delayMs: code.startsWith("flood") ? 3_000 : 0 }),
+      {},
+      { schedule: { maxRunning: 3 } },
+    );
     const as = (participantId: string) =>
       buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId, tenantId: "course-1" });
     const flooder = as("flooder");
-    const floods = Array.from({ length: 4 }, (_, n) => finalOutput(flooder, `flood${n}`).then(() => ended.push(`flood${n}`)));
+    const floods = Array.from({ length: 4 }, (_, n) =>
+      finalOutput(flooder, `flood${n}`).then(() => ended.push(`flood${n}`)),
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     const other = await finalOutput(as("someone-else"), "print(1)");
     ended.push("other");
@@ -187,7 +211,11 @@ describe("buildExecuteCodeTool: waiting for a free slot is not running", () => {
   });
 
   it("a full queue answers busy with when to retry", async () => {
-    const { tool, seen } = await setup(() => ({ delayMs: 2_000 }), {}, { schedule: { maxRunning: 1, maxQueuedPerParticipant: 1 } });
+    const { tool, seen } = await setup(
+      () => ({ delayMs: 2_000 }),
+      {},
+      { schedule: { maxRunning: 1, maxQueuedPerParticipant: 1 } },
+    );
     const running = finalOutput(tool, "first()");
     await vi.waitFor(() => expect(seen).toEqual(["first()"]));
     const queued = finalOutput(tool, "second()");
@@ -239,7 +267,11 @@ describe("buildExecuteCodeTool: a sandbox that is busy, failing or gone", () => 
   it("reports an answer with missing fields as malformed, naming them", async () => {
     const fetch = async () => new Response(JSON.stringify({ stdout: "4" }), { status: 200 });
     const { run } = await setup(() => ({}), { fetch });
-    expect(await run("x")).toMatchObject({ status: "error", code: "malformed_response", message: expect.stringMatching(/stderr/) });
+    expect(await run("x")).toMatchObject({
+      status: "error",
+      code: "malformed_response",
+      message: expect.stringMatching(/stderr/),
+    });
   });
 
   it("says the sandbox cannot be reached when the connection is refused", async () => {
@@ -254,7 +286,11 @@ describe("buildExecuteCodeTool: a sandbox that is busy, failing or gone", () => 
     const other = await startSandbox(createScriptedExecutor(() => ({})));
     cleanups.push(other.close);
     const { run } = await setup(() => ({}), { signing: other.signing });
-    expect(await run("x")).toMatchObject({ status: "error", code: "sandbox_unauthorized", message: expect.stringMatching(/HTTP 401/) });
+    expect(await run("x")).toMatchObject({
+      status: "error",
+      code: "sandbox_unauthorized",
+      message: expect.stringMatching(/HTTP 401/),
+    });
   });
 
   it("keeps the result when a hook throws", async () => {
@@ -273,11 +309,24 @@ describe("buildExecuteCodeTool: a sandbox that is busy, failing or gone", () => 
 describe("buildExecuteCodeTool: what the model is told", () => {
   it("describes the input with its limits, for the model's JSON schema", async () => {
     const { signing } = await startSandbox(createScriptedExecutor(() => ({})));
-    const built = buildExecuteCodeTool({ sandboxUrl: "http://127.0.0.1:1", signing, participantId: "p", tenantId: "t", timeoutMs: 30_000 });
+    const built = buildExecuteCodeTool({
+      sandboxUrl: "http://127.0.0.1:1",
+      signing,
+      participantId: "p",
+      tenantId: "t",
+      timeoutMs: 30_000,
+    });
     expect(await asSchema(built.inputSchema).jsonSchema).toMatchObject({
       type: "object",
       required: ["code"],
-      properties: { code: { type: "string", minLength: 1, maxLength: 20_000, description: expect.stringMatching(/Python 3 program/) } },
+      properties: {
+        code: {
+          type: "string",
+          minLength: 1,
+          maxLength: 20_000,
+          description: expect.stringMatching(/Python 3 program/),
+        },
+      },
     });
     expect(built.description).toMatch(/stop after 30 s/);
   });
@@ -322,7 +371,10 @@ describe("tokens", () => {
   it("refuses a lifetime over 300 s", async () => {
     const { signing } = await startSandbox(createScriptedExecutor(() => ({})));
     expect(() => createTokenMinter({ ...signing, lifetimeSeconds: 301 })).toThrow(RangeError);
-    const token = await createTokenMinter({ ...signing, lifetimeSeconds: 300 }).mint({ participantId: "p", tenantId: "t" });
+    const token = await createTokenMinter({ ...signing, lifetimeSeconds: 300 }).mint({
+      participantId: "p",
+      tenantId: "t",
+    });
     const claims = decodeJwt(token);
     expect(claims.exp! - claims.iat!).toBe(300);
   });
@@ -343,7 +395,9 @@ describe("what the model reads", () => {
   });
 
   it("tells the model not to guess when nothing ran", () => {
-    expect(describeModelOutput({ status: "error", code: "sandbox_unavailable", message: "Down." })).toMatch(/did not run.*Do not guess/);
+    expect(describeModelOutput({ status: "error", code: "sandbox_unavailable", message: "Down." })).toMatch(
+      /did not run.*Do not guess/,
+    );
     expect(describeModelOutput({ status: "busy", retryAfterMs: 2000, message: "" })).toMatch(/busy.*2 s/);
   });
 });

@@ -3,7 +3,8 @@
 // bytes), and the file route serves them to that student alone.
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedExecutor, replyToToolResult, type ScriptedAnswer } from "../../src/harness";
-import { buildExecuteCodeTool, createRunFileRoute, describeModelOutput, type ExecuteCodeRunFile } from "../../src/server";
+import { buildExecuteCodeTool, createRunFileRoute, type ExecuteCodeRunFile } from "../../src/server";
+import { describeModelOutput } from "../../src/server/model-output";
 import { startSandbox } from "./sandbox-fixture";
 import { finalOutput } from "./tool-runs";
 
@@ -19,12 +20,19 @@ const answer: ScriptedAnswer = {
   files: [
     { name: "figure-1.png", mediaType: "image/png", alt: "Squares, x: n", bytes: png },
     { name: "data.csv", mediaType: "text/csv", bytes: Buffer.from("a,b\n1,2\n") },
-    { name: "page.svg", mediaType: "image/svg+xml", bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') },
+    {
+      name: "page.svg",
+      mediaType: "image/svg+xml",
+      bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+    },
   ],
 };
 
 async function setup(fileTtlMs?: number) {
-  const sandbox = await startSandbox(createScriptedExecutor(() => answer), fileTtlMs === undefined ? {} : { fileTtlMs });
+  const sandbox = await startSandbox(
+    createScriptedExecutor(() => answer),
+    fileTtlMs === undefined ? {} : { fileTtlMs },
+  );
   cleanups.push(sandbox.close);
   const tool = (participantId: string) =>
     buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId, tenantId: "course-1" });
@@ -38,8 +46,22 @@ describe("a run's files", () => {
   it("the result names each file with its type, size, kind and a PNG's pixel size, and holds no bytes", async () => {
     const { tool } = await setup();
     const result = (await finalOutput(tool("student-1"), "draw()")) as { files: ExecuteCodeRunFile[] };
-    expect(result.files.map(({ ref, ...file }) => ({ ...file, ref: typeof ref.sessionId === "string" && typeof ref.fileId === "string" }))).toEqual([
-      { name: "figure-1.png", mediaType: "image/png", size: png.length, kind: "image", alt: "Squares, x: n", width: 640, height: 480, ref: true },
+    expect(
+      result.files.map(({ ref, ...file }) => ({
+        ...file,
+        ref: typeof ref.sessionId === "string" && typeof ref.fileId === "string",
+      })),
+    ).toEqual([
+      {
+        name: "figure-1.png",
+        mediaType: "image/png",
+        size: png.length,
+        kind: "image",
+        alt: "Squares, x: n",
+        width: 640,
+        height: 480,
+        ref: true,
+      },
       { name: "data.csv", mediaType: "text/csv", size: 8, kind: "file", ref: true },
       { name: "page.svg", mediaType: "image/svg+xml", size: 71, kind: "file", ref: true },
     ]);
@@ -79,8 +101,14 @@ describe("a run's files", () => {
     const { files } = (await finalOutput(tool("student-1"), "draw()")) as { files: ExecuteCodeRunFile[] };
     const stranger = await get(files[0]!, "student-2");
     expect(stranger.status).toBe(404);
-    expect(await stranger.json()).toEqual({ error: "not_found", message: "This file does not exist, or it has expired." });
-    const invented = await get({ ...files[0]!, ref: { sessionId: files[0]!.ref.sessionId, fileId: "nope" } }, "student-1");
+    expect(await stranger.json()).toEqual({
+      error: "not_found",
+      message: "This file does not exist, or it has expired.",
+    });
+    const invented = await get(
+      { ...files[0]!, ref: { sessionId: files[0]!.ref.sessionId, fileId: "nope" } },
+      "student-1",
+    );
     expect(invented.status).toBe(404);
   });
 
@@ -95,9 +123,16 @@ describe("a run's files", () => {
 
   it("a path that is not a file reference is a 404, and the sandbox being down is a 502 that says so", async () => {
     const { get } = await setup();
-    const bad = await get({ name: "x", mediaType: "x/y", size: 0, kind: "file", ref: { sessionId: "../../etc", fileId: "passwd" } }, "student-1");
+    const bad = await get(
+      { name: "x", mediaType: "x/y", size: 0, kind: "file", ref: { sessionId: "../../etc", fileId: "passwd" } },
+      "student-1",
+    );
     expect(bad.status).toBe(404);
-    const down = createRunFileRoute({ sandboxUrl: "http://127.0.0.1:9", signing: (await startSandbox(createScriptedExecutor(() => ({})))).signing, tenantId: "t" });
+    const down = createRunFileRoute({
+      sandboxUrl: "http://127.0.0.1:9",
+      signing: (await startSandbox(createScriptedExecutor(() => ({})))).signing,
+      tenantId: "t",
+    });
     const response = await down.handle(new Request("http://app.test/api/files/a/b"), { participantId: "p" });
     expect(response.status).toBe(502);
     expect((await response.json()).message).toMatch(/cannot be reached/);

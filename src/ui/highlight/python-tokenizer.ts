@@ -75,10 +75,12 @@ export async function createPythonTokenizer(regexes: PrecompiledRegex[] = PYTHON
       ...(state ? { grammarState: state as never } : {}),
     });
     const lines = result.tokens.map((line) =>
-      line.map((token): CodeToken => ({
-        content: token.content,
-        style: (token.htmlStyle ?? {}) as Record<string, string>,
-      })),
+      line.map(
+        (token): CodeToken => ({
+          content: token.content,
+          style: (token.htmlStyle ?? {}) as Record<string, string>,
+        }),
+      ),
     );
     return { lines, state: result.grammarState };
   });

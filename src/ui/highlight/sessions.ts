@@ -85,14 +85,17 @@ class HighlightWorker {
       } else {
         for (let i = 0; i < message.styles.length; i++) this.styles[message.stylesFrom + i] = message.styles[i]!;
         highlightStats.workerMs = message.busyMs;
-        this.sessions.get(message.session)?.receive(message.seq, message.from, message.lines, message.tail, message.done);
+        this.sessions
+          .get(message.session)
+          ?.receive(message.seq, message.from, message.lines, message.tail, message.done);
       }
     });
   }
 
   decode(line: EncodedLine): CodeToken[] {
     const tokens: CodeToken[] = [];
-    for (let i = 0; i < line.length; i += 2) tokens.push({ content: line[i] as string, style: this.styles[line[i + 1] as number]! });
+    for (let i = 0; i < line.length; i += 2)
+      tokens.push({ content: line[i] as string, style: this.styles[line[i + 1] as number]! });
     return tokens;
   }
 
@@ -201,7 +204,10 @@ class Session implements HighlightSession {
 
 /** Bundlers (Vite, webpack, Next.js) see this pattern and ship the worker as a chunk of its own, with shiki. */
 const spawnWorker = (): Worker =>
-  new Worker(new URL("./highlight-worker.js", import.meta.url), { type: "module", name: "execute-code-ui highlighter" });
+  new Worker(new URL("./highlight-worker.js", import.meta.url), {
+    type: "module",
+    name: "execute-code-ui highlighter",
+  });
 let spawn: (() => Worker) | null = typeof Worker === "undefined" ? null : spawnWorker;
 
 /** The worker once started; null where none can start (or after it failed). */

@@ -21,7 +21,10 @@ interface Session {
 }
 
 /** Returns the handler of the page's messages; answers through `post` once `tokenizer` has loaded. */
-export function createWorkerHost(post: (message: FromWorker) => void, loading: Promise<Tokenizer>): (message: ToWorker) => void {
+export function createWorkerHost(
+  post: (message: FromWorker) => void,
+  loading: Promise<Tokenizer>,
+): (message: ToWorker) => void {
   let tokenizer: Tokenizer | null = null;
   const sessions = new Map<number, Session>();
   const styleIds = new Map<string, number>();
@@ -120,7 +123,13 @@ export function createWorkerHost(post: (message: FromWorker) => void, loading: P
     }
     let session = sessions.get(message.session);
     if (!session) {
-      session = { engine: new IncrementalHighlight(lateTokenizer), sent: 0, restarts: 0, request: null, sentTail: null };
+      session = {
+        engine: new IncrementalHighlight(lateTokenizer),
+        sent: 0,
+        restarts: 0,
+        request: null,
+        sentTail: null,
+      };
       sessions.set(message.session, session);
     }
     session.engine.setCode(message.code);

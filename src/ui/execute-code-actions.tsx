@@ -1,0 +1,95 @@
+"use client";
+
+import { ChevronDown, CircleStop } from "lucide";
+import { Slot } from "radix-ui";
+import type { ComponentProps, MouseEvent } from "react";
+import { cn } from "./cn.js";
+import { useExecuteCode } from "./context.js";
+import type { AsChild } from "./execute-code-root.js";
+import { Icon } from "./icon.js";
+
+/** A part's click handler: the host's own first, then the part's action unless the host prevented it. */
+const thenUnlessPrevented =
+  (onClick: ((event: MouseEvent<HTMLButtonElement>) => void) | undefined, action: () => void) =>
+  (event: MouseEvent<HTMLButtonElement>) => {
+    onClick?.(event);
+    if (!event.defaultPrevented) action();
+  };
+
+export interface RetryProps extends ComponentProps<"button">, AsChild {
+  /** Asks again: the app regenerates the answer whose run found the sandbox busy. */
+  onRetry: () => void;
+}
+
+/** Try again, once the sandbox said it was busy. */
+export function Retry({ asChild, className, children, onRetry, onClick, ...props }: RetryProps) {
+  const { view, labels } = useExecuteCode();
+  if (view.phase !== "busy") return null;
+  const Component = asChild ? Slot.Root : "button";
+  return (
+    <Component
+      type={asChild ? undefined : "button"}
+      data-slot="execute-code-retry"
+      className={cn("ecu-button ecu-retry", className)}
+      onClick={thenUnlessPrevented(onClick, onRetry)}
+      {...props}
+    >
+      {children ?? labels.retry}
+    </Component>
+  );
+}
+
+export interface StopProps extends ComponentProps<"button">, AsChild {
+  /** Ends the run: the app stops the chat's request (server runs) or the program in the page (browser runs). */
+  onStop: () => void;
+}
+
+/**
+ * Stops the program while it runs, where the student looks: the stop icon
+ * of media players and chat apps, named for what it does (so that it is not
+ * a second "Stop" beside the composer's).
+ */
+export function Stop({ asChild, className, children, onStop, onClick, ...props }: StopProps) {
+  const { view, labels } = useExecuteCode();
+  if (view.phase !== "running") return null;
+  const Component = asChild ? Slot.Root : "button";
+  return (
+    <Component
+      type={asChild ? undefined : "button"}
+      data-slot="execute-code-stop"
+      aria-label={labels.stop}
+      title={labels.stop}
+      className={cn("ecu-icon-button ecu-stop", className)}
+      onClick={thenUnlessPrevented(onClick, onStop)}
+      {...props}
+    >
+      {children ?? <Icon node={CircleStop} aria-hidden className="ecu:size-4" />}
+    </Component>
+  );
+}
+
+// The fold is a disclosure button and the element it shows and hides, as
+// Radix's Collapsible renders them, written out here because Collapsible's
+// content measures itself when it mounts: a forced layout inside the commit of
+// every card, the longest part of a card's first render in a thread.
+
+/** Folds the card down to its header and back. */
+export function Trigger({ asChild, className, children, onClick, ...props }: ComponentProps<"button"> & AsChild) {
+  const { labels, open, setOpen, contentId } = useExecuteCode();
+  const Component = asChild ? Slot.Root : "button";
+  return (
+    <Component
+      type={asChild ? undefined : "button"}
+      data-slot="execute-code-trigger"
+      data-state={open ? "open" : "closed"}
+      aria-controls={contentId}
+      aria-expanded={open}
+      aria-label={open ? labels.collapseCard : labels.expandCard}
+      className={cn("ecu-icon-button ecu-trigger", className)}
+      onClick={thenUnlessPrevented(onClick, () => setOpen(!open))}
+      {...props}
+    >
+      {children ?? <Icon node={ChevronDown} aria-hidden className="ecu:size-4" />}
+    </Component>
+  );
+}

@@ -1,0 +1,149 @@
+"use client";
+
+import { Slot } from "radix-ui";
+import { useEffect, useMemo, type ComponentProps, type ReactNode } from "react";
+import { ApprovalBar, preloadApprovalReason, type ApprovalBarProps } from "./approval-bar.js";
+import { cn } from "./cn.js";
+import { CodeBlock, type CodeBlockProps } from "./code-block.js";
+import { useExecuteCode } from "./context.js";
+import type { AsChild, PartProps } from "./execute-code-root.js";
+import { OutputPane, type OutputPaneProps } from "./output-pane.js";
+import { PHASE_LOOK } from "./phase-look.js";
+import { StderrText } from "./stderr-text.js";
+
+/** Everything under the header: hidden, and not rendered, while the card is folded. */
+export function Content({ asChild, className, children, ...props }: ComponentProps<"div"> & AsChild) {
+  const { open, contentId } = useExecuteCode();
+  const Component = asChild ? Slot.Root : "div";
+  return (
+    <Component
+      id={contentId}
+      hidden={!open}
+      data-slot="execute-code-content"
+      data-state={open ? "open" : "closed"}
+      className={cn("ecu-content", className)}
+      {...props}
+    >
+      {open || asChild ? children : null}
+    </Component>
+  );
+}
+
+/** Lines of a program that did not run shown before "Show more". */
+const NOT_RUN_FOLDED_LINES = 3;
+
+export type SourceProps = Omit<CodeBlockProps, "code" | "complete" | "labels" | "focusedLine" | "errorLine">;
+
+/** The program, highlighted, growing while the model writes it. */
+export function Source(props: SourceProps) {
+  const { view, labels, focusedLine } = useExecuteCode();
+  // Code that did not run is there to be looked up, not read first.
+  const notRun = PHASE_LOOK[view.phase].foldCode === true;
+  return (
+    <CodeBlock
+      code={view.code}
+      complete={view.codeComplete}
+      labels={labels}
+      focusedLine={focusedLine}
+      errorLine={view.errorLine}
+      foldedLines={notRun ? NOT_RUN_FOLDED_LINES : undefined}
+      data-not-run={notRun || undefined}
+      {...props}
+    />
+  );
+}
+
+/** The sentence that explains a phase that is not a plain result, from the phase table. */
+export function Message({ asChild, className, children, ...props }: PartProps<"div">) {
+  const { view, labels } = useExecuteCode();
+  const content = children ?? PHASE_LOOK[view.phase].message?.(view, labels);
+  if (content === undefined || content === null || content === false || content === "") return null;
+  const Component = asChild ? Slot.Root : "div";
+  return (
+    <Component
+      data-slot="execute-code-message"
+      data-kind={view.phase}
+      className={cn("ecu-message", className)}
+      {...props}
+    >
+      {content}
+    </Component>
+  );
+}
+
+export interface OutputProps extends PartProps<"div"> {
+  /** Renders a stream's text; by default ANSI colours, and traceback frames on stderr linked to the code. */
+  renderText?: (text: string, stream: "stdout" | "stderr") => ReactNode;
+  /** Passed to each stream's pane (controlled or default show-more state, class names). */
+  stdoutProps?: Partial<OutputPaneProps>;
+  stderrProps?: Partial<OutputPaneProps>;
+}
+
+/**
+ * stdout and stderr, each in its own labelled pane when it has text; one
+ * line when the program printed nothing. Nothing before the program has
+ * run; while it runs, what it has printed so far, as it arrives.
+ */
+export function Output({ renderText, stdoutProps, stderrProps, asChild, className, ...props }: OutputProps) {
+  const { view, labels, focusLine } = useExecuteCode();
+  const look = PHASE_LOOK[view.phase];
+  const programLines = useMemo(() => view.code.split("\n").length, [view.code]);
+  if (!look.output || !view.output) return null;
+  const { stdout, stderr, truncated } = view.output;
+  const streams = {
+    stdout: {
+      text: stdout,
+      tone: "neutral",
+      render: renderText && ((text: string) => renderText(text, "stdout")),
+      props: stdoutProps,
+    },
+    stderr: {
+      text: stderr,
+      tone: look.tone === "danger" ? "danger" : "neutral",
+      render: renderText
+        ? (text: string) => renderText(text, "stderr")
+        : (text: string) => (
+            <StderrText text={text} programLineCount={programLines} labels={labels} onGoToLine={focusLine} />
+          ),
+      props: stderrProps,
+    },
+  } as const;
+  const Component = asChild ? Slot.Root : "div";
+  return (
+    <Component data-slot="execute-code-output" className={cn("ecu-output-group", className)} {...props}>
+      {(["stdout", "stderr"] as const).map((stream) => {
+        const { text, tone, render, props: paneProps } = streams[stream];
+        if (!text) return null;
+        return (
+          <OutputPane
+            key={stream}
+            stream={stream}
+            text={text}
+            truncatedChars={truncated[stream]}
+            labels={labels}
+            live={look.live}
+            tone={tone}
+            renderText={render}
+            {...paneProps}
+          />
+        );
+      })}
+      {!stdout && !stderr && !look.live && view.phase !== "cancelled" && (
+        <p data-slot="execute-code-no-output" className="ecu-no-output">
+          {labels.noOutput}
+        </p>
+      )}
+    </Component>
+  );
+}
+
+export type ApprovalProps = Omit<ApprovalBarProps, "labels" | "onAnswered">;
+
+/** Run and Deny while the card awaits approval; afterwards the card keeps the focus the buttons had. */
+export function Approval(props: ApprovalProps) {
+  const { view, labels, rootRef } = useExecuteCode();
+  // A card that can ask for approval fetches the reason field before it asks.
+  useEffect(preloadApprovalReason, []);
+  if (!PHASE_LOOK[view.phase].approval) return null;
+  return <ApprovalBar labels={labels} onAnswered={() => rootRef.current?.focus()} {...props} />;
+}

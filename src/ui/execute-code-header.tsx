@@ -1,0 +1,141 @@
+"use client";
+
+import { Slot } from "radix-ui";
+import { cn } from "./cn.js";
+import { useExecuteCode } from "./context.js";
+import type { PartProps } from "./execute-code-root.js";
+import { formatCount, formatDuration } from "./format.js";
+import { Icon } from "./icon.js";
+import { PHASE_LOOK } from "./phase-look.js";
+import { useElapsed } from "./use-clock.js";
+
+/**
+ * The card's header: its children on one row, and under them a failed run's
+ * exception (`ErrorSummary`), so the error leads the card even when folded.
+ */
+export function Header({ asChild, className, children, ...props }: PartProps<"div">) {
+  if (asChild) {
+    return (
+      <Slot.Root data-slot="execute-code-header" className={cn("ecu-header", className)} {...props}>
+        {children}
+      </Slot.Root>
+    );
+  }
+  return (
+    <div data-slot="execute-code-header" className={cn("ecu-header", className)} {...props}>
+      <div className="ecu-header-row">{children}</div>
+      <ErrorSummary />
+    </div>
+  );
+}
+
+/** What the program is about (its first comment or first line), or the tool's name ("Python") before there is code. */
+export function Title({ asChild, className, children, ...props }: PartProps<"span">) {
+  const { view, labels, titleId } = useExecuteCode();
+  const Component = asChild ? Slot.Root : "span";
+  const text = view.title ?? labels.title;
+  return (
+    <Component
+      id={titleId}
+      data-slot="execute-code-title"
+      className={cn("ecu-title", className)}
+      title={children === undefined ? text : undefined}
+      {...props}
+    >
+      {children ?? text}
+    </Component>
+  );
+}
+
+/** A failed run's exception ("ZeroDivisionError: division by zero"), the line a traceback ends with; nothing for other phases. */
+export function ErrorSummary({ asChild, className, ...props }: PartProps<"p">) {
+  const { view, labels } = useExecuteCode();
+  if (view.phase !== "failed" || !view.exception) return null;
+  const Component = asChild ? Slot.Root : "p";
+  return (
+    <Component data-slot="execute-code-error" className={cn("ecu-error", className)} title={view.exception} {...props}>
+      <span className="ecu-visually-hidden">{labels.raised} </span>
+      <code>{view.exception}</code>
+    </Component>
+  );
+}
+
+/**
+ * The phase in words with its icon, in a polite live region so that changes
+ * are announced. Children (the exit code, by default) follow the words.
+ */
+export function Status({ asChild, className, children, ...props }: PartProps<"div">) {
+  const { view, labels, phaseId } = useExecuteCode();
+  const look = PHASE_LOOK[view.phase];
+  const Component = asChild ? Slot.Root : "div";
+  return (
+    <Component
+      role="status"
+      data-slot="execute-code-status"
+      data-tone={look.tone}
+      className={cn("ecu-status", className)}
+      {...props}
+    >
+      <Icon node={look.icon} aria-hidden className={cn("ecu-status-icon", look.spins && "ecu-spin")} />
+      <span id={phaseId} className="ecu-status-word">
+        {labels.phase[view.phase]}
+      </span>
+      {children}
+    </Component>
+  );
+}
+
+/** How the program ended: its exit code, or the signal that killed it. */
+export function Exit({ asChild, className, ...props }: PartProps<"span">) {
+  const { view, labels } = useExecuteCode();
+  if (!view.exit) return null;
+  const { code, signal } = view.exit;
+  const text = signal ? labels.signal(signal) : code === null ? labels.exitUnknown : labels.exitCode(String(code));
+  const Component = asChild ? Slot.Root : "span";
+  return (
+    <Component
+      data-slot="execute-code-exit"
+      data-exit-code={code ?? undefined}
+      data-signal={signal ?? undefined}
+      className={cn("ecu-exit", className)}
+      title={text}
+      {...props}
+    >
+      {text}
+    </Component>
+  );
+}
+
+/** Time since the run started while it runs, the run's own time when done. Kept out of the live region so it is not read every second. */
+export function Timing({ asChild, className, ...props }: PartProps<"span">) {
+  const { view, labels } = useExecuteCode();
+  const running = view.phase === "running";
+  const elapsed = useElapsed(running);
+  let text: string | null = null;
+  let spoken = "";
+  if (running) {
+    const seconds = `${formatCount(Math.floor(elapsed / 1000), labels.numbers)} s`;
+    const limit =
+      view.timeoutMs === null ? null : `${formatCount(Math.round(view.timeoutMs / 1000), labels.numbers)} s`;
+    text = limit === null ? labels.elapsed(seconds) : labels.elapsedOfLimit(seconds, limit);
+    spoken = labels.spokenElapsed(seconds, limit);
+  } else if (view.wallTimeMs !== null) {
+    const duration = formatDuration(view.wallTimeMs, labels.numbers);
+    text = labels.wallTime(duration);
+    spoken = labels.spokenWallTime(duration);
+  }
+  if (!text) return null;
+  const Component = asChild ? Slot.Root : "span";
+  return (
+    // "3 s / 10 s" says little read aloud: a screen reader gets the sentence.
+    <Component
+      role="timer"
+      aria-label={spoken}
+      data-slot="execute-code-timing"
+      className={cn("ecu-timing", className)}
+      {...props}
+    >
+      {text}
+    </Component>
+  );
+}
