@@ -1,3 +1,7 @@
+// Over 300 lines: the harness's composition root (options, the sandbox,
+// the store, the chat endpoints, the demo's routes and headers) wired in
+// one function; each part it wires is a module of its own.
+
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";

@@ -1,5 +1,9 @@
 "use client";
 
+// Over 300 lines: the code pane is one component whose parts (gutter, line
+// blocks, the streaming reveal, the fold) share its render state; each
+// helper is local to it and small.
+
 import { Fragment, memo, useEffect, useState, type CSSProperties, type ReactNode } from "react";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines.js";
 import type { CodeToken } from "./highlight/types.js";

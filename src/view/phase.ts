@@ -1,3 +1,7 @@
+// Over 300 lines: the one pure function that decides a card's phase, with
+// the readers of each field of a result it needs; splitting them would
+// scatter the decision the phase table depends on.
+
 import {
   APPROVAL_EXPIRED,
   RUN_STOPPED,

@@ -78,3 +78,16 @@ describe("the layers of src/", () => {
     expect(new Set(entry)).toEqual(new Set(["contract", "view", "ui"]));
   });
 });
+
+describe("the size of src/'s files", () => {
+  it("keeps each file under 300 lines, or says near its top why it is longer", () => {
+    const files = readdirSync(src, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.(ts|tsx|mjs|py)$/.test(entry.name))
+      .map((entry) => path.join(entry.parentPath, entry.name));
+    const unexplained = files.filter((file) => {
+      const lines = readFileSync(file, "utf8").split("\n");
+      return lines.length > 300 && !lines.slice(0, 15).some((line) => /Over 300 lines: \S/.test(line));
+    });
+    expect(unexplained.map((file) => path.relative(src, file))).toEqual([]);
+  });
+});

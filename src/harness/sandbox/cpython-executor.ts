@@ -1,3 +1,7 @@
+// Over 300 lines: the Node side of the CPython engine (the isolation probe,
+// the warm parent's process and its line protocol, runs and their limits);
+// the warm parent itself is cpython-zygote.py.
+
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";

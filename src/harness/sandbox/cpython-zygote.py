@@ -1,5 +1,8 @@
 """The CPython engine's warm parent (the "zygote").
 
+Over 300 lines: the interpreter runs it as one script, with no package of
+its own to import from.
+
 It runs inside bubblewrap (no network, its own PID, IPC and user
 namespaces, a read-only /usr, uid 1000), imports the scientific stack once,
 and forks a fresh process for each program, a couple of them ahead of time.

@@ -1,3 +1,8 @@
+// Over 300 lines: the codeapi contract of the mock sandbox (tokens, rate
+// limits, the queue, streamed and flat answers, files) over one request
+// handler; the scheduler, rate limiter, replay guard and file store are
+// modules of their own.
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
 import { MAX_CODE_LENGTH } from "../../contract/input.js";

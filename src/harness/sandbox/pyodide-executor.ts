@@ -1,3 +1,6 @@
+// Over 300 lines: one engine (a pool of fresh interpreter processes, its
+// queue and its snapshot) whose parts share the pool's state.
+
 import os from "node:os";
 import path from "node:path";
 import type { Executor, RunOutcome, RunRequest } from "./executor.js";

@@ -1,3 +1,7 @@
+// Over 300 lines: one closure over the store and the chat's lifecycle, with
+// its request handlers, which share every step of it (the run, the storage
+// guard, the routes and the stores are modules of their own).
+
 import type { ToolSet, UIMessage } from "ai";
 import { conflict, readAISDKSubmission, type Submission } from "./ai-sdk-request.js";
 import {
@@ -35,11 +39,6 @@ import {
   type RawResult,
   type ToolResultContract,
 } from "./validate.js";
-
-// One closure over the store and the chat's lifecycle, with its request
-// handlers: longer than the other modules because the handlers share every
-// step of it (the run, the storage guard, the routes and the stores are
-// modules of their own).
 
 /** Another participant's chat does not exist, as far as the caller can tell. */
 const noSuchChat = () => new ChatRequestError(404, "not_found", "There is no such chat.");

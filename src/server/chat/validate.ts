@@ -1,3 +1,7 @@
+// Over 300 lines: every check of what a client sends the chat endpoints
+// (limits, bodies, tool specs, tool results) with the error it answers, in
+// one place so that each endpoint refuses the same input the same way.
+
 import * as v from "valibot";
 import { z } from "zod";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../../contract/limits.js";

@@ -1,0 +1,29 @@
+// Where the demo's programs run: the server's sandbox, or Pyodide in this page.
+import { AuiConfig, Tools } from "@assistant-ui/react";
+import { executeCodeToolkit, makeExecuteCodeToolkit } from "../../assistant-ui/index.js";
+import { createPyodideWorkerExecutor, type ClientExecutor } from "../../client-executor/index.js";
+import { askBeforeRunning, type RunWhere } from "./demo-chats.js";
+
+// Python in this page, in a Web Worker, loaded once a chat runs code in the browser.
+let executor: ClientExecutor | null = null;
+export const pageExecutor = () => (executor ??= createPyodideWorkerExecutor());
+const browserExecutor = {
+  run: (code: string, options?: Parameters<ClientExecutor["run"]>[1]) => pageExecutor().run(code, options),
+  get timeoutMs() {
+    return pageExecutor().timeoutMs;
+  },
+};
+
+export const configs: Record<RunWhere, AuiConfig> = {
+  server: AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) }),
+  browser: AuiConfig({
+    tools: Tools({
+      toolkit: makeExecuteCodeToolkit({
+        execution: "client",
+        executor: browserExecutor,
+        askBeforeRunning: () => askBeforeRunning.current,
+        labels: { approvalQuestion: "Run this Python program in this browser?" },
+      }),
+    }),
+  }),
+};
