@@ -12,6 +12,8 @@ import {
   ticksUpTo,
   runningWith,
   LiveOutputDemo,
+  AreaGallery,
+  everyStateShows,
 } from "./story-helpers";
 
 /** The program streaming in as the model writes it, and its output while it runs. */
@@ -167,3 +169,16 @@ export const StreamingOutput: Story = {
 };
 
 export const RunningWithOutputDark: Story = { ...RunningWithOutput, parameters: { theme: "dark" } };
+
+const areaStates = {
+  "Running, with output": RunningWithOutput.args,
+  "Running, with Stop and its limit": RunningWithStopAndLimit.args,
+};
+
+/** Every state of this area side by side. */
+export const Gallery: Story = {
+  render: () => <AreaGallery states={areaStates} />,
+  play: everyStateShows(areaStates),
+};
+
+export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
 import { bidiOutput, call, completed, htmlOutput, largeProgram, longOutput, unicodeOutput } from "./fixtures";
-import { card, slot, visibleLines, highlighted, longOutputArgs } from "./story-helpers";
+import { card, slot, visibleLines, highlighted, longOutputArgs, AreaGallery, everyStateShows } from "./story-helpers";
 
 /** Empty, long, cut and hostile output and programs: what the student sees is what the model reads. */
 const meta = {
@@ -184,3 +184,22 @@ export const ConcealedTextIsShown: Story = {
 };
 
 export const LongOutputDark: Story = { ...LongOutput, parameters: { theme: "dark" } };
+
+const areaStates = {
+  "Empty output": EmptyOutput.args,
+  "Stderr only": StderrOnly.args,
+  "Long output": LongOutput.args,
+  "Truncated output": TruncatedOutput.args,
+  "Unicode output": UnicodeOutput.args,
+  "HTML-looking output": HtmlLookingOutput.args,
+  "Invisible characters": InvisibleCharacters.args,
+  "Concealed text": ConcealedTextIsShown.args,
+};
+
+/** Every state of this area side by side. */
+export const Gallery: Story = {
+  render: () => <AreaGallery states={areaStates} />,
+  play: everyStateShows(areaStates),
+};
+
+export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };

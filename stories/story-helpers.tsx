@@ -196,6 +196,32 @@ export function PhaseGallery({ width }: { width?: number }) {
   );
 }
 
+/**
+ * An area's states side by side, each under its story's name: the gallery a
+ * designer compares in one scheme (every area has a light and a dark one).
+ */
+export function AreaGallery({ states }: { states: Record<string, ExecuteCodeCardProps | undefined> }) {
+  return (
+    <div style={{ display: "grid", gap: 16 }}>
+      {Object.entries(states).map(([name, args]) => (
+        <section key={name} aria-label={name} data-gallery-item={name} style={{ display: "grid", gap: 6 }}>
+          <h3 style={{ margin: 0, font: "600 13px system-ui, sans-serif", color: "inherit" }}>{name}</h3>
+          <ExecuteCodeCard fileUrl={storyFileUrl} {...args} />
+        </section>
+      ))}
+    </div>
+  );
+}
+
+/** The gallery's play: every state is there, as a card of its own, in the order given. */
+export const everyStateShows =
+  (states: Record<string, ExecuteCodeCardProps | undefined>): NonNullable<CardStory["play"]> =>
+  async ({ canvasElement }) => {
+    const items = [...canvasElement.querySelectorAll<HTMLElement>("[data-gallery-item]")];
+    await expect(items.map((item) => item.dataset.galleryItem)).toEqual(Object.keys(states));
+    for (const item of items) await expect(item.querySelectorAll('[data-slot="execute-code"]').length).toBe(1);
+  };
+
 export const everyPhaseShows: NonNullable<CardStory["play"]> = async ({ canvasElement }) => {
   const cards = [...canvasElement.querySelectorAll('[data-slot="execute-code"]')];
   await expect(cards.map((element) => element.getAttribute("data-phase"))).toEqual([...EXECUTE_CODE_PHASES]);

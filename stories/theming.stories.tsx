@@ -3,7 +3,17 @@ import { expect, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
 import { germanLabels } from "../src/locales/de";
 import { ansiOutput, call, completed, tracebackCode, tracebackStderr } from "./fixtures";
-import { card, slot, longOutputArgs, ansiPalette, ansiReadable, galleryStates, shadcnViolet } from "./story-helpers";
+import {
+  card,
+  slot,
+  longOutputArgs,
+  ansiPalette,
+  ansiReadable,
+  galleryStates,
+  shadcnViolet,
+  AreaGallery,
+  everyStateShows,
+} from "./story-helpers";
 
 /** Colours, labels and focus: terminal colours in both schemes, German labels, a shadcn theme, keyboard focus. */
 const meta = {
@@ -100,3 +110,17 @@ export const ShadcnTheme: Story = {
     await expect(getComputedStyle(run).backgroundColor).toBe(probe("var(--primary)"));
   },
 };
+
+const areaStates = {
+  "ANSI colours": AnsiColours.args,
+  "ANSI palette": AnsiPaletteLight.args,
+  "German labels": GermanLabels.args,
+};
+
+/** Every state of this area side by side. */
+export const Gallery: Story = {
+  render: () => <AreaGallery states={areaStates} />,
+  play: everyStateShows(areaStates),
+};
+
+export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };

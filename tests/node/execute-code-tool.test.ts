@@ -211,7 +211,7 @@ describe("buildExecuteCodeTool: waiting for a free slot is not running", () => {
   });
 
   it("a full queue answers busy with when to retry", async () => {
-    const { tool, seen } = await setup(
+    const { tool, seen, sandbox } = await setup(
       () => ({ delayMs: 2_000 }),
       {},
       { schedule: { maxRunning: 1, maxQueuedPerParticipant: 1 } },
@@ -219,6 +219,13 @@ describe("buildExecuteCodeTool: waiting for a free slot is not running", () => {
     const running = finalOutput(tool, "first()");
     await vi.waitFor(() => expect(seen).toEqual(["first()"]));
     const queued = finalOutput(tool, "second()");
+    // The third request is sent once the second waits in the queue: on a busy machine they could arrive the other way round.
+    await vi.waitFor(async () => {
+      const health = (await (await fetch(new URL("/v1/health", sandbox.url))).json()) as {
+        schedule: { queued: number };
+      };
+      expect(health.schedule.queued).toBe(1);
+    });
     const refused = await finalOutput(tool, "third()");
     expect(refused).toMatchObject({ status: "busy", retryAfterMs: 10_000 });
     await Promise.all([running, queued]);
