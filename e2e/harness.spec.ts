@@ -336,6 +336,19 @@ test.describe("the harness demo, as a person uses it", () => {
     await page.getByRole("checkbox", { name: "Dark theme" }).check();
     expect(await background()).toBe("rgb(13, 17, 23)");
   });
+
+  test("on a phone the composer is a line or two and grows with the message, up to a cap", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 700 });
+    await page.goto(at(PORTS.main));
+    const box = page.getByRole("textbox", { name: "Message" });
+    const lineHeight = await box.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+    const height = async () => (await box.boundingBox())!.height;
+    expect(await height()).toBeLessThan(lineHeight * 3.5);
+    await box.fill(python(Array.from({ length: 20 }, (_, i) => `print(${i})`).join("\n")));
+    // A long program grows the field, but the thread keeps most of the screen.
+    expect(await height()).toBeGreaterThan(lineHeight * 3.5);
+    expect(await height()).toBeLessThan(700 / 3);
+  });
 });
 
 test("when the rate limit is reached, the card says the sandbox is busy and when to retry", async ({ page }) => {

@@ -205,7 +205,10 @@ export function AreaGallery({ states }: { states: Record<string, ExecuteCodeCard
     <div style={{ display: "grid", gap: 16 }}>
       {Object.entries(states).map(([name, args]) => (
         <section key={name} aria-label={name} data-gallery-item={name} style={{ display: "grid", gap: 6 }}>
-          <h3 style={{ margin: 0, font: "600 13px system-ui, sans-serif", color: "inherit" }}>{name}</h3>
+          {/* The decorator sets the colour scheme: a heading readable on either background. */}
+          <h3 style={{ margin: 0, font: "600 13px system-ui, sans-serif", color: "light-dark(#1f2328, #e6edf3)" }}>
+            {name}
+          </h3>
           <ExecuteCodeCard fileUrl={storyFileUrl} {...args} />
         </section>
       ))}

@@ -7,7 +7,7 @@ import {
   useAui,
 } from "@assistant-ui/react";
 import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { ChatList } from "./chat-list.js";
 import {
   api,
@@ -24,6 +24,18 @@ import { configs } from "./run-where.js";
 import { useDemoChat } from "./use-demo-chat.js";
 
 const THEME_KEY = "demo-theme";
+const PHONE = window.matchMedia("(max-width: 640px)");
+
+/** Whether the page is phone-sized now; follows rotations and resizes. */
+function usePhone(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      PHONE.addEventListener("change", changed);
+      return () => PHONE.removeEventListener("change", changed);
+    },
+    () => PHONE.matches,
+  );
+}
 
 type Theme = "light" | "dark";
 
@@ -75,6 +87,7 @@ function ChatError({ message }: { message: string }) {
 
 function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => void }) {
   const { chat, refusal } = useDemoChat(demoChat);
+  const phone = usePhone();
   const runtime = useAISDKRuntime(chat);
   // The list names a chat after its first message: read it again once a run has ended.
   const settled = chat.status === "ready" || chat.status === "error";
@@ -103,9 +116,14 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
           <ComposerPrimitive.Input
             aria-label="Message"
             aria-describedby="demo-composer-hint"
-            placeholder={"Ask something, or paste a program:\n```python\nprint(2 ** 100)\n```"}
+            // The textarea grows with its placeholder: on a phone, one line of it, and a cap on how far a long program grows it.
+            placeholder={
+              phone
+                ? "Ask, or paste a ```python block"
+                : "Ask something, or paste a program:\n```python\nprint(2 ** 100)\n```"
+            }
             submitMode="enter"
-            rows={4}
+            maxRows={phone ? 6 : 16}
           />
           <p id="demo-composer-hint" className="demo-composer-hint">
             Enter sends · Shift+Enter adds a line
