@@ -19,7 +19,7 @@ import {
   type Executor,
 } from "../src/harness";
 import { createStaticHandler } from "../src/harness/static-files";
-import { buildExecuteCodeTool } from "../src/server";
+import { createExecuteCodeTool } from "../src/server";
 import { chromiumArgs, chromiumPath } from "../scripts/chromium.ts";
 import { createPythonTokenizer } from "../src/ui/highlight/python-tokenizer";
 import { largeProgram } from "../stories/fixtures";
@@ -483,7 +483,7 @@ async function serverFigures() {
   });
   const server = createServer((req, res) => void sandbox.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const tool = buildExecuteCodeTool({
+  const tool = createExecuteCodeTool({
     sandboxUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     signing: { privateKey, algorithm: "EdDSA", issuer: "bench", audience: "sandbox" },
     participantId: "p",

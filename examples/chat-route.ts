@@ -1,12 +1,12 @@
 // app/api/chat/route.ts in a Next.js app; any server with Web Requests works the same.
 import { convertToModelMessages, stepCountIs, streamText } from "ai";
-import { buildExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT } from "execute-code-ui/server";
+import { createExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT } from "execute-code-ui/server";
 import { coursePrompt, recordUsage, yourModel } from "./your-app"; // yours: your model, prompt and usage store
 
 export async function POST(req: Request) {
   const { messages } = await req.json();
   const tools = {
-    execute_code: buildExecuteCodeTool({
+    execute_code: createExecuteCodeTool({
       sandboxUrl: process.env.SANDBOX_URL!,
       signing: {
         privateKey: process.env.SANDBOX_SIGNING_KEY!, // PKCS#8 PEM, or a JWK / KeyObject

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { buildExecuteCodeTool, createChatEndpoints, toNodeHandler, type ChatStore } from "execute-code-ui/server";
+import { createExecuteCodeTool, createChatEndpoints, toNodeHandler, type ChatStore } from "execute-code-ui/server";
 import { coursePrompt, ctx, mySession, yourModel } from "./your-app"; // yours: model, prompt, sign-in, tool settings
 
 /** The chat endpoints under /api, for signed-in users. */
@@ -8,7 +8,7 @@ export function createChatServer(store: ChatStore) {
     store,
     model: yourModel,
     instructions: coursePrompt,
-    tools: ({ participantId }) => ({ execute_code: buildExecuteCodeTool({ ...ctx, participantId }) }),
+    tools: ({ participantId }) => ({ execute_code: createExecuteCodeTool({ ...ctx, participantId }) }),
     // A chat may take execute_code over, to run it where the client is.
     clientReplaceableTools: ["execute_code"],
   });

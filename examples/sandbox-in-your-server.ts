@@ -5,7 +5,7 @@ import { myApp } from "./your-app"; // yours: the rest of your routes
 
 // In your Node http server: the sandbox answers POST /v1/exec, you the rest.
 export const sandbox = createMockSandbox({
-  // Verifies what buildExecuteCodeTool signs with the private key; SPKI PEM here.
+  // Verifies what createExecuteCodeTool signs with the private key; SPKI PEM here.
   publicKey: createPublicKey(process.env.SANDBOX_PUBLIC_KEY!),
   algorithms: ["EdDSA"],
   issuer: "my-tutor",

@@ -6,5 +6,5 @@ export {
   type ClientExecutor,
   type ClientRunOptions,
   type PyodideWorkerExecutorOptions,
-} from "./pyodide-executor.js";
+} from "./pyodide-worker-executor.js";
 export { executeCodeClientTool } from "./tool-spec.js";

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { LanguageModel } from "ai";
 import { exportJWK, generateKeyPair } from "jose";
 import {
-  buildExecuteCodeTool,
+  createExecuteCodeTool,
   createChatEndpoints,
   createRunStreams,
   createRunFileRoute,
@@ -254,7 +254,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     }
   };
   const toolsFor = (participantId: string) => ({
-    execute_code: buildExecuteCodeTool({
+    execute_code: createExecuteCodeTool({
       sandboxUrl,
       signing,
       participantId,

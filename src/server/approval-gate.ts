@@ -38,7 +38,7 @@ export function gateCodeExecution<T extends ToolSet>(tools: T, options: GateOpti
   return gated as T;
 }
 
-/** When `buildExecuteCodeTool` asks before running: never, always, or per call. */
+/** When `createExecuteCodeTool` asks before running: never, always, or per call. */
 export type ApprovalPolicy<Input> =
   | "never"
   | "always"

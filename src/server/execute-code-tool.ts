@@ -98,9 +98,9 @@ function safely(hook: (() => void) | undefined): void {
 /**
  * The `execute_code` tool for the AI SDK: runs the model's Python in the
  * sandbox service and returns the kit's result type. Merge it into
- * `streamText({ tools: { execute_code: buildExecuteCodeTool(ctx) } })`.
+ * `streamText({ tools: { execute_code: createExecuteCodeTool(ctx) } })`.
  */
-export function buildExecuteCodeTool(
+export function createExecuteCodeTool(
   ctx: ExecuteCodeToolContext,
 ): Tool<ExecuteCodeInput, ExecuteCodeResult | ExecuteCodeRunningResult> {
   const timeoutMs = ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -235,3 +235,11 @@ export function buildExecuteCodeTool(
     toModelOutput: ({ output }) => ({ type: "text", value: describeModelOutput(output) }),
   });
 }
+
+/**
+ * The former name of `createExecuteCodeTool`.
+ *
+ * @deprecated Since 2026-12-02 (0.3.0); removed in 0.4.0. Use
+ * `createExecuteCodeTool`, named as the kit's other factories are.
+ */
+export const buildExecuteCodeTool = createExecuteCodeTool;

@@ -5,6 +5,7 @@
 // The server tool (README: The server tool, Live output, Figures and files).
 export {
   buildExecuteCodeTool,
+  createExecuteCodeTool,
   type ExecuteCodeLogEvent,
   type ExecuteCodeToolContext,
   type ExecutionCost,

@@ -2,7 +2,7 @@ import { SHOWN_IMAGES } from "./sandbox-client.js";
 import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
 
 export interface RunFileRouteOptions {
-  /** The sandbox service, as for `buildExecuteCodeTool`. */
+  /** The sandbox service, as for `createExecuteCodeTool`. */
   sandboxUrl: string;
   signing: TokenMinterOptions | TokenMinter;
   tenantId: string;

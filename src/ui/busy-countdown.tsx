@@ -2,7 +2,7 @@
 
 import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
-import { useElapsed } from "./use-clock.js";
+import { useElapsed } from "./use-elapsed.js";
 
 /** "Try again in N s", counting down from when the card learned of the limit. */
 export function BusyCountdown({ retryAfterMs, labels }: { retryAfterMs: number; labels: ExecuteCodeLabels }) {

@@ -7,7 +7,7 @@ import type { PartProps } from "./execute-code-root.js";
 import { formatCount, formatDuration } from "./format.js";
 import { Icon } from "./icon.js";
 import { PHASE_LOOK } from "./phase-look.js";
-import { useElapsed } from "./use-clock.js";
+import { useElapsed } from "./use-elapsed.js";
 
 /**
  * The card's header: its children on one row, and under them a failed run's

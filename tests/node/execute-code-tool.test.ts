@@ -3,7 +3,7 @@ import { asSchema } from "ai";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness";
-import { buildExecuteCodeTool, createTokenMinter, mergeTools, type ExecuteCodeToolContext } from "../../src/server";
+import { createExecuteCodeTool, createTokenMinter, mergeTools, type ExecuteCodeToolContext } from "../../src/server";
 import { describeModelOutput } from "../../src/server/model-output";
 import { AUDIENCE, ISSUER, listen, startSandbox } from "./sandbox-fixture";
 import { finalOutput } from "./tool-runs";
@@ -29,7 +29,7 @@ async function setup(
   cleanups.push(sandbox.close);
   const onCost = vi.fn();
   const log = vi.fn();
-  const tool = buildExecuteCodeTool({
+  const tool = createExecuteCodeTool({
     sandboxUrl: sandbox.url,
     signing: sandbox.signing,
     participantId: "student-7",
@@ -43,7 +43,7 @@ async function setup(
   return { tool, run, onCost, log, seen, sandbox };
 }
 
-describe("buildExecuteCodeTool: results", () => {
+describe("createExecuteCodeTool: results", () => {
   it("returns the run's streams, exit code and wall time, and reports cost and a log event without the code", async () => {
     const { run, onCost, log, seen } = await setup(() => ({
       stdout: "42\n",
@@ -122,7 +122,7 @@ describe("buildExecuteCodeTool: results", () => {
   });
 });
 
-describe("buildExecuteCodeTool: time limit and stop", () => {
+describe("createExecuteCodeTool: time limit and stop", () => {
   it("returns a timed-out result on its own time limit instead of throwing", async () => {
     const { run, onCost, log } = await setup(() => ({ stdout: "late", delayMs: 2000 }), { timeoutMs: 150 });
     const result = await run("slow()");
@@ -145,14 +145,14 @@ describe("buildExecuteCodeTool: time limit and stop", () => {
       server.close();
     });
     const signing = (await startSandbox(createScriptedExecutor(() => ({})))).signing;
-    const tool = buildExecuteCodeTool({ sandboxUrl: url, signing, participantId: "p", tenantId: "t" });
+    const tool = createExecuteCodeTool({ sandboxUrl: url, signing, participantId: "p", tenantId: "t" });
     const pending = finalOutput(tool, "x", stop.signal);
     await expect(pending).rejects.toThrow(/abort/i);
     await vi.waitFor(() => expect(sawAbort).toBe(true));
   });
 });
 
-describe("buildExecuteCodeTool: waiting for a free slot is not running", () => {
+describe("createExecuteCodeTool: waiting for a free slot is not running", () => {
   it("programs queued behind others all complete, though the wait is longer than the run limit", async () => {
     const { run } = await setup(
       () => ({ stdout: "done\n", delayMs: 400 }),
@@ -171,7 +171,7 @@ describe("buildExecuteCodeTool: waiting for a free slot is not running", () => {
     );
     const long = run("long()");
     await vi.waitFor(() => expect(seen).toEqual(["long()"]));
-    const impatient = buildExecuteCodeTool({
+    const impatient = createExecuteCodeTool({
       sandboxUrl: sandbox.url,
       signing: sandbox.signing,
       participantId: "student-7",
@@ -196,7 +196,7 @@ describe("buildExecuteCodeTool: waiting for a free slot is not running", () => {
       { schedule: { maxRunning: 3 } },
     );
     const as = (participantId: string) =>
-      buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId, tenantId: "course-1" });
+      createExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId, tenantId: "course-1" });
     const flooder = as("flooder");
     const floods = Array.from({ length: 4 }, (_, n) =>
       finalOutput(flooder, `flood${n}`).then(() => ended.push(`flood${n}`)),
@@ -233,7 +233,7 @@ describe("buildExecuteCodeTool: waiting for a free slot is not running", () => {
   });
 });
 
-describe("buildExecuteCodeTool: a sandbox that is busy, failing or gone", () => {
+describe("createExecuteCodeTool: a sandbox that is busy, failing or gone", () => {
   it("turns 429 into busy with the delay from Retry-After", async () => {
     const { run, onCost } = await setup(() => ({ fault: { kind: "rate-limit", retryAfterSeconds: 7 } }));
     expect(await run("x")).toMatchObject({ status: "busy", retryAfterMs: 7000 });
@@ -313,10 +313,10 @@ describe("buildExecuteCodeTool: a sandbox that is busy, failing or gone", () => 
   });
 });
 
-describe("buildExecuteCodeTool: what the model is told", () => {
+describe("createExecuteCodeTool: what the model is told", () => {
   it("describes the input with its limits, for the model's JSON schema", async () => {
     const { signing } = await startSandbox(createScriptedExecutor(() => ({})));
-    const built = buildExecuteCodeTool({
+    const built = createExecuteCodeTool({
       sandboxUrl: "http://127.0.0.1:1",
       signing,
       participantId: "p",
@@ -339,15 +339,15 @@ describe("buildExecuteCodeTool: what the model is told", () => {
   });
 });
 
-describe("buildExecuteCodeTool: approval", () => {
+describe("createExecuteCodeTool: approval", () => {
   it("asks never by default, always when told, or per call with a function of the input", async () => {
     const { signing } = await startSandbox(createScriptedExecutor(() => ({})));
     const base = { sandboxUrl: "http://127.0.0.1:1", signing, participantId: "p", tenantId: "t" };
-    expect(buildExecuteCodeTool(base).needsApproval).toBeUndefined();
-    expect(buildExecuteCodeTool({ ...base, approval: "never" }).needsApproval).toBeUndefined();
-    expect(buildExecuteCodeTool({ ...base, approval: "always" }).needsApproval).toBe(true);
+    expect(createExecuteCodeTool(base).needsApproval).toBeUndefined();
+    expect(createExecuteCodeTool({ ...base, approval: "never" }).needsApproval).toBeUndefined();
+    expect(createExecuteCodeTool({ ...base, approval: "always" }).needsApproval).toBe(true);
     const policy = vi.fn((input: { code: string }) => input.code.includes("import os"));
-    const needsApproval = buildExecuteCodeTool({ ...base, approval: policy }).needsApproval as (
+    const needsApproval = createExecuteCodeTool({ ...base, approval: policy }).needsApproval as (
       input: { code: string },
       options: { toolCallId: string; messages: []; context: object },
     ) => boolean | PromiseLike<boolean>;

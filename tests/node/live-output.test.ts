@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createScriptedExecutor, type Executor, type RunOutcome, type ScriptedAnswer } from "../../src/harness";
-import { buildExecuteCodeTool } from "../../src/server";
+import { createExecuteCodeTool } from "../../src/server";
 import { throttleLatest } from "../../src/server/throttle-latest";
 import { listen, startSandbox } from "./sandbox-fixture";
 import { runTool } from "./tool-runs";
@@ -119,7 +119,7 @@ describe("the mock sandbox streams a run on request", () => {
 
 describe("the server tool passes live output on", () => {
   const tool = (sandboxUrl: string, signing: Awaited<ReturnType<typeof startSandbox>>["signing"], extra = {}) =>
-    buildExecuteCodeTool({ sandboxUrl, signing, participantId: "p", tenantId: "t", ...extra });
+    createExecuteCodeTool({ sandboxUrl, signing, participantId: "p", tenantId: "t", ...extra });
 
   it("yields the output so far while the program runs, then the final result", async () => {
     const sandbox = await sandboxWith(createScriptedExecutor(() => ticks));

@@ -3,7 +3,7 @@
 // bytes), and the file route serves them to that student alone.
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedExecutor, replyToToolResult, type ScriptedAnswer } from "../../src/harness";
-import { buildExecuteCodeTool, createRunFileRoute, type ExecuteCodeRunFile } from "../../src/server";
+import { createExecuteCodeTool, createRunFileRoute, type ExecuteCodeRunFile } from "../../src/server";
 import { describeModelOutput } from "../../src/server/model-output";
 import { startSandbox } from "./sandbox-fixture";
 import { finalOutput } from "./tool-runs";
@@ -35,7 +35,7 @@ async function setup(fileTtlMs?: number) {
   );
   cleanups.push(sandbox.close);
   const tool = (participantId: string) =>
-    buildExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId, tenantId: "course-1" });
+    createExecuteCodeTool({ sandboxUrl: sandbox.url, signing: sandbox.signing, participantId, tenantId: "course-1" });
   const route = createRunFileRoute({ sandboxUrl: sandbox.url, signing: sandbox.signing, tenantId: "course-1" });
   const get = (file: ExecuteCodeRunFile, participantId: string) =>
     route.handle(new Request(`http://app.test/api/files/${file.ref.sessionId}/${file.ref.fileId}`), { participantId });

@@ -10,7 +10,7 @@ import {
   programFor,
   replyToToolResult,
 } from "../../src/harness";
-import { buildExecuteCodeTool } from "../../src/server";
+import { createExecuteCodeTool } from "../../src/server";
 import { startSandbox } from "./sandbox-fixture";
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -57,7 +57,7 @@ async function chat(prompt: string) {
     model: createScriptedModel({ chunkDelayMs: 0 }),
     messages: [{ role: "user", content: prompt }],
     tools: {
-      execute_code: buildExecuteCodeTool({
+      execute_code: createExecuteCodeTool({
         sandboxUrl: sandbox.url,
         signing: sandbox.signing,
         participantId: "p",

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedExecutor, startMockSandbox, type StartedMockSandbox } from "../../src/harness";
-import { buildExecuteCodeTool } from "../../src/server";
+import { createExecuteCodeTool } from "../../src/server";
 import { finalOutput } from "./tool-runs";
 
 let sandbox: StartedMockSandbox | undefined;
@@ -15,7 +15,7 @@ describe("startMockSandbox", () => {
       executor: createScriptedExecutor((code) => ({ stdout: `ran ${code}\n`, exitCode: 0 })),
     });
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const tool = buildExecuteCodeTool({
+    const tool = createExecuteCodeTool({
       sandboxUrl: sandbox.url,
       signing: sandbox.signing,
       participantId: "p",
@@ -29,7 +29,7 @@ describe("startMockSandbox", () => {
     sandbox = await startMockSandbox({ executor: createScriptedExecutor(() => ({ stdout: "no\n", exitCode: 0 })) });
     const other = await startMockSandbox({ executor: createScriptedExecutor(() => ({})) });
     try {
-      const tool = buildExecuteCodeTool({
+      const tool = createExecuteCodeTool({
         sandboxUrl: sandbox.url,
         signing: other.signing,
         participantId: "p",

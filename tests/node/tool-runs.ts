@@ -1,6 +1,6 @@
-import type { buildExecuteCodeTool } from "../../src/server";
+import type { createExecuteCodeTool } from "../../src/server";
 
-type Tool = ReturnType<typeof buildExecuteCodeTool>;
+type Tool = ReturnType<typeof createExecuteCodeTool>;
 
 /** Runs the tool as the AI SDK does: every preliminary output, then the final one. */
 export async function runTool(tool: Tool, code: string, abortSignal?: AbortSignal) {

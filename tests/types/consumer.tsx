@@ -4,7 +4,7 @@
 import { ExecuteCodeCard, normalizeExecuteCodeResult, deriveExecuteCodeView, englishLabels } from "execute-code-ui";
 import { ExecuteCodeToolUI, makeExecuteCodeRenderer } from "execute-code-ui/assistant-ui";
 import { germanLabels } from "execute-code-ui/locales/de";
-import { buildExecuteCodeTool, executeCodeInputSchema } from "execute-code-ui/server";
+import { buildExecuteCodeTool, createExecuteCodeTool, executeCodeInputSchema } from "execute-code-ui/server";
 import { createMockSandbox, createScriptedModel } from "execute-code-ui/harness";
 import { executeCodeCard } from "execute-code-ui/testing";
 
@@ -15,6 +15,8 @@ notAny(ExecuteCodeCard, true);
 notAny(ExecuteCodeToolUI, true);
 notAny(makeExecuteCodeRenderer, true);
 notAny(germanLabels, true);
+notAny(createExecuteCodeTool, true);
+// The former name still types for apps that have not moved yet (deprecated, removed in 0.4.0).
 notAny(buildExecuteCodeTool, true);
 notAny(executeCodeInputSchema, true);
 notAny(createMockSandbox, true);

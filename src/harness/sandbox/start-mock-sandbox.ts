@@ -22,9 +22,9 @@ export interface StartMockSandboxOptions {
 }
 
 export interface StartedMockSandbox {
-  /** Base URL to give `buildExecuteCodeTool` as `sandboxUrl`. */
+  /** Base URL to give `createExecuteCodeTool` as `sandboxUrl`. */
   url: string;
-  /** The signing options that this sandbox accepts, for `buildExecuteCodeTool`'s `signing`. */
+  /** The signing options that this sandbox accepts, for `createExecuteCodeTool`'s `signing`. */
   signing: TokenMinterOptions;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 // The README's mock sandbox inside a Node http server of your own: examples/sandbox-in-your-server.ts.
 import { exportPKCS8, exportSPKI, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildExecuteCodeTool } from "../../../src/server";
+import { createExecuteCodeTool } from "../../../src/server";
 import { listen } from "../sandbox-fixture";
 import { finalOutput } from "../tool-runs";
 
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const toolSignedWith = (privateKey: string) =>
-  buildExecuteCodeTool({
+  createExecuteCodeTool({
     sandboxUrl: url,
     signing: { privateKey, algorithm: "EdDSA", issuer: "my-tutor", audience: "sandbox" },
     participantId: "student-42",

@@ -1,6 +1,6 @@
 import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from "ai";
 import type { StartedMockSandbox } from "execute-code-ui/harness";
-import { buildExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT } from "execute-code-ui/server";
+import { createExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT } from "execute-code-ui/server";
 
 // The harness (scripted model, mock sandbox) starts Python processes from
 // files inside the package, so Node loads it as it is, not through the bundler.
@@ -16,7 +16,7 @@ export async function POST(req: Request) {
   sandbox ??= startMockSandbox();
   const { url, signing } = await sandbox;
   const tools = {
-    execute_code: buildExecuteCodeTool({
+    execute_code: createExecuteCodeTool({
       sandboxUrl: url,
       signing,
       participantId: "student-42", // from your session

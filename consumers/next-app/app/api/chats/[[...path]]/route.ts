@@ -1,6 +1,6 @@
 import type { StartedMockSandbox } from "execute-code-ui/harness";
 import {
-  buildExecuteCodeTool,
+  createExecuteCodeTool,
   createChatEndpoints,
   createSqliteChatStore,
   EXECUTE_CODE_SYSTEM_PROMPT,
@@ -23,7 +23,7 @@ async function openChats(): Promise<ChatEndpoints> {
     model: createScriptedModel(), // your model
     instructions: EXECUTE_CODE_SYSTEM_PROMPT,
     tools: ({ participantId }) => ({
-      execute_code: buildExecuteCodeTool({ sandboxUrl: url, signing, participantId, tenantId: "course-7" }),
+      execute_code: createExecuteCodeTool({ sandboxUrl: url, signing, participantId, tenantId: "course-7" }),
     }),
     // A chat may run execute_code in the browser instead (executeCodeClientTool).
     clientReplaceableTools: ["execute_code"],
