@@ -17,7 +17,6 @@ beforeAll(async () => {
   const probe = probeCpython();
   if (!probe.available)
     throw new Error(`The CPython engine cannot run on this machine (run scripts/setup.sh): ${probe.reason}`);
-  executor = createCpythonExecutor({ memoryLimitMb: 1024 });
   listener = createServer((_, res) => {
     requestsSeen++;
     res.end("ok");
@@ -26,7 +25,6 @@ beforeAll(async () => {
   port = (listener.address() as AddressInfo).port;
 });
 afterAll(async () => {
-  await executor?.close();
   listener?.close();
 });
 
@@ -45,216 +43,260 @@ const descendants = () =>
       }
     });
 
-describe("CPython with the scientific stack", () => {
-  it("runs numpy, pandas, sympy and scipy, with the exit code and a traceback that points at the program", async () => {
-    const result = await run(
-      [
-        "import numpy as np, pandas as pd, sympy as sp, scipy.integrate as si",
-        "print(np.arange(10).sum(), pd.Series([1, 2, 3]).mean())",
-        "x = sp.Symbol('x')",
-        "print(sp.factor(x**2 - 1), round(si.quad(lambda t: t * t, 0, 3)[0], 6))",
-        "1 / 0",
-      ].join("\n"),
-    );
-    expect(result.stdout).toBe("45 2.0\n(x - 1)*(x + 1) 9.0\n");
-    expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain('File "<exec>", line 5, in <module>');
-    expect(result.stderr).toContain("ZeroDivisionError: division by zero");
+// Every case holds however a run's process is made: cloned into its namespaces, or forked twice.
+describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) => {
+  beforeAll(() => {
+    executor = createCpythonExecutor({ memoryLimitMb: 1024, runProcess });
+  });
+  afterAll(async () => {
+    await executor?.close();
   });
 
-  it("saves a matplotlib figure in the working directory", async () => {
-    const result = await run(
-      "import matplotlib.pyplot as plt, os\nplt.plot([1, 2, 3])\nplt.savefig('plot.png')\nprint(os.path.getsize('plot.png') > 1000)",
-    );
-    expect(result).toMatchObject({ stdout: "True\n", exitCode: 0 });
+  it("says in its health how a run's process is made", async () => {
+    await run("print(1)");
+    const python = (executor.health?.() as { python: { forksPerRun: number } }).python;
+    // Debian's glibc on x86-64 or arm64: a run is one clone of the warm parent.
+    expect(python.forksPerRun).toBe(runProcess === "clone" ? 1 : 2);
   });
 
-  it("sys.exit(3) is exit code 3, and output streams as it is written", async () => {
-    const pieces: string[] = [];
-    const result = (await executor.run({
-      code: "import sys, time\nprint('one', flush=True)\ntime.sleep(0.3)\nprint('two')\nsys.exit(3)",
-      timeoutMs: 20_000,
-      signal: new AbortController().signal,
-      onOutput: (_, text) => pieces.push(text),
-    })) as RunOutcome;
-    expect(result).toMatchObject({ exitCode: 3, stdout: "one\ntwo\n" });
-    expect(pieces.length).toBeGreaterThanOrEqual(2);
-  });
+  describe("CPython with the scientific stack", () => {
+    it("runs numpy, pandas, sympy and scipy, with the exit code and a traceback that points at the program", async () => {
+      const result = await run(
+        [
+          "import numpy as np, pandas as pd, sympy as sp, scipy.integrate as si",
+          "print(np.arange(10).sum(), pd.Series([1, 2, 3]).mean())",
+          "x = sp.Symbol('x')",
+          "print(sp.factor(x**2 - 1), round(si.quad(lambda t: t * t, 0, 3)[0], 6))",
+          "1 / 0",
+        ].join("\n"),
+      );
+      expect(result.stdout).toBe("45 2.0\n(x - 1)*(x + 1) 9.0\n");
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toContain('File "<exec>", line 5, in <module>');
+      expect(result.stderr).toContain("ZeroDivisionError: division by zero");
+    });
 
-  it("every run gets fresh randomness: random, numpy, uuid4 and secrets differ between runs", async () => {
-    const program =
-      "import random, numpy, uuid, secrets\nprint(random.random(), numpy.random.rand(), uuid.uuid4(), secrets.token_hex(8))";
-    const [a, b] = await Promise.all([run(program), run(program)]);
-    expect(a.exitCode).toBe(0);
-    const [first, second] = [a.stdout.trim().split(" "), b.stdout.trim().split(" ")];
-    for (const [i, value] of first.entries()) expect(value).not.toBe(second[i]);
-  });
-});
+    it("saves a matplotlib figure in the working directory", async () => {
+      const result = await run(
+        "import matplotlib.pyplot as plt, os\nplt.plot([1, 2, 3])\nplt.savefig('plot.png')\nprint(os.path.getsize('plot.png') > 1000)",
+      );
+      expect(result).toMatchObject({ stdout: "True\n", exitCode: 0 });
+    });
 
-describe("attacks on the CPython engine", () => {
-  it("has no network: a loopback listener on the host hears nothing", async () => {
-    const result = await run(
-      `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=2)\n    print("connected")\nexcept OSError as e:\n    print("refused", e.errno)`,
-    );
-    expect(result.stdout).toMatch(/^refused/);
-    expect(requestsSeen).toBe(0);
-  });
-
-  it("is not root, sees no host files and no processes, and holds no descriptor of the host", async () => {
-    const result = await run(
-      [
-        "import os",
-        "print(os.getuid(), os.getpid())",
-        "print(sorted(os.listdir('/proc')))",
-        "for path in ('/etc/passwd', '/root', '/home', '/var', '/work/main'):",
-        "    print(path, os.path.exists(path))",
-        "open_fds = []",
-        "for fd in range(3, 1024):",
-        "    try:",
-        "        os.fstat(fd)",
-        "        open_fds.append(fd)",
-        "    except OSError:",
-        "        pass",
-        "print('fds', open_fds)",
-        "print('env', ' '.join(f'{k}={v}' for k, v in sorted(os.environ.items())))",
-      ].join("\n"),
-    );
-    expect(result.stdout).toBe(
-      [
-        "1000 1",
-        "[]",
-        "/etc/passwd False",
-        "/root False",
-        "/home False",
-        "/var False",
-        "/work/main False",
-        "fds []",
-        "env HOME=/work LANG=C.UTF-8 MPLBACKEND=Agg MPLCONFIGDIR=/tmp OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PWD=/work TMPDIR=/tmp",
-        "",
-      ].join("\n"),
-    );
-  });
-
-  it("finds nothing of an earlier run: /tmp, the working directory and the interpreter start fresh", async () => {
-    await run(
-      "import builtins\nopen('/tmp/planted', 'w').write('x')\nopen('left.txt', 'w').write('x')\nbuiltins.planted = 1",
-    );
-    const result = await run(
-      "import os, builtins\nprint(os.listdir('/tmp'), os.listdir('.'), hasattr(builtins, 'planted'))",
-    );
-    expect(result.stdout).toBe("[] [] False\n");
-  });
-
-  it("cannot signal or see another run that is running at the same time", async () => {
-    const victim = run("import time\ntime.sleep(1.5)\nprint('survived')");
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const attacker = await run(
-      "import os, signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept OSError as e:\n    print('kill', e.errno)\nfor pid in range(2, 400):\n    try:\n        os.kill(pid, 0)\n        print('sees', pid)\n    except OSError:\n        pass",
-    );
-    expect(attacker.stdout).not.toContain("sees");
-    expect((await victim).stdout).toBe("survived\n");
-  });
-
-  it("a fork bomb hits the process limit, dies with the run, and leaves no process behind", async () => {
-    const result = await run(
-      "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",
-      3_000,
-    );
-    expect(result).toMatchObject({ timedOut: true, signal: "SIGKILL" });
-    await expect
-      .poll(() => descendants().filter((line) => line.includes("/usr/bin/python3") && !line.includes("zygote")), {
-        timeout: 15_000,
-      })
-      .toEqual([]);
-    expect((await run("print(2 + 2)")).stdout).toBe("4\n");
-  });
-
-  it("a process started in the background does not outlive the run", async () => {
-    const result = await run(
-      "import subprocess\nsubprocess.Popen(['sleep', '600'], start_new_session=True)\nprint('left it')",
-    );
-    expect(result.stdout).toBe("left it\n");
-    await expect
-      .poll(() => descendants().filter((line) => line.startsWith("sleep 600")), { timeout: 15_000 })
-      .toEqual([]);
-  });
-
-  it("filling the disk stops at the run's own quota, and the next run has room", async () => {
-    const result = await run(
-      "try:\n    with open('big', 'wb') as f:\n        for _ in range(1024):\n            f.write(b'x' * 1024 * 1024)\nexcept OSError as e:\n    print('stopped', e.errno)",
-    );
-    expect(result.stdout).toMatch(/^stopped (27|28)\n$/);
-    expect((await run("open('small', 'w').write('ok')\nprint(open('small').read())")).stdout).toBe("ok\n");
-  });
-
-  it("a memory bomb gets MemoryError, and the next run works", async () => {
-    const result = await run("try:\n    b = bytearray(4 * 1024 ** 3)\nexcept MemoryError:\n    print('MemoryError')");
-    expect(result.stdout).toBe("MemoryError\n");
-    expect((await run("print(1)")).stdout).toBe("1\n");
-  });
-
-  it("an endless loop ends at the time limit, keeps what it printed, and the next run works", async () => {
-    const result = await run("print('started', flush=True)\nwhile True:\n    pass", 1_500);
-    expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL", stdout: "started\n" });
-    expect((await run("print(2 + 2)")).stdout).toBe("4\n");
-  });
-
-  it("stops when the caller aborts", async () => {
-    const abort = new AbortController();
-    const pending = run("while True: pass", 20_000, abort.signal);
-    setTimeout(() => abort.abort(), 500);
-    expect(await pending).toMatchObject({ timedOut: false, signal: "SIGKILL" });
-  });
-
-  it("output past the cap is cut and counted", async () => {
-    const small = createCpythonExecutor({ maxOutputChars: 1000 });
-    try {
-      const result = (await small.run({
-        code: "print('x' * 5000)",
+    it("sys.exit(3) is exit code 3, and output streams as it is written", async () => {
+      const pieces: string[] = [];
+      const result = (await executor.run({
+        code: "import sys, time\nprint('one', flush=True)\ntime.sleep(0.3)\nprint('two')\nsys.exit(3)",
         timeoutMs: 20_000,
         signal: new AbortController().signal,
+        onOutput: (_, text) => pieces.push(text),
       })) as RunOutcome;
-      expect(result.stdout).toBe("x".repeat(1000));
-      expect(result.truncated).toEqual({ stdout: 4001, stderr: 0 });
-    } finally {
-      await small.close();
-    }
-  });
-});
+      expect(result).toMatchObject({ exitCode: 3, stdout: "one\ntwo\n" });
+      expect(pieces.length).toBeGreaterThanOrEqual(2);
+    });
 
-describe("figures and files from CPython", () => {
-  it("a figure shown with plt.show() and one left open become PNG files with alt text; written files come back too", async () => {
-    const result = await run(
-      [
-        "import matplotlib.pyplot as plt",
-        "plt.plot([1, 4, 9])",
-        "plt.title('Squares')",
-        "plt.xlabel('n')",
-        "plt.show()",
-        "plt.figure()",
-        "plt.bar([1, 2], [3, 4])",
-        "open('data.csv', 'w').write('a,b\\n1,2\\n')",
-      ].join("\n"),
-    );
-    expect(result.exitCode).toBe(0);
-    expect(result.stderr).toBe("");
-    const files = (result.files ?? []).map((file) => ({
-      name: file.name,
-      mediaType: file.mediaType,
-      alt: file.alt,
-      png: Buffer.from(file.bytes).subarray(1, 4).toString(),
-    }));
-    expect(files).toEqual([
-      { name: "data.csv", mediaType: "text/csv", alt: undefined, png: ",b\n" },
-      { name: "figure-1.png", mediaType: "image/png", alt: "Squares, x: n", png: "PNG" },
-      { name: "figure-2.png", mediaType: "image/png", alt: "A figure", png: "PNG" },
-    ]);
+    it("every run gets fresh randomness: random, numpy, uuid4 and secrets differ between runs", async () => {
+      const program =
+        "import random, numpy, uuid, secrets\nprint(random.random(), numpy.random.rand(), uuid.uuid4(), secrets.token_hex(8))";
+      const [a, b] = await Promise.all([run(program), run(program)]);
+      expect(a.exitCode).toBe(0);
+      const [first, second] = [a.stdout.trim().split(" "), b.stdout.trim().split(" ")];
+      for (const [i, value] of first.entries()) expect(value).not.toBe(second[i]);
+    });
   });
 
-  it("keeps at most ten files and counts the rest", async () => {
-    const result = await run("for i in range(12):\n    open(f'f{i:02}.txt', 'w').write(str(i))");
-    expect(result.files).toHaveLength(10);
-    expect(result.filesCut).toBe(2);
+  describe("attacks on the CPython engine", () => {
+    it("has no network: a loopback listener on the host hears nothing", async () => {
+      const result = await run(
+        `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=2)\n    print("connected")\nexcept OSError as e:\n    print("refused", e.errno)`,
+      );
+      expect(result.stdout).toMatch(/^refused/);
+      expect(requestsSeen).toBe(0);
+    });
+
+    it("is not root, sees no host files and no processes, and holds no descriptor of the host", async () => {
+      const result = await run(
+        [
+          "import os",
+          "print(os.getuid(), os.getpid())",
+          "print(sorted(os.listdir('/proc')))",
+          "for path in ('/etc/passwd', '/root', '/home', '/var', '/work/main'):",
+          "    print(path, os.path.exists(path))",
+          "open_fds = []",
+          "for fd in range(3, 1024):",
+          "    try:",
+          "        os.fstat(fd)",
+          "        open_fds.append(fd)",
+          "    except OSError:",
+          "        pass",
+          "print('fds', open_fds)",
+          "print('env', ' '.join(f'{k}={v}' for k, v in sorted(os.environ.items())))",
+        ].join("\n"),
+      );
+      expect(result.stdout).toBe(
+        [
+          "1000 1",
+          "[]",
+          "/etc/passwd False",
+          "/root False",
+          "/home False",
+          "/var False",
+          "/work/main False",
+          "fds []",
+          "env HOME=/work LANG=C.UTF-8 MPLBACKEND=Agg MPLCONFIGDIR=/tmp OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PWD=/work TMPDIR=/tmp",
+          "",
+        ].join("\n"),
+      );
+    });
+
+    it("finds nothing of an earlier run: /tmp, the working directory and the interpreter start fresh", async () => {
+      await run(
+        "import builtins\nopen('/tmp/planted', 'w').write('x')\nopen('left.txt', 'w').write('x')\nbuiltins.planted = 1",
+      );
+      const result = await run(
+        "import os, builtins\nprint(os.listdir('/tmp'), os.listdir('.'), hasattr(builtins, 'planted'))",
+      );
+      expect(result.stdout).toBe("[] [] False\n");
+    });
+
+    it("cannot signal or see another run that is running at the same time", async () => {
+      const victim = run("import time\ntime.sleep(1.5)\nprint('survived')");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const attacker = await run(
+        "import os, signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept OSError as e:\n    print('kill', e.errno)\nfor pid in range(2, 400):\n    try:\n        os.kill(pid, 0)\n        print('sees', pid)\n    except OSError:\n        pass",
+      );
+      expect(attacker.stdout).not.toContain("sees");
+      expect((await victim).stdout).toBe("survived\n");
+    });
+
+    it("a fork bomb hits the process limit, dies with the run, and leaves no process behind", async () => {
+      const result = await run(
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",
+        3_000,
+      );
+      expect(result).toMatchObject({ timedOut: true, signal: "SIGKILL" });
+      await expect
+        .poll(() => descendants().filter((line) => line.includes("/usr/bin/python3") && !line.includes("zygote")), {
+          timeout: 15_000,
+        })
+        .toEqual([]);
+      expect((await run("print(2 + 2)")).stdout).toBe("4\n");
+    });
+
+    it("a process started in the background does not outlive the run", async () => {
+      const result = await run(
+        "import subprocess\nsubprocess.Popen(['sleep', '600'], start_new_session=True)\nprint('left it')",
+      );
+      expect(result.stdout).toBe("left it\n");
+      await expect
+        .poll(() => descendants().filter((line) => line.startsWith("sleep 600")), { timeout: 15_000 })
+        .toEqual([]);
+    });
+
+    it("filling the disk stops at the run's own quota, and the next run has room", async () => {
+      const result = await run(
+        "try:\n    with open('big', 'wb') as f:\n        for _ in range(1024):\n            f.write(b'x' * 1024 * 1024)\nexcept OSError as e:\n    print('stopped', e.errno)",
+      );
+      expect(result.stdout).toMatch(/^stopped (27|28)\n$/);
+      expect((await run("open('small', 'w').write('ok')\nprint(open('small').read())")).stdout).toBe("ok\n");
+    });
+
+    it("a memory bomb gets MemoryError, and the next run works", async () => {
+      const result = await run("try:\n    b = bytearray(4 * 1024 ** 3)\nexcept MemoryError:\n    print('MemoryError')");
+      expect(result.stdout).toBe("MemoryError\n");
+      expect((await run("print(1)")).stdout).toBe("1\n");
+    });
+
+    it("an endless loop ends at the time limit, keeps what it printed, and the next run works", async () => {
+      const result = await run("print('started', flush=True)\nwhile True:\n    pass", 1_500);
+      expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL", stdout: "started\n" });
+      expect((await run("print(2 + 2)")).stdout).toBe("4\n");
+    });
+
+    it("stops when the caller aborts", async () => {
+      const abort = new AbortController();
+      const pending = run("while True: pass", 20_000, abort.signal);
+      setTimeout(() => abort.abort(), 500);
+      expect(await pending).toMatchObject({ timedOut: false, signal: "SIGKILL" });
+    });
+
+    it("output past the cap is cut and counted", async () => {
+      const small = createCpythonExecutor({ maxOutputChars: 1000 });
+      try {
+        const result = (await small.run({
+          code: "print('x' * 5000)",
+          timeoutMs: 20_000,
+          signal: new AbortController().signal,
+        })) as RunOutcome;
+        expect(result.stdout).toBe("x".repeat(1000));
+        expect(result.truncated).toEqual({ stdout: 4001, stderr: 0 });
+      } finally {
+        await small.close();
+      }
+    });
+  });
+
+  describe("figures and files from CPython", () => {
+    it("a figure shown with plt.show() and one left open become PNG files with alt text; written files come back too", async () => {
+      const result = await run(
+        [
+          "import matplotlib.pyplot as plt",
+          "plt.plot([1, 4, 9])",
+          "plt.title('Squares')",
+          "plt.xlabel('n')",
+          "plt.show()",
+          "plt.figure()",
+          "plt.bar([1, 2], [3, 4])",
+          "open('data.csv', 'w').write('a,b\\n1,2\\n')",
+        ].join("\n"),
+      );
+      expect(result.exitCode).toBe(0);
+      expect(result.stderr).toBe("");
+      const files = (result.files ?? []).map((file) => ({
+        name: file.name,
+        mediaType: file.mediaType,
+        alt: file.alt,
+        png: Buffer.from(file.bytes).subarray(1, 4).toString(),
+      }));
+      expect(files).toEqual([
+        { name: "data.csv", mediaType: "text/csv", alt: undefined, png: ",b\n" },
+        { name: "figure-1.png", mediaType: "image/png", alt: "Squares, x: n", png: "PNG" },
+        { name: "figure-2.png", mediaType: "image/png", alt: "A figure", png: "PNG" },
+      ]);
+    });
+
+    it("keeps at most ten files and counts the rest", async () => {
+      const result = await run("for i in range(12):\n    open(f'f{i:02}.txt', 'w').write(str(i))");
+      expect(result.files).toHaveLength(10);
+      expect(result.filesCut).toBe(2);
+    });
+
+    it("returns no file through a link, a FIFO or a linked folder, and files in folders come back by their path", async () => {
+      const result = await run(
+        [
+          "import os",
+          "os.symlink('/etc/ld.so.cache', 'cache-link')",
+          "os.symlink('/usr/lib', 'lib-link')",
+          "os.mkfifo('pipe')",
+          "os.makedirs('out/deeper')",
+          "open('out/deeper/result.txt', 'w').write('42')",
+          "os.link('out/deeper/result.txt', 'hard.txt')",
+        ].join("\n"),
+      );
+      expect(result.exitCode).toBe(0);
+      expect((result.files ?? []).map((file) => [file.name, Buffer.from(file.bytes).toString()])).toEqual([
+        ["hard.txt", "42"],
+        ["out/deeper/result.txt", "42"],
+      ]);
+    });
+
+    it("a file past the size cap is counted as cut, never sent", async () => {
+      const result = await run(
+        ["open('big.bin', 'wb').write(b'x' * (6 * 1024 * 1024))", "open('ok.txt', 'w').write('fine')"].join("\n"),
+      );
+      expect((result.files ?? []).map((file) => file.name)).toEqual(["ok.txt"]);
+      expect(result.filesCut).toBe(1);
+    });
   });
 });
 

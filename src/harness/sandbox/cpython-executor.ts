@@ -30,6 +30,13 @@ export interface CpythonExecutorOptions {
   maxFileMb?: number;
   /** All files of one run together, in MB. Default 10. */
   maxTotalFileMb?: number;
+  /**
+   * How a run's process is made: `clone`, straight into its namespaces (one
+   * fork of the warm parent, where glibc's thread layout is recognised; else
+   * as `fork-twice`), or `fork-twice`: fork, enter the namespaces, fork the
+   * program. @default "clone"
+   */
+  runProcess?: "clone" | "fork-twice";
 }
 
 /** Whether the CPython engine can run here, and if not, why. */
@@ -133,7 +140,7 @@ export function probeCpython(options: Pick<CpythonExecutorOptions, "python" | "b
 }
 
 type ZygoteMessage =
-  | { type: "ready"; modules: string[]; python: string }
+  | { type: "ready"; modules: string[]; python: string; forksPerRun: 1 | 2 }
   | { type: "started"; id: string }
   | { type: "output"; id: string; stream: "stdout" | "stderr"; text: string }
   | {
@@ -174,6 +181,8 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   let zygote: { child: ChildProcessWithoutNullStreams; ready: Promise<{ modules: string[]; python: string }> } | null =
     null;
   let modules: string[] = [];
+  // 1: each run is cloned straight into its namespaces; 2: glibc's layout was not recognised, so fork, unshare, fork.
+  let forksPerRun: 1 | 2 | null = null;
   let nextId = 0;
   let closed = false;
 
@@ -187,6 +196,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       processes: maxProcesses,
       openFiles: 256,
       fileMb: diskMb,
+      clone: (options.runProcess ?? "clone") === "clone",
     });
     const child = spawn(
       bwrap,
@@ -212,6 +222,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
           }
           if (message.type === "ready") {
             modules = message.modules;
+            forksPerRun = message.forksPerRun;
             resolve(message);
           } else pending.get(message.id)?.onMessage(message);
         }
@@ -311,7 +322,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
     health() {
       return {
         executor: "cpython",
-        python: { path: python, modules },
+        python: { path: python, modules, forksPerRun },
         isolation: {
           network: "none: a network namespace of its own per run",
           processes: "a PID namespace of its own per run; the program is its PID 1",

@@ -5,16 +5,17 @@ its own to import from.
 
 It runs inside bubblewrap (no network, its own PID, IPC and user
 namespaces, a read-only /usr, uid 1000), imports the scientific stack once,
-and forks a fresh process for each program, a couple of them ahead of time.
-Each run then gets namespaces of its own on top (user, mount, PID, network,
-IPC, UTS), a private /tmp and working directory, an empty /proc, limits, no
+and clones a fresh process for each program, a couple of them ahead of
+time, straight into namespaces of its own (user, mount, PID, network, IPC,
+UTS): a private /tmp and working directory, an empty /proc, limits, no
 capabilities, and the program itself runs as PID 1 of its namespace, so
 everything it starts dies with it. A prepared run has no program yet: it
-waits for one on a pipe, and each is used once.
+waits for one on a pipe, and each is used once. This process reads a run's
+files from a descriptor of its /work once the run has ended.
 
 Protocol with the Node parent: one JSON object a line.
   in:  {"type":"run","id","code","limits":{...}}  {"type":"kill","id"}
-  out: {"type":"ready","modules"}  {"type":"started","id"}
+  out: {"type":"ready","modules","python","forksPerRun"}  {"type":"started","id"}
        {"type":"output","id","stream","text"}
        {"type":"exit","id","code","signal","cut":{"stdout","stderr"},"files","filesCut"}
 """
@@ -30,6 +31,7 @@ import random
 import resource
 import selectors
 import signal
+import stat
 import sys
 
 # Loaded once here, shared copy-on-write by every run.
@@ -85,6 +87,71 @@ CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 UID = GID = 1000
+RUN_NAMESPACES = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+
+
+def clone_setup():
+    """How to clone() straight into a run's namespaces, as glibc's fork() does it, or None.
+
+    A fork costs this 120 MB process about as much CPU as a small program's
+    whole run: one clone() per run instead of fork, unshare and fork again
+    halves that. glibc keeps each thread's id in its thread descriptor;
+    fork() has the kernel write the child's id there, and so does this, at
+    the offset found here and checked in a trial child below."""
+    import platform
+
+    # The clone syscall's number and where its child-tid argument goes, per architecture.
+    calls = {"x86_64": (56, "x86"), "aarch64": (220, "arm")}
+    if platform.machine() not in calls:
+        return None
+    number, order = calls[platform.machine()]
+    libc.pthread_self.restype = ctypes.c_void_p
+    descriptor = libc.pthread_self()
+    tid = libc.syscall(186 if order == "x86" else 178)
+    offsets = [off for off in range(0, 4096, 4) if ctypes.c_int.from_address(descriptor + off).value == tid]
+    if len(offsets) != 1:
+        return None
+    return number, order, ctypes.c_void_p(descriptor + offsets[0]), 186 if order == "x86" else 178
+
+
+# Called with the GIL held, as os.fork() calls fork().
+python_libc = ctypes.PyDLL(None, use_errno=True)
+CLONE_CHILD_CLEARTID, CLONE_CHILD_SETTID, SIGCHLD = 0x00200000, 0x01000000, 17
+
+
+def clone_process(setup, flags):
+    """fork() into new namespaces: 0 in the child, its pid in the parent."""
+    number, order, tid_address, _ = setup
+    flags |= CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD
+    args = (0, None, tid_address, 0) if order == "x86" else (0, None, 0, tid_address)
+    ctypes.pythonapi.PyOS_BeforeFork()
+    pid = python_libc.syscall(number, ctypes.c_ulong(flags), *args)
+    if pid == 0:
+        ctypes.pythonapi.PyOS_AfterFork_Child()
+        return 0
+    errno = ctypes.get_errno()
+    ctypes.pythonapi.PyOS_AfterFork_Parent()
+    if pid < 0:
+        raise OSError(errno, os.strerror(errno))
+    return pid
+
+
+def checked_clone_setup():
+    """The clone setup, if a trial child in new namespaces finds its own thread id where glibc looks."""
+    setup = clone_setup()
+    if setup is None:
+        return None
+    try:
+        pid = clone_process(setup, RUN_NAMESPACES)
+    except OSError:
+        return None
+    if pid == 0:
+        same = ctypes.c_int.from_address(setup[2].value).value == libc.syscall(setup[3])
+        os._exit(0 if same else 1)
+    _, status = os.waitpid(pid, 0)
+    return setup if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else None
+
+
 # Per sandbox, from the parent: the size of each run's /tmp and /work, the caps on the files it leaves, and each run's limits.
 CONFIG = {
     "diskMb": 64,
@@ -95,9 +162,12 @@ CONFIG = {
     "processes": 16,
     "openFiles": 256,
     "fileMb": 64,
+    "clone": True,
 }
 if len(sys.argv) > 1:
     CONFIG.update(json.loads(sys.argv[1]))
+# How each run's process is made (clone_setup): None forks, unshares and forks again.
+CLONE = checked_clone_setup() if CONFIG["clone"] else None
 # Runs prepared ahead, so a program starts without waiting for two forks and the namespaces.
 PREPARED = 2
 # The run's report: its exit and its files, base64 (the caps are far below this).
@@ -182,7 +252,8 @@ def set_limits(limits):
         resource.setrlimit(which, (value, value))
 
 
-FIGURES = "/work/.ecu-figures.json"
+FIGURES_NAME = ".ecu-figures.json"
+FIGURES = f"/work/{FIGURES_NAME}"
 
 
 def describe_figure(figure):
@@ -235,7 +306,7 @@ def prepare_program():
 
 
 def run_program(code, cpu_seconds):
-    """In the run's PID 1: the program, then its figures."""
+    """In the run's PID 1: the program, then its figures' alt text beside them."""
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
     described = {}
     if "matplotlib.pyplot" in sys.modules:
@@ -251,43 +322,91 @@ def run_program(code, cpu_seconds):
         os._exit(status)
 
 
-def collect_files(limits):
-    """What the run left in /work, within the caps; the rest is counted, not sent."""
+# Reading a run's files: through descriptors only, never following a link, never blocking on a FIFO.
+READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# How much of a working directory is looked at: a run may leave thousands of files.
+MAX_ENTRIES, MAX_DEPTH = 10_000, 16
+
+
+def read_regular(dir_fd, name, limit):
+    """A regular file's bytes if it has at most `limit` of them; None for anything else."""
+    fd = os.open(name, READ_FLAGS, dir_fd=dir_fd)
     try:
-        with open(FIGURES) as f:
-            described = json.load(f)
-        os.unlink(FIGURES)
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(limit + 1)
+        return data if len(data) <= limit else None
+    finally:
+        os.close(fd)
+
+
+def collect_files(work_fd, limits):
+    """What the run left in its working directory (a descriptor of it), within
+    the caps; the rest is counted, not sent. Figures carry the alt text the
+    program's process wrote beside them."""
+    try:
+        described = json.loads(read_regular(work_fd, FIGURES_NAME, 1 << 20) or b"{}")
     except (OSError, ValueError):
         described = {}
-    files, cut, total = [], 0, 0
-    for root, _, names in os.walk("/work"):
-        for name in sorted(names):
-            path = os.path.join(root, name)
-            relative = os.path.relpath(path, "/work")
+    if not isinstance(described, dict):
+        described = {}
+    files, state = [], {"cut": 0, "total": 0, "seen": 0}
+
+    def walk(dir_fd, prefix, depth):
+        entries = sorted(os.scandir(dir_fd), key=lambda entry: entry.name)
+        for entry in entries:
+            state["seen"] += 1
+            if state["seen"] > MAX_ENTRIES:
+                return
+            relative = prefix + entry.name
+            if relative == FIGURES_NAME or not entry.is_file(follow_symlinks=False):
+                continue
+            if len(files) >= limits["maxFiles"]:
+                state["cut"] += 1
+                continue
+            room = min(limits["maxFileBytes"], limits["maxTotalFileBytes"] - state["total"])
             try:
-                if not os.path.isfile(path) or os.path.islink(path):
-                    continue
-                size = os.path.getsize(path)
-                if len(files) >= limits["maxFiles"] or size > limits["maxFileBytes"] or total + size > limits["maxTotalFileBytes"]:
-                    cut += 1
-                    continue
-                with open(path, "rb") as f:
-                    data = f.read()
+                data = read_regular(dir_fd, entry.name, room)
             except OSError:
                 continue
-            total += len(data)
+            if data is None:
+                state["cut"] += 1
+                continue
+            state["total"] += len(data)
+            alt = described.get(relative)
             files.append({
                 "name": relative,
-                "mediaType": mimetypes.guess_type(name)[0] or "application/octet-stream",
-                "alt": described.get(relative),
+                "mediaType": mimetypes.guess_type(entry.name)[0] or "application/octet-stream",
+                "alt": alt if isinstance(alt, str) else None,
                 "data": base64.b64encode(data).decode(),
             })
-    return files, cut
+        if depth < MAX_DEPTH:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    try:
+                        sub = os.open(entry.name, DIR_FLAGS, dir_fd=dir_fd)
+                    except OSError:
+                        continue
+                    try:
+                        walk(sub, prefix + entry.name + "/", depth + 1)
+                    finally:
+                        os.close(sub)
+
+    try:
+        walk(work_fd, "", 0)
+    except OSError:
+        pass
+    return files, state["cut"]
 
 
-def prepared_run(code_r, out_w, err_w, status_w):
-    """In a forked child, ahead of any program: new namespaces, a private /tmp
-    and /work, and the program's process forked as PID 1, waiting for its code."""
+def prepared_run(code_r, out_w, err_w, status_w, alone):
+    """In a new child, ahead of any program: new namespaces, a private /tmp
+    and /work, and the program's process as PID 1, waiting for its code.
+    `alone`: this process was cloned into the namespaces and is that PID 1;
+    otherwise it enters them and forks the program's process, then reports."""
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -299,10 +418,8 @@ def prepared_run(code_r, out_w, err_w, status_w):
         os.dup2(code_r, 4)
         os.closerange(5, 1 << 16)
         os.setsid()
-        check(
-            libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS),
-            "unshare",
-        )
+        if not alone:
+            check(libc.unshare(RUN_NAMESPACES), "unshare")
         write_file("/proc/self/setgroups", "deny")
         write_file("/proc/self/uid_map", f"{UID} {UID} 1")
         write_file("/proc/self/gid_map", f"{GID} {GID} 1")
@@ -313,7 +430,10 @@ def prepared_run(code_r, out_w, err_w, status_w):
         # The zygote's /proc shows every run's processes, and a fresh one cannot be
         # mounted under bubblewrap's read-only parts of it: the program gets none.
         mount("tmpfs", "/proc", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555")
-        pid = os.fork()
+        if alone:
+            # Ready: the warm parent opens this run's /work now, and reads its files from there once it has ended.
+            os.write(3, b"r")
+        pid = 0 if alone else os.fork()
         if pid == 0:
             os.close(3)
             prepare_program()
@@ -329,7 +449,8 @@ def prepared_run(code_r, out_w, err_w, status_w):
             report = {"code": None, "signal": signal.Signals(os.WTERMSIG(status)).name}
         else:
             report = {"code": os.WEXITSTATUS(status), "signal": None}
-        report["files"], report["filesCut"] = collect_files(CONFIG)
+        work = os.open("/work", DIR_FLAGS)
+        report["files"], report["filesCut"] = collect_files(work, CONFIG)
         with os.fdopen(3, "wb") as status_out:
             status_out.write(json.dumps(report).encode())
         os._exit(0)
@@ -349,11 +470,21 @@ class Runner:
         self.err_r, err_w = os.pipe()
         self.status_r, status_w = os.pipe()
         sys.stdout.flush()
-        self.pid = os.fork()
+        self.alone = CLONE is not None
+        self.pid = clone_process(CLONE, RUN_NAMESPACES) if self.alone else os.fork()
         if self.pid == 0:
-            prepared_run(code_r, out_w, err_w, status_w)
+            prepared_run(code_r, out_w, err_w, status_w, self.alone)
         for fd in (code_r, out_w, err_w, status_w):
             os.close(fd)
+
+    def open_work(self):
+        """Once the prepared run is ready (or gone): a descriptor of its /work, which outlives its process."""
+        try:
+            if os.read(self.status_r, 1) != b"r":
+                return None
+            return os.open(f"/proc/{self.pid}/root/work", DIR_FLAGS)
+        except OSError:
+            return None
 
     def discard(self):
         for fd in (self.code_w, self.out_r, self.err_r, self.status_r):
@@ -361,9 +492,13 @@ class Runner:
 
 
 class Run:
-    def __init__(self, run_id, pid, out_r, err_r, status_r, limit):
+    def __init__(self, run_id, runner, limit):
+        pid, out_r, err_r, status_r = runner.pid, runner.out_r, runner.err_r, runner.status_r
         self.id = run_id
         self.pid = pid
+        # Its process is the program's: the exit comes from the kernel, the files from its /work, read here.
+        self.alone = runner.alone
+        self.work_fd = runner.open_work() if runner.alone else None
         self.streams = {out_r: "stdout", err_r: "stderr"}
         self.decoders = {out_r: codecs.getincrementaldecoder("utf-8")("replace"), err_r: codecs.getincrementaldecoder("utf-8")("replace")}
         self.status_r = status_r
@@ -392,7 +527,7 @@ def main():
     selector.register(sys.stdin.fileno(), selectors.EVENT_READ, "in")
     selector.register(wake_r, selectors.EVENT_READ, "wake")
     pending = b""
-    send({"type": "ready", "modules": loaded, "python": sys.version.split()[0]})
+    send({"type": "ready", "modules": loaded, "python": sys.version.split()[0], "forksPerRun": 1 if CLONE else 2})
 
     def finish_if_done(run):
         """A run ends when its output has ended and either its runner reported
@@ -403,22 +538,33 @@ def main():
             report = json.loads(run.status or b"{}")
         except ValueError:
             report = {}
-        if "code" not in report:
+        if not isinstance(report, dict):
+            report = {}
+        if run.alone or "code" not in report:
             status = run.exit_status
             if status is None:
                 return
-            # The start-up failed (exit 70) or the run was killed before it could report.
-            report = {"code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-                      "signal": signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else None}
+            # A program's own exit (it may not lie about it), a start-up failure (exit 70),
+            # or a run killed before it could report.
+            exit = {"code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                    "signal": signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else None}
+        else:
+            exit = {"code": report["code"], "signal": report["signal"]}
+        if run.alone:
+            files, files_cut = collect_files(run.work_fd, CONFIG) if run.work_fd is not None else ([], 0)
+        else:
+            files, files_cut = report.get("files", []), report.get("filesCut", 0)
+        if run.work_fd is not None:
+            os.close(run.work_fd)
         del runs[run.id]
         send({
             "type": "exit",
             "id": run.id,
-            "code": report["code"],
-            "signal": report["signal"],
+            "code": exit["code"],
+            "signal": exit["signal"],
             "cut": run.cut,
-            "files": report.get("files", []),
-            "filesCut": report.get("filesCut", 0),
+            "files": files,
+            "filesCut": files_cut,
         })
 
     def on_data(fd, run):
@@ -489,7 +635,7 @@ def main():
         except OSError:
             pass  # It died while waiting: its exit says so.
         os.close(runner.code_w)
-        run = Run(message["id"], runner.pid, runner.out_r, runner.err_r, runner.status_r, message["limits"]["outputChars"])
+        run = Run(message["id"], runner, message["limits"]["outputChars"])
         runs[run.id] = run
         for fd in (runner.out_r, runner.err_r, runner.status_r):
             by_fd[fd] = run
