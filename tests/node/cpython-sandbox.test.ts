@@ -54,7 +54,7 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
 
   it("says in its health how a run's process is made", async () => {
     await run("print(1)");
-    const python = (executor.health?.() as { python: { forksPerRun: number } }).python;
+    const python = (executor.health!() as { python: { forksPerRun: number } }).python;
     // Debian's glibc on x86-64 or arm64: a run is one clone of the warm parent.
     expect(python.forksPerRun).toBe(runProcess === "clone" ? 1 : 2);
   });
