@@ -10,8 +10,10 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import { readJsonBody, RequestBodyError } from "./read-json-body.js";
-import { checkSameOriginJson, RequestRefused, sendRefusal } from "./request-guard.js";
+import { HttpRefusal } from "../server/http.js";
+import { sendJson, sendRefusal } from "./node-json.js";
+import { readJsonBody } from "./read-json-body.js";
+import { checkSameOriginJson } from "./request-guard.js";
 import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server/index.js";
 
 /** Longest `/api/generate` prompt: as long as a chat message may be. */
@@ -24,7 +26,7 @@ export interface ChatHandlerOptions {
   /**
    * Who is asking, from the host's own sign-in (a session cookie, a header
    * its proxy sets): never from what the client says about itself. Return
-   * null to refuse the request with 401, or throw a `RequestRefused`. Without
+   * null to refuse the request with 401, or throw a `HttpRefusal`. Without
    * it, requests carry no participant id.
    */
   participantId?: (request: IncomingMessage, response: ServerResponse) => string | null | Promise<string | null>;
@@ -37,17 +39,12 @@ export interface ChatHandlerOptions {
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-class BadRequest extends Error {}
+const badRequest = (message: string) => new HttpRefusal(400, "invalid_request", message);
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = await readJsonBody(req, MAX_BODY_BYTES);
-  } catch (error) {
-    throw error instanceof RequestBodyError ? new BadRequest(error.message) : error;
-  }
+  const body = await readJsonBody(req, MAX_BODY_BYTES);
   if (body && typeof body === "object") return body as Record<string, unknown>;
-  throw new BadRequest("The request body is not a JSON object.");
+  throw badRequest("The request body is not a JSON object.");
 }
 
 function gateOptions(body: Record<string, unknown>): GateOptions {
@@ -56,11 +53,6 @@ function gateOptions(body: Record<string, unknown>): GateOptions {
     confirmAllTools: body.confirmAllTools === true,
     bypassPermissions: body.bypassPermissions === true,
   };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
 }
 
 /** Checks what a request is and who sent it before anything is read or run. */
@@ -73,10 +65,10 @@ async function admit(
     checkSameOriginJson(req, options.allowedOrigins);
     if (!options.participantId) return { participantId: null };
     const participantId = await options.participantId(req, res);
-    if (participantId === null) throw new RequestRefused(401, "unauthenticated", "Sign in to use the chat.");
+    if (participantId === null) throw new HttpRefusal(401, "unauthenticated", "Sign in to use the chat.");
     return { participantId };
   } catch (error) {
-    if (!(error instanceof RequestRefused)) throw error;
+    if (!(error instanceof HttpRefusal)) throw error;
     sendRefusal(req, res, error);
     return null;
   }
@@ -124,7 +116,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
     let body: Record<string, unknown>;
     try {
       body = await readJson(req);
-      if (!Array.isArray(body.messages)) throw new BadRequest("The request has no messages.");
+      if (!Array.isArray(body.messages)) throw badRequest("The request has no messages.");
     } catch (error) {
       return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
     }
@@ -171,9 +163,9 @@ export function createChatHandler(options: ChatHandlerOptions) {
     let body: Record<string, unknown>;
     try {
       body = await readJson(req);
-      if (typeof body.prompt !== "string" || !body.prompt) throw new BadRequest("The request has no prompt.");
+      if (typeof body.prompt !== "string" || !body.prompt) throw badRequest("The request has no prompt.");
       if (body.prompt.length > MAX_PROMPT_CHARS)
-        throw new BadRequest(`The prompt is longer than ${MAX_PROMPT_CHARS} characters.`);
+        throw badRequest(`The prompt is longer than ${MAX_PROMPT_CHARS} characters.`);
     } catch (error) {
       return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
     }

@@ -27,7 +27,9 @@ import { matchChatRoute } from "../server/chat/routes.js";
 import { createChatHandler } from "./chat-handler.js";
 import { createParticipantCookies, type ParticipantCookieOptions } from "./participant-cookie.js";
 import { createPyodideFileHandler } from "./pyodide-files.js";
-import { checkSameOrigin, checkSameOriginJson, rateLimited, RequestRefused, sendRefusal } from "./request-guard.js";
+import { HttpRefusal } from "../server/http.js";
+import { sendJson, sendRefusal } from "./node-json.js";
+import { checkSameOrigin, checkSameOriginJson, rateLimited } from "./request-guard.js";
 import type { Executor } from "./sandbox/executor.js";
 import { createMockSandbox } from "./sandbox/mock-sandbox.js";
 import { createDefaultExecutor, type SandboxEngine } from "./sandbox/default-executor.js";
@@ -306,11 +308,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       if (req.method === "GET" || req.method === "DELETE") checkSameOrigin(req, options.allowedOrigins);
       else checkSameOriginJson(req, options.allowedOrigins);
       const participantId = await identify(req, res);
-      if (participantId === null) throw new RequestRefused(401, "unauthenticated", "Sign in to use the chat.");
+      if (participantId === null) throw new HttpRefusal(401, "unauthenticated", "Sign in to use the chat.");
       if (req.method !== "GET") countChatRequest(participantId);
       return participantId;
     } catch (error) {
-      if (!(error instanceof RequestRefused)) throw error;
+      if (!(error instanceof HttpRefusal)) throw error;
       sendRefusal(req, res, error);
       return null;
     }
@@ -323,7 +325,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     const isFile = RUN_FILE_PATH.test(path);
     const route = matchChatRoute(path);
     if (!route && !isFile && path !== "/api/session")
-      return sendRefusal(req, res, new RequestRefused(404, "not_found", "There is no such endpoint."));
+      return sendRefusal(req, res, new HttpRefusal(404, "not_found", "There is no such endpoint."));
     const methods = route ? Object.keys(route.methods) : ["GET"];
     if (!methods.includes(req.method ?? "")) {
       res.writeHead(405, { allow: methods.join(", ") }).end();
@@ -332,15 +334,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     const participantId = await admit(req, res);
     if (participantId === null) return;
     if (path === "/api/session") {
-      res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
       // A real model is named for the demo's header; the scripted one is the default and goes unsaid.
-      res.end(
-        JSON.stringify({
-          participant: participantId,
-          ...(options.model ? { model: options.modelName ?? "a real model" } : {}),
-        }),
-      );
-      return;
+      const session = {
+        participant: participantId,
+        ...(options.model ? { model: options.modelName ?? "a real model" } : {}),
+      };
+      return sendJson(res, 200, session, { "cache-control": "no-store" });
     }
     if (isFile) {
       // The sandbox answers only the run's owner: a file of another participant is a 404.

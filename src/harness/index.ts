@@ -1,6 +1,7 @@
 export { DEFAULT_CHAT_RATE_LIMIT, startHarness, type HarnessOptions, type RunningHarness } from "./harness-server.js";
 export { createChatHandler, type ChatHandlerOptions } from "./chat-handler.js";
-export { RequestRefused, checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
+export { checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
+export { HttpRefusal } from "../server/http.js";
 export { createPyodideFileHandler, pyodidePackageDir } from "./pyodide-files.js";
 export {
   createParticipantCookies,

@@ -1,28 +1,10 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-
-/** Why a request was turned away before it was read, with the HTTP status to answer. */
-export class RequestRefused extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
+import type { IncomingMessage } from "node:http";
+import { HttpRefusal, mediaTypeOf } from "../server/http.js";
 
 /** A 429 for a caller over a rate limit, telling it in whole seconds (and `Retry-After`) when to come back. */
-export function rateLimited(code: string, message: (seconds: number) => string, retryAfterMs: number): RequestRefused {
+export function rateLimited(code: string, message: (seconds: number) => string, retryAfterMs: number): HttpRefusal {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new RequestRefused(429, code, message(seconds), { "retry-after": String(seconds) });
-}
-
-/** Answers a refused request with its status and a JSON body saying why, and drains what the client sent. */
-export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: RequestRefused): void {
-  req.resume();
-  res.writeHead(refusal.status, { "content-type": "application/json", ...refusal.headers });
-  res.end(JSON.stringify({ error: refusal.code, message: refusal.message }));
+  return new HttpRefusal(429, code, message(seconds), {}, { "retry-after": String(seconds) });
 }
 
 /** The origin this server is reached at, from the request's own Host header. */
@@ -41,9 +23,8 @@ function ownOrigin(req: IncomingMessage): string | null {
  * server) pass: they carry no one else's cookie.
  */
 export function checkSameOriginJson(req: IncomingMessage, allowedOrigins: readonly string[] = []): void {
-  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json") {
-    throw new RequestRefused(415, "unsupported_media_type", "Send the request as application/json.");
+  if (mediaTypeOf(req.headers["content-type"]) !== "application/json") {
+    throw new HttpRefusal(415, "unsupported_media_type", "Send the request as application/json.");
   }
   checkSameOrigin(req, allowedOrigins);
 }
@@ -56,10 +37,10 @@ export function checkSameOrigin(req: IncomingMessage, allowedOrigins: readonly s
   const origin = req.headers.origin;
   const allowed = origin !== undefined && (origin === ownOrigin(req) || allowedOrigins.includes(origin));
   if (origin !== undefined && !allowed) {
-    throw new RequestRefused(403, "forbidden_origin", "Requests from other origins are not accepted.");
+    throw new HttpRefusal(403, "forbidden_origin", "Requests from other origins are not accepted.");
   }
   const site = req.headers["sec-fetch-site"];
   if (!allowed && site !== undefined && site !== "same-origin" && site !== "none") {
-    throw new RequestRefused(403, "forbidden_origin", "Requests from other sites are not accepted.");
+    throw new HttpRefusal(403, "forbidden_origin", "Requests from other sites are not accepted.");
   }
 }

@@ -1,3 +1,4 @@
+import { HttpRefusal, mediaTypeOf, refusalResponse } from "./http.js";
 import { SHOWN_IMAGES } from "./sandbox-client.js";
 import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
 
@@ -9,8 +10,8 @@ export interface RunFileRouteOptions {
   fetch?: typeof fetch;
 }
 
-const json = (status: number, error: string, message: string) =>
-  Response.json({ error, message }, { status, headers: { "cache-control": "no-store" } });
+const refuse = (status: number, code: string, message: string) =>
+  refusalResponse(new HttpRefusal(status, code, message));
 
 /** `attachment; filename="plot.png"; filename*=UTF-8''plot.png`, with nothing a header could be split on. */
 function disposition(kind: "inline" | "attachment", name: string): string {
@@ -34,10 +35,10 @@ export function createRunFileRoute(options: RunFileRouteOptions) {
   const doFetch = options.fetch ?? fetch;
   return {
     async handle(request: Request, { participantId }: { participantId: string }): Promise<Response> {
-      if (request.method !== "GET") return json(405, "method_not_allowed", "Use GET.");
+      if (request.method !== "GET") return refuse(405, "method_not_allowed", "Use GET.");
       const [sessionId, fileId] = new URL(request.url).pathname.split("/").slice(-2).map(decodeURIComponent);
       if (!sessionId || !fileId || !/^[\w-]{1,100}$/.test(sessionId) || !/^[\w-]{1,100}$/.test(fileId)) {
-        return json(404, "not_found", "This file does not exist, or it has expired.");
+        return refuse(404, "not_found", "This file does not exist, or it has expired.");
       }
       let answer: Response;
       try {
@@ -47,16 +48,16 @@ export function createRunFileRoute(options: RunFileRouteOptions) {
           signal: request.signal,
         });
       } catch {
-        return json(
+        return refuse(
           502,
           "sandbox_unavailable",
           "The code runner cannot be reached right now, so the file cannot be fetched.",
         );
       }
-      if (answer.status === 404) return json(404, "not_found", "This file does not exist, or it has expired.");
+      if (answer.status === 404) return refuse(404, "not_found", "This file does not exist, or it has expired.");
       if (!answer.ok || !answer.body)
-        return json(502, "sandbox_failed", `The code runner could not hand over the file (HTTP ${answer.status}).`);
-      const said = (answer.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+        return refuse(502, "sandbox_failed", `The code runner could not hand over the file (HTTP ${answer.status}).`);
+      const said = mediaTypeOf(answer.headers.get("content-type"));
       const mediaType = /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(said) ? said : "application/octet-stream";
       const name = decodeURIComponent(answer.headers.get("x-file-name") ?? fileId);
       const headers = new Headers({

@@ -8,6 +8,7 @@ import {
 } from "../contract/index.js";
 import { readRetryAfterMs } from "./retry-after.js";
 import { truncateText } from "../contract/truncate.js";
+import { mediaTypeOf } from "./http.js";
 
 export interface SandboxRequest {
   /** Base URL of the sandbox service, e.g. `https://sandbox.example.edu`. */
@@ -71,7 +72,7 @@ export async function postToSandbox(request: SandboxRequest): Promise<Response> 
 
 /** Whether the sandbox answered with a stream of output events. */
 export function isSandboxStream(response: Response): boolean {
-  return response.ok && (response.headers.get("content-type") ?? "").split(";")[0]!.trim() === NDJSON;
+  return response.ok && mediaTypeOf(response.headers.get("content-type")) === NDJSON;
 }
 
 /** Turns any HTTP answer of the sandbox into the kit's result; nothing it said is dropped. */

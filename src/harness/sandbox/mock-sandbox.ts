@@ -6,7 +6,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
 import { MAX_CODE_LENGTH } from "../../contract/input.js";
-import { readJsonBody, RequestBodyError } from "../read-json-body.js";
+import { HttpRefusal } from "../../server/http.js";
+import { sendJson as json } from "../node-json.js";
+import { readJsonBody } from "../read-json-body.js";
 import type { Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard } from "./replay-guard.js";
@@ -43,16 +45,6 @@ export const DEFAULT_SANDBOX_RATE_LIMIT: RateLimit = { max: 20, windowMs: 30_000
 const MAX_TOKEN_CHARS = 4096;
 const MAX_BODY_BYTES = 256 * 1024;
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 const NDJSON = "application/x-ndjson";
 
 function wantsStream(req: IncomingMessage): boolean {
@@ -87,22 +79,6 @@ function publicHealth(health: Record<string, unknown>): Record<string, unknown> 
     : rest;
 }
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  try {
-    return await readJsonBody(req, MAX_BODY_BYTES);
-  } catch (error) {
-    if (!(error instanceof RequestBodyError)) throw error;
-    throw error.kind === "too-large"
-      ? new HttpError(413, "body_too_large", error.message)
-      : new HttpError(400, "invalid_json", error.message);
-  }
-}
-
 /**
  * A stand-in for the sandbox service with the same contract: `POST /v1/exec`
  * with a bearer JWT used once (its `jti` is remembered until it expires), a
@@ -123,8 +99,8 @@ export function createMockSandbox(options: MockSandboxOptions) {
   async function authenticate(req: IncomingMessage): Promise<JWTPayload> {
     const header = req.headers.authorization ?? "";
     const token = /^Bearer (.+)$/.exec(header)?.[1];
-    if (!token) throw new HttpError(401, "missing_token", "A bearer token is required.");
-    if (token.length > MAX_TOKEN_CHARS) throw new HttpError(401, "token_too_long", "The token is too long.");
+    if (!token) throw new HttpRefusal(401, "missing_token", "A bearer token is required.");
+    if (token.length > MAX_TOKEN_CHARS) throw new HttpRefusal(401, "token_too_long", "The token is too long.");
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, options.publicKey, {
@@ -143,27 +119,27 @@ export function createMockSandbox(options: MockSandboxOptions) {
           : error instanceof errors.JWTClaimValidationFailed
             ? `invalid_claim_${error.claim}`
             : "invalid_token";
-      throw new HttpError(401, reason, `The token was refused (${reason}).`);
+      throw new HttpRefusal(401, reason, `The token was refused (${reason}).`);
     }
     if (payload.exp! - payload.iat! > maxLifetime) {
-      throw new HttpError(401, "token_lifetime_too_long", `Tokens may live at most ${maxLifetime} s.`);
+      throw new HttpRefusal(401, "token_lifetime_too_long", `Tokens may live at most ${maxLifetime} s.`);
     }
     if (typeof payload.jti !== "string" || !payload.jti)
-      throw new HttpError(401, "invalid_claim_jti", "The token has no usable jti.");
+      throw new HttpRefusal(401, "invalid_claim_jti", "The token has no usable jti.");
     // Each token runs one program: the same token sent again is refused.
     if (!replays.firstUse(payload.jti, payload.exp! + clockTolerance)) {
-      throw new HttpError(401, "token_replayed", "This token was already used; each execution needs a new token.");
+      throw new HttpRefusal(401, "token_replayed", "This token was already used; each execution needs a new token.");
     }
     return payload;
   }
 
   async function exec(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const claims = await authenticate(req);
-    const body = (await readBody(req)) as { lang?: unknown; code?: unknown };
-    if (body?.lang !== "py") throw new HttpError(400, "unsupported_language", 'Only "py" is supported.');
-    if (typeof body.code !== "string" || !body.code) throw new HttpError(400, "missing_code", "No program was sent.");
+    const body = (await readJsonBody(req, MAX_BODY_BYTES)) as { lang?: unknown; code?: unknown };
+    if (body?.lang !== "py") throw new HttpRefusal(400, "unsupported_language", 'Only "py" is supported.');
+    if (typeof body.code !== "string" || !body.code) throw new HttpRefusal(400, "missing_code", "No program was sent.");
     if (body.code.length > MAX_CODE_LENGTH) {
-      throw new HttpError(400, "program_too_long", `Programs may have at most ${MAX_CODE_LENGTH} characters.`);
+      throw new HttpRefusal(400, "program_too_long", `Programs may have at most ${MAX_CODE_LENGTH} characters.`);
     }
 
     const participant = `${String(claims.tenant_id)}:${claims.sub}`;
@@ -273,7 +249,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
 
   const fail = (res: ServerResponse) => (error: unknown) => {
     if (res.headersSent) return void res.end();
-    if (error instanceof HttpError) return json(res, error.status, { error: error.code, message: error.message });
+    if (error instanceof HttpRefusal) return json(res, error.status, error.body, error.headers);
     json(res, 500, { error: "internal", message: "The sandbox failed." });
   };
 

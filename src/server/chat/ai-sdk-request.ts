@@ -1,14 +1,8 @@
 import type { UIMessage } from "ai";
 import { isToolPart, lastAssistant, pendingApprovals, pendingCalls } from "./calls.js";
 import type { ChatRecord } from "./store.js";
-import {
-  ChatRequestError,
-  isValidId,
-  userText,
-  type ChatLimits,
-  type RawApproval,
-  type RawResult,
-} from "./validate.js";
+import { HttpRefusal } from "../http.js";
+import { isValidId, userText, type ChatLimits, type RawApproval, type RawResult } from "./validate.js";
 
 /** What a request adds to a chat. */
 export type Submission =
@@ -19,17 +13,17 @@ export type Submission =
 
 /** The chat is not where the request expected it. */
 export const conflict = (chat: Pick<ChatRecord, "status">, message: string) =>
-  new ChatRequestError(409, "conflict", message, { status: chat.status });
+  new HttpRefusal(409, "conflict", message, { status: chat.status });
 
 /** Reads what is new in an AI SDK request (`{ id, messages, trigger, messageId }`), and nothing else. */
 export function readAISDKSubmission(chat: ChatRecord, body: Record<string, unknown>, limits: ChatLimits): Submission {
   if (body.trigger === "regenerate-message") return { kind: "regenerate" };
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
-    throw new ChatRequestError(400, "invalid_request", "The request has no messages.");
+    throw new HttpRefusal(400, "invalid_request", "The request has no messages.");
   }
   const last = body.messages.at(-1) as { id?: unknown; role?: unknown; parts?: unknown } | null;
   if (!last || typeof last !== "object")
-    throw new ChatRequestError(400, "invalid_request", "The last message is not an object.");
+    throw new HttpRefusal(400, "invalid_request", "The last message is not an object.");
   if (last.role === "user") {
     const stored = chat.messages.find((message) => message.id === last.id);
     if (stored) {
@@ -71,7 +65,7 @@ export function readAISDKSubmission(chat: ChatRecord, body: Record<string, unkno
     }
     return { kind: "answers", results, approvals };
   }
-  throw new ChatRequestError(
+  throw new HttpRefusal(
     400,
     "invalid_request",
     "The last message must be the user's new message or the assistant message with your answers.",

@@ -1,7 +1,7 @@
 import type { UIMessage } from "ai";
 import type { ChatStatus } from "./status.js";
 import type { ChatDescription, ChatSummary } from "./store.js";
-import { ChatRequestError } from "./validate.js";
+import { HttpRefusal } from "../http.js";
 
 /** What a list shows of a chat, on the wire. */
 export interface ChatSummaryView {
@@ -43,7 +43,7 @@ export function readDescription(body: Record<string, unknown>): ChatDescription 
   if ("title" in body) {
     const title = body.title;
     if (title !== null && (typeof title !== "string" || title.length > MAX_TITLE_CHARS)) {
-      throw new ChatRequestError(
+      throw new HttpRefusal(
         400,
         "invalid_request",
         `title must be null or a string of at most ${MAX_TITLE_CHARS} characters.`,
@@ -53,10 +53,10 @@ export function readDescription(body: Record<string, unknown>): ChatDescription 
   }
   if ("archived" in body) {
     if (typeof body.archived !== "boolean")
-      throw new ChatRequestError(400, "invalid_request", "archived must be true or false.");
+      throw new HttpRefusal(400, "invalid_request", "archived must be true or false.");
     change.archived = body.archived;
   }
   if (!("title" in change) && !("archived" in change))
-    throw new ChatRequestError(400, "invalid_request", "Send a title, archived, or both.");
+    throw new HttpRefusal(400, "invalid_request", "Send a title, archived, or both.");
   return change;
 }

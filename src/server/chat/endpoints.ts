@@ -16,7 +16,8 @@ import {
 import { readDescription, summaryView, titleOf } from "./chat-list.js";
 import { chatView } from "./chat-view.js";
 import { clientTools } from "./client-tools.js";
-import { json, readBody, refusal } from "./http.js";
+import { HttpRefusal, jsonResponse as json, refusalResponse as refusal } from "../http.js";
+import { readBody } from "./http.js";
 import { createModelRuns, HEARTBEAT_MS, runIdOf, streamResponse, type ModelRun } from "./model-run.js";
 import type { ChatCaller, ChatEndpointsOptions } from "./options.js";
 import { matchChatRoute, type ChatMethod } from "./routes.js";
@@ -26,7 +27,6 @@ import { canMove, ChatStateConflict, isMidRun } from "./status.js";
 import { createStorageGuard } from "./storage-guard.js";
 import { moveChat, type ChatRecord, type DynamicToolSpec } from "./store.js";
 import {
-  ChatRequestError,
   checkAnswers,
   DEFAULT_CHAT_LIMITS,
   executeCodeResultContract,
@@ -41,7 +41,7 @@ import {
 } from "./validate.js";
 
 /** Another participant's chat does not exist, as far as the caller can tell. */
-const noSuchChat = () => new ChatRequestError(404, "not_found", "There is no such chat.");
+const noSuchChat = () => new HttpRefusal(404, "not_found", "There is no such chat.");
 
 /**
  * The chat endpoints, as Web `Request` → `Response` functions: mount them in
@@ -126,7 +126,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     // Storage is bounded per participant: chats are counted, their bytes too, and each is bounded below.
     const kept = await store.list(caller.participantId, { limit: limits.maxChatsPerParticipant });
     if (kept.length >= limits.maxChatsPerParticipant) {
-      throw new ChatRequestError(
+      throw new HttpRefusal(
         429,
         "too_many_chats",
         `You keep ${kept.length} chats, the most allowed: delete one to start another.`,
@@ -147,7 +147,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       createdAt: time,
       updatedAt: time,
     };
-    if (!(await store.insert(chat))) throw new ChatRequestError(409, "exists", "A chat with this id exists already.");
+    if (!(await store.insert(chat))) throw new HttpRefusal(409, "exists", "A chat with this id exists already.");
     log({
       type: "chat_created",
       chatId: id,
@@ -225,7 +225,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       submission.kind === "message" &&
       chat.messages.filter((message) => message.role === "user").length >= limits.maxUserMessagesPerChat
     ) {
-      throw new ChatRequestError(
+      throw new HttpRefusal(
         413,
         "chat_full",
         `This chat holds ${limits.maxUserMessagesPerChat} messages, the most allowed: start a new chat to go on.`,
@@ -257,7 +257,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       messages = [...(chat.status === "requires_action" ? cancelAwaited(chat) : chat.messages), submission.message];
     } else {
       const lastUser = chat.messages.findLastIndex((message) => message.role === "user");
-      if (lastUser < 0) throw new ChatRequestError(400, "invalid_request", "There is no user message to answer again.");
+      if (lastUser < 0) throw new HttpRefusal(400, "invalid_request", "There is no user message to answer again.");
       if (chat.status === "requires_action") throw conflict(chat, "The chat awaits answers to its calls.");
       messages = chat.messages.slice(0, lastUser + 1);
     }
@@ -319,9 +319,9 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       return await work();
     } catch (error) {
       if (error instanceof ChatStateConflict) {
-        return refusal(new ChatRequestError(409, "conflict", error.message, { status: error.status }));
+        return refusal(new HttpRefusal(409, "conflict", error.message, { status: error.status }));
       }
-      if (!(error instanceof ChatRequestError)) throw error;
+      if (!(error instanceof HttpRefusal)) throw error;
       // A refused id is the client's own text: logged no longer than a valid one.
       log({
         type: "chat_refused",
@@ -343,7 +343,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     followStream: (_request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
         const live = await followRun(caller, chatId).catch((error: unknown) => {
-          if (error instanceof TooManyFollowers) throw new ChatRequestError(429, "too_many_followers", error.message);
+          if (error instanceof TooManyFollowers) throw new HttpRefusal(429, "too_many_followers", error.message);
           throw error;
         });
         return live
@@ -366,7 +366,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       guarded(null, async () => {
         const body = await readBody(request, limits.maxBodyBytes);
         if (body.id !== undefined && !isValidId(body.id))
-          throw new ChatRequestError(400, "invalid_request", "id must be 1–128 letters, digits, _ or -.");
+          throw new HttpRefusal(400, "invalid_request", "id must be 1–128 letters, digits, _ or -.");
         const id = (body.id as string | undefined) ?? `chat_${crypto.randomUUID()}`;
         const chatOptions = options.readOptions?.(body) ?? {};
         const names = Object.keys(serverTools({ owner: caller.participantId, id, options: chatOptions }));
@@ -430,10 +430,9 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         const chat = await settled(await load(caller, chatId));
         if (chat.status !== "requires_action")
           throw conflict(chat, `The chat is ${chat.status}: it is not waiting for tool results.`);
-        if (!Array.isArray(body.results))
-          throw new ChatRequestError(400, "invalid_request", "results must be an array.");
+        if (!Array.isArray(body.results)) throw new HttpRefusal(400, "invalid_request", "results must be an array.");
         if (body.approvals !== undefined && !Array.isArray(body.approvals))
-          throw new ChatRequestError(400, "invalid_request", "approvals must be an array.");
+          throw new HttpRefusal(400, "invalid_request", "approvals must be an array.");
         const submission: Submission = {
           kind: "answers",
           results: body.results as RawResult[],
@@ -452,8 +451,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     chat: (request: Request, caller: ChatCaller) =>
       guarded(null, async () => {
         const body = await readBody(request, limits.maxBodyBytes);
-        if (!isValidId(body.id))
-          throw new ChatRequestError(400, "invalid_request", "The request has no valid chat id.");
+        if (!isValidId(body.id)) throw new HttpRefusal(400, "invalid_request", "The request has no valid chat id.");
         let chat = await store.get(caller.participantId, body.id);
         if (!chat) {
           chat = await newChat(caller, body.id, [], options.readOptions?.(body) ?? {}).catch(async (error: unknown) => {

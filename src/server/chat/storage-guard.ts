@@ -1,5 +1,6 @@
 import type { ChatStore } from "./store.js";
-import { ChatRequestError, type ChatLimits } from "./validate.js";
+import { HttpRefusal } from "../http.js";
+import type { ChatLimits } from "./validate.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -48,7 +49,7 @@ export function createStorageGuard({
         };
       }
       release(owner, bytes);
-      throw new ChatRequestError(
+      throw new HttpRefusal(
         413,
         "storage_full",
         `Your chats take ${size(used)}, the most allowed is ${size(limits.maxStoredBytesPerParticipant)}: delete some to go on.`,

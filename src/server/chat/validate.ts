@@ -8,21 +8,10 @@ import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../../contra
 import { executeCodeResultSchema } from "../../contract/result.js";
 import type { AcceptedResult, ApprovalAnswer, PendingApproval, PendingCall } from "./calls.js";
 import type { DynamicToolSpec } from "./store.js";
-
-/** A request the chat cannot take, with the HTTP status to answer. */
-export class ChatRequestError extends Error {
-  constructor(
-    readonly status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429,
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
+import { HttpRefusal } from "../http.js";
 
 const invalid = (message: string, details?: Record<string, unknown>) =>
-  new ChatRequestError(400, "invalid_request", message, details);
+  new HttpRefusal(400, "invalid_request", message, details);
 
 export interface ChatLimits {
   /** Bytes of one request body. Default 2 MiB. */

@@ -1,0 +1,40 @@
+// The kit's one way to refuse a request and to answer JSON, for the server's
+// Web handlers; the harness's Node handlers answer the same through
+// harness/node-json.ts.
+
+/**
+ * A request turned away: its HTTP status, a code a program can test, a
+ * sentence a person can read, and any details (in the body) or headers
+ * (`Retry-After`, `Allow`) that go with it.
+ */
+export class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  /** What every refusal answers: `{ error, message, ...details }`. */
+  get body(): Record<string, unknown> {
+    return { error: this.code, message: this.message, ...this.details };
+  }
+}
+
+/** A Content-Type header's media type, lower case, without its parameters (`application/json; charset=utf-8` → `application/json`). */
+export function mediaTypeOf(header: string | null | undefined): string {
+  return (header ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** A JSON answer that no cache keeps. */
+export const jsonResponse = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
+  });
+
+/** A refused request's answer, with its status and headers. */
+export const refusalResponse = (refusal: HttpRefusal) => jsonResponse(refusal.status, refusal.body, refusal.headers);
