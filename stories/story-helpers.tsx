@@ -12,19 +12,19 @@ import {
   tracebackStderr,
   writingArgsText,
 } from "./fixtures";
+import { EXECUTE_CODE_CARD, executeCodePart } from "../src/testing/selectors";
 import squaresPng from "./assets/squares.png";
 
 /** A story of the card. */
 export type CardStory = StoryObj<typeof ExecuteCodeCard>;
 
 export const card = (root: HTMLElement) => {
-  const element = root.querySelector<HTMLElement>('[data-slot="execute-code"]');
+  const element = root.querySelector<HTMLElement>(EXECUTE_CODE_CARD);
   if (!element) throw new Error("card not rendered");
   return element;
 };
 
-export const slot = (root: HTMLElement, name: string) =>
-  root.querySelector<HTMLElement>(`[data-slot="execute-code-${name}"]`);
+export const slot = (root: HTMLElement, name: string) => root.querySelector<HTMLElement>(executeCodePart(name));
 
 /** The height a scrolling area shows, in lines of its own text. */
 export const visibleLines = (element: HTMLElement) =>
@@ -222,11 +222,11 @@ export const everyStateShows =
   async ({ canvasElement }) => {
     const items = [...canvasElement.querySelectorAll<HTMLElement>("[data-gallery-item]")];
     await expect(items.map((item) => item.dataset.galleryItem)).toEqual(Object.keys(states));
-    for (const item of items) await expect(item.querySelectorAll('[data-slot="execute-code"]').length).toBe(1);
+    for (const item of items) await expect(item.querySelectorAll(EXECUTE_CODE_CARD).length).toBe(1);
   };
 
 export const everyPhaseShows: NonNullable<CardStory["play"]> = async ({ canvasElement }) => {
-  const cards = [...canvasElement.querySelectorAll('[data-slot="execute-code"]')];
+  const cards = [...canvasElement.querySelectorAll(EXECUTE_CODE_CARD)];
   await expect(cards.map((element) => element.getAttribute("data-phase"))).toEqual([...EXECUTE_CODE_PHASES]);
   // Cards with different outcomes look different at a glance: their tone differs.
   const tone = (phase: ExecuteCodePhase) => getComputedStyle(cards[EXECUTE_CODE_PHASES.indexOf(phase)]!).boxShadow;

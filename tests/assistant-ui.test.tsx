@@ -23,6 +23,7 @@ import { describe, expect, it } from "vitest";
 import { MessageParts, toolkit as readmeToolkit, ToolUIs } from "../examples/register-card";
 import { executeCodeToolkit, makeExecuteCodeToolUI } from "../src/assistant-ui";
 import { shownCode } from "./shown-code";
+import { EXECUTE_CODE_CARD } from "../src/testing/selectors";
 
 /** A chat server stand-in: streams the chunks it is given, pausing wherever the test says. */
 function scriptedServer() {
@@ -89,7 +90,7 @@ function Chat({
   );
 }
 
-const card = () => document.querySelector('[data-slot="execute-code"]');
+const card = () => document.querySelector(EXECUTE_CODE_CARD);
 
 async function send(text: string) {
   const user = userEvent.setup();

@@ -19,10 +19,11 @@ import {
   tracebackStderr,
   writingArgsText,
 } from "../stories/fixtures";
+import { EXECUTE_CODE_CARD, executeCodePart } from "../src/testing/selectors";
 import { shownCode } from "./shown-code";
 
 const slot = (container: HTMLElement, name: string) =>
-  container.querySelector<HTMLElement>(`[data-slot="execute-code${name ? `-${name}` : ""}"]`);
+  container.querySelector<HTMLElement>(name ? executeCodePart(name) : EXECUTE_CODE_CARD);
 
 const everyPhase: [ExecuteCodePhase, ExecuteCodeCardProps][] = [
   ["writing", { status: running, args: {}, argsText: writingArgsText }],

@@ -1,6 +1,6 @@
 import type { ExecuteCodeResult } from "../contract/index.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
-import { truncateText } from "../contract/truncate.js";
+import { CappedText } from "../contract/truncate.js";
 import type { RunMessage, WarmMessage, WorkerMessage } from "./protocol.js";
 import { workerSource } from "./worker-main.js";
 
@@ -55,21 +55,6 @@ export interface PyodideWorkerExecutorOptions {
 const workerURL = `data:text/javascript;charset=utf-8,${encodeURIComponent(workerSource)}`;
 const defaultWorker = () => new Worker(workerURL, { type: "module" });
 
-class StreamBuffer {
-  text = "";
-  cut = 0;
-  constructor(private readonly limit: number) {}
-  add(chunk: string) {
-    const room = this.limit - this.text.length;
-    if (room >= chunk.length) this.text += chunk;
-    else {
-      const kept = truncateText(chunk, Math.max(0, room));
-      this.text += kept.text;
-      this.cut += kept.cut;
-    }
-  }
-}
-
 /**
  * Python in the browser: each run gets an interpreter no earlier run has
  * touched, in a Web Worker of its own, ended when the run ends or runs too
@@ -102,8 +87,8 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
       if (closed) return Promise.reject(new Error("The executor is closed."));
       const worker = spare ?? warmWorker();
       spare = null;
-      const stdout = new StreamBuffer(limits.stdout);
-      const stderr = new StreamBuffer(limits.stderr);
+      const stdout = new CappedText(limits.stdout);
+      const stderr = new CappedText(limits.stderr);
       let started = performance.now();
       return new Promise<ExecuteCodeResult>((resolve, reject) => {
         let timer: ReturnType<typeof setTimeout> | undefined;

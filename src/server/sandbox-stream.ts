@@ -1,5 +1,5 @@
 import type { ExecuteCodeRunningResult } from "../contract/index.js";
-import { truncateText } from "../contract/truncate.js";
+import { CappedText } from "../contract/truncate.js";
 import { resultFromAnswer, type OutputLimits, type SandboxOutcome } from "./sandbox-client.js";
 
 /** One step of a streamed run: the program started, the output so far, or how it ended. */
@@ -9,18 +9,6 @@ export type SandboxStreamEvent =
   | { kind: "started"; timeLimitMs?: number }
   | { kind: "output"; progress: ExecuteCodeRunningResult }
   | { kind: "done"; outcome: SandboxOutcome };
-
-/** One stream's text so far, kept within its limit with the cut counted. */
-class Kept {
-  text = "";
-  cut = 0;
-  constructor(private readonly limit: number) {}
-  add(chunk: string) {
-    const kept = truncateText(chunk, Math.max(0, this.limit - this.text.length));
-    this.text += kept.text;
-    this.cut += kept.cut;
-  }
-}
 
 /** The non-empty lines of a streamed body, as they arrive. */
 export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -57,8 +45,8 @@ const failed = (code: string, message: string): SandboxOutcome => ({
  * so far stays within the same limits as a final result.
  */
 export async function* readSandboxStream(response: Response, limits: OutputLimits): AsyncGenerator<SandboxStreamEvent> {
-  const stdout = new Kept(limits.stdout);
-  const stderr = new Kept(limits.stderr);
+  const stdout = new CappedText(limits.stdout);
+  const stderr = new CappedText(limits.stderr);
   if (!response.body) {
     yield { kind: "done", outcome: failed("malformed_response", "The code runner's stream had no body.") };
     return;

@@ -1,9 +1,12 @@
 import type { Locator, Page } from "@playwright/test";
 import { ENDED_PHASES, type ExecuteCodePhase } from "../view/index.js";
+import { EXECUTE_CODE_CARD, executeCodePart } from "./selectors.js";
+
+export { EXECUTE_CODE_CARD, executeCodePart } from "./selectors.js";
 
 /** Every `execute_code` card on the page, in order. */
 export function executeCodeCards(page: Page): Locator {
-  return page.locator('[data-slot="execute-code"]');
+  return page.locator(EXECUTE_CODE_CARD);
 }
 
 export interface ExecuteCodeCardHandle {
@@ -37,7 +40,7 @@ export interface ExecuteCodeCardHandle {
 export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHandle {
   const cards = executeCodeCards(page);
   const root = index === undefined ? cards.last() : cards.nth(index);
-  const slot = (name: string) => root.locator(`[data-slot="execute-code-${name}"]`);
+  const slot = (name: string) => root.locator(executeCodePart(name));
   const phase = async () => (await root.getAttribute("data-phase")) as ExecuteCodePhase;
   const waitForPhase = async (wanted: ExecuteCodePhase | ExecuteCodePhase[], options?: { timeout?: number }) => {
     const selector = [wanted]

@@ -1,3 +1,5 @@
+import { truncateText } from "../../contract/truncate.js";
+
 export type OutputStream = "stdout" | "stderr";
 
 /** One program to run. */
@@ -73,11 +75,10 @@ export function collectOutput(limit: number, onOutput?: RunRequest["onOutput"]) 
     output,
     cut,
     add(stream: OutputStream, text: string) {
-      const room = limit - output[stream].length;
-      const kept = text.length > room ? text.slice(0, Math.max(0, room)) : text;
-      cut[stream] += text.length - kept.length;
-      output[stream] += kept;
-      if (kept) notify(onOutput, stream, kept);
+      const kept = truncateText(text, Math.max(0, limit - output[stream].length));
+      cut[stream] += kept.cut;
+      output[stream] += kept.text;
+      if (kept.text) notify(onOutput, stream, kept.text);
     },
   };
 }
