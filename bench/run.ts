@@ -543,6 +543,10 @@ async function serverFigures() {
   const engines = {
     pyodide: await engineFigures(createPyodideExecutor({ poolSize: 2, onWarning: () => undefined }), false),
     cpython: probeCpython().available ? await engineFigures(createCpythonExecutor(), true) : null,
+    // The same CPython engine making each run the earlier way: fork, enter the namespaces, fork the program.
+    cpythonForkTwice: probeCpython().available
+      ? await engineFigures(createCpythonExecutor({ runProcess: "fork-twice" }), true)
+      : null,
   };
   return {
     engines,
@@ -859,6 +863,19 @@ const rows = [
                 "CPython ≥ 40",
                 server.engines.cpython.perSecond >= 40,
               ),
+              ...(server.engines.cpythonForkTwice
+                ? [
+                    row(
+                      "6 engines",
+                      "CPython, one clone per run against fork, enter, fork: `print(1)` / plot / runs a second",
+                      `${ms(server.engines.cpython.print)} / ${ms(server.engines.cpython.plot)} / ${server.engines.cpython.perSecond.toFixed(1)}`,
+                      `${ms(server.engines.cpythonForkTwice.print)} / ${ms(server.engines.cpythonForkTwice.plot)} / ${server.engines.cpythonForkTwice.perSecond.toFixed(1)}`,
+                      "",
+                      "",
+                      null,
+                    ),
+                  ]
+                : []),
             ]
           : [
               row(
