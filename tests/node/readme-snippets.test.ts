@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 // Snippets of the README and the guides marked `<!-- file: PATH -->` are
 // files of the repository, word for word: files that the consumer matrix
 // builds and runs, and examples that a test runs.
-const documents = ["README.md", "docs/chats.md"].map((name) =>
+const documents = ["README.md", "docs/card.md", "docs/server.md", "docs/chats.md", "docs/harness.md"].map((name) =>
   readFileSync(new URL(`../../${name}`, import.meta.url), "utf8"),
 );
 const marked = documents.flatMap((text) =>
