@@ -118,7 +118,7 @@ test.describe("(b) Vite + React on plain useChat, no assistant-ui installed", ()
   });
 });
 
-test.describe("(c) Next.js 16 App Router, default template with cacheComponents, the README's route handlers", () => {
+test.describe("(c) Next.js 16 App Router, default template with cacheComponents, the guides' route handlers", () => {
   const app = consumer("next-app", {
     vite: false,
     // The README's toolkit snippet, as in (a).
@@ -371,7 +371,7 @@ test.describe("(d) the card in any host: a hostile stylesheet, create-vite and c
 test.describe("(e) a shadcn app (Next.js 16 App Router, Tailwind v4) with the tool UI from `npx shadcn add`", () => {
   const app = consumer("shadcn-next-app", {
     vite: false,
-    // create-next-app's files as in (c), and the README's route handler.
+    // create-next-app's files as in (c), and the harness guide's route handler.
     borrow: {
       "tsconfig.json": "next-app/tsconfig.json",
       "postcss.config.mjs": "next-app/postcss.config.mjs",

@@ -2,7 +2,7 @@
 // as the README's server sections are. tests/node/server-entry.test.ts checks
 // that the README names every export.
 
-// The server tool (README: The server tool, Live output, Figures and files).
+// The server tool (README: The server tool; docs/server.md: Live output, Figures and files).
 export {
   buildExecuteCodeTool,
   createExecuteCodeTool,
@@ -23,7 +23,7 @@ export {
 } from "./token.js";
 export { mergeTools, type ToolNameClash } from "./merge-tools.js";
 
-// Ask before running code.
+// Ask before running code (docs/server.md).
 export {
   DEFAULT_CODE_EXECUTION_TOOL_NAMES,
   gateCodeExecution,
@@ -32,7 +32,7 @@ export {
 } from "./approval-gate.js";
 export { createApprovalExpiry, expiredApprovalResult, type ApprovalExpiryOptions } from "./approval-expiry.js";
 
-// Chats kept on the server.
+// Chats kept on the server (docs/chats.md).
 export { createChatEndpoints, type ChatEndpoints, type ChatSummaryView, type ChatView } from "./chat/endpoints.js";
 export type { ChatCaller, ChatEndpointsOptions, ChatLogEvent, ServerToolsContext } from "./chat/options.js";
 export {
@@ -72,7 +72,7 @@ export {
   type DynamicToolSpec,
 } from "./chat/store.js";
 
-// The tool's input and results (README: Results it understands).
+// The tool's input and results (docs/card.md: Results it understands).
 export { executeCodeInputSchema, MAX_CODE_LENGTH } from "../contract/input.js";
 export type { ExecuteCodeInput } from "../contract/input.js";
 export {
