@@ -7,7 +7,10 @@ export interface ExecuteCodeToolUIOptions {
   labels?: Partial<ExecuteCodeLabels>;
   theme?: "light" | "dark";
   className?: string;
-  /** `"client"` when the browser runs the code and adds the result; default `"server"`. */
+  /**
+   * `"client"` when the browser runs the code and adds the result.
+   * @default "server"
+   */
   execution?: "server" | "client";
   /**
    * With `execution: "client"`: what runs each call's program in the browser
@@ -18,7 +21,10 @@ export interface ExecuteCodeToolUIOptions {
    * client, and the host adds the result itself.
    */
   executor?: ExecuteCodeRunner;
-  /** With an `executor`: ask with Run and Deny before each program runs. A function is read for each call. Default false. */
+  /**
+   * With an `executor`: ask with Run and Deny before each program runs. A function is read for each call.
+   * @default false
+   */
   askBeforeRunning?: boolean | (() => boolean);
 }
 

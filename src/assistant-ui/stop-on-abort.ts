@@ -1,7 +1,10 @@
 export interface StopRunOnAbortOptions {
-  /** Where `createChatEndpoints` is mounted. Default `"/api"`. */
+  /**
+   * Where `createChatEndpoints` is mounted.
+   * @default "/api"
+   */
   api?: string;
-  /** Default: the page's `fetch`. */
+  /** @default the page's `fetch` */
   fetch?: typeof fetch;
 }
 

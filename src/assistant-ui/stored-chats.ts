@@ -1,11 +1,17 @@
 import type { RemoteThreadListAdapter, ThreadHistoryAdapter } from "@assistant-ui/react";
 
 export interface StoredChatsOptions {
-  /** Where `createChatEndpoints` is mounted. Default `"/api"`. */
+  /**
+   * Where `createChatEndpoints` is mounted.
+   * @default "/api"
+   */
   api?: string;
-  /** What `POST /api/chats` gets for a new chat: the tools this page runs, settings the server reads. Default `{}`. */
+  /**
+   * What `POST /api/chats` gets for a new chat: the tools this page runs, settings the server reads.
+   * @default {}
+   */
   newChat?: () => Record<string, unknown>;
-  /** Default: the page's `fetch`. */
+  /** @default the page's `fetch` */
   fetch?: typeof fetch;
 }
 

@@ -28,10 +28,14 @@ export interface PyodideWorkerExecutorOptions {
   /**
    * Where the app serves the files of the `pyodide` package (pyodide.mjs,
    * pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json),
-   * on its own origin; relative to the page. Default `/pyodide/`.
+   * on its own origin; relative to the page.
+   * @default `/pyodide/`
    */
   indexURL?: string;
-  /** Longest run before the worker is ended, counted once Python has started. Default 60 s. */
+  /**
+   * Longest run before the worker is ended, counted once Python has started.
+   * @default 60 s
+   */
   timeoutMs?: number;
   /**
    * Longest wait for Pyodide to load before a run is given up as

@@ -30,10 +30,16 @@ export interface ChatHandlerOptions {
    * it, requests carry no participant id.
    */
   participantId?: (request: IncomingMessage, response: ServerResponse) => string | null | Promise<string | null>;
-  /** Other origins whose pages may call these endpoints. Default: none but the server's own. */
+  /**
+   * Other origins whose pages may call these endpoints.
+   * @default none but the server's own
+   */
   allowedOrigins?: readonly string[];
   system?: string;
-  /** How long an approval request stays answerable. Default 10 minutes. */
+  /**
+   * How long an approval request stays answerable.
+   * @default 10 minutes
+   */
   approvalTtlMs?: number;
 }
 

@@ -38,19 +38,34 @@ import { createScriptedModel } from "./scripted-model.js";
 import { createStaticHandler } from "./static-files.js";
 
 export interface HarnessOptions {
-  /** 0 picks a free port. Default 3210. */
+  /**
+   * 0 picks a free port.
+   * @default 3210
+   */
   port?: number;
-  /** Default 127.0.0.1: the harness is for this machine only. */
+  /** @default 127.0.0.1: the harness is for this machine only */
   host?: string;
-  /** The server tool's own time limit per call. Default 60 000 ms. */
+  /**
+   * The server tool's own time limit per call.
+   * @default 60 000 ms
+   */
   toolTimeoutMs?: number;
   /** Use this sandbox service instead of the mock one (the mock is then not started). */
   sandboxUrl?: string;
-  /** The mock sandbox's limit per (tenant, user). Default 20 per 30 s. */
+  /**
+   * The mock sandbox's limit per (tenant, user).
+   * @default 20 per 30 s
+   */
   rateLimit?: RateLimit;
-  /** The mock sandbox's longest run. Default 10 000 ms. */
+  /**
+   * The mock sandbox's longest run.
+   * @default 10 000 ms
+   */
   maxRunMs?: number;
-  /** What runs the programs. Default: the engine `engine` names. */
+  /**
+   * What runs the programs.
+   * @default the engine `engine` names
+   */
   executor?: Executor;
   /**
    * Which Python: "cpython" (Debian's, with numpy, pandas, matplotlib, scipy
@@ -58,11 +73,20 @@ export interface HarnessOptions {
    * or "auto" (the default): CPython where it can be isolated, else Pyodide.
    */
   engine?: SandboxEngine;
-  /** Pyodide interpreters started ahead. Default 2. */
+  /**
+   * Pyodide interpreters started ahead.
+   * @default 2
+   */
   poolSize?: number;
-  /** Programs the Pyodide executor runs at once. Default 4. */
+  /**
+   * Programs the Pyodide executor runs at once.
+   * @default 4
+   */
   maxConcurrentRuns?: number;
-  /** Memory of one run's interpreter process, in MB (for CPython, its address space with the shared libraries). Default 768 for Pyodide, 1024 for CPython. */
+  /**
+   * Memory of one run's interpreter process, in MB (for CPython, its address space with the shared libraries).
+   * @default 768 for Pyodide, 1024 for CPython
+   */
   memoryLimitMb?: number;
   /**
    * The model behind the chat: a real one (`modelFromEnv` reads an
@@ -73,9 +97,15 @@ export interface HarnessOptions {
   model?: LanguageModel;
   /** How the demo page names `model` ("gpt-4.1-mini at https://api.openai.com/v1"). */
   modelName?: string;
-  /** Pause between the scripted model's streamed chunks. Default 30 ms. */
+  /**
+   * Pause between the scripted model's streamed chunks.
+   * @default 30 ms
+   */
   chunkDelayMs?: number;
-  /** How long an approval request stays answerable. Default 10 minutes. */
+  /**
+   * How long an approval request stays answerable.
+   * @default 10 minutes
+   */
   approvalTtlMs?: number;
   /**
    * Who is asking, from your own sign-in, instead of the harness's cookie:
@@ -91,11 +121,20 @@ export interface HarnessOptions {
    * Default 60 a minute.
    */
   chatRateLimit?: RateLimit;
-  /** Caps on what a participant's chats hold (`maxChatsPerParticipant`, `maxUserMessagesPerChat`, …). Default: the chat endpoints' own, but 5 MiB of stored chats per participant. */
+  /**
+   * Caps on what a participant's chats hold (`maxChatsPerParticipant`, `maxUserMessagesPerChat`, …).
+   * @default the chat endpoints' own, but 5 MiB of stored chats per participant
+   */
   chatLimits?: Partial<ChatLimits>;
-  /** Chats unchanged for this long are deleted. Default 7 days: a demo's participants are strangers. */
+  /**
+   * Chats unchanged for this long are deleted.
+   * @default 7 days: a demo's participants are strangers
+   */
   chatRetentionMs?: number;
-  /** Other origins whose pages may call /api/chat and /api/generate. Default: none. */
+  /**
+   * Other origins whose pages may call /api/chat and /api/generate.
+   * @default none
+   */
   allowedOrigins?: string[];
   /**
    * Host names (with port, as in the Host header) a loopback-bound harness
@@ -118,9 +157,15 @@ export interface HarnessOptions {
    * followed through this process only.
    */
   redisUrl?: string;
-  /** The folder of the default SQLite file. Default `./data`. */
+  /**
+   * The folder of the default SQLite file.
+   * @default `./data`
+   */
   dataDir?: string;
-  /** How long a new message waits for a run of the same chat that is ending. Default 5 000 ms. */
+  /**
+   * How long a new message waits for a run of the same chat that is ending.
+   * @default 5 000 ms
+   */
   busyWaitMs?: number;
   log?: (event: ExecuteCodeLogEvent | ChatLogEvent | { type: string; [key: string]: unknown }) => void;
 }

@@ -5,7 +5,10 @@ export interface ModelEnv {
   /** `https://api.openai.com/v1` (the default), `http://127.0.0.1:11434/v1` for Ollama, `http://127.0.0.1:8000/v1` for vLLM. */
   OPENAI_BASE_URL?: string;
   OPENAI_API_KEY?: string;
-  /** The model's name at that endpoint. Default `gpt-4.1-mini` at OpenAI; required elsewhere. */
+  /**
+   * The model's name at that endpoint.
+   * @default `gpt-4.1-mini` at OpenAI; required elsewhere
+   */
   OPENAI_MODEL?: string;
 }
 

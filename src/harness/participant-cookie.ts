@@ -5,13 +5,22 @@ import { rateLimited } from "./request-guard.js";
 import { createRateLimiter, type RateLimit } from "./sandbox/rate-limiter.js";
 
 export interface ParticipantCookieOptions {
-  /** HMAC key for the cookie's signature. Default: random per start (ids then last until a restart). */
+  /**
+   * HMAC key for the cookie's signature.
+   * @default random per start (ids then last until a restart)
+   */
   secret?: Uint8Array;
-  /** Default `ecu_participant`. */
+  /** @default `ecu_participant` */
   cookieName?: string;
-  /** How long a browser keeps its id. Default 30 days. */
+  /**
+   * How long a browser keeps its id.
+   * @default 30 days
+   */
   maxAgeSeconds?: number;
-  /** New ids handed out per client address. Default 10 a minute. */
+  /**
+   * New ids handed out per client address.
+   * @default 10 a minute
+   */
   newParticipantLimit?: RateLimit;
 }
 

@@ -72,9 +72,15 @@ function firstFence(text: string): string | null {
 export interface ScriptedModelOptions {
   /** Name of the code tool the model calls. */
   toolName?: string;
-  /** Pause between streamed chunks, so the card's writing phase is visible. Default 30 ms. */
+  /**
+   * Pause between streamed chunks, so the card's writing phase is visible.
+   * @default 30 ms
+   */
   chunkDelayMs?: number;
-  /** Pieces the tool input is streamed in. Default 8. */
+  /**
+   * Pieces the tool input is streamed in.
+   * @default 8
+   */
   inputChunks?: number;
 }
 

@@ -9,7 +9,10 @@ export const expiredApprovalResult: ExecuteCodeErrorResult = {
 };
 
 export interface ApprovalExpiryOptions {
-  /** How long an approval request stays answerable. Default 10 minutes. */
+  /**
+   * How long an approval request stays answerable.
+   * @default 10 minutes
+   */
   ttlMs?: number;
   now?: () => number;
 }

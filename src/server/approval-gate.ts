@@ -16,7 +16,10 @@ export interface GateOptions {
   confirmAllTools?: boolean;
   /** Ask before nothing; wins over both flags above (tools keep their own `needsApproval`). */
   bypassPermissions?: boolean;
-  /** Which tool names count as code execution; default `DEFAULT_CODE_EXECUTION_TOOL_NAMES`. */
+  /**
+   * Which tool names count as code execution.
+   * @default `DEFAULT_CODE_EXECUTION_TOOL_NAMES`
+   */
   codeExecutionToolNames?: readonly string[];
 }
 

@@ -65,11 +65,20 @@ export interface ExecuteCodeToolContext {
    * then has both limits together.
    */
   queueTimeoutMs?: number;
-  /** Characters of stdout kept, default 8 000. */
+  /**
+   * Characters of stdout kept.
+   * @default 8 000
+   */
   maxStdoutChars?: number;
-  /** Characters of stderr kept, default 4 000. */
+  /**
+   * Characters of stderr kept.
+   * @default 4 000
+   */
   maxStderrChars?: number;
-  /** Flat cost reported through `onCost` for each execution that reached the sandbox, default 1. */
+  /**
+   * Flat cost reported through `onCost` for each execution that reached the sandbox.
+   * @default 1
+   */
   costPerExecution?: number;
   onCost?: (cost: ExecutionCost) => void;
   log?: (event: ExecuteCodeLogEvent) => void;
@@ -78,7 +87,10 @@ export interface ExecuteCodeToolContext {
   fetch?: typeof fetch;
   /** Replaces the tool description the model sees. */
   description?: string;
-  /** Python packages the sandbox has beyond the standard library, named to the model (`["numpy", "pandas"]`). Default none. */
+  /**
+   * Python packages the sandbox has beyond the standard library, named to the model (`["numpy", "pandas"]`).
+   * @default none
+   */
   packages?: string[];
   /** Ask the user before each run: "never" (default), "always", or a function of the input. */
   approval?: ApprovalPolicy<ExecuteCodeInput>;

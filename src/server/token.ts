@@ -11,7 +11,10 @@ export interface TokenMinterOptions {
   algorithm: SigningAlgorithm;
   issuer: string;
   audience: string;
-  /** Seconds until the token expires; at most 300, default 60. */
+  /**
+   * Seconds until the token expires; at most 300.
+   * @default 60
+   */
   lifetimeSeconds?: number;
   /** Key id for the `kid` header, when the sandbox rotates keys. */
   keyId?: string;

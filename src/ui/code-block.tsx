@@ -186,7 +186,10 @@ export interface CodeBlockProps
     PaneProps,
     "slot" | "name" | "labels" | "lineCount" | "foldedLines" | "open" | "onOpenChange" | "children"
   > {
-  /** Lines a long program shows folded. Default 16. */
+  /**
+   * Lines a long program shows folded.
+   * @default 16
+   */
   foldedLines?: number;
   code: string;
   /** False while the code is still streaming in. */

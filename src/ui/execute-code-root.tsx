@@ -25,7 +25,10 @@ export interface RootProps extends ExecuteCodeCallState, AsChild, ComponentProps
   labels?: Partial<ExecuteCodeLabels>;
   /** Forces a colour scheme; by default the card follows the host's (`.dark`, `[data-theme]`, `color-scheme`). */
   theme?: "light" | "dark";
-  /** Where the app serves a run's figures and files; default `/api/files/{sessionId}/{fileId}` (the harness's route). */
+  /**
+   * Where the app serves a run's figures and files.
+   * @default `/api/files/{sessionId}/{fileId}` (the harness's route)
+   */
   fileUrl?: (file: ExecuteCodeRunFile) => string;
   /** Whether the card shows its body or only its header (controlled); with `defaultOpen` it keeps its own state. */
   open?: boolean;

@@ -8,27 +8,52 @@ import { fileURLToPath } from "node:url";
 import { collectOutput, notify, type Executor, type RunOutcome, type RunRequest } from "./executor.js";
 
 export interface CpythonExecutorOptions {
-  /** The interpreter with the scientific packages. Default `/usr/bin/python3` (Debian's). */
+  /**
+   * The interpreter with the scientific packages.
+   * @default `/usr/bin/python3` (Debian's)
+   */
   python?: string;
-  /** bubblewrap. Default `bwrap` on the PATH. */
+  /**
+   * bubblewrap.
+   * @default `bwrap` on the PATH
+   */
   bwrap?: string;
-  /** Characters kept per stream and run; the rest is cut and counted. Default 1 000 000. */
+  /**
+   * Characters kept per stream and run; the rest is cut and counted.
+   * @default 1 000 000
+   */
   maxOutputChars?: number;
   /**
    * Address space of one run's process, in MB (RLIMIT_AS): past it,
    * allocations fail with MemoryError. It includes the ~400 MB of the
-   * libraries every run shares with the warm parent. Default 1024.
+   * libraries every run shares with the warm parent.
+   * @default 1024
    */
   memoryLimitMb?: number;
-  /** Processes one run may have at once, itself included. Default 16. */
+  /**
+   * Processes one run may have at once, itself included.
+   * @default 16
+   */
   maxProcesses?: number;
-  /** Size of each run's private /tmp and working directory, in MB. Default 64. */
+  /**
+   * Size of each run's private /tmp and working directory, in MB.
+   * @default 64
+   */
   diskMb?: number;
-  /** Files a run may leave in its working directory (figures included); the rest are counted, not kept. Default 10. */
+  /**
+   * Files a run may leave in its working directory (figures included); the rest are counted, not kept.
+   * @default 10
+   */
   maxFiles?: number;
-  /** Largest file kept, in MB. Default 5. */
+  /**
+   * Largest file kept, in MB.
+   * @default 5
+   */
   maxFileMb?: number;
-  /** All files of one run together, in MB. Default 10. */
+  /**
+   * All files of one run together, in MB.
+   * @default 10
+   */
   maxTotalFileMb?: number;
   /**
    * How a run's process is made: `clone`, straight into its namespaces (one

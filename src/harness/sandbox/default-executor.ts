@@ -6,11 +6,14 @@ import { createPyodideExecutor, type PyodideExecutorOptions } from "./pyodide-ex
 export type SandboxEngine = "auto" | "cpython" | "pyodide";
 
 export interface DefaultExecutorOptions {
-  /** Default "auto": CPython with the scientific stack where bubblewrap and the packages exist. */
+  /** @default "auto": CPython with the scientific stack where bubblewrap and the packages exist */
   engine?: SandboxEngine;
   cpython?: CpythonExecutorOptions;
   pyodide?: PyodideExecutorOptions;
-  /** Told why CPython cannot run here, once at start. Default: console.warn. */
+  /**
+   * Told why CPython cannot run here, once at start.
+   * @default console.warn
+   */
   onWarning?: (message: string) => void;
 }
 

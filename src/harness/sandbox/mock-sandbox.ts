@@ -22,9 +22,15 @@ export interface MockSandboxOptions {
   issuer: string;
   audience: string;
   executor: Executor;
-  /** Per (tenant, user); default 20 executions per 30 s. */
+  /**
+   * Per (tenant, user)
+   * @default 20 executions per 30 s
+   */
   rateLimit?: RateLimit;
-  /** Longest run before the program is ended, counted from its start (not its wait); default 10 000 ms. */
+  /**
+   * Longest run before the program is ended, counted from its start (not its wait)
+   * @default 10 000 ms
+   */
   maxRunMs?: number;
   /**
    * How run slots are shared: at most `perParticipant` (2) programs running
@@ -33,11 +39,20 @@ export interface MockSandboxOptions {
    * runs at once.
    */
   schedule?: RunSchedule;
-  /** How long a run's files stay downloadable (`GET /v1/download/…`), in ms. Default 10 minutes. */
+  /**
+   * How long a run's files stay downloadable (`GET /v1/download/…`), in ms.
+   * @default 10 minutes
+   */
   fileTtlMs?: number;
-  /** Longest token lifetime accepted, in seconds; default 300. */
+  /**
+   * Longest token lifetime accepted, in seconds.
+   * @default 300
+   */
   maxTokenLifetimeSeconds?: number;
-  /** Clock difference allowed between the token's signer and this service, in seconds; default 30. */
+  /**
+   * Clock difference allowed between the token's signer and this service, in seconds.
+   * @default 30
+   */
   clockToleranceSeconds?: number;
 }
 

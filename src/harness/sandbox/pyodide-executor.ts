@@ -11,29 +11,54 @@ import { canWatchMemory } from "./process-memory.js";
 import { prepareSnapshot, type Snapshot } from "./snapshot-cache.js";
 
 export interface PyodideExecutorOptions {
-  /** Interpreters started ahead and kept waiting for a program. Default 2. */
+  /**
+   * Interpreters started ahead and kept waiting for a program.
+   * @default 2
+   */
   poolSize?: number;
-  /** Programs running at once; more wait their turn. Default 4. */
+  /**
+   * Programs running at once; more wait their turn.
+   * @default 4
+   */
   maxConcurrentRuns?: number;
-  /** Characters kept per stream and run; the rest is cut and counted. Default 1 000 000. */
+  /**
+   * Characters kept per stream and run; the rest is cut and counted.
+   * @default 1 000 000
+   */
   maxOutputChars?: number;
   /**
    * Memory of one run's process, in MB. Python's WebAssembly memory gets this
    * less 256 MB (past it, Python raises MemoryError); the JavaScript heap 128 MB;
-   * the whole process is stopped past this figure. Default 768.
+   * the whole process is stopped past this figure.
+   * @default 768
    */
   memoryLimitMb?: number;
-  /** Where the Python memory snapshot is kept between starts (a private folder), or false. Default: under the OS temp folder. */
+  /**
+   * Where the Python memory snapshot is kept between starts (a private folder), or false.
+   * @default under the OS temp folder
+   */
   snapshotCacheDir?: string | false;
   /** Refuse to start without network isolation (Linux namespaces) instead of warning. */
   requireIsolation?: boolean;
-  /** Told what isolation is missing on this machine, once at start. Default: console.warn. */
+  /**
+   * Told what isolation is missing on this machine, once at start.
+   * @default console.warn
+   */
   onWarning?: (message: string) => void;
-  /** Files a run may leave in its working directory; the rest are counted, not kept. Default 10. */
+  /**
+   * Files a run may leave in its working directory; the rest are counted, not kept.
+   * @default 10
+   */
   maxFiles?: number;
-  /** Largest file kept, in MB. Default 5. */
+  /**
+   * Largest file kept, in MB.
+   * @default 5
+   */
   maxFileMb?: number;
-  /** All files of one run together, in MB. Default 10. */
+  /**
+   * All files of one run together, in MB.
+   * @default 10
+   */
   maxTotalFileMb?: number;
 }
 

@@ -1,12 +1,24 @@
 /** How the sandbox shares its run slots between participants. */
 export interface RunSchedule {
-  /** Programs running at once, across everyone. Default 4. */
+  /**
+   * Programs running at once, across everyone.
+   * @default 4
+   */
   maxRunning?: number;
-  /** Programs one participant may have running at once; the rest wait their turn. Default 2. */
+  /**
+   * Programs one participant may have running at once; the rest wait their turn.
+   * @default 2
+   */
   perParticipant?: number;
-  /** Programs one participant may have waiting; past it the sandbox answers busy. Default 8. */
+  /**
+   * Programs one participant may have waiting; past it the sandbox answers busy.
+   * @default 8
+   */
   maxQueuedPerParticipant?: number;
-  /** Programs waiting across everyone; past it the sandbox answers busy. Default 64. */
+  /**
+   * Programs waiting across everyone; past it the sandbox answers busy.
+   * @default 64
+   */
   maxQueued?: number;
 }
 

@@ -11,9 +11,12 @@ import type { RunSchedule } from "./run-scheduler.js";
 export interface StartMockSandboxOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** Default 127.0.0.1: only this machine can reach it. */
+  /** @default 127.0.0.1: only this machine can reach it */
   host?: string;
-  /** What runs the programs. Default: CPython under bubblewrap where it can run, else Pyodide (needs the `pyodide` package). */
+  /**
+   * What runs the programs.
+   * @default CPython under bubblewrap where it can run, else Pyodide (needs the `pyodide` package)
+   */
   executor?: Executor;
   rateLimit?: RateLimit;
   maxRunMs?: number;

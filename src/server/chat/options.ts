@@ -36,16 +36,31 @@ export interface ChatEndpointsOptions {
    * Return undefined to keep what the chat has.
    */
   readOptions?: (body: Record<string, unknown>) => Record<string, unknown> | undefined;
-  /** Server tools a client may replace with a tool of its own of the same name (e.g. `["execute_code"]` for code run in the browser). Default none. */
+  /**
+   * Server tools a client may replace with a tool of its own of the same name (e.g. `["execute_code"]` for code run in the browser).
+   * @default none
+   */
   clientReplaceableTools?: readonly string[];
-  /** What results of client tools must be, by tool name. Default: `execute_code` must be the kit's `ExecuteCodeResult`. A declared output schema applies to tools not listed. */
+  /**
+   * What results of client tools must be, by tool name. A declared output schema applies to tools not listed.
+   * @default `execute_code` must be the kit's `ExecuteCodeResult`
+   */
   resultContracts?: Record<string, ToolResultContract>;
-  /** How long an approval request stays answerable. Default 10 minutes. */
+  /**
+   * How long an approval request stays answerable.
+   * @default 10 minutes
+   */
   approvalTtlMs?: number;
-  /** Model steps per run. Default 5. */
+  /**
+   * Model steps per run.
+   * @default 5
+   */
   maxSteps?: number;
   limits?: Partial<ChatLimits>;
-  /** How long a request (a new message, answers, results) waits for a run of the same chat that is ending before 409. Default 5 000 ms. */
+  /**
+   * How long a request (a new message, answers, results) waits for a run of the same chat that is ending before 409.
+   * @default 5 000 ms
+   */
   busyWaitMs?: number;
   /**
    * Where runs' live streams are kept while they run, for pages that reload
@@ -61,9 +76,15 @@ export interface ChatEndpointsOptions {
    * deletes them. Needs a store with `purge` (both of the kit's have it).
    */
   retentionMs?: number;
-  /** A chat left running or pending this long is taken to be abandoned by a server that went away. Default 15 minutes. */
+  /**
+   * A chat left running or pending this long is taken to be abandoned by a server that went away.
+   * @default 15 minutes
+   */
   staleAfterMs?: number;
-  /** The text a client sees for a failed run. Default: the error's message. */
+  /**
+   * The text a client sees for a failed run.
+   * @default the error's message
+   */
   onError?: (error: unknown) => string;
   log?: (event: ChatLogEvent) => void;
   now?: () => number;

@@ -6,13 +6,20 @@ export interface RunStreamsOptions {
   /**
    * A Redis publisher and a subscriber shared by every chat server (two
    * clients of the `redis` package, connected), so that a page can follow a
-   * run through any of them. Default: this process only.
+   * run through any of them.
+   * @default this process only
    */
   publisher?: Publisher;
   subscriber?: Subscriber;
-  /** Prefix of the Redis keys and channels. Default `"execute-code-ui"`. */
+  /**
+   * Prefix of the Redis keys and channels.
+   * @default "execute-code-ui"
+   */
   keyPrefix?: string;
-  /** Clients that may follow one run through this server at once (tabs of its owner); past it `follow` throws `TooManyFollowers`. Default 8. */
+  /**
+   * Clients that may follow one run through this server at once (tabs of its owner); past it `follow` throws `TooManyFollowers`.
+   * @default 8
+   */
   maxFollowers?: number;
 }
 

@@ -3,11 +3,20 @@ import path from "node:path";
 import { chatData, chatFromRow, summaryFromRow, type ChatRecord, type ChatStore } from "./store.js";
 
 export interface SqliteChatStoreOptions {
-  /** The database file, or `":memory:"` (for tests). Default: `chats.sqlite` in `dataDir`. */
+  /**
+   * The database file, or `":memory:"` (for tests).
+   * @default `chats.sqlite` in `dataDir`
+   */
   path?: string;
-  /** The folder for the database file; made when missing. Default `./data`. */
+  /**
+   * The folder for the database file; made when missing.
+   * @default `./data`
+   */
   dataDir?: string;
-  /** How long a write waits for another process's lock on the file. Default 5 000 ms. */
+  /**
+   * How long a write waits for another process's lock on the file.
+   * @default 5 000 ms
+   */
   busyTimeoutMs?: number;
 }
 

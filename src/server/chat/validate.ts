@@ -14,27 +14,60 @@ const invalid = (message: string, details?: Record<string, unknown>) =>
   new HttpRefusal(400, "invalid_request", message, details);
 
 export interface ChatLimits {
-  /** Bytes of one request body. Default 2 MiB. */
+  /**
+   * Bytes of one request body.
+   * @default 2 MiB
+   */
   maxBodyBytes: number;
-  /** Characters of one user message. Default 100 000. */
+  /**
+   * Characters of one user message.
+   * @default 100 000
+   */
   maxMessageChars: number;
-  /** Tools a client may declare for one chat. Default 16. */
+  /**
+   * Tools a client may declare for one chat.
+   * @default 16
+   */
   maxDynamicTools: number;
-  /** Characters of one tool's description. Default 2 000. */
+  /**
+   * Characters of one tool's description.
+   * @default 2 000
+   */
   maxToolDescriptionChars: number;
-  /** Bytes of one tool's JSON schemas. Default 16 KiB. */
+  /**
+   * Bytes of one tool's JSON schemas.
+   * @default 16 KiB
+   */
   maxToolSchemaBytes: number;
-  /** Bytes of one tool result as JSON. Default 64 KiB. */
+  /**
+   * Bytes of one tool result as JSON.
+   * @default 64 KiB
+   */
   maxToolOutputBytes: number;
-  /** Characters of an error result's text. Default 4 000. */
+  /**
+   * Characters of an error result's text.
+   * @default 4 000
+   */
   maxErrorTextChars: number;
-  /** Characters of a denial's reason. Default 1 000. */
+  /**
+   * Characters of a denial's reason.
+   * @default 1 000
+   */
   maxReasonChars: number;
-  /** Chats one participant keeps; past it a new chat is refused (429) until they delete one. Default 200. */
+  /**
+   * Chats one participant keeps; past it a new chat is refused (429) until they delete one.
+   * @default 200
+   */
   maxChatsPerParticipant: number;
-  /** Messages a participant sends in one chat; past it the chat is full (413) and a new chat goes on. Default 200. */
+  /**
+   * Messages a participant sends in one chat; past it the chat is full (413) and a new chat goes on.
+   * @default 200
+   */
   maxUserMessagesPerChat: number;
-  /** Bytes all of one participant's chats may take in the store; past it a new chat or message is refused (413) until they delete some. Default 50 MiB. */
+  /**
+   * Bytes all of one participant's chats may take in the store; past it a new chat or message is refused (413) until they delete some.
+   * @default 50 MiB
+   */
   maxStoredBytesPerParticipant: number;
 }
 
