@@ -301,6 +301,28 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
 });
 
 describe("the warm parent", () => {
+  it("is renewed after its share of runs: later runs get a new hash seed, and runs of the old parent finish", async () => {
+    const own = createCpythonExecutor({ renewAfterRuns: 2 });
+    const signal = new AbortController().signal;
+    const run = async (code: string) => (await own.run({ code, timeoutMs: 20_000, signal })) as RunOutcome;
+    try {
+      const first = (await run("print(hash('abc'))")).stdout;
+      expect((await run("print(hash('abc'))")).stdout).toBe(first);
+      // Still on the old parent while the fresh one starts: a run that outlasts the change-over.
+      const long = run("import time\ntime.sleep(2)\nprint(hash('abc'))");
+      let later = first;
+      for (let tries = 0; later === first && tries < 100; tries++) {
+        later = (await run("print(hash('abc'))")).stdout;
+        if (later === first) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(later).not.toBe(first);
+      expect((await long).stdout).toBe(first);
+      expect((own.health!() as { warmParent: { renewals: number } }).warmParent.renewals).toBeGreaterThan(0);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("a warm parent that dies ends its runs with an error, and the next run starts a new one", async () => {
     const bwraps = () =>
       processTree(process.pid).filter((pid) => {

@@ -62,6 +62,18 @@ export interface CpythonExecutorOptions {
    * program. @default "clone"
    */
   runProcess?: "clone" | "fork-twice";
+  /**
+   * Runs one warm parent serves before a fresh one takes over. Runs made
+   * from one parent share what was fixed when it started: the seed of
+   * Python's string hashes and where its memory lies.
+   * @default 500
+   */
+  renewAfterRuns?: number;
+  /**
+   * How long one warm parent serves before a fresh one takes over (see `renewAfterRuns`).
+   * @default 600000 (10 minutes)
+   */
+  renewAfterMs?: number;
 }
 
 /** Whether the CPython engine can run here, and if not, why. */
@@ -178,6 +190,16 @@ type ZygoteMessage =
       filesCut: number;
     };
 
+/** One warm parent: its bubblewrap process, whether it has loaded the stack, the runs it has now and has served. */
+interface Zygote {
+  child: ChildProcessWithoutNullStreams;
+  ready: Promise<unknown>;
+  isReady: boolean;
+  runs: Set<string>;
+  served: number;
+  startedAt: number;
+}
+
 interface PendingRun {
   onMessage(message: ZygoteMessage): void;
   onZygoteExit(): void;
@@ -202,16 +224,21 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   const maxFiles = options.maxFiles ?? 10;
   const maxFileMb = options.maxFileMb ?? 5;
   const maxTotalFileMb = options.maxTotalFileMb ?? 10;
+  const renewAfterRuns = options.renewAfterRuns ?? 500;
+  const renewAfterMs = options.renewAfterMs ?? 600_000;
   const pending = new Map<string, PendingRun>();
-  let zygote: { child: ChildProcessWithoutNullStreams; ready: Promise<{ modules: string[]; python: string }> } | null =
-    null;
+  // The warm parent that takes new runs; its successor while that one starts; parents that finish their last runs.
+  let zygote: Zygote | null = null;
+  let successor: Zygote | null = null;
+  const retiring = new Set<Zygote>();
+  let renewals = 0;
   let modules: string[] = [];
   // 1: each run is cloned straight into its namespaces; 2: glibc's layout was not recognised, so fork, unshare, fork.
   let forksPerRun: 1 | 2 | null = null;
   let nextId = 0;
   let closed = false;
 
-  const startZygote = () => {
+  const startZygote = (): Zygote => {
     const config = JSON.stringify({
       diskMb,
       maxFiles,
@@ -232,6 +259,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
     );
     let buffer = "";
     let stderr = "";
+    const runs = new Set<string>();
     const ready = new Promise<{ modules: string[]; python: string }>((resolve, reject) => {
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (chunk: string) => {
@@ -248,6 +276,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
           if (message.type === "ready") {
             modules = message.modules;
             forksPerRun = message.forksPerRun;
+            record.isReady = true;
             resolve(message);
           } else pending.get(message.id)?.onMessage(message);
         }
@@ -256,19 +285,46 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       child.stderr.on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
       child.on("error", reject);
       child.on("exit", (code, signal) => {
-        if (zygote?.child === child) zygote = null;
+        if (zygote === record) zygote = null;
+        if (successor === record) successor = null;
+        retiring.delete(record);
         reject(
           new Error(
             `The CPython sandbox stopped (${signal ?? `exit ${code}`}): ${stderr.trim().split("\n").at(-1) ?? ""}`,
           ),
         );
-        for (const run of pending.values()) run.onZygoteExit();
+        for (const id of runs) pending.get(id)?.onZygoteExit();
       });
     });
     ready.catch(() => undefined);
+    const record: Zygote = { child, ready, isReady: false, runs, served: 0, startedAt: performance.now() };
     // A stdin write to a zygote that just died must not take the harness down.
     child.stdin.on("error", () => undefined);
-    return { child, ready };
+    return record;
+  };
+
+  /** The warm parent for the next run: a fresh one takes over once the current one has served its share and the fresh one is ready. */
+  const currentZygote = (): Zygote => {
+    if (
+      zygote &&
+      !successor &&
+      (zygote.served >= renewAfterRuns || performance.now() - zygote.startedAt >= renewAfterMs)
+    )
+      successor = startZygote();
+    if (successor?.isReady && zygote) {
+      retire(zygote);
+      zygote = successor;
+      successor = null;
+      renewals++;
+    }
+    zygote ??= startZygote();
+    return zygote;
+  };
+
+  /** A parent that takes no more runs ends once its last run has. */
+  const retire = (old: Zygote) => {
+    retiring.add(old);
+    if (old.runs.size === 0) old.child.kill("SIGKILL");
   };
 
   const send = (child: ChildProcessWithoutNullStreams, message: unknown) => {
@@ -281,8 +337,9 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   return {
     async run({ code, timeoutMs, signal, onStart, onOutput }: RunRequest): Promise<RunOutcome> {
       if (closed) throw new Error("The Python executor is closed.");
-      zygote ??= startZygote();
-      const { child, ready } = zygote;
+      const parent = currentZygote();
+      parent.served++;
+      const { child, ready } = parent;
       await ready;
       const id = String(++nextId);
       const { output, cut, add } = collectOutput(maxOutputChars, onOutput);
@@ -294,12 +351,15 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
           clearTimeout(timer);
           signal.removeEventListener("abort", onAbort);
           pending.delete(id);
+          parent.runs.delete(id);
+          if (retiring.has(parent) && parent.runs.size === 0) parent.child.kill("SIGKILL");
           if (outcome instanceof Error) reject(outcome);
           else resolve(outcome);
         };
         const kill = () => send(child, { type: "kill", id });
         const onAbort = () => kill();
         signal.addEventListener("abort", onAbort, { once: true });
+        parent.runs.add(id);
         pending.set(id, {
           onMessage(message) {
             if (message.type === "started") {
@@ -348,6 +408,8 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       return {
         executor: "cpython",
         python: { path: python, modules, forksPerRun },
+        // Fresh warm parents that took over so far, after `renewAfterRuns` runs or `renewAfterMs`.
+        warmParent: { renewals, renewAfterRuns, renewAfterMs },
         isolation: {
           network: "none: a network namespace of its own per run",
           processes: "a PID namespace of its own per run; the program is its PID 1",
@@ -361,8 +423,10 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
     },
     async close() {
       closed = true;
-      zygote?.child.kill("SIGKILL");
+      for (const parent of [zygote, successor, ...retiring]) parent?.child.kill("SIGKILL");
       zygote = null;
+      successor = null;
+      retiring.clear();
     },
   };
 }
