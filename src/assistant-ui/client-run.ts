@@ -2,16 +2,9 @@ import { useEffect, useLayoutEffect, useReducer, useRef } from "react";
 import { RUN_STOPPED, type ExecuteCodeResult, type ExecuteCodeRunningResult } from "../contract/index.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../contract/limits.js";
 import { truncateText } from "../contract/truncate.js";
+import type { ExecuteCodeRunner } from "../contract/runner.js";
 
-/** Runs a program where the chat's client is: `createPyodideWorkerExecutor()` from `execute-code-ui/client-executor`, or your own. */
-export interface ExecuteCodeRunner {
-  run(
-    code: string,
-    options?: { signal?: AbortSignal; onOutput?: (stream: "stdout" | "stderr", text: string) => void },
-  ): Promise<ExecuteCodeResult>;
-  /** The longest a run may take, shown beside the card's clock. */
-  readonly timeoutMs?: number;
-}
+export type { ExecuteCodeRunner };
 
 /** Live output reaches the card at most this often while a browser run prints. */
 const LIVE_OUTPUT_MS = 100;

@@ -1,4 +1,5 @@
 import type { ExecuteCodeResult } from "../contract/index.js";
+import type { ExecuteCodeRunner, ExecuteCodeRunOptions } from "../contract/runner.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
 import { CappedText } from "../contract/truncate.js";
 import type { RunMessage, WarmMessage, WorkerMessage } from "./protocol.js";
@@ -6,16 +7,11 @@ import { workerSource } from "./worker-main.js";
 
 const DEFAULT_START_TIMEOUT_MS = 120_000;
 
-export interface ClientRunOptions {
-  /** Stops the run: the worker is ended and the result keeps what was printed. */
-  signal?: AbortSignal;
-  /** Each piece of output as the program writes it. */
-  onOutput?: (stream: "stdout" | "stderr", text: string) => void;
-}
+/** Options of a run: the kit's one runner's (`ExecuteCodeRunOptions`). */
+export type ClientRunOptions = ExecuteCodeRunOptions;
 
-/** Runs a program where the chat's client is, and answers with the kit's result contract. */
-export interface ClientExecutor {
-  run(code: string, options?: ClientRunOptions): Promise<ExecuteCodeResult>;
+/** The kit's one runner (`ExecuteCodeRunner`), with an interpreter to load ahead and to end. */
+export interface ClientExecutor extends ExecuteCodeRunner {
   /** The longest a run may take, counted once Python has started. */
   readonly timeoutMs: number;
   /** Starts loading Python now, so the first run does not wait for it. */
