@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
 import { call, primesCode } from "./fixtures";
-import { card, slot, highlighted, AreaGallery, everyStateShows } from "./story-helpers";
+import { card, slot, highlighted, areaGalleryStory } from "./story-helpers";
 
 /** Asking before running code: Run, Deny with a reason, and how an answer ends. */
 const meta = {
@@ -124,9 +124,6 @@ const areaStates = {
 };
 
 /** Every state of this area side by side. */
-export const Gallery: Story = {
-  render: () => <AreaGallery states={areaStates} />,
-  play: everyStateShows(areaStates),
-};
+export const Gallery: Story = areaGalleryStory(areaStates);
 
 export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
 import { call, completed, plotCode, running, squaresCsv, squaresFigure } from "./fixtures";
-import { card, slot, storyFileUrl, AreaGallery, everyStateShows } from "./story-helpers";
+import { card, slot, storyFileUrl, areaGalleryStory } from "./story-helpers";
 
 /** Plots and files a run leaves: shown, enlarged, downloaded, pending, gone. */
 const meta = {
@@ -144,9 +144,6 @@ const areaStates = {
 };
 
 /** Every state of this area side by side. */
-export const Gallery: Story = {
-  render: () => <AreaGallery states={areaStates} />,
-  play: everyStateShows(areaStates),
-};
+export const Gallery: Story = areaGalleryStory(areaStates);
 
 export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };

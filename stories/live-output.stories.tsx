@@ -12,8 +12,7 @@ import {
   ticksUpTo,
   runningWith,
   LiveOutputDemo,
-  AreaGallery,
-  everyStateShows,
+  areaGalleryStory,
 } from "./story-helpers";
 
 /** The program streaming in as the model writes it, and its output while it runs. */
@@ -176,9 +175,6 @@ const areaStates = {
 };
 
 /** Every state of this area side by side. */
-export const Gallery: Story = {
-  render: () => <AreaGallery states={areaStates} />,
-  play: everyStateShows(areaStates),
-};
+export const Gallery: Story = areaGalleryStory(areaStates);
 
 export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };

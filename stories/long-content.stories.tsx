@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
 import { bidiOutput, call, completed, htmlOutput, largeProgram, longOutput, unicodeOutput } from "./fixtures";
-import { card, slot, visibleLines, highlighted, longOutputArgs, AreaGallery, everyStateShows } from "./story-helpers";
+import { card, slot, visibleLines, highlighted, longOutputArgs, areaGalleryStory } from "./story-helpers";
 
 /** Empty, long, cut and hostile output and programs: what the student sees is what the model reads. */
 const meta = {
@@ -197,9 +197,6 @@ const areaStates = {
 };
 
 /** Every state of this area side by side. */
-export const Gallery: Story = {
-  render: () => <AreaGallery states={areaStates} />,
-  play: everyStateShows(areaStates),
-};
+export const Gallery: Story = areaGalleryStory(areaStates);
 
 export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };

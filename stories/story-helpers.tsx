@@ -216,14 +216,15 @@ export function AreaGallery({ states }: { states: Record<string, ExecuteCodeCard
   );
 }
 
-/** The gallery's play: every state is there, as a card of its own, in the order given. */
-export const everyStateShows =
-  (states: Record<string, ExecuteCodeCardProps | undefined>): NonNullable<CardStory["play"]> =>
-  async ({ canvasElement }) => {
+/** An area's gallery story: its states side by side, and a play that finds each as a card of its own, in order. */
+export const areaGalleryStory = (states: Record<string, ExecuteCodeCardProps | undefined>): CardStory => ({
+  render: () => <AreaGallery states={states} />,
+  play: async ({ canvasElement }) => {
     const items = [...canvasElement.querySelectorAll<HTMLElement>("[data-gallery-item]")];
     await expect(items.map((item) => item.dataset.galleryItem)).toEqual(Object.keys(states));
     for (const item of items) await expect(item.querySelectorAll(EXECUTE_CODE_CARD).length).toBe(1);
-  };
+  },
+});
 
 export const everyPhaseShows: NonNullable<CardStory["play"]> = async ({ canvasElement }) => {
   const cards = [...canvasElement.querySelectorAll(EXECUTE_CODE_CARD)];

@@ -11,8 +11,7 @@ import {
   ansiReadable,
   galleryStates,
   shadcnViolet,
-  AreaGallery,
-  everyStateShows,
+  areaGalleryStory,
 } from "./story-helpers";
 
 /** Colours, labels and focus: terminal colours in both schemes, German labels, a shadcn theme, keyboard focus. */
@@ -118,9 +117,6 @@ const areaStates = {
 };
 
 /** Every state of this area side by side. */
-export const Gallery: Story = {
-  render: () => <AreaGallery states={areaStates} />,
-  play: everyStateShows(areaStates),
-};
+export const Gallery: Story = areaGalleryStory(areaStates);
 
 export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };
