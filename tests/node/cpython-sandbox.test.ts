@@ -290,6 +290,14 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       ]);
     });
 
+    it("a run that leaves tens of thousands of files gets ten back, and the next run works", async () => {
+      const flood = await run("for i in range(30_000):\n    open(f'f{i:05}', 'w').close()");
+      expect(flood.exitCode).toBe(0);
+      expect(flood.files).toHaveLength(10);
+      expect(flood.filesCut).toBeGreaterThan(0);
+      expect((await run("print('next')")).stdout).toBe("next\n");
+    });
+
     it("a file past the size cap is counted as cut, never sent", async () => {
       const result = await run(
         ["open('big.bin', 'wb').write(b'x' * (6 * 1024 * 1024))", "open('ok.txt', 'w').write('fine')"].join("\n"),

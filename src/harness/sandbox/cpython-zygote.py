@@ -356,11 +356,17 @@ def collect_files(work_fd, limits):
     files, state = [], {"cut": 0, "total": 0, "seen": 0}
 
     def walk(dir_fd, prefix, depth):
-        entries = sorted(os.scandir(dir_fd), key=lambda entry: entry.name)
+        # Listed lazily and only up to the limit: a run may leave a million empty files, and this
+        # process serves every run's output meanwhile.
+        entries = []
+        with os.scandir(dir_fd) as listing:
+            for entry in listing:
+                state["seen"] += 1
+                if state["seen"] > MAX_ENTRIES:
+                    break
+                entries.append(entry)
+        entries.sort(key=lambda entry: entry.name)
         for entry in entries:
-            state["seen"] += 1
-            if state["seen"] > MAX_ENTRIES:
-                return
             relative = prefix + entry.name
             if relative == FIGURES_NAME or not entry.is_file(follow_symlinks=False):
                 continue
