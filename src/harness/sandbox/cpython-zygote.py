@@ -636,12 +636,13 @@ def main():
             return
         reap()
         runner = ready.pop(0) if ready else Runner()
+        # Before the program has its code: its /work is opened while its process is sure to be there.
+        run = Run(message["id"], runner, message["limits"]["outputChars"])
         try:
             os.write(runner.code_w, json.dumps({"code": message["code"], "cpuSeconds": message["limits"]["cpuSeconds"]}).encode())
         except OSError:
             pass  # It died while waiting: its exit says so.
         os.close(runner.code_w)
-        run = Run(message["id"], runner, message["limits"]["outputChars"])
         runs[run.id] = run
         for fd in (runner.out_r, runner.err_r, runner.status_r):
             by_fd[fd] = run
