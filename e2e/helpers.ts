@@ -15,10 +15,21 @@ export async function recordPhases(page: Page) {
   await page.evaluate(() => {
     const seen: string[] = [];
     (window as unknown as { phases: string[] }).phases = seen;
-    new MutationObserver(() => {
-      const phase = document.querySelector("[data-slot=execute-code]")?.getAttribute("data-phase");
+    const note = (phase: string | null | undefined) => {
       if (phase && seen.at(-1) !== phase) seen.push(phase);
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
+    };
+    // Every phase the first card had, from the records' old values: on a busy machine one callback sees several changes.
+    new MutationObserver((records) => {
+      const card = document.querySelector("[data-slot=execute-code]");
+      for (const record of records) if (record.type === "attributes" && record.target === card) note(record.oldValue);
+      note(card?.getAttribute("data-phase"));
+    }).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["data-phase"],
+      attributeOldValue: true,
+    });
   });
   return () => page.evaluate(() => (window as unknown as { phases: string[] }).phases);
 }

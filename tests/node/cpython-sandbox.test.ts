@@ -183,6 +183,71 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect((await run("print(2 + 2)")).stdout).toBe("4\n");
     });
 
+    it("cannot fork past its process limit, even where the harness runs as root", async () => {
+      const result = await run(
+        [
+          "import os, time",
+          "started = 0",
+          "try:",
+          "    for i in range(40):",
+          "        if os.fork() == 0:",
+          "            time.sleep(2)",
+          "            os._exit(0)",
+          "        started += 1",
+          "except OSError:",
+          "    pass",
+          "print(started)",
+        ].join("\n"),
+      );
+      expect(Number(result.stdout)).toBeLessThan(16);
+    });
+
+    it("can write nowhere but its own /tmp, /work and /dev/shm: no file, link or shared memory reaches the next run", async () => {
+      const attempts = await run(
+        [
+          "import os",
+          "for path in ('/planted', '/dev/planted', '/dev/shm/planted', '/etc/planted', '/sandbox/planted', '/tmp/planted', '/work/planted'):",
+          "    try:",
+          "        open(path, 'w').write('x')",
+          "        print(path, 'written')",
+          "    except OSError:",
+          "        print(path, 'refused')",
+          "try:",
+          "    os.symlink('/tmp', '/bin.new')",
+          "    os.rename('/bin.new', '/bin')",
+          "    print('/bin replaced')",
+          "except OSError:",
+          "    print('/bin kept')",
+        ].join("\n"),
+      );
+      expect(attempts.stdout).toBe(
+        [
+          "/planted refused",
+          "/dev/planted refused",
+          "/dev/shm/planted written",
+          "/etc/planted refused",
+          "/sandbox/planted refused",
+          "/tmp/planted written",
+          "/work/planted written",
+          "/bin kept",
+          "",
+        ].join("\n"),
+      );
+      const next = await run(
+        "import os\nprint([p for p in ('/dev/shm/planted', '/tmp/planted', '/work/planted') if os.path.exists(p)])",
+      );
+      expect(next.stdout).toBe("[]\n");
+    });
+
+    it("a hostile figures file fails nobody: its own run returns its other files, and a run beside it finishes", async () => {
+      const beside = run("import time\ntime.sleep(1)\nprint('beside')");
+      const hostile = await run("open('.ecu-figures.json', 'w').write('[' * 100000)\nopen('kept.txt', 'w').write('k')");
+      expect((await beside).stdout).toBe("beside\n");
+      expect(hostile.exitCode).toBe(0);
+      expect((hostile.files ?? []).map((file) => file.name)).toEqual(["kept.txt"]);
+      expect((await run("print(1)")).stdout).toBe("1\n");
+    });
+
     it("a process started in the background does not outlive the run", async () => {
       const result = await run(
         "import subprocess\nsubprocess.Popen(['sleep', '600'], start_new_session=True)\nprint('left it')",

@@ -84,6 +84,13 @@ const zygoteScript = fileURLToPath(new URL("./cpython-zygote.py", import.meta.ur
 /** Read-only parts of the host the interpreter needs: /usr, and the /etc files the libraries read. */
 const ETC_FILES = ["/etc/alternatives", "/etc/ld.so.cache", "/etc/matplotlibrc", "/etc/fonts"];
 
+/**
+ * The host user bubblewrap runs as. A harness started as root hands the
+ * sandbox to `nobody`: the kernel does not count root's processes against
+ * a run's process limit, and root on the host is what the run's uid maps to.
+ */
+const hostUser = () => (process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {});
+
 function bwrapArgs(python: string, script: string[]): string[] {
   return [
     "--unshare-all",
@@ -140,6 +147,11 @@ function bwrapArgs(python: string, script: string[]): string[] {
     "LANG",
     "C.UTF-8",
     ...script,
+    // Nothing of bubblewrap's own tree is writable: a run writes only to its own /tmp, /work and /dev/shm.
+    "--remount-ro",
+    "/dev",
+    "--remount-ro",
+    "/",
     python,
     "-I",
     "-u",
@@ -167,6 +179,7 @@ export function probeCpython(options: Pick<CpythonExecutorOptions, "python" | "b
   const result = spawnSync(bwrap, [...bwrapArgs(python, []), "-c", trial], {
     encoding: "utf8",
     timeout: 20_000,
+    ...hostUser(),
   });
   if (result.error) return { available: false, reason: `bubblewrap cannot be started (${result.error.message}).` };
   if (result.status !== 0) {
@@ -253,9 +266,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
     const child = spawn(
       bwrap,
       [...bwrapArgs(python, ["--ro-bind", zygoteScript, "/sandbox/zygote.py"]), "/sandbox/zygote.py", config],
-      {
-        stdio: ["pipe", "pipe", "pipe"],
-      },
+      { stdio: ["pipe", "pipe", "pipe"], ...hostUser() },
     );
     let buffer = "";
     let stderr = "";
@@ -413,7 +424,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
         isolation: {
           network: "none: a network namespace of its own per run",
           processes: "a PID namespace of its own per run; the program is its PID 1",
-          filesystem: "read-only system; a private /tmp and working directory per run; no /proc",
+          filesystem: "read-only system; a private /tmp, working directory, /dev/shm and /dev/pts per run; no /proc",
           user: "uid 1000 in a user namespace of its own, no capabilities",
           diesWithParent: true,
           warnings: [],

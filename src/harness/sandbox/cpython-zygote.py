@@ -252,6 +252,14 @@ def set_limits(limits):
         resource.setrlimit(which, (value, value))
 
 
+def signal_name(number):
+    """SIGKILL for 9; a real-time signal, which has no name here, as SIG40."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"SIG{number}"
+
+
 FIGURES_NAME = ".ecu-figures.json"
 FIGURES = f"/work/{FIGURES_NAME}"
 
@@ -349,7 +357,7 @@ def collect_files(work_fd, limits):
     program's process wrote beside them."""
     try:
         described = json.loads(read_regular(work_fd, FIGURES_NAME, 1 << 20) or b"{}")
-    except (OSError, ValueError):
+    except Exception:  # The program wrote it: "[" * 100000 is a RecursionError.
         described = {}
     if not isinstance(described, dict):
         described = {}
@@ -436,6 +444,9 @@ def prepared_run(code_r, out_w, err_w, status_w, alone):
         # The zygote's /proc shows every run's processes, and a fresh one cannot be
         # mounted under bubblewrap's read-only parts of it: the program gets none.
         mount("tmpfs", "/proc", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555")
+        # Shared memory, semaphores and terminals of its own: bubblewrap's /dev (read-only) is every run's.
+        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
+        mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620")
         if alone:
             # Ready: the warm parent opens this run's /work now, and reads its files from there once it has ended.
             os.write(3, b"r")
@@ -452,7 +463,7 @@ def prepared_run(code_r, out_w, err_w, status_w, alone):
         os.dup2(0, 2)
         _, status = os.waitpid(pid, 0)
         if os.WIFSIGNALED(status):
-            report = {"code": None, "signal": signal.Signals(os.WTERMSIG(status)).name}
+            report = {"code": None, "signal": signal_name(os.WTERMSIG(status))}
         else:
             report = {"code": os.WEXITSTATUS(status), "signal": None}
         work = os.open("/work", DIR_FLAGS)
@@ -553,11 +564,15 @@ def main():
             # A program's own exit (it may not lie about it), a start-up failure (exit 70),
             # or a run killed before it could report.
             exit = {"code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-                    "signal": signal.Signals(os.WTERMSIG(status)).name if os.WIFSIGNALED(status) else None}
+                    "signal": signal_name(os.WTERMSIG(status)) if os.WIFSIGNALED(status) else None}
         else:
             exit = {"code": report["code"], "signal": report["signal"]}
         if run.alone:
-            files, files_cut = collect_files(run.work_fd, CONFIG) if run.work_fd is not None else ([], 0)
+            try:
+                files, files_cut = collect_files(run.work_fd, CONFIG) if run.work_fd is not None else ([], 0)
+            except Exception:
+                # Whatever a run left, it must not take this process, and every other run, down.
+                files, files_cut = [], 0
         else:
             files, files_cut = report.get("files", []), report.get("filesCut", 0)
         if run.work_fd is not None:
