@@ -363,6 +363,11 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect((await run("print('next')")).stdout).toBe("next\n");
     });
 
+    it("a file whose name is not UTF-8 comes back under a readable name", async () => {
+      const result = await run("open(b'bad\\xff.txt', 'w').write('x')");
+      expect((result.files ?? []).map((file) => file.name)).toEqual(["bad\uFFFD.txt"]);
+    });
+
     it("a file past the size cap is counted as cut, never sent", async () => {
       const result = await run(
         ["open('big.bin', 'wb').write(b'x' * (6 * 1024 * 1024))", "open('ok.txt', 'w').write('fine')"].join("\n"),

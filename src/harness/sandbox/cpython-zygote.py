@@ -392,7 +392,8 @@ def collect_files(work_fd, limits):
             state["total"] += len(data)
             alt = described.get(relative)
             files.append({
-                "name": relative,
+                # A name that is not UTF-8 reaches the student with replacement characters, not lone surrogates.
+                "name": relative.encode("utf-8", "surrogateescape").decode("utf-8", "replace"),
                 "mediaType": mimetypes.guess_type(entry.name)[0] or "application/octet-stream",
                 "alt": alt if isinstance(alt, str) else None,
                 "data": base64.b64encode(data).decode(),
