@@ -60,10 +60,11 @@ export const KeyboardFocus: Story = {
   args: longOutputArgs,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    const code = slot(root, "source")!.querySelector("pre")!;
-    code.focus({ focusVisible: true } as FocusOptions);
+    // The 200 lines of output scroll, so their pane is a tab stop (the two-line program's is not).
+    const output = slot(root, "stdout")!.querySelector("pre")!;
+    output.focus({ focusVisible: true } as FocusOptions);
     // The ring of a scrolling area sits inside it, where the pane's clipping cannot hide it.
-    const style = getComputedStyle(code);
+    const style = getComputedStyle(output);
     await expect(style.outlineStyle).toBe("solid");
     await expect(Number.parseFloat(style.outlineOffset)).toBeLessThan(0);
     // Every control is at least 24 px high.

@@ -12,6 +12,7 @@ import { Pane, type PaneProps } from "./pane.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { useFollowEnd } from "./use-follow-end.js";
 import { revealInvisible } from "./visible-text.js";
+import { useScrollFocus } from "./use-scroll-focus.js";
 
 /** Programs longer than this start folded, with "Show more" under them. */
 const FOLDED_LINES = 16;
@@ -245,6 +246,7 @@ export function CodeBlock({
   // of a card's first render.
   const streamed = reveal.liveFrom !== Number.POSITIVE_INFINITY;
   const follow = useFollowEnd<HTMLPreElement>(streamed, code, true);
+  const scrollStop = useScrollFocus(follow.ref, `${code.length} ${expanded}`);
   const codeRef = follow.ref;
 
   useEffect(() => {
@@ -294,8 +296,8 @@ export function CodeBlock({
         <pre
           id={bodyId}
           ref={follow.ref}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll area takes focus, so the keyboard can scroll it.
-          tabIndex={0}
+          // A stop for the keyboard only while it scrolls.
+          tabIndex={scrollStop}
           className="ecu-scroll ecu-code"
           onScroll={follow.onScroll}
         >

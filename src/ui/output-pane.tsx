@@ -9,6 +9,7 @@ import type { ExecuteCodeLabels } from "./labels.js";
 import { Pane, type PaneProps } from "./pane.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { useFollowEnd } from "./use-follow-end.js";
+import { useScrollFocus } from "./use-scroll-focus.js";
 
 /** Output longer than this starts folded. */
 const FOLDED_LINES = 12;
@@ -75,6 +76,7 @@ export function OutputPane({
   const lineCount = useMemo(() => lineCountOf(text), [text]);
 
   const follow = useFollowEnd<HTMLPreElement>(live, shown, false);
+  const scrollStop = useScrollFocus(follow.ref, `${text.length} ${open}`);
 
   return (
     <Pane
@@ -101,8 +103,8 @@ export function OutputPane({
         <pre
           id={bodyId}
           ref={follow.ref}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll area takes focus, so the keyboard can scroll it.
-          tabIndex={0}
+          // A stop for the keyboard only while it scrolls.
+          tabIndex={scrollStop}
           className="ecu-scroll ecu-output"
           data-live={live || undefined}
           onScroll={follow.onScroll}
