@@ -3,7 +3,7 @@
 // the warm parent itself is cpython-zygote.py.
 
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { collectOutput, notify, type Executor, type RunOutcome, type RunRequest } from "./executor.js";
 
@@ -179,6 +179,7 @@ export function probeCpython(options: Pick<CpythonExecutorOptions, "python" | "b
   const result = spawnSync(bwrap, [...bwrapArgs(python, []), "-c", trial], {
     encoding: "utf8",
     timeout: 20_000,
+    cwd: "/",
     ...hostUser(),
   });
   if (result.error) return { available: false, reason: `bubblewrap cannot be started (${result.error.message}).` };
@@ -263,11 +264,15 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       fileMb: diskMb,
       clone: (options.runProcess ?? "clone") === "clone",
     });
+    // The script goes in through a descriptor: bubblewrap may run as a user who cannot read the app's folder.
+    const script = openSync(zygoteScript, "r");
     const child = spawn(
       bwrap,
-      [...bwrapArgs(python, ["--ro-bind", zygoteScript, "/sandbox/zygote.py"]), "/sandbox/zygote.py", config],
-      { stdio: ["pipe", "pipe", "pipe"], ...hostUser() },
-    );
+      [...bwrapArgs(python, ["--ro-bind-data", "3", "/sandbox/zygote.py"]), "/sandbox/zygote.py", config],
+      { stdio: ["pipe", "pipe", "pipe", script], cwd: "/", ...hostUser() },
+      // Its first three are pipes.
+    ) as ChildProcessWithoutNullStreams;
+    closeSync(script);
     let buffer = "";
     let stderr = "";
     const runs = new Set<string>();
