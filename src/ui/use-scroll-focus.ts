@@ -12,21 +12,28 @@ import { useEffect, useState, type RefObject } from "react";
  */
 export function useScrollFocus(ref: RefObject<HTMLElement | null>, content: unknown): 0 | undefined {
   const [scrolls, setScrolls] = useState(true);
-  // Measured again with new content: it is what may make the area scroll.
+  // One observer for the element's life: its size, and fonts that finished loading.
   useEffect(() => {
     const element = ref.current;
     if (!element || typeof ResizeObserver === "undefined") return;
-    const measure = () =>
-      setScrolls(element.scrollHeight > element.clientHeight + 1 || element.scrollWidth > element.clientWidth + 1);
+    const measure = () => setScrolls(overflows(element));
     const observer = new ResizeObserver(measure);
     observer.observe(element);
-    const frame = requestAnimationFrame(measure);
     document.fonts?.addEventListener("loadingdone", measure);
     return () => {
       observer.disconnect();
-      cancelAnimationFrame(frame);
       document.fonts?.removeEventListener("loadingdone", measure);
     };
+  }, [ref]);
+  // New content, in the frame that lays it out: it is what may make the area scroll.
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const frame = requestAnimationFrame(() => setScrolls(overflows(element)));
+    return () => cancelAnimationFrame(frame);
   }, [ref, content]);
   return scrolls ? 0 : undefined;
 }
+
+const overflows = (element: HTMLElement) =>
+  element.scrollHeight > element.clientHeight + 1 || element.scrollWidth > element.clientWidth + 1;

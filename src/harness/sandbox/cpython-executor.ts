@@ -209,7 +209,8 @@ interface Zygote {
   child: ChildProcessWithoutNullStreams;
   ready: Promise<unknown>;
   isReady: boolean;
-  runs: Set<string>;
+  /** Its runs now, by id: where its messages go. */
+  runs: Map<string, PendingRun>;
   served: number;
   startedAt: number;
 }
@@ -240,7 +241,6 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   const maxTotalFileMb = options.maxTotalFileMb ?? 10;
   const renewAfterRuns = options.renewAfterRuns ?? 500;
   const renewAfterMs = options.renewAfterMs ?? 600_000;
-  const pending = new Map<string, PendingRun>();
   // The warm parent that takes new runs; its successor while that one starts; parents that finish their last runs.
   let zygote: Zygote | null = null;
   let successor: Zygote | null = null;
@@ -275,7 +275,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
     closeSync(script);
     let buffer = "";
     let stderr = "";
-    const runs = new Set<string>();
+    const runs = new Map<string, PendingRun>();
     const ready = new Promise<{ modules: string[]; python: string }>((resolve, reject) => {
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (chunk: string) => {
@@ -294,7 +294,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
             forksPerRun = message.forksPerRun;
             record.isReady = true;
             resolve(message);
-          } else pending.get(message.id)?.onMessage(message);
+          } else runs.get(message.id)?.onMessage(message);
         }
       });
       child.stderr.setEncoding("utf8");
@@ -309,7 +309,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
             `The CPython sandbox stopped (${signal ?? `exit ${code}`}): ${stderr.trim().split("\n").at(-1) ?? ""}`,
           ),
         );
-        for (const id of runs) pending.get(id)?.onZygoteExit();
+        for (const run of runs.values()) run.onZygoteExit();
       });
     });
     ready.catch(() => undefined);
@@ -366,7 +366,6 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
         const done = (outcome: RunOutcome | Error) => {
           clearTimeout(timer);
           signal.removeEventListener("abort", onAbort);
-          pending.delete(id);
           parent.runs.delete(id);
           if (retiring.has(parent) && parent.runs.size === 0) parent.child.kill("SIGKILL");
           if (outcome instanceof Error) reject(outcome);
@@ -375,8 +374,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
         const kill = () => send(child, { type: "kill", id });
         const onAbort = () => kill();
         signal.addEventListener("abort", onAbort, { once: true });
-        parent.runs.add(id);
-        pending.set(id, {
+        parent.runs.set(id, {
           onMessage(message) {
             if (message.type === "started") {
               started = performance.now();

@@ -100,18 +100,18 @@ def clone_setup():
     the offset found here and checked in a trial child below."""
     import platform
 
-    # The clone syscall's number and where its child-tid argument goes, per architecture.
-    calls = {"x86_64": (56, "x86"), "aarch64": (220, "arm")}
+    # The clone and gettid syscalls' numbers, and where clone's child-tid argument goes, per architecture.
+    calls = {"x86_64": (56, "x86", 186), "aarch64": (220, "arm", 178)}
     if platform.machine() not in calls:
         return None
-    number, order = calls[platform.machine()]
+    number, order, gettid = calls[platform.machine()]
     libc.pthread_self.restype = ctypes.c_void_p
     descriptor = libc.pthread_self()
-    tid = libc.syscall(186 if order == "x86" else 178)
+    tid = libc.syscall(gettid)
     offsets = [off for off in range(0, 4096, 4) if ctypes.c_int.from_address(descriptor + off).value == tid]
     if len(offsets) != 1:
         return None
-    return number, order, ctypes.c_void_p(descriptor + offsets[0]), 186 if order == "x86" else 178
+    return number, order, ctypes.c_void_p(descriptor + offsets[0]), gettid
 
 
 # Called with the GIL held, as os.fork() calls fork().
