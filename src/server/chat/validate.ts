@@ -118,9 +118,93 @@ export function executeCodeResultContract(
   };
 }
 
-/** A contract from a declared JSON Schema. */
+/** Keywords whose values are data, not subschemas: nothing under them is a regular expression. */
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
+/** Keywords whose values map names (not keywords) to subschemas. */
+const SCHEMA_MAP_KEYWORDS = new Set(["properties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
+
+/** A place in a schema: its key, under its parent's place. */
+interface Place {
+  key: string;
+  parent: Place | null;
+}
+
+const pointer = (place: Place | null) => {
+  const parts: string[] = [];
+  for (let at = place; at; at = at.parent) parts.push(`/${at.key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+  return parts.reverse().join("");
+};
+
+/**
+ * Where a JSON Schema asks for a regular expression to be matched
+ * (`pattern`, `patternProperties`, in any subschema, `propertyNames` and
+ * `$defs` included), as JSON Pointers. It errs on the side of finding one:
+ * every object that may be a subschema is looked at, whether or not the
+ * validator knows its keyword; only values (`enum`, `const`, `default`,
+ * `examples`) and the names of properties are not.
+ */
+function regexKeywordsIn(schema: unknown): string[] {
+  const found: string[] = [];
+  // A stack, not recursion: a 16 KiB schema can nest thousands deep.
+  const stack: { node: unknown; place: Place | null }[] = [{ node: schema, place: null }];
+  while (stack.length) {
+    const { node, place } = stack.pop()!;
+    if (!node || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      for (const [index, item] of node.entries())
+        stack.push({ node: item, place: { key: String(index), parent: place } });
+      continue;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      const at: Place = { key, parent: place };
+      if (key === "pattern") found.push(pointer(at));
+      else if (key === "patternProperties") {
+        if (!value || typeof value !== "object" || Object.keys(value).length > 0) found.push(pointer(at));
+      } else if (DATA_KEYWORDS.has(key)) continue;
+      else if (SCHEMA_MAP_KEYWORDS.has(key) && value && typeof value === "object") {
+        for (const [name, subschema] of Object.entries(value))
+          stack.push({ node: subschema, place: { key: name, parent: at } });
+      } else stack.push({ node: value, place: at });
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * Why the server will not check results against a schema that asks for a
+ * regular expression: the validator (zod's `fromJSONSchema`) matches
+ * `pattern` and `patternProperties` with JavaScript's backtracking
+ * `RegExp` and takes no other engine, and one crafted pattern and result
+ * (`^(a+)+$` against 40 `a`s and a `!`) would hold the server's only
+ * thread for a day.
+ */
+const regexRefusal = (where: string) =>
+  `it uses ${where.split("/").at(-1)} at ${where}, and this server matches no regular expression a client sends ` +
+  "(a crafted one can stop the server for minutes). Leave pattern and patternProperties out of output_schema " +
+  "and check them in the client before it answers; type, format (email, uuid, date-time, …), lengths and " +
+  "the other keywords are still checked, and input_schema may keep its patterns (the server never matches them)";
+
+/** A private registry: zod would otherwise keep every schema's `id` in its global one, for ever. */
+const fromJsonSchema = (schema: unknown) =>
+  z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0], { registry: z.registry() });
+
+/**
+ * A contract from a declared JSON Schema. A schema may come from a client,
+ * so one that asks for a regular expression (`pattern`,
+ * `patternProperties`) is never matched: every result is refused, saying
+ * why (the chat endpoints refuse such an `output_schema` when a chat is
+ * created; this covers chats stored before they did). For a schema of your
+ * own with patterns, write the contract with zod instead.
+ */
 export function jsonSchemaContract(schema: Record<string, unknown>): ToolResultContract {
-  const zodSchema = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  const regexes = regexKeywordsIn(schema);
+  if (regexes.length) {
+    const message = `its output schema cannot be checked: ${regexRefusal(regexes[0]!)}`;
+    return () => {
+      throw new Error(message);
+    };
+  }
+  const zodSchema = fromJsonSchema(schema);
   return (output) => {
     const parsed = zodSchema.safeParse(output);
     if (!parsed.success) {
@@ -192,13 +276,23 @@ export function parseDynamicTools(
     if (jsonBytes(inputSchema) + jsonBytes(outputSchema ?? null) > limits.maxToolSchemaBytes) {
       throw invalid(`The schemas of ${name} are larger than ${limits.maxToolSchemaBytes} bytes.`);
     }
+    // The server matches results against output_schema, so a regular
+    // expression in it is refused here, with what to do instead; input_schema
+    // goes to the model and is never matched on the server.
+    const regexes = outputSchema === undefined ? [] : regexKeywordsIn(outputSchema);
+    if (regexes.length) {
+      throw invalid(`tools[${index}].output_schema cannot be used: ${regexRefusal(regexes[0]!)}.`, {
+        tool: name,
+        regex_keywords: regexes,
+      });
+    }
     for (const [label, schema] of [
       ["input_schema", inputSchema],
       ["output_schema", outputSchema],
     ] as const) {
       if (schema === undefined) continue;
       try {
-        z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+        fromJsonSchema(schema);
       } catch (error) {
         throw invalid(
           `tools[${index}].${label} is not a JSON Schema this server can use: ${error instanceof Error ? error.message : String(error)}`,

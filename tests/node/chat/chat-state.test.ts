@@ -6,6 +6,7 @@ import {
   CHAT_STATUSES,
   ChatStateConflict,
   createSqliteChatStore,
+  jsonSchemaContract,
   nextStatus,
   type ChatEvent,
   type ChatStatus,
@@ -372,6 +373,90 @@ describe("creating a chat with client tools", () => {
     expect((await call("POST", "/api/chats", { id: "../etc" })).status).toBe(400);
     // Ids are per participant: bob's "mine" is another chat.
     expect((await call("POST", "/api/chats", { id: "mine" }, "bob")).status).toBe(201);
+  });
+});
+
+describe("a client's regular expressions never run on the server", () => {
+  const create = async (tools: unknown) => (await chatServer({ plan: () => [] })).call("POST", "/api/chats", { tools });
+  // Backtracking takes minutes on `^(a+)+$` against 40 `a`s and a `!`.
+  const evil = "^(a+)+$";
+  const attack = `${"a".repeat(40)}!`;
+  const withOutput = (output_schema: unknown) => [{ ...weatherTool, output_schema }];
+  const word = (schema: Record<string, unknown>) => ({ type: "object", properties: { word: schema } });
+
+  it.each([
+    ["a pattern", word({ type: "string", pattern: evil }), "/properties/word/pattern"],
+    ["a normal pattern too", word({ type: "string", pattern: "^[a-z]+$" }), "/properties/word/pattern"],
+    ["patternProperties", { type: "object", patternProperties: { [evil]: { type: "string" } } }, "/patternProperties"],
+    ["a pattern of propertyNames", { type: "object", propertyNames: { pattern: evil } }, "/propertyNames/pattern"],
+    [
+      "a pattern in $defs",
+      { type: "object", properties: { w: { $ref: "#/$defs/w" } }, $defs: { w: { type: "string", pattern: evil } } },
+      "/$defs/w/pattern",
+    ],
+    [
+      "a pattern deep in anyOf",
+      { anyOf: [{ type: "array", items: { type: "string", pattern: evil } }] },
+      "/anyOf/0/items/pattern",
+    ],
+    ["a pattern that is not a string", word({ type: "string", pattern: [evil] }), "/properties/word/pattern"],
+    ["a pattern RE2 could not compile either", word({ type: "string", pattern: "(a)\\1" }), "/properties/word/pattern"],
+  ])("refuses an output_schema with %s at creation (400), saying what to do", async (_name, schema, where) => {
+    const started = performance.now();
+    const response = await create(withOutput(schema));
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe("invalid_request");
+    expect(response.body.message).toContain(`tools[0].output_schema cannot be used`);
+    expect(response.body.message).toContain(` at ${where}`);
+    expect(response.body.message).toMatch(/matches no regular expression a client sends/);
+    expect(response.body.message).toMatch(/Leave pattern and patternProperties out of output_schema/);
+    expect(response.body.regex_keywords).toContain(where);
+  });
+
+  it("takes patterns in input_schema (never matched on the server) and a property named pattern", async () => {
+    const response = await create([
+      {
+        ...weatherTool,
+        input_schema: { type: "object", properties: { city: { type: "string", pattern: evil } } },
+        output_schema: {
+          type: "object",
+          properties: { pattern: { type: "string" }, patternProperties: { type: "object" } },
+          examples: [{ pattern: "x" }],
+        },
+      },
+    ]);
+    expect(response.status).toBe(201);
+  });
+
+  it("still checks format and the other keywords of an output_schema", async () => {
+    const idTool = {
+      ...weatherTool,
+      output_schema: {
+        type: "object",
+        properties: { id: { type: "string", format: "uuid" }, word: { type: "string", maxLength: 5 } },
+        required: ["id"],
+      },
+    };
+    const { id, call } = await waitingChat(() => [{ toolName: "weather", input: { city: "Oslo" } }], [idTool]);
+    const wrong = await call("POST", `/api/chats/${id}/tool-results`, {
+      results: [{ tool_call_id: "call_1", output: { id: attack } }],
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toMatch(/output schema \(id:/);
+    const right = await call("POST", `/api/chats/${id}/tool-results`, {
+      results: [{ tool_call_id: "call_1", output: { id: "0b5e7c4c-3f5e-4a8e-9d5b-2f1f6a3b9c0d", word: "ok" } }],
+    });
+    expect(right.status).toBe(200);
+  });
+
+  it("a contract from a schema with a pattern (a chat stored before) refuses every result at once", () => {
+    const contract = jsonSchemaContract(word({ type: "string", pattern: evil }));
+    const started = performance.now();
+    expect(() => contract({ word: attack })).toThrow(/uses pattern at \/properties\/word\/pattern/);
+    expect(() => contract({ word: "aaa" })).toThrow(/matches no regular expression/);
+    // Backtracking would take minutes; the refusal takes no time at all.
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
 
