@@ -44,7 +44,7 @@ describe("the sandbox's run slots, shared between participants", () => {
     expect(granted).toEqual(["a", "a", "b", "c", "a"]);
   });
 
-  it("a full queue refuses at once, per participant and in all", async () => {
+  it("a full queue refuses at once a participant who already has programs waiting", async () => {
     const scheduler = createRunScheduler({
       maxRunning: 1,
       perParticipant: 1,
@@ -55,7 +55,65 @@ describe("the sandbox's run slots, shared between participants", () => {
     void scheduler.acquire("a", never);
     await expect(scheduler.acquire("a", never)).rejects.toEqual(new QueueFullError("participant"));
     void scheduler.acquire("b", never);
-    await expect(scheduler.acquire("c", never)).rejects.toEqual(new QueueFullError("sandbox"));
+    await expect(scheduler.acquire("b", never)).rejects.toEqual(new QueueFullError("participant"));
+    expect(scheduler.stats()).toMatchObject({ running: 1, queued: 2 });
+  });
+
+  it("a newcomer gets into a full queue: the program refused is the biggest flooder's newest", async () => {
+    const scheduler = createRunScheduler({
+      maxRunning: 1,
+      perParticipant: 1,
+      maxQueuedPerParticipant: 3,
+      maxQueued: 4,
+    });
+    const releaseA = await scheduler.acquire("a", never);
+    const outcomes: string[] = [];
+    const note = (label: string, pending: Promise<() => void>) =>
+      pending.then(
+        (release) => {
+          outcomes.push(`${label} ran`);
+          release();
+        },
+        (error: QueueFullError) => outcomes.push(`${label} refused: ${error.scope}`),
+      );
+    const flood = [note("a2", scheduler.acquire("a", never)), note("a3", scheduler.acquire("a", never))];
+    flood.push(note("a4", scheduler.acquire("a", never)), note("b1", scheduler.acquire("b", never)));
+    expect(scheduler.stats().queued).toBe(4);
+    const newcomer = note("c1", scheduler.acquire("c", never));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(outcomes).toEqual(["a4 refused: sandbox"]);
+    releaseA();
+    await Promise.all([...flood, newcomer]);
+    expect(outcomes).toContain("c1 ran");
+    expect(outcomes.indexOf("c1 ran")).toBeLessThan(outcomes.indexOf("a3 ran"));
+  });
+
+  it("eight participants flooding the queue never lock a newcomer out", async () => {
+    const scheduler = createRunScheduler();
+    const releases: Array<() => void> = [];
+    const granted: string[] = [];
+    const take = (key: string) =>
+      scheduler.acquire(key, never).then(
+        (release) => {
+          granted.push(key);
+          releases.push(release);
+        },
+        () => undefined,
+      );
+    const flood: Array<Promise<void>> = [];
+    for (let round = 0; round < 10; round++)
+      for (let flooder = 0; flooder < 8; flooder++) flood.push(take(`flooder-${flooder}`));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(scheduler.stats().queued).toBe(64);
+    const newcomer = take("newcomer");
+    // Programs end one by one; the newcomer's starts within a round of turns.
+    for (let ended = 0; ended < 12 && !granted.includes("newcomer"); ended++) {
+      releases.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(granted).toContain("newcomer");
+    await newcomer;
+    for (const release of releases) release();
   });
 
   it("a program given up while it waits leaves the queue, and the slot goes to the next", async () => {

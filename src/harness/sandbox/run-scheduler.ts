@@ -16,7 +16,10 @@ export interface RunSchedule {
    */
   maxQueuedPerParticipant?: number;
   /**
-   * Programs waiting across everyone; past it the sandbox answers busy.
+   * Programs waiting across everyone. Past it, a participant who already has
+   * programs waiting is answered busy, and one with nothing running or
+   * waiting takes the place of the newest waiting program of whoever has the
+   * most waiting: a flood never locks a newcomer out.
    * @default 64
    */
   maxQueued?: number;
@@ -35,13 +38,15 @@ export class QueueFullError extends Error {
 
 interface Waiter {
   grant: (release: () => void) => void;
+  refuse: (error: QueueFullError) => void;
 }
 
 /**
  * Run slots shared fairly: each participant has at most `perParticipant`
  * programs running, and a free slot goes to the participants in turn (round
  * robin), not to whoever queued most. One participant's flood therefore
- * waits behind itself while everyone else's programs start.
+ * waits behind itself while everyone else's programs start, and a full queue
+ * refuses the flooders, never a participant with nothing in it.
  */
 export function createRunScheduler(schedule: RunSchedule = {}) {
   const maxRunning = Math.max(1, schedule.maxRunning ?? 4);
@@ -70,6 +75,25 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     };
   };
 
+  /** Refuses the newest waiting program of the participant with the most waiting (then the most running). */
+  const refuseFlooder = () => {
+    let most: Waiter[] | undefined;
+    let mostKey = "";
+    for (const [key, queue] of waiting) {
+      const more =
+        !most ||
+        queue.length > most.length ||
+        (queue.length === most.length && (running.get(key) ?? 0) > (running.get(mostKey) ?? 0));
+      if (more) [most, mostKey] = [queue, key];
+    }
+    const waiter = most?.pop();
+    if (!waiter) return false;
+    queuedTotal--;
+    if (!most!.length) waiting.delete(mostKey);
+    waiter.refuse(new QueueFullError("sandbox"));
+    return true;
+  };
+
   const grant = () => {
     while (runningTotal < maxRunning) {
       const next = [...waiting].find(([key]) => (running.get(key) ?? 0) < perParticipant);
@@ -96,12 +120,19 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
       const mayStartNow = runningTotal < maxRunning && (running.get(key) ?? 0) < perParticipant && queue.length === 0;
       if (mayStartNow) return Promise.resolve(start(key));
       if (queue.length >= maxQueuedPerParticipant) return Promise.reject(new QueueFullError("participant"));
-      if (queuedTotal >= maxQueued) return Promise.reject(new QueueFullError("sandbox"));
+      if (queuedTotal >= maxQueued) {
+        const newcomer = queue.length === 0 && !running.has(key);
+        if (!newcomer || !refuseFlooder()) return Promise.reject(new QueueFullError("sandbox"));
+      }
       return new Promise((resolve, reject) => {
         const waiter: Waiter = {
           grant: (release) => {
             signal.removeEventListener("abort", onAbort);
             resolve(release);
+          },
+          refuse: (error) => {
+            signal.removeEventListener("abort", onAbort);
+            reject(error);
           },
         };
         const onAbort = () => {
