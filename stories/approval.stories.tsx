@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
-import { call, primesCode } from "./fixtures";
+import { call, disguisedCode, primesCode } from "./fixtures";
 import { card, slot, highlighted, areaGalleryStory } from "./story-helpers";
 
 /** Asking before running code: Run, Deny with a reason, and how an answer ends. */
@@ -116,6 +116,75 @@ export const ApprovalExpired: Story = {
 };
 
 export const AwaitingApprovalDark: Story = { ...AwaitingApproval, parameters: { theme: "dark" } };
+
+/** Where the character at `index` of an element's text is drawn. */
+function charLeft(element: HTMLElement, index: number): number {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  let at = index;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const length = node.textContent!.length;
+    if (at < length) {
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + 1);
+      return range.getBoundingClientRect().left;
+    }
+    at -= length;
+  }
+  throw new Error(`no character ${index}`);
+}
+
+/**
+ * A program made to read as something else: a carriage return ends the
+ * comment on line 1 (Python runs what follows it as line 2), a form feed
+ * puts a line that looks indented under the `if` at the top level, and bidi
+ * controls turn a string into what reads as a comment. The card shows the
+ * lines Python runs and marks each hidden character.
+ */
+export const ApprovalShowsWhatRuns: Story = {
+  args: {
+    ...AwaitingApproval.args,
+    ...call(disguisedCode, { status: { type: "requires-action", reason: "interrupt" } }),
+    onApprove: fn(),
+    onDeny: fn(),
+  },
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", "awaiting-approval");
+    const source = slot(root, "source")!;
+    const line = (n: number) => source.querySelector<HTMLElement>(`[data-line="${n}"]`)!;
+    await expect(line(2).textContent).toBe('import os; print("HIDDEN")');
+    await expect(slot(root, "gutter")!.textContent).toBe("1\n2\n3\n4\n5\n6\n7");
+    await highlighted(root);
+    // Each marker is drawn, boxed, where its character is.
+    for (const [name, marker] of [
+      ["U+000C form feed", "FF"],
+      ["U+202E right-to-left override", "⟨U+202E⟩"],
+      ["U+2066 left-to-right isolate", "⟨U+2066⟩"],
+    ]) {
+      const element = within(source).getAllByRole("img", { name })[0]!;
+      await expect(element).toBeVisible();
+      const drawn = getComputedStyle(element, "::before");
+      await expect(drawn.content).toBe(`"${marker}"`);
+      await expect(drawn.borderTopStyle).toBe("solid");
+      await expect(element.getBoundingClientRect().width).toBeGreaterThan(4);
+    }
+    await expect(line(5)).toContainElement(within(source).getByRole("img", { name: "U+000C form feed" }));
+    // The form feed's line keeps one line's height, and each line its number's row.
+    const lineHeight = Number.parseFloat(getComputedStyle(source.querySelector("code")!).lineHeight);
+    await expect(source.querySelector("code")!.getBoundingClientRect().height).toBeCloseTo(7 * lineHeight, 0);
+    // The override reorders nothing: the string's closing quote is drawn after the "#" inside it, "admins" left to right.
+    const text = line(6).textContent!;
+    await expect(charLeft(line(6), text.lastIndexOf('"'))).toBeGreaterThan(charLeft(line(6), text.indexOf("#")));
+    const admins = text.indexOf("admins");
+    await expect(charLeft(line(6), admins)).toBeLessThan(charLeft(line(6), admins + 1));
+    // Selected and copied text is the program's own characters, the form feed included, and no marker.
+    const range = document.createRange();
+    range.selectNodeContents(line(5));
+    await expect(range.toString()).toBe('    \fprint("runs for everyone")');
+    await expect(line(5).innerText).toBe('    \fprint("runs for everyone")');
+  },
+};
 
 const areaStates = {
   "Awaiting approval": AwaitingApproval.args,

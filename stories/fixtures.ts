@@ -54,6 +54,19 @@ export const tracebackStderr = `Traceback (most recent call last):
 ZeroDivisionError: division by zero
 `;
 
+/**
+ * A program that reads as another one: a carriage return (line 2 is code,
+ * not part of the comment), a form feed (line 5 runs at the top level) and
+ * bidi controls (line 6's string reads as a comment).
+ */
+export const disguisedCode =
+  'answer = 42  # check the answer\rimport os; print("HIDDEN")\n' +
+  'if os.getenv("MODE") == "teacher":\n' +
+  '    print("teacher mode")\n' +
+  '    \fprint("runs for everyone")\n' +
+  'if answer != "42\u202E \u2066# admins only\u2069 \u2066":\n' +
+  "    print(answer)\n";
+
 export const writingArgsText = '{"code":"def is_prime(n):\\n    if n < 2:\\n        return Fal';
 
 export const ansiOutput =

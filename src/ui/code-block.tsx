@@ -5,6 +5,7 @@
 // helper is local to it and small.
 
 import { Fragment, memo, useEffect, useState, type CSSProperties, type ReactNode } from "react";
+import { pythonLines } from "../view/python-lines.js";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines.js";
 import type { CodeToken } from "./highlight/types.js";
 import type { ExecuteCodeLabels } from "./labels.js";
@@ -39,6 +40,9 @@ const BLOCK_LINES = 50;
  */
 const REVEAL_BLOCKS_PER_FRAME = 2;
 
+/** A program marks every character that changes how Python reads a line or that a terminal would hide (a form feed, a bidi control). */
+const IN_CODE = { code: true };
+
 interface CodeLineProps {
   number: number;
   text: string;
@@ -71,10 +75,10 @@ const CodeLine = memo(function CodeLine({ number, text, tokens, focused, failed 
       {highlighted
         ? tokens.map((token, i) => (
             <span key={i} className="ecu-token" style={token.style as CSSProperties}>
-              {revealInvisible(token.content)}
+              {revealInvisible(token.content, IN_CODE)}
             </span>
           ))
-        : revealInvisible(text)}
+        : revealInvisible(text, IN_CODE)}
     </span>
   );
 });
@@ -100,7 +104,7 @@ interface LineBlockProps {
  */
 const LineBlock = memo(
   function LineBlock({ first, text, tokens, detailed, focusedLine, errorLine }: LineBlockProps) {
-    if (!detailed) return <span className="ecu-code-block">{revealInvisible(text)}</span>;
+    if (!detailed) return <span className="ecu-code-block">{revealInvisible(text, IN_CODE)}</span>;
     const lines = text.split("\n");
     return (
       <span className="ecu-code-block">
@@ -219,9 +223,13 @@ export function CodeBlock({
   onOpenChange,
   ...props
 }: CodeBlockProps) {
-  // A program's final line break ends its last line; it is not a line of its own.
-  const code = complete && source.endsWith("\n") ? source.slice(0, -1) : source;
-  const lines = code.split("\n");
+  // The lines Python runs: a lone carriage return breaks a line too
+  // (`x = 1  # note\rimport os` is a comment, then code). A program's final
+  // line break ends its last line; it is not a line of its own.
+  const lines = pythonLines(source);
+  if (complete && lines.length > 1 && lines.at(-1) === "") lines.pop();
+  // What the highlighter reads and the view follows: those lines, each break a "\n".
+  const code = lines.join("\n");
   const tokens = useHighlightedLines(code, complete);
   const long = lines.length > foldedLines;
   const [expanded, setExpanded] = useControllableOpen(openProp, defaultOpen, onOpenChange);

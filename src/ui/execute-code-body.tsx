@@ -2,6 +2,7 @@
 
 import { Slot } from "radix-ui";
 import { useEffect, useMemo, type ComponentProps, type ReactNode } from "react";
+import { pythonLines } from "../view/python-lines.js";
 import { ApprovalBar, preloadApprovalReason, type ApprovalBarProps } from "./approval-bar.js";
 import { cn } from "./cn.js";
 import { CodeBlock, type CodeBlockProps } from "./code-block.js";
@@ -87,7 +88,7 @@ export interface OutputProps extends PartProps<"div"> {
 export function Output({ renderText, stdoutProps, stderrProps, asChild, className, ...props }: OutputProps) {
   const { view, labels, focusLine } = useExecuteCode();
   const look = PHASE_LOOK[view.phase];
-  const programLines = useMemo(() => view.code.split("\n").length, [view.code]);
+  const programLines = useMemo(() => pythonLines(view.code).length, [view.code]);
   if (!look.output || !view.output) return null;
   const { stdout, stderr, truncated } = view.output;
   const streams = {

@@ -8,6 +8,7 @@ import { formatCount, formatDuration } from "./format.js";
 import { Icon } from "./icon.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { useElapsed } from "./use-elapsed.js";
+import { revealInvisible } from "./visible-text.js";
 
 /**
  * The card's header: its children on one row, and under them a failed run's
@@ -29,7 +30,11 @@ export function Header({ asChild, className, children, ...props }: PartProps<"di
   );
 }
 
-/** What the program is about (its first comment or first line), or the tool's name ("Python") before there is code. */
+/**
+ * What the program is about (its first comment or first line), or the tool's
+ * name ("Python") before there is code; with the program's invisible
+ * characters marked as the code pane marks them.
+ */
 export function Title({ asChild, className, children, ...props }: PartProps<"span">) {
   const { view, labels, titleId } = useExecuteCode();
   const Component = asChild ? Slot.Root : "span";
@@ -42,7 +47,7 @@ export function Title({ asChild, className, children, ...props }: PartProps<"spa
       title={children === undefined ? text : undefined}
       {...props}
     >
-      {children ?? text}
+      {children ?? (view.title === null ? text : revealInvisible(text, { code: true }))}
     </Component>
   );
 }

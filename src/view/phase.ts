@@ -10,6 +10,7 @@ import {
   type ExecuteCodeTruncation,
 } from "../contract/index.js";
 import { programTitle } from "./program-title.js";
+import { pythonLines } from "./python-lines.js";
 import { pythonException } from "./python-exception.js";
 import { findProgramFrames } from "./traceback.js";
 import { isCompleteJson, readStreamingCode } from "./streaming-args.js";
@@ -266,7 +267,7 @@ export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeV
     const view = { ...base, ...fromResult(state.result, !!state.isError) };
     // The traceback's innermost frame in the program: where the student looks first.
     if (view.phase === "failed" && view.output) {
-      view.errorLine = findProgramFrames(view.output.stderr, code.split("\n").length).at(-1)?.programLine ?? null;
+      view.errorLine = findProgramFrames(view.output.stderr, pythonLines(code).length).at(-1)?.programLine ?? null;
     }
     // A run that was streaming its output when the chat stopped never finished; what it printed stays.
     if (view.phase === "running" && status?.type === "incomplete") {

@@ -1,3 +1,5 @@
+import { pythonLines } from "./python-lines.js";
+
 /** Longest title a card takes from its program; the header truncates it further to fit. */
 const MAX_TITLE_CHARS = 80;
 
@@ -7,7 +9,7 @@ const MAX_TITLE_CHARS = 80;
  * while there is none. A shebang and an encoding line say nothing about it.
  */
 export function programTitle(code: string): string | null {
-  for (const raw of code.split("\n")) {
+  for (const raw of pythonLines(code)) {
     const line = raw.trim();
     if (!line || line.startsWith("#!") || /^#.*coding[:=]/.test(line)) continue;
     const text = line.startsWith("#") ? line.replace(/^#+\s*/, "") : line;

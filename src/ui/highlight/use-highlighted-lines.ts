@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useState, useSyncExternalStore } from "react";
+import { withPythonLineBreaks } from "../../view/python-lines.js";
 import { cachedLines, openSession, preloadHighlighter, type HighlightSession } from "./sessions.js";
 import type { CodeToken } from "./types.js";
 
@@ -12,9 +13,11 @@ const noSubscription = () => () => undefined;
  * text). A program highlighted before shows highlighted in the first render;
  * any other is highlighted in a worker (or, without one, in small steps on
  * the main thread) and its lines arrive as they are done. Lines already done
- * are never tokenized again while the code grows at its end.
+ * are never tokenized again while the code grows at its end. Lines are
+ * Python's: a lone `\r` ends one as `\r\n` and `\n` do.
  */
-export function useHighlightedLines(code: string, final: boolean): readonly CodeToken[][] {
+export function useHighlightedLines(program: string, final: boolean): readonly CodeToken[][] {
+  const code = withPythonLineBreaks(program);
   const cached = cachedLines(code);
   const [session, setSession] = useState<HighlightSession | null>(null);
   const needed = !cached || session !== null;
