@@ -43,6 +43,8 @@ export const completedResultSchema = v.object({
   truncated: truncationSchema,
   /** Files and figures the run left; absent when there are none. */
   files: v.optional(v.array(runFileSchema)),
+  /** Files the run left that the sandbox did not keep (past its caps on files), so not in `files`; absent when none. */
+  filesCut: v.optional(count),
 });
 
 /** The program ran past the time limit; what it printed so far is kept. */
@@ -54,6 +56,7 @@ export const timeoutResultSchema = v.object({
   wallTimeMs: duration,
   truncated: truncationSchema,
   files: v.optional(v.array(runFileSchema)),
+  filesCut: v.optional(count),
 });
 
 /**

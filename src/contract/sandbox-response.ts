@@ -13,6 +13,8 @@ export const sandboxResponseSchema = v.object({
   wall_time: milliseconds,
   session_id: v.nullish(v.string()),
   files: v.nullish(v.array(v.unknown())),
+  /** Files the run left that the sandbox did not keep (past its caps on files, or with no room to keep them), so not in `files`. */
+  files_cut: count,
   timed_out: v.optional(v.boolean()),
   /** The sandbox's own run-time limit, when it says. */
   time_limit_ms: milliseconds,

@@ -13,8 +13,13 @@ const size = (bytes: number) =>
       : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The files in words (the student sees them under the card); never their bytes. */
-function files(list: ExecuteCodeRunFile[] | undefined): string[] {
-  if (!list?.length) return [];
+function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
+  const notKept = cut
+    ? [
+        `[${cut} ${cut === 1 ? "file" : "files"} the program left ${cut === 1 ? "was" : "were"} not kept (past the code runner's limits on files), so the student cannot see or download ${cut === 1 ? "it" : "them"}]`,
+      ]
+    : [];
+  if (!list?.length) return notKept;
   return [
     `files (shown to the student under the output):`,
     ...list.map((file) =>
@@ -22,6 +27,7 @@ function files(list: ExecuteCodeRunFile[] | undefined): string[] {
         ? `- figure ${file.name} (${file.mediaType}, ${size(file.size)})${file.alt ? `: ${file.alt}` : ""}`
         : `- file ${file.name} (${file.mediaType}, ${size(file.size)}), offered for download`,
     ),
+    ...notKept,
   ];
 }
 
@@ -35,7 +41,7 @@ export function describeModelOutput(output: unknown): string {
         exit,
         stream("stdout", result.stdout, result.truncated.stdout),
         stream("stderr", result.stderr, result.truncated.stderr),
-        ...files(result.files),
+        ...files(result.files, result.filesCut),
       ].join("\n");
     }
     case "timeout":
@@ -43,7 +49,7 @@ export function describeModelOutput(output: unknown): string {
         `The program was stopped because it ran longer than ${result.timeoutMs === null ? "the time limit" : `${result.timeoutMs / 1000} s`} (an endless loop or too much work). Output up to then:`,
         stream("stdout", result.stdout, result.truncated.stdout),
         stream("stderr", result.stderr, result.truncated.stderr),
-        ...files(result.files),
+        ...files(result.files, result.filesCut),
       ].join("\n");
     case "busy":
       return `The code runner is busy and did not run the program.${result.retryAfterMs === null ? "" : ` It can take another run in ${Math.ceil(result.retryAfterMs / 1000)} s.`} Tell the student, and do not guess the output.`;

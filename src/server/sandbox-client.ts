@@ -149,7 +149,13 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
     truncated: { stdout: stdout.cut + earlier.stdout, stderr: stderr.cut + earlier.stderr },
   };
   const files = runFiles(r);
-  const withFiles = files.length ? { ...common, files } : common;
+  // A file the sandbox did not keep is said, never silently missing.
+  const filesCut = r.files_cut ?? 0;
+  const withFiles = {
+    ...common,
+    ...(files.length ? { files } : {}),
+    ...(filesCut ? { filesCut } : {}),
+  };
   const result: ExecuteCodeResult = sandboxTimedOut(r)
     ? { status: "timeout", timeoutMs: r.time_limit_ms ?? null, ...withFiles }
     : { status: "completed", exitCode: r.code, signal: r.signal ?? null, ...withFiles };

@@ -1,9 +1,10 @@
 // A run's files from the sandbox to the student: the mock sandbox keeps
 // them for the run's owner, the tool names them in the result (never their
 // bytes), and the file route serves them to that student alone.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createScriptedExecutor, replyToToolResult, type ScriptedAnswer } from "../../src/harness";
 import { createExecuteCodeTool, createRunFileRoute, type ExecuteCodeRunFile } from "../../src/server";
+import { createRunFileStore } from "../../src/harness/sandbox/run-file-store";
 import { describeModelOutput } from "../../src/server/model-output";
 import { startSandbox } from "./sandbox-fixture";
 import { finalOutput } from "./tool-runs";
@@ -136,5 +137,101 @@ describe("a run's files", () => {
     const response = await down.handle(new Request("http://app.test/api/files/a/b"), { participantId: "p" });
     expect(response.status).toBe(502);
     expect((await response.json()).message).toMatch(/cannot be reached/);
+  });
+});
+
+describe("the files kept for their owners", () => {
+  afterEach(() => vi.useRealTimers());
+  const file = (name: string, size: number) => ({ name, mediaType: "text/plain", bytes: new Uint8Array(size) });
+  let runs = 0;
+  /** One run of `owner` leaving `sizes`; its entries and what was not kept. */
+  const run = (store: ReturnType<typeof createRunFileStore>, owner: string, ...sizes: number[]) => {
+    const sessionId = `run-${++runs}`;
+    const kept = store.put(
+      sessionId,
+      owner,
+      sizes.map((size, n) => file(`f${n}.txt`, size)),
+    );
+    return { sessionId, ...kept, get: (n = 0) => store.get(sessionId, kept.entries[n]!.id, owner) };
+  };
+
+  it("one owner flooding does not evict another owner's file before its time to live", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const store = createRunFileStore({ ttlMs: 600_000, maxBytes: 1_000, maxBytesPerOwner: 400 });
+    const alices = run(store, "alice", 100);
+    const floods = Array.from({ length: 50 }, () => run(store, "mallory", 100, 100));
+    vi.advanceTimersByTime(599_000);
+    for (let i = 0; i < 50; i++) run(store, "mallory", 100);
+    // Alice's figure is there for its whole ten minutes, whatever Mallory runs.
+    expect(alices.get()?.name).toBe("f0.txt");
+    // Mallory keeps only her newest files, within her share.
+    const usage = store.usage();
+    expect(usage.owners.get("mallory")).toBe(400);
+    expect(usage.total).toBe(500);
+    expect(floods[0]!.get()).toBeNull();
+    expect(floods.every((flood) => flood.notKept === 0)).toBe(true);
+    vi.advanceTimersByTime(1_000);
+    expect(alices.get()).toBeNull();
+  });
+
+  it("a file that fits only by dropping another owner's files is not kept, and is counted; it fits once theirs expire", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const store = createRunFileStore({ ttlMs: 60_000, maxBytes: 500, maxBytesPerOwner: 300 });
+    const a = run(store, "a", 300);
+    vi.advanceTimersByTime(1_000);
+    const b = run(store, "b", 150, 50);
+    const c = run(store, "c", 40, 10);
+    expect(c.entries).toEqual([]);
+    expect(c.notKept).toBe(2);
+    expect(a.get()?.bytes.length).toBe(300);
+    expect(b.get(1)?.bytes.length).toBe(50);
+    // An owner who holds files makes room from their own: b's older run goes for b's new one.
+    const b2 = run(store, "b", 150);
+    expect(b2.notKept).toBe(0);
+    expect(b.get()).toBeNull();
+    expect(b.get(1)?.bytes.length).toBe(50);
+    vi.advanceTimersByTime(59_000);
+    const later = run(store, "c", 40);
+    expect(later.notKept).toBe(0);
+    expect(a.get()).toBeNull();
+  });
+
+  it("a file larger than an owner's share is not kept, and the owner's other files stay", () => {
+    const store = createRunFileStore({ maxBytes: 1_000, maxBytesPerOwner: 100 });
+    const small = run(store, "a", 60);
+    const mixed = run(store, "a", 101, 30);
+    expect(mixed.notKept).toBe(1);
+    expect(mixed.entries.map((entry) => entry.size)).toEqual([30]);
+    expect(small.get()?.bytes.length).toBe(60);
+    // Newer files push out the owner's older runs, never the run's own: once both older runs are gone, the
+    // last 20 bytes find only this run's 90 to drop, and are not kept.
+    const own = run(store, "a", 50, 40, 20);
+    expect(own.notKept).toBe(1);
+    expect(small.get()).toBeNull();
+    expect(mixed.get()).toBeNull();
+    expect(own.get(1)?.bytes.length).toBe(40);
+  });
+
+  it("the result says how many files were not kept, and the model reads it", async () => {
+    const sandbox = await startSandbox(
+      createScriptedExecutor(() => answer),
+      { maxFileStoreBytesPerUser: 20 },
+    );
+    cleanups.push(sandbox.close);
+    const tool = createExecuteCodeTool({
+      sandboxUrl: sandbox.url,
+      signing: sandbox.signing,
+      participantId: "student-1",
+      tenantId: "course-1",
+    });
+    const result = (await finalOutput(tool, "draw()")) as { files: ExecuteCodeRunFile[]; filesCut?: number };
+    // The 29-byte PNG and the 71-byte SVG do not fit a 20-byte share; the 8-byte CSV does.
+    expect(result.files.map((kept) => kept.name)).toEqual(["data.csv"]);
+    expect(result.filesCut).toBe(2);
+    const text = describeModelOutput(result);
+    expect(text).toContain("- file data.csv (text/csv, 8 B), offered for download");
+    expect(text).toContain(
+      "[2 files the program left were not kept (past the code runner's limits on files), so the student cannot see or download them]",
+    );
   });
 });

@@ -45,6 +45,19 @@ export interface MockSandboxOptions {
    */
   fileTtlMs?: number;
   /**
+   * Bytes of all runs' files kept at once. A file that would fit only by
+   * dropping another user's files before their time is not kept, and the
+   * answer counts it in `files_cut`.
+   * @default 256 MiB
+   */
+  maxFileStoreBytes?: number;
+  /**
+   * Bytes of one (tenant, user)'s files kept at once; past it their own
+   * oldest files make room for their newest, never anyone else's.
+   * @default 32 MiB
+   */
+  maxFileStoreBytesPerUser?: number;
+  /**
    * Longest token lifetime accepted, in seconds.
    * @default 300
    */
@@ -109,7 +122,11 @@ export function createMockSandbox(options: MockSandboxOptions) {
   const clockTolerance = options.clockToleranceSeconds ?? 30;
   const replays = createReplayGuard();
   const scheduler = createRunScheduler(options.schedule);
-  const runFiles = createRunFileStore({ ttlMs: options.fileTtlMs });
+  const runFiles = createRunFileStore({
+    ttlMs: options.fileTtlMs,
+    maxBytes: options.maxFileStoreBytes,
+    maxBytesPerOwner: options.maxFileStoreBytesPerUser,
+  });
 
   async function authenticate(req: IncomingMessage): Promise<JWTPayload> {
     const header = req.headers.authorization ?? "";
@@ -228,6 +245,8 @@ export function createMockSandbox(options: MockSandboxOptions) {
           );
       }
     }
+    // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.
+    const kept = runFiles.put(claims.jti!, participant, outcome.files ?? []);
     const answer = {
       stdout: outcome.stdout,
       stderr: outcome.stderr,
@@ -239,9 +258,9 @@ export function createMockSandbox(options: MockSandboxOptions) {
       stdout_truncated: outcome.truncated?.stdout ?? 0,
       stderr_truncated: outcome.truncated?.stderr ?? 0,
       session_id: claims.jti,
-      // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.
-      files: runFiles.put(claims.jti!, participant, outcome.files ?? []),
-      files_cut: outcome.filesCut ?? 0,
+      files: kept.entries,
+      // Files the run left that are not in `files`: past the executor's caps, or with no room in the store.
+      files_cut: (outcome.filesCut ?? 0) + kept.notKept,
     };
     if (live) live.end({ type: "result", ...answer });
     else json(res, 200, answer);

@@ -37,51 +37,141 @@ interface Session {
   bytes: number;
 }
 
+export interface RunFileStoreOptions {
+  /**
+   * How long a run's files are kept, in ms.
+   * @default 10 minutes
+   */
+  ttlMs?: number;
+  /**
+   * Bytes of all owners' files together. A file that would fit only by
+   * dropping another owner's files before their time is not kept (and is
+   * counted as not kept); nobody's files push out anyone else's.
+   * @default 256 MiB
+   */
+  maxBytes?: number;
+  /**
+   * Bytes of one owner's files together (a run keeps at most 10 MB by the
+   * executors' defaults). Past it the owner's own oldest files are dropped to
+   * make room for their newest; a single file larger than this is not kept.
+   * @default 32 MiB
+   */
+  maxBytesPerOwner?: number;
+}
+
+export const DEFAULT_RUN_FILE_STORE_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER = 32 * 1024 * 1024;
+
 /**
  * The files of each run, kept in memory for `ttlMs` for the run's owner
- * only, and dropped oldest first past `maxBytes` in all.
+ * only. Each owner's files are bounded on their own (`maxBytesPerOwner`: an
+ * owner past it loses their own oldest files, never anyone else's) and all
+ * of them together (`maxBytes`: a file that does not fit is not kept, and
+ * the run's answer counts it).
  */
-export function createRunFileStore({ ttlMs = 10 * 60_000, maxBytes = 256 * 1024 * 1024 } = {}) {
-  // In insertion order: the oldest session first.
+export function createRunFileStore({
+  ttlMs = 10 * 60_000,
+  maxBytes = DEFAULT_RUN_FILE_STORE_BYTES,
+  maxBytesPerOwner = DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER,
+}: RunFileStoreOptions = {}) {
+  // In insertion order: the oldest session first (all owners, and each owner's).
   const sessions = new Map<string, Session>();
+  const owners = new Map<string, { bytes: number; sessions: Set<string> }>();
   let total = 0;
-  const drop = (id: string) => {
+
+  const dropFile = (session: Session, fileId: string) => {
+    const file = session.files.get(fileId);
+    if (!file) return;
+    session.files.delete(fileId);
+    session.bytes -= file.bytes.length;
+    total -= file.bytes.length;
+    owners.get(session.owner)!.bytes -= file.bytes.length;
+  };
+  const dropSession = (id: string) => {
     const session = sessions.get(id);
     if (!session) return;
-    total -= session.bytes;
+    for (const fileId of [...session.files.keys()]) dropFile(session, fileId);
     sessions.delete(id);
+    const own = owners.get(session.owner)!;
+    own.sessions.delete(id);
+    if (!own.sessions.size) owners.delete(session.owner);
   };
   const sweep = (now: number) => {
-    for (const [id, session] of sessions) if (session.expiresAt <= now) drop(id);
-    for (const id of sessions.keys()) {
-      if (total <= maxBytes) break;
-      drop(id);
+    // Every session lives as long, so the first that is not expired ends the sweep.
+    for (const [id, session] of sessions) {
+      if (session.expiresAt > now) break;
+      dropSession(id);
     }
   };
+
+  /**
+   * Makes room for `size` more bytes of `owner`'s run `sessionId` by dropping
+   * the owner's own oldest files (of earlier runs), within the owner's cap
+   * and the cap of all; false, with nothing dropped, when that cannot be
+   * done without touching anyone else's files or this run's own.
+   */
+  const makeRoom = (owner: string, sessionId: string, size: number): boolean => {
+    if (size > maxBytesPerOwner || size > maxBytes) return false;
+    const own = owners.get(owner)!;
+    const thisRun = sessions.get(sessionId)!.bytes;
+    const need = Math.max(0, own.bytes + size - maxBytesPerOwner, total + size - maxBytes);
+    if (need > own.bytes - thisRun) return false;
+    let freed = 0;
+    for (const id of [...own.sessions]) {
+      if (freed >= need) break;
+      if (id === sessionId) continue;
+      const session = sessions.get(id)!;
+      for (const fileId of [...session.files.keys()]) {
+        if (freed >= need) break;
+        freed += session.files.get(fileId)!.bytes.length;
+        dropFile(session, fileId);
+      }
+      if (!session.files.size) dropSession(id);
+    }
+    return true;
+  };
+
   return {
-    /** Keeps a run's files; answers the `files` entries for its answer. */
-    put(sessionId: string, owner: string, files: RunFileOutput[]): SandboxFileEntry[] {
-      if (!files.length) return [];
+    /**
+     * Keeps a run's files; answers the `files` entries for its answer, and
+     * how many files were not kept (no room within the owner's share or the
+     * store's), which the answer must count too.
+     */
+    put(sessionId: string, owner: string, files: RunFileOutput[]): { entries: SandboxFileEntry[]; notKept: number } {
       const now = Date.now();
+      sweep(now);
+      if (!files.length) return { entries: [], notKept: 0 };
+      dropSession(sessionId);
       const session: Session = { owner, expiresAt: now + ttlMs, files: new Map(), bytes: 0 };
-      const entries = files.map((file) => {
+      sessions.set(sessionId, session);
+      const own = owners.get(owner) ?? { bytes: 0, sessions: new Set<string>() };
+      owners.set(owner, own);
+      own.sessions.add(sessionId);
+      const entries: SandboxFileEntry[] = [];
+      let notKept = 0;
+      for (const file of files) {
+        const size = file.bytes.length;
+        if (!makeRoom(owner, sessionId, size)) {
+          notKept++;
+          continue;
+        }
         const id = randomUUID();
         session.files.set(id, { name: file.name, mediaType: file.mediaType, bytes: file.bytes });
-        session.bytes += file.bytes.length;
+        session.bytes += size;
+        own.bytes += size;
+        total += size;
         const dimensions = file.mediaType === "image/png" ? pngSize(file.bytes) : null;
-        return {
+        entries.push({
           id,
           name: file.name,
           content_type: file.mediaType,
-          size: file.bytes.length,
+          size,
           ...(file.alt ? { alt: file.alt } : {}),
           ...(dimensions ?? {}),
-        };
-      });
-      sessions.set(sessionId, session);
-      total += session.bytes;
-      sweep(now);
-      return entries;
+        });
+      }
+      if (!session.files.size) dropSession(sessionId);
+      return { entries, notKept };
     },
     /** A file for its owner, while it is kept; null for anyone else, as for a file that never was. */
     get(sessionId: string, fileId: string, owner: string): StoredFile | null {
@@ -89,6 +179,10 @@ export function createRunFileStore({ ttlMs = 10 * 60_000, maxBytes = 256 * 1024 
       const session = sessions.get(sessionId);
       if (!session || session.owner !== owner) return null;
       return session.files.get(fileId) ?? null;
+    },
+    /** Bytes kept, in all and by owner. */
+    usage(): { total: number; owners: Map<string, number> } {
+      return { total, owners: new Map([...owners].map(([owner, own]) => [owner, own.bytes])) };
     },
   };
 }
