@@ -5,7 +5,7 @@
 # PostgreSQL server programs from the system's packages (the tests start and
 # stop a cluster of their own; no server is left running); and for the mock
 # sandbox's CPython engine, bubblewrap and Debian's python3 with numpy, pandas,
-# matplotlib, scipy and sympy (named by path: another python3 may come first
+# matplotlib, scipy and sympy, and libseccomp's bindings (a run's filter) (named by path: another python3 may come first
 # on the PATH); and for the test of two chat servers resuming each other's
 # runs, redis-server (the test starts a private one on a loopback port).
 set -euo pipefail
@@ -17,7 +17,7 @@ chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
 compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null || packages+=(postgresql)
 command -v bwrap >/dev/null 2>&1 || packages+=(bubblewrap)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
-for module in numpy pandas matplotlib scipy sympy; do
+for module in numpy pandas matplotlib scipy sympy seccomp; do
   [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $module" >/dev/null 2>&1 || packages+=("python3-$module")
 done
 

@@ -84,10 +84,16 @@ export interface HarnessOptions {
    */
   maxConcurrentRuns?: number;
   /**
-   * Memory of one run's interpreter process, in MB (for CPython, its address space with the shared libraries).
+   * Memory of one run, in MB: for Pyodide its interpreter process; for CPython the whole run (its control group) and each process's address space.
    * @default 768 for Pyodide, 1024 for CPython
    */
   memoryLimitMb?: number;
+  /**
+   * Let CPython run where no control group per run can be made, with
+   * per-process limits only (see `CpythonExecutorOptions.allowPerProcessMemoryLimit`).
+   * @default false
+   */
+  allowPerProcessMemoryLimit?: boolean;
   /**
    * The model behind the chat: a real one (`modelFromEnv` reads an
    * OpenAI-compatible endpoint from the environment) with the same server
@@ -122,8 +128,13 @@ export interface HarnessOptions {
    */
   chatRateLimit?: RateLimit;
   /**
-   * Caps on what a participant's chats hold (`maxChatsPerParticipant`, `maxUserMessagesPerChat`, …).
-   * @default the chat endpoints' own, but 5 MiB of stored chats per participant
+   * Caps on what a participant's chats hold (`maxChatsPerParticipant`,
+   * `maxUserMessagesPerChat`, …) and on what everyone's hold together
+   * (`maxStoredBytes`: past it new chats and messages get 507 `store_full`,
+   * which the demo shows, and nothing stored is lost). 2 GiB is 400
+   * participants at their full 5 MiB (a class uses far less), and no more
+   * than a demo's machine should give its strangers.
+   * @default the chat endpoints' own, but 5 MiB of stored chats per participant and 2 GiB in all
    */
   chatLimits?: Partial<ChatLimits>;
   /**
@@ -209,6 +220,8 @@ function gateOptionsOf(body: Record<string, unknown>): Record<string, unknown> |
 }
 
 export const DEFAULT_CHAT_RATE_LIMIT: RateLimit = { max: 60, windowMs: 60_000 };
+/** What all participants' chats may take in the harness's store together. */
+export const DEFAULT_HARNESS_STORED_BYTES = 2 * 1024 ** 3;
 
 const ISSUER = "execute-code-ui-harness";
 const TENANT_ID = "demo-course";
@@ -245,7 +258,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     : (options.executor ??
       createDefaultExecutor({
         engine: options.engine,
-        cpython: { memoryLimitMb: options.memoryLimitMb },
+        cpython: {
+          memoryLimitMb: options.memoryLimitMb,
+          allowPerProcessMemoryLimit: options.allowPerProcessMemoryLimit,
+        },
         pyodide: {
           poolSize: options.poolSize,
           maxConcurrentRuns: options.maxConcurrentRuns,
@@ -327,7 +343,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       gateCodeExecution(toolsFor(participantId), chatOptions as GateOptions),
     // A chat may run execute_code in the browser instead of the sandbox.
     clientReplaceableTools: ["execute_code"],
-    limits: { maxStoredBytesPerParticipant: 5 * 1024 * 1024, ...options.chatLimits },
+    limits: {
+      maxStoredBytesPerParticipant: 5 * 1024 * 1024,
+      maxStoredBytes: DEFAULT_HARNESS_STORED_BYTES,
+      ...options.chatLimits,
+    },
     retentionMs: options.chatRetentionMs ?? 7 * 86_400_000,
     log,
   });

@@ -48,10 +48,14 @@ const harness = await startHarness({
   maxConcurrentRuns: numberFrom("MOCK_SANDBOX_MAX_CONCURRENT_RUNS", 4),
   memoryLimitMb: process.env.MOCK_SANDBOX_MEMORY_MB ? numberFrom("MOCK_SANDBOX_MEMORY_MB", 0) : undefined,
   engine: engineFrom(process.env.MOCK_SANDBOX_ENGINE),
+  allowPerProcessMemoryLimit: process.env.MOCK_SANDBOX_PER_PROCESS_LIMITS === "1",
   chatRateLimit: { max: numberFrom("HARNESS_CHAT_REQUESTS_PER_MINUTE", 60), windowMs: 60_000 },
   participantCookie: {
     newParticipantLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_MINUTE", 10), windowMs: 60_000 },
+    newParticipantDailyLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_DAY", 200), windowMs: 86_400_000 },
   },
+  // 0 sets no bound on what all participants' chats take together.
+  chatLimits: { maxStoredBytes: numberFrom("HARNESS_CHAT_STORE_MB", 2048) * 1024 * 1024 || Infinity },
   allowedOrigins: (process.env.HARNESS_ALLOWED_ORIGINS ?? "")
     .split(",")
     .map((o) => o.trim())

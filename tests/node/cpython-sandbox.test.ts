@@ -1,7 +1,8 @@
 // The CPython engine: the scientific stack works, and each test after that is
 // an attack a hostile user would try through a program, and what must hold.
 // It needs bubblewrap and Debian's python3 packages (scripts/setup.sh).
-import { readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +43,44 @@ const descendants = () =>
         return "";
       }
     });
+
+/** Every process the sandbox has now: the warm parents (bubblewrap's python) and every run cloned from them. */
+const sandboxProcesses = () =>
+  processTree(process.pid).filter((pid) => {
+    try {
+      return alive(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("/sandbox/zygote.py");
+    } catch {
+      return false;
+    }
+  });
+
+/** Whether any page a process could have written (writable or anonymous) holds `needle`, read through /proc. */
+function memoryHolds(pid: number, needle: string): boolean {
+  const wanted = Buffer.from(needle);
+  const mem = openSync(`/proc/${pid}/mem`, "r");
+  try {
+    for (const line of readFileSync(`/proc/${pid}/maps`, "utf8").split("\n").filter(Boolean)) {
+      const [range, perms, , , , path = ""] = line.split(/\s+/);
+      if (!perms!.startsWith("r") || path === "[vvar]" || path === "[vsyscall]") continue;
+      if (!perms!.includes("w") && path && !path.startsWith("[")) continue;
+      const [start, end] = range!.split("-").map((hex) => Number.parseInt(hex, 16));
+      for (let at = start!; at < end!; at += 16 << 20) {
+        // Each piece reaches into the next, so that nothing is missed where two meet.
+        const chunk = Buffer.alloc(Math.min((16 << 20) + wanted.length, end! - at));
+        let read = 0;
+        try {
+          read = readSync(mem, chunk, 0, chunk.length, at);
+        } catch {
+          continue;
+        }
+        if (chunk.subarray(0, read).includes(wanted)) return true;
+      }
+    }
+    return false;
+  } finally {
+    closeSync(mem);
+  }
+}
 
 // Every case holds however a run's process is made: cloned into its namespaces, or forked twice.
 describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) => {
@@ -95,9 +134,11 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(pieces.length).toBeGreaterThanOrEqual(2);
     });
 
-    it("every run gets fresh randomness: random, numpy, uuid4 and secrets differ between runs", async () => {
-      const program =
-        "import random, numpy, uuid, secrets\nprint(random.random(), numpy.random.rand(), uuid.uuid4(), secrets.token_hex(8))";
+    it("every run gets fresh randomness: random, numpy, sympy, uuid4 and secrets differ between runs", async () => {
+      const program = [
+        "import random, numpy, uuid, secrets, sympy.core.random",
+        "print(random.random(), numpy.random.rand(), uuid.uuid4(), secrets.token_hex(8), sympy.core.random.rng.random())",
+      ].join("\n");
       const [a, b] = await Promise.all([run(program), run(program)]);
       expect(a.exitCode).toBe(0);
       const [first, second] = [a.stdout.trim().split(" "), b.stdout.trim().split(" ")];
@@ -237,6 +278,103 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
         "import os\nprint([p for p in ('/dev/shm/planted', '/tmp/planted', '/work/planted') if os.path.exists(p)])",
       );
       expect(next.stdout).toBe("[]\n");
+    });
+
+    it("finds nothing of another participant's program, output or files in any page of its memory", async () => {
+      // The secrets never appear in the program as they are: its output and its file are decoded from hex.
+      const secret = (what: string) => `${what}-${randomUUID()}`;
+      const [inCode, inOutput, inFile] = [secret("code"), secret("output"), secret("file")];
+      const hex = (text: string) => Buffer.from(text).toString("hex");
+      const leaker = await run(
+        [
+          `kept = "${inCode}"`,
+          `print(bytes.fromhex("${hex(inOutput)}").decode())`,
+          `open("notes.txt", "w").write(bytes.fromhex("${hex(inFile)}").decode() * 100)`,
+        ].join("\n"),
+      );
+      expect(leaker.stdout).toBe(`${inOutput}\n`);
+      expect(Buffer.from(leaker.files![0]!.bytes).toString()).toContain(inFile);
+      for (let i = 0; i < 3; i++) await run("print(sum(range(1000)))");
+      // Another participant's run, asleep while every page of every process the sandbox has is read.
+      const scan = new AbortController();
+      const scanner = run("import time\nprint('ready', flush=True)\ntime.sleep(60)", 90_000, scan.signal);
+      await expect.poll(() => sandboxProcesses().length >= 2, { timeout: 20_000 }).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const needles = [inCode, inOutput, inFile, Buffer.from(inFile).toString("base64").slice(0, 40)];
+      const found = sandboxProcesses().flatMap((pid) => needles.filter((needle) => memoryHolds(pid, needle)));
+      scan.abort();
+      await scanner;
+      expect(found).toEqual([]);
+    });
+
+    it("cannot make namespaces of its own: no user, mount or network namespace, in any way", async () => {
+      const result = await run(
+        [
+          "import ctypes, subprocess",
+          "libc = ctypes.CDLL(None, use_errno=True)",
+          "for flags in (0x10000000, 0x00020000, 0x40000000, 0x02000000):",
+          "    print(libc.unshare(flags), ctypes.get_errno())",
+          "print(subprocess.run(['unshare', '--user', '--map-root-user', 'true']).returncode != 0)",
+          "print(libc.setns(0, 0), ctypes.get_errno())",
+        ].join("\n"),
+      );
+      expect(result.stdout).toBe("-1 1\n-1 1\n-1 1\n-1 1\nTrue\n-1 1\n");
+    });
+
+    it("memory held in memfd files stops at the run's memory limit, and the machine gets it back", async () => {
+      const available = () => Number(/^MemAvailable:\s+(\d+)/m.exec(readFileSync("/proc/meminfo", "utf8"))![1]) * 1024;
+      const before = available();
+      // Each memfd stays under the file-size limit; together they would be 3.6 GB.
+      const result = await run(
+        [
+          "import os",
+          "held = []",
+          "for i in range(60):",
+          "    fd = os.memfd_create('x')",
+          "    for _ in range(60):",
+          "        os.write(fd, b'x' * (1 << 20))",
+          "    held.append(fd)",
+          "    print(len(held) * 60, flush=True)",
+        ].join("\n"),
+      );
+      const held = Number(result.stdout.trim().split("\n").at(-1) ?? 0);
+      expect(held).toBeLessThan(1024);
+      expect(result).toMatchObject({ exitCode: null, signal: "SIGKILL" });
+      expect(result.stderr).toContain("The program used more than 1024 MB of memory and was stopped.");
+      // A gigabyte of slack for the rest of a busy machine; what was held is 3.6 GB.
+      expect(available()).toBeGreaterThan(before - 1024 ** 3);
+      expect((await run("print(1)")).stdout).toBe("1\n");
+    });
+
+    it("files in /tmp and /dev/shm stop at the run's own quota, far below its memory limit", async () => {
+      const result = await run(
+        [
+          "for path in ('/tmp/big', '/dev/shm/big'):",
+          "    written = 0",
+          "    try:",
+          "        with open(path, 'wb') as f:",
+          "            for _ in range(2048):",
+          "                f.write(b'x' * (1 << 20))",
+          "                written += 1",
+          "    except OSError as e:",
+          "        print(path, written <= 64, e.errno in (27, 28))",
+        ].join("\n"),
+      );
+      expect(result.stdout).toBe("/tmp/big True True\n/dev/shm/big True True\n");
+    });
+
+    it("two runs that leave 10 MB of files end completed, and a one-liner beside them is not held up", async () => {
+      const big = "import os\nfor name in ('a.bin', 'b.bin'):\n    open(name, 'wb').write(os.urandom(5 * 1024 * 1024))";
+      const runs = [run(big, 10_000), run(big, 10_000), run("print(1)", 5_000)];
+      const [first, second, small] = await Promise.all(runs);
+      for (const outcome of [first!, second!]) {
+        expect(outcome).toMatchObject({ exitCode: 0, timedOut: false });
+        expect(outcome.files?.map((file) => [file.name, file.bytes.length])).toEqual([
+          ["a.bin", 5 * 1024 * 1024],
+          ["b.bin", 5 * 1024 * 1024],
+        ]);
+      }
+      expect(small).toMatchObject({ stdout: "1\n", exitCode: 0, timedOut: false });
     });
 
     it("a hostile figures file fails nobody: its own run returns its other files, and a run beside it finishes", async () => {

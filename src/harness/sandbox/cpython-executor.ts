@@ -1,11 +1,18 @@
-// Over 300 lines: the Node side of the CPython engine (the isolation probe,
-// the warm parent's process and its line protocol, runs and their limits);
-// the warm parent itself is cpython-zygote.py.
+// Over 300 lines: the Node side of the CPython engine's warm parent (its
+// process, line protocol, renewal, health); one run's side is cpython-run.ts,
+// the warm parent itself cpython-zygote.py.
 
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { closeSync, existsSync, openSync } from "node:fs";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { collectOutput, notify, type Executor, type RunOutcome, type RunRequest } from "./executor.js";
+import { bwrapArgs, hostUser } from "./cpython-sandbox-command.js";
+import { CpythonRun, type RunMessage } from "./cpython-run.js";
+import type { Executor, RunOutcome, RunRequest } from "./executor.js";
+import { createLineSplitter } from "./line-splitter.js";
+import { hostPidOf } from "./namespace-pids.js";
+import { probeRunCgroups, type RunCgroups } from "./run-cgroups.js";
+
+export { probeCpython, type CpythonAvailability } from "./cpython-sandbox-command.js";
 
 export interface CpythonExecutorOptions {
   /**
@@ -24,14 +31,16 @@ export interface CpythonExecutorOptions {
    */
   maxOutputChars?: number;
   /**
-   * Address space of one run's process, in MB (RLIMIT_AS): past it,
-   * allocations fail with MemoryError. It includes the ~400 MB of the
-   * libraries every run shares with the warm parent.
+   * Memory of one whole run, in MB: every process of it together, memory
+   * held in memfd and tmpfs files included (its control group); past it, the
+   * run is stopped and says so. Each process's address space has the same
+   * bound (RLIMIT_AS, which includes the ~400 MB of libraries shared with the
+   * warm parent), so a large allocation usually fails first with MemoryError.
    * @default 1024
    */
   memoryLimitMb?: number;
   /**
-   * Processes one run may have at once, itself included.
+   * Processes and threads one run may have at once, itself included (its control group).
    * @default 16
    */
   maxProcesses?: number;
@@ -74,159 +83,42 @@ export interface CpythonExecutorOptions {
    * @default 600000 (10 minutes)
    */
   renewAfterMs?: number;
+  /**
+   * Run without a control group where none can be made, with only
+   * per-process limits: then a run's memory held in memfd or tmpfs files is
+   * not bounded, and neither is the sum over its processes. Without this,
+   * the executor refuses to start on such a host.
+   * @default false
+   */
+  allowPerProcessMemoryLimit?: boolean;
 }
-
-/** Whether the CPython engine can run here, and if not, why. */
-export type CpythonAvailability = { available: true } | { available: false; reason: string };
 
 const zygoteScript = fileURLToPath(new URL("./cpython-zygote.py", import.meta.url));
 
-/** Read-only parts of the host the interpreter needs: /usr, and the /etc files the libraries read. */
-const ETC_FILES = ["/etc/alternatives", "/etc/ld.so.cache", "/etc/matplotlibrc", "/etc/fonts"];
-
-/**
- * The host user bubblewrap runs as. A harness started as root hands the
- * sandbox to `nobody`: the kernel does not count root's processes against
- * a run's process limit, and root on the host is what the run's uid maps to.
- */
-const hostUser = () => (process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {});
-
-function bwrapArgs(python: string, script: string[]): string[] {
-  return [
-    "--unshare-all",
-    "--die-with-parent",
-    "--new-session",
-    "--ro-bind",
-    "/usr",
-    "/usr",
-    "--symlink",
-    "usr/lib",
-    "/lib",
-    "--symlink",
-    "usr/lib64",
-    "/lib64",
-    "--symlink",
-    "usr/bin",
-    "/bin",
-    ...ETC_FILES.filter((file) => existsSync(file)).flatMap((file) => ["--ro-bind", file, file]),
-    "--proc",
-    "/proc",
-    "--dev",
-    "/dev",
-    "--tmpfs",
-    "/tmp",
-    "--dir",
-    "/work",
-    "--chdir",
-    "/work",
-    "--uid",
-    "1000",
-    "--gid",
-    "1000",
-    // The warm parent's environment is every run's: nothing of the host's.
-    "--clearenv",
-    "--setenv",
-    "HOME",
-    "/work",
-    "--setenv",
-    "TMPDIR",
-    "/tmp",
-    "--setenv",
-    "MPLBACKEND",
-    "Agg",
-    "--setenv",
-    "MPLCONFIGDIR",
-    "/tmp",
-    "--setenv",
-    "OPENBLAS_NUM_THREADS",
-    "1",
-    "--setenv",
-    "OMP_NUM_THREADS",
-    "1",
-    "--setenv",
-    "LANG",
-    "C.UTF-8",
-    ...script,
-    // Nothing of bubblewrap's own tree is writable: a run writes only to its own /tmp, /work and /dev/shm.
-    "--remount-ro",
-    "/dev",
-    "--remount-ro",
-    "/",
-    python,
-    "-I",
-    "-u",
-  ];
-}
-
-/**
- * Finds out once whether bubblewrap and the interpreter work here, with a
- * run's own namespaces nested inside (a container may forbid them).
- * Takes about 100 ms.
- */
-export function probeCpython(options: Pick<CpythonExecutorOptions, "python" | "bwrap"> = {}): CpythonAvailability {
-  const python = options.python ?? "/usr/bin/python3";
-  const bwrap = options.bwrap ?? "bwrap";
-  if (process.platform !== "linux") return { available: false, reason: "the CPython engine needs Linux namespaces." };
-  if (!existsSync(python)) return { available: false, reason: `${python} is not installed.` };
-  // What a run needs: the libraries, and namespaces of its own inside bubblewrap's.
-  const trial = [
-    "import ctypes, os, numpy",
-    "libc = ctypes.CDLL(None, use_errno=True)",
-    "pid = os.fork()",
-    "if pid == 0: os._exit(0 if libc.unshare(0x10000000 | 0x00020000 | 0x20000000 | 0x40000000) == 0 else 1)",
-    "raise SystemExit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) and 'namespaces inside bubblewrap are not allowed')",
-  ].join("\n");
-  const result = spawnSync(bwrap, [...bwrapArgs(python, []), "-c", trial], {
-    encoding: "utf8",
-    timeout: 20_000,
-    cwd: "/",
-    ...hostUser(),
-  });
-  if (result.error) return { available: false, reason: `bubblewrap cannot be started (${result.error.message}).` };
-  if (result.status !== 0) {
-    const said = (result.stderr || "").trim().split("\n").at(-1) ?? "";
-    return { available: false, reason: `bubblewrap or the interpreter refused: ${said || `exit ${result.status}`}` };
-  }
-  return { available: true };
-}
-
-type ZygoteMessage =
-  | { type: "ready"; modules: string[]; python: string; forksPerRun: 1 | 2 }
-  | { type: "started"; id: string }
-  | { type: "output"; id: string; stream: "stdout" | "stderr"; text: string }
-  | {
-      type: "exit";
-      id: string;
-      code: number | null;
-      signal: string | null;
-      cut: { stdout: number; stderr: number };
-      files: Array<{ name: string; mediaType: string; alt: string | null; data: string }>;
-      filesCut: number;
-    };
+type ZygoteMessage = { type: "ready"; pid: number; modules: string[]; python: string; forksPerRun: 1 | 2 } | RunMessage;
 
 /** One warm parent: its bubblewrap process, whether it has loaded the stack, the runs it has now and has served. */
 interface Zygote {
   child: ChildProcessWithoutNullStreams;
   ready: Promise<unknown>;
   isReady: boolean;
+  /** Its PID here, once it is ready. */
+  pid: number;
   /** Its runs now, by id: where its messages go. */
-  runs: Map<string, PendingRun>;
+  runs: Map<string, CpythonRun>;
   served: number;
   startedAt: number;
-}
-
-interface PendingRun {
-  onMessage(message: ZygoteMessage): void;
-  onZygoteExit(): void;
 }
 
 /**
  * Runs Python in Debian's CPython, with numpy, pandas, matplotlib, scipy and
  * sympy. A warm parent inside bubblewrap (no network, read-only system, not
- * root, dies with the sandbox) has imported them once and forks a process
+ * root, dies with the sandbox) has imported them once and clones a process
  * per run, which takes namespaces of its own, a private /tmp and working
- * directory, no /proc, resource limits and no capabilities before the
- * program starts: nothing a run does reaches another run or the host, and a
+ * directory, no /proc, resource limits, a control group, a seccomp filter
+ * and no capabilities before the program starts. The warm parent never sees
+ * a program, its output or its files: this process exchanges them with the
+ * run directly. Nothing a run does reaches another run or the host, and a
  * run starts in milliseconds with the whole stack loaded.
  */
 export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Executor {
@@ -241,6 +133,22 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   const maxTotalFileMb = options.maxTotalFileMb ?? 10;
   const renewAfterRuns = options.renewAfterRuns ?? 500;
   const renewAfterMs = options.renewAfterMs ?? 600_000;
+  const caps = {
+    maxFiles,
+    maxFileBytes: maxFileMb * 1024 * 1024,
+    maxTotalFileBytes: maxTotalFileMb * 1024 * 1024,
+  };
+  const cgroupProbe = probeRunCgroups();
+  if (!cgroupProbe.available && !options.allowPerProcessMemoryLimit)
+    throw new Error(
+      `The CPython engine needs a control group per run to bound its memory and processes, and none can be made here (${cgroupProbe.reason}). Run the sandbox as root or in a delegated cgroup v2, or set allowPerProcessMemoryLimit to accept per-process limits only.`,
+    );
+  const cgroups: RunCgroups | null = cgroupProbe.available ? cgroupProbe.cgroups : null;
+  const warnings = cgroups
+    ? []
+    : [
+        `No control group per run (${cgroupProbe.available ? "" : cgroupProbe.reason}): memory is bounded per process only, and memory held in memfd or tmpfs files is not bounded.`,
+      ];
   // The warm parent that takes new runs; its successor while that one starts; parents that finish their last runs.
   let zygote: Zygote | null = null;
   let successor: Zygote | null = null;
@@ -255,9 +163,6 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   const startZygote = (): Zygote => {
     const config = JSON.stringify({
       diskMb,
-      maxFiles,
-      maxFileBytes: maxFileMb * 1024 * 1024,
-      maxTotalFileBytes: maxTotalFileMb * 1024 * 1024,
       memoryMb: memoryLimitMb,
       processes: maxProcesses,
       openFiles: 256,
@@ -273,30 +178,32 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       // Its first three are pipes.
     ) as ChildProcessWithoutNullStreams;
     closeSync(script);
-    let buffer = "";
     let stderr = "";
-    const runs = new Map<string, PendingRun>();
-    const ready = new Promise<{ modules: string[]; python: string }>((resolve, reject) => {
-      child.stdout.setEncoding("utf8");
-      child.stdout.on("data", (chunk: string) => {
-        buffer += chunk;
-        for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
-          const line = buffer.slice(0, end);
-          buffer = buffer.slice(end + 1);
-          let message: ZygoteMessage;
-          try {
-            message = JSON.parse(line) as ZygoteMessage;
-          } catch {
-            continue;
-          }
-          if (message.type === "ready") {
-            modules = message.modules;
-            forksPerRun = message.forksPerRun;
-            record.isReady = true;
-            resolve(message);
-          } else runs.get(message.id)?.onMessage(message);
+    const runs = new Map<string, CpythonRun>();
+    const ready = new Promise<void>((resolve, reject) => {
+      const lines = createLineSplitter((line) => {
+        let message: ZygoteMessage;
+        try {
+          message = JSON.parse(line) as ZygoteMessage;
+        } catch {
+          return;
         }
+        if (message.type === "ready") {
+          const pid = child.pid !== undefined ? hostPidOf(child.pid, message.pid) : null;
+          if (pid === null) {
+            stderr = "its warm parent's process could not be found";
+            child.kill("SIGKILL");
+            return;
+          }
+          record.pid = pid;
+          modules = message.modules;
+          forksPerRun = message.forksPerRun;
+          record.isReady = true;
+          resolve();
+        } else runs.get(message.id)?.onMessage(message);
       });
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (chunk: string) => lines.push(chunk));
       child.stderr.setEncoding("utf8");
       child.stderr.on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
       child.on("error", reject);
@@ -313,7 +220,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       });
     });
     ready.catch(() => undefined);
-    const record: Zygote = { child, ready, isReady: false, runs, served: 0, startedAt: performance.now() };
+    const record: Zygote = { child, ready, isReady: false, pid: 0, runs, served: 0, startedAt: performance.now() };
     // A stdin write to a zygote that just died must not take the harness down.
     child.stdin.on("error", () => undefined);
     return record;
@@ -351,72 +258,33 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   zygote = startZygote();
 
   return {
-    async run({ code, timeoutMs, signal, onStart, onOutput }: RunRequest): Promise<RunOutcome> {
+    async run(request: RunRequest): Promise<RunOutcome> {
       if (closed) throw new Error("The Python executor is closed.");
       const parent = currentZygote();
       parent.served++;
-      const { child, ready } = parent;
-      await ready;
+      await parent.ready;
       const id = String(++nextId);
-      const { output, cut, add } = collectOutput(maxOutputChars, onOutput);
-      let started = performance.now();
-      return new Promise<RunOutcome>((resolve, reject) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        let timedOut = false;
-        const done = (outcome: RunOutcome | Error) => {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", onAbort);
-          parent.runs.delete(id);
-          if (retiring.has(parent) && parent.runs.size === 0) parent.child.kill("SIGKILL");
-          if (outcome instanceof Error) reject(outcome);
-          else resolve(outcome);
-        };
-        const kill = () => send(child, { type: "kill", id });
-        const onAbort = () => kill();
-        signal.addEventListener("abort", onAbort, { once: true });
-        parent.runs.set(id, {
-          onMessage(message) {
-            if (message.type === "started") {
-              started = performance.now();
-              timer = setTimeout(() => {
-                timedOut = true;
-                kill();
-              }, timeoutMs);
-              notify(onStart);
-            } else if (message.type === "output") {
-              add(message.stream, message.text);
-            } else if (message.type === "exit") {
-              const killed = timedOut || signal.aborted;
-              done({
-                ...output,
-                exitCode: killed ? null : message.code,
-                signal: killed ? "SIGKILL" : message.signal,
-                wallTimeMs: Math.round(performance.now() - started),
-                timedOut,
-                truncated: { stdout: cut.stdout + message.cut.stdout, stderr: cut.stderr + message.cut.stderr },
-                files: message.files.map((file) => ({
-                  name: file.name,
-                  mediaType: file.mediaType,
-                  ...(file.alt ? { alt: file.alt } : {}),
-                  bytes: Buffer.from(file.data, "base64"),
-                })),
-                filesCut: message.filesCut,
-              });
-            }
-          },
-          onZygoteExit() {
-            done(new Error("The CPython sandbox stopped in the middle of the run."));
-          },
-        });
-        if (signal.aborted)
-          return void done({ ...output, exitCode: null, signal: "SIGKILL", wallTimeMs: 0, timedOut: false });
-        send(child, {
-          type: "run",
-          id,
-          code,
-          limits: { cpuSeconds: Math.ceil(timeoutMs / 1000) + 1, outputChars: maxOutputChars },
-        });
+      const cgroup = cgroups?.create(`run-${id}`, {
+        memoryBytes: memoryLimitMb * 1024 * 1024,
+        processes: maxProcesses,
       });
+      const run = new CpythonRun(id, request, {
+        zygotePid: parent.pid,
+        send: (message) => send(parent.child, message),
+        cgroup: cgroup ?? null,
+        caps,
+        maxOutputChars,
+        memoryLimitMb,
+      });
+      parent.runs.set(id, run);
+      const forget = () => {
+        parent.runs.delete(id);
+        if (retiring.has(parent) && parent.runs.size === 0) parent.child.kill("SIGKILL");
+      };
+      run.outcome.then(forget, forget);
+      if (request.signal.aborted) run.kill();
+      send(parent.child, { type: "run", id });
+      return run.outcome;
     },
     health() {
       return {
@@ -428,9 +296,13 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
           network: "none: a network namespace of its own per run",
           processes: "a PID namespace of its own per run; the program is its PID 1",
           filesystem: "read-only system; a private /tmp, working directory, /dev/shm and /dev/pts per run; no /proc",
-          user: "uid 1000 in a user namespace of its own, no capabilities",
+          user: "uid 1000 in a user namespace of its own, no capabilities, no further namespaces (seccomp)",
+          resources: cgroups
+            ? `a control group (${cgroups.version}) per run: memory and processes of the whole run`
+            : "per-process limits only (RLIMIT_AS, RLIMIT_NPROC): no control group could be made",
+          warmParent: "never receives a program, its output or its files: the server exchanges them with the run",
           diesWithParent: true,
-          warnings: [],
+          warnings,
         },
         limits: { memoryLimitMb, maxProcesses, diskMb, maxOutputChars, maxFiles, maxFileMb, maxTotalFileMb },
       };
@@ -441,6 +313,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       zygote = null;
       successor = null;
       retiring.clear();
+      cgroups?.close();
     },
   };
 }

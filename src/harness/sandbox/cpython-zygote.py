@@ -8,30 +8,35 @@ namespaces, a read-only /usr, uid 1000), imports the scientific stack once,
 and clones a fresh process for each program, a couple of them ahead of
 time, straight into namespaces of its own (user, mount, PID, network, IPC,
 UTS): a private /tmp and working directory, an empty /proc, limits, no
-capabilities, and the program itself runs as PID 1 of its namespace, so
-everything it starts dies with it. A prepared run has no program yet: it
-waits for one on a pipe, and each is used once. This process reads a run's
-files from a descriptor of its /work once the run has ended.
+capabilities, a seccomp filter against further namespaces, and the program
+itself runs as PID 1 of its namespace, so everything it starts dies with it.
 
-Protocol with the Node parent: one JSON object a line.
-  in:  {"type":"run","id","code","limits":{...}}  {"type":"kill","id"}
-  out: {"type":"ready","modules","python","forksPerRun"}  {"type":"started","id"}
-       {"type":"output","id","stream","text"}
-       {"type":"exit","id","code","signal","cut":{"stdout","stderr"},"files","filesCut"}
+This process never holds a run's data. It never receives a program, never
+reads a run's output and never opens a run's files: it makes a run's pipes
+and tells the Node parent their descriptor numbers, the parent opens them
+through /proc and talks to the run directly, and only then does this
+process close its own copies. So a run, cloned from this process, can find
+nothing of another run in the memory it inherits.
+
+Protocol with the Node parent: one JSON object a line, numbers only.
+  in:  {"type":"run","id"}  {"type":"opened","id"}  {"type":"kill","id"}
+  out: {"type":"ready","pid","modules","python","forksPerRun"}
+       {"type":"started","id","pid","fds":{"code","stdout","stderr","work"}}
+       {"type":"exit","id","code","signal"}
+A run reads its program from its code pipe: 8 bytes of length, then that
+many bytes of JSON {"code","cpuSeconds"}.
 """
 
-import base64
-import codecs
 import ctypes
+import errno
 import gc
 import json
-import mimetypes
 import os
 import random
 import resource
 import selectors
 import signal
-import stat
+import struct
 import sys
 
 # Loaded once here, shared copy-on-write by every run.
@@ -75,8 +80,22 @@ try:
     warm_up()
 except Exception:
     pass
-# The type table the file listing reads, loaded once here and shared.
-mimetypes.init()
+
+
+def module_generators():
+    """Random generators that modules made and seeded at import (random's, numpy's, sympy's
+    `sympy.core.random.rng` and the like): every run reseeds them, or each would draw the same numbers."""
+    found = {}
+    numpy_random = sys.modules.get("numpy.random")
+    kinds = (random.Random,) + ((numpy_random.RandomState,) if numpy_random else ())
+    for module in list(sys.modules.values()):
+        for value in list(getattr(module, "__dict__", {}).values()):
+            if isinstance(value, kinds) and not isinstance(value, random.SystemRandom):
+                found[id(value)] = value
+    return list(found.values())
+
+
+GENERATORS = module_generators()
 # Every object so far is shared with the runs: a collection in a run must not walk them (it would copy their pages).
 gc.collect()
 gc.freeze()
@@ -88,6 +107,25 @@ MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 UID = GID = 1000
 RUN_NAMESPACES = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+CLONE_NEWCGROUP = 0x02000000
+
+
+def namespace_filter():
+    """A seccomp filter for a run: it may make no namespace of its own (user, mount, cgroup, ...),
+    so it keeps the run's and sees nothing of the host's cgroups. clone3's flags sit behind a
+    pointer a filter cannot read: it answers ENOSYS, and glibc falls back to clone."""
+    import seccomp
+
+    rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "unshare")
+    rules.add_rule(seccomp.ERRNO(errno.EPERM), "setns")
+    rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    for flag in (CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP):
+        rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+    return rules
+
+
+NAMESPACE_FILTER = namespace_filter()
 
 
 def clone_setup():
@@ -152,12 +190,9 @@ def checked_clone_setup():
     return setup if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else None
 
 
-# Per sandbox, from the parent: the size of each run's /tmp and /work, the caps on the files it leaves, and each run's limits.
+# Per sandbox, from the parent: the size of each run's /tmp, /work and /dev/shm, and each run's limits.
 CONFIG = {
     "diskMb": 64,
-    "maxFiles": 10,
-    "maxFileBytes": 5 << 20,
-    "maxTotalFileBytes": 10 << 20,
     "memoryMb": 1024,
     "processes": 16,
     "openFiles": 256,
@@ -170,8 +205,8 @@ if len(sys.argv) > 1:
 CLONE = checked_clone_setup() if CONFIG["clone"] else None
 # Runs prepared ahead, so a program starts without waiting for two forks and the namespaces.
 PREPARED = 2
-# The run's report: its exit and its files, base64 (the caps are far below this).
-MAX_STATUS_BYTES = 64 * 1024 * 1024
+# A fork-twice run's report of its program's exit: {"code","signal"}.
+MAX_REPORT_BYTES = 4096
 
 RUNNER = """
 import sys, traceback
@@ -304,13 +339,32 @@ def prepare_program():
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     set_limits(CONFIG)
     drop_capabilities()
+    NAMESPACE_FILTER.load()
     os.chdir("/work")
     # The warm parent's random state must not be every run's.
-    random.seed()
-    if "numpy" in sys.modules:
-        sys.modules["numpy"].random.seed()
+    for generator in GENERATORS:
+        generator.seed()
     # Output reaches the parent as it is written.
     sys.stdout, sys.stderr = RUN_STDOUT, RUN_STDERR
+
+
+def read_exactly(fd, count):
+    chunks = []
+    while count:
+        chunk = os.read(fd, min(count, 1 << 20))
+        if not chunk:
+            raise EOFError("the program's pipe closed early")
+        chunks.append(chunk)
+        count -= len(chunk)
+    return b"".join(chunks)
+
+
+def receive_program(fd):
+    """The program, straight from the Node parent: 8 bytes of length, then JSON."""
+    (length,) = struct.unpack(">Q", read_exactly(fd, 8))
+    message = json.loads(read_exactly(fd, length))
+    os.close(fd)
+    return message
 
 
 def run_program(code, cpu_seconds):
@@ -330,98 +384,14 @@ def run_program(code, cpu_seconds):
         os._exit(status)
 
 
-# Reading a run's files: through descriptors only, never following a link, never blocking on a FIFO.
-READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-# How much of a working directory is looked at: a run may leave thousands of files.
-MAX_ENTRIES, MAX_DEPTH = 10_000, 16
-
-
-def read_regular(dir_fd, name, limit):
-    """A regular file's bytes if it has at most `limit` of them; None for anything else."""
-    fd = os.open(name, READ_FLAGS, dir_fd=dir_fd)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        with os.fdopen(os.dup(fd), "rb") as f:
-            data = f.read(limit + 1)
-        return data if len(data) <= limit else None
-    finally:
-        os.close(fd)
-
-
-def collect_files(work_fd, limits):
-    """What the run left in its working directory (a descriptor of it), within
-    the caps; the rest is counted, not sent. Figures carry the alt text the
-    program's process wrote beside them."""
-    try:
-        described = json.loads(read_regular(work_fd, FIGURES_NAME, 1 << 20) or b"{}")
-    except Exception:  # The program wrote it: "[" * 100000 is a RecursionError.
-        described = {}
-    if not isinstance(described, dict):
-        described = {}
-    files, state = [], {"cut": 0, "total": 0, "seen": 0}
-
-    def walk(dir_fd, prefix, depth):
-        # Listed lazily and only up to the limit: a run may leave a million empty files, and this
-        # process serves every run's output meanwhile.
-        entries = []
-        with os.scandir(dir_fd) as listing:
-            for entry in listing:
-                state["seen"] += 1
-                if state["seen"] > MAX_ENTRIES:
-                    break
-                entries.append(entry)
-        entries.sort(key=lambda entry: entry.name)
-        for entry in entries:
-            relative = prefix + entry.name
-            if relative == FIGURES_NAME or not entry.is_file(follow_symlinks=False):
-                continue
-            if len(files) >= limits["maxFiles"]:
-                state["cut"] += 1
-                continue
-            room = min(limits["maxFileBytes"], limits["maxTotalFileBytes"] - state["total"])
-            try:
-                data = read_regular(dir_fd, entry.name, room)
-            except OSError:
-                continue
-            if data is None:
-                state["cut"] += 1
-                continue
-            state["total"] += len(data)
-            alt = described.get(relative)
-            files.append({
-                # A name that is not UTF-8 reaches the student with replacement characters, not lone surrogates.
-                "name": relative.encode("utf-8", "surrogateescape").decode("utf-8", "replace"),
-                "mediaType": mimetypes.guess_type(entry.name)[0] or "application/octet-stream",
-                "alt": alt if isinstance(alt, str) else None,
-                "data": base64.b64encode(data).decode(),
-            })
-        if depth < MAX_DEPTH:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    try:
-                        sub = os.open(entry.name, DIR_FLAGS, dir_fd=dir_fd)
-                    except OSError:
-                        continue
-                    try:
-                        walk(sub, prefix + entry.name + "/", depth + 1)
-                    finally:
-                        os.close(sub)
-
-    try:
-        walk(work_fd, "", 0)
-    except OSError:
-        pass
-    return files, state["cut"]
 
 
 def prepared_run(code_r, out_w, err_w, status_w, alone):
     """In a new child, ahead of any program: new namespaces, a private /tmp
     and /work, and the program's process as PID 1, waiting for its code.
     `alone`: this process was cloned into the namespaces and is that PID 1;
-    otherwise it enters them and forks the program's process, then reports."""
+    otherwise it enters them, forks the program's process and reports its exit."""
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -448,15 +418,13 @@ def prepared_run(code_r, out_w, err_w, status_w, alone):
         # Shared memory, semaphores and terminals of its own: bubblewrap's /dev (read-only) is every run's.
         mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
         mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620")
-        if alone:
-            # Ready: the warm parent opens this run's /work now, and reads its files from there once it has ended.
-            os.write(3, b"r")
+        # Ready: the warm parent opens this run's /work now, for the Node parent to read its files from.
+        os.write(3, b"r")
         pid = 0 if alone else os.fork()
         if pid == 0:
             os.close(3)
             prepare_program()
-            with os.fdopen(4, "rb") as code_in:
-                message = json.loads(code_in.read())
+            message = receive_program(4)
             run_program(message["code"], message["cpuSeconds"])
         # The program's output ends when its processes end, not when this one does.
         os.close(4)
@@ -467,10 +435,7 @@ def prepared_run(code_r, out_w, err_w, status_w, alone):
             report = {"code": None, "signal": signal_name(os.WTERMSIG(status))}
         else:
             report = {"code": os.WEXITSTATUS(status), "signal": None}
-        work = os.open("/work", DIR_FLAGS)
-        report["files"], report["filesCut"] = collect_files(work, CONFIG)
-        with os.fdopen(3, "wb") as status_out:
-            status_out.write(json.dumps(report).encode())
+        os.write(3, json.dumps(report).encode())
         os._exit(0)
     except BaseException as error:
         try:
@@ -480,7 +445,7 @@ def prepared_run(code_r, out_w, err_w, status_w, alone):
 
 
 class Runner:
-    """A prepared run: its process waits for code on `code_w`."""
+    """A prepared run: its process waits for its program on a pipe only the Node parent will write to."""
 
     def __init__(self):
         code_r, self.code_w = os.pipe()
@@ -510,22 +475,24 @@ class Runner:
 
 
 class Run:
-    def __init__(self, run_id, runner, limit):
-        pid, out_r, err_r, status_r = runner.pid, runner.out_r, runner.err_r, runner.status_r
+    """A run the Node parent has: this process keeps its pipes only until the parent has opened them."""
+
+    def __init__(self, run_id, runner):
         self.id = run_id
-        self.pid = pid
-        # Its process is the program's: the exit comes from the kernel, the files from its /work, read here.
+        self.pid = runner.pid
         self.alone = runner.alone
-        self.work_fd = runner.open_work() if runner.alone else None
-        self.streams = {out_r: "stdout", err_r: "stderr"}
-        self.decoders = {out_r: codecs.getincrementaldecoder("utf-8")("replace"), err_r: codecs.getincrementaldecoder("utf-8")("replace")}
-        self.status_r = status_r
-        self.status = b""
-        self.open = 3
-        self.limit = limit
-        self.sent = {"stdout": 0, "stderr": 0}
-        self.cut = {"stdout": 0, "stderr": 0}
+        work = runner.open_work()
+        self.handed = [runner.code_w, runner.out_r, runner.err_r] + ([work] if work is not None else [])
+        self.fds = {"code": runner.code_w, "stdout": runner.out_r, "stderr": runner.err_r, "work": work}
+        # A forked-twice run's middle process reports its program's exit here.
+        self.status_r = runner.status_r
+        self.report = b""
         self.exit_status = None
+
+    def close_handed(self):
+        for fd in self.handed:
+            os.close(fd)
+        self.handed = []
 
 
 def main():
@@ -537,87 +504,48 @@ def main():
 
     selector = selectors.DefaultSelector()
     runs = {}
-    by_fd = {}
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     selector.register(sys.stdin.fileno(), selectors.EVENT_READ, "in")
     selector.register(wake_r, selectors.EVENT_READ, "wake")
-    pending = b""
-    send({"type": "ready", "modules": loaded, "python": sys.version.split()[0], "forksPerRun": 1 if CLONE else 2})
+    pending = []
+    send({
+        "type": "ready",
+        "pid": os.getpid(),
+        "modules": loaded,
+        "python": sys.version.split()[0],
+        "forksPerRun": 1 if CLONE else 2,
+    })
 
-    def finish_if_done(run):
-        """A run ends when its output has ended and either its runner reported
-        (its own teardown comes after) or it died without a report."""
-        if run.open:
-            return
-        try:
-            report = json.loads(run.status or b"{}")
-        except ValueError:
-            report = {}
-        if not isinstance(report, dict):
-            report = {}
-        if run.alone or "code" not in report:
-            status = run.exit_status
-            if status is None:
-                return
-            # A program's own exit (it may not lie about it), a start-up failure (exit 70),
-            # or a run killed before it could report.
-            exit = {"code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-                    "signal": signal_name(os.WTERMSIG(status)) if os.WIFSIGNALED(status) else None}
-        else:
-            exit = {"code": report["code"], "signal": report["signal"]}
-        if run.alone:
-            try:
-                files, files_cut = collect_files(run.work_fd, CONFIG) if run.work_fd is not None else ([], 0)
-            except Exception:
-                # Whatever a run left, it must not take this process, and every other run, down.
-                files, files_cut = [], 0
-        else:
-            files, files_cut = report.get("files", []), report.get("filesCut", 0)
-        if run.work_fd is not None:
-            os.close(run.work_fd)
+    def finish(run):
+        """Its process has ended: say how. A cloned run's exit is its program's own; a
+        forked-twice run's comes from its middle process, or from that process's death."""
         del runs[run.id]
-        send({
-            "type": "exit",
-            "id": run.id,
-            "code": exit["code"],
-            "signal": exit["signal"],
-            "cut": run.cut,
-            "files": files,
-            "filesCut": files_cut,
-        })
-
-    def on_data(fd, run):
-        data = os.read(fd, 65536)
-        if fd == run.status_r:
-            if data:
-                if len(run.status) < MAX_STATUS_BYTES:
-                    run.status += data
-                return
-        elif data:
-            stream = run.streams[fd]
-            text = run.decoders[fd].decode(data)
-            room = run.limit - run.sent[stream]
-            if len(text) > room:
-                run.cut[stream] += len(text) - max(room, 0)
-                text = text[: max(room, 0)]
-            if text:
-                run.sent[stream] += len(text)
-                send({"type": "output", "id": run.id, "stream": stream, "text": text})
-            return
-        selector.unregister(fd)
-        os.close(fd)
-        del by_fd[fd]
-        run.open -= 1
-        finish_if_done(run)
+        status = run.exit_status
+        exit = {"code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                "signal": signal_name(os.WTERMSIG(status)) if os.WIFSIGNALED(status) else None}
+        if not run.alone:
+            try:
+                while len(run.report) < MAX_REPORT_BYTES:
+                    chunk = os.read(run.status_r, MAX_REPORT_BYTES)
+                    if not chunk:
+                        break
+                    run.report += chunk
+            except OSError:
+                pass
+            try:
+                report = json.loads(run.report or b"{}")
+                if isinstance(report, dict) and "code" in report:
+                    exit = {"code": report["code"], "signal": report["signal"]}
+            except ValueError:
+                pass
+        os.close(run.status_r)
+        run.close_handed()
+        send({"type": "exit", "id": run.id, **exit})
 
     ready = []
-
-    def refill():
-        while len(ready) < PREPARED:
-            ready.append(Runner())
 
     def reap():
         while True:
@@ -636,40 +564,34 @@ def main():
             for run in runs.values():
                 if run.pid == pid:
                     run.exit_status = status
-                    finish_if_done(run)
+                    finish(run)
                     break
 
     def command(message):
-        if message.get("type") == "kill":
-            run = runs.get(message.get("id"))
+        kind, run_id = message.get("type"), message.get("id")
+        if kind == "opened":
+            run = runs.get(run_id)
+            if run:
+                run.close_handed()
+        elif kind == "kill":
+            run = runs.get(run_id)
             if run:
                 try:
                     os.kill(run.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-            return
-        if message.get("type") != "run":
-            return
-        reap()
-        runner = ready.pop(0) if ready else Runner()
-        # Before the program has its code: its /work is opened while its process is sure to be there.
-        run = Run(message["id"], runner, message["limits"]["outputChars"])
-        try:
-            os.write(runner.code_w, json.dumps({"code": message["code"], "cpuSeconds": message["limits"]["cpuSeconds"]}).encode())
-        except OSError:
-            pass  # It died while waiting: its exit says so.
-        os.close(runner.code_w)
-        runs[run.id] = run
-        for fd in (runner.out_r, runner.err_r, runner.status_r):
-            by_fd[fd] = run
-            selector.register(fd, selectors.EVENT_READ, "run")
-        send({"type": "started", "id": run.id})
+        elif kind == "run" and run_id not in runs:
+            reap()
+            runner = ready.pop(0) if ready else Runner()
+            run = Run(run_id, runner)
+            os.set_blocking(run.status_r, False)
+            runs[run_id] = run
+            send({"type": "started", "id": run_id, "pid": run.pid, "fds": run.fds})
 
-    refill()
     while True:
         events = selector.select(timeout=0)
         if not events:
-            # Nothing to relay: prepare the next run, or wait. A fork holds this loop for
+            # Nothing to do: prepare the next run, or wait. A fork holds this loop for
             # milliseconds, so while programs run, one prepared run is enough.
             if len(ready) < (PREPARED if not runs else 1):
                 ready.append(Runner())
@@ -680,7 +602,7 @@ def main():
                 os.read(wake_r, 4096)
                 reap()
             elif key.data == "in":
-                chunk = os.read(key.fd, 1 << 20)
+                chunk = os.read(key.fd, 1 << 16)
                 if not chunk:
                     # The parent is gone: so are the runs.
                     for run in runs.values():
@@ -689,15 +611,13 @@ def main():
                         except ProcessLookupError:
                             pass
                     os._exit(0)
-                pending += chunk
-                while b"\n" in pending:
-                    line, pending = pending.split(b"\n", 1)
-                    if line.strip():
-                        command(json.loads(line))
-            else:
-                run = by_fd.get(key.fd)
-                if run:
-                    on_data(key.fd, run)
+                # Lines split as they come: each byte is looked at once.
+                lines = chunk.split(b"\n")
+                pending.append(lines[0])
+                for line in lines[1:]:
+                    whole, pending[:] = b"".join(pending), [line]
+                    if whole.strip():
+                        command(json.loads(whole))
         reap()
 
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequest } from "./executor.js";
 import { inheritedDescriptors, sandboxStdio } from "./inherited-descriptors.js";
+import { createLineSplitter } from "./line-splitter.js";
 import { processTreeRss } from "./process-memory.js";
 
 // What this process was handed without close-on-exec: read once, replaced by /dev/null in every interpreter.
@@ -64,7 +65,7 @@ export class InterpreterProcess {
   private readonly exitListeners = new Set<(code: number | null, signal: NodeJS.Signals | null) => void>();
   private stderrTail = "";
   private received = 0;
-  private buffer = "";
+  private lines: ReturnType<typeof createLineSplitter> | null = null;
   private used = false;
   exited = false;
   state: "starting" | "ready" | "running" | "ended" = "starting";
@@ -77,21 +78,21 @@ export class InterpreterProcess {
     this.child = spawn(command.command, command.args, { env: {}, stdio: sandboxStdio(inherited) }) as ChildProcess;
     // A program's output is JSON-escaped (at most 6 bytes a character) in two streams, its files base64, plus framing.
     const budget = limits.maxOutputChars * 12 + Math.ceil(limits.files.maxTotalFileBytes * 1.4) + 1024 * 1024;
+    const lines = createLineSplitter((line) => {
+      if (this.exited) return;
+      let message: Message;
+      try {
+        message = JSON.parse(line) as Message;
+      } catch {
+        return this.violation("it wrote a line that is not JSON");
+      }
+      for (const listener of this.listeners) listener(message);
+    });
+    this.lines = lines;
     this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       this.received += chunk.length;
       if (this.received > budget) return this.violation("it wrote more than its output budget");
-      this.buffer += chunk;
-      for (let end = this.buffer.indexOf("\n"); end !== -1; end = this.buffer.indexOf("\n")) {
-        const line = this.buffer.slice(0, end);
-        this.buffer = this.buffer.slice(end + 1);
-        let message: Message;
-        try {
-          message = JSON.parse(line) as Message;
-        } catch {
-          return this.violation("it wrote a line that is not JSON");
-        }
-        for (const listener of this.listeners) listener(message);
-      }
+      lines.push(chunk);
     });
     this.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-4000);
@@ -146,7 +147,7 @@ export class InterpreterProcess {
 
   private violation(reason: string): void {
     this.child.stdout!.removeAllListeners("data");
-    this.buffer = "";
+    this.lines?.reset();
     for (const listener of this.listeners) listener({ type: "protocol-violation", reason } as never);
     this.kill();
   }

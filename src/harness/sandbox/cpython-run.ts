@@ -1,0 +1,206 @@
+import { closeSync, constants, openSync } from "node:fs";
+import { Socket } from "node:net";
+import { collectOutput, notify, type RunOutcome, type RunRequest } from "./executor.js";
+import { childrenOf, hostPidOf } from "./namespace-pids.js";
+import type { RunCgroup } from "./run-cgroups.js";
+import { readRunFiles, type RunFileCaps } from "./run-directory.js";
+
+const descendants = (pid: number): number[] => [pid, ...childrenOf(pid).flatMap(descendants)];
+
+/** What the warm parent says about one run: where its pipes are, then how it ended. Numbers only. */
+export type RunMessage =
+  | {
+      type: "started";
+      id: string;
+      /** The run's PID in the warm parent's namespace. */
+      pid: number;
+      /** The warm parent's descriptors of the run's pipes and of its /work (null if the run died preparing). */
+      fds: { code: number; stdout: number; stderr: number; work: number | null };
+    }
+  | { type: "exit"; id: string; code: number | null; signal: string | null };
+
+/** What one run needs of the executor. */
+export interface RunContext {
+  /** The warm parent's PID here. */
+  zygotePid: number;
+  send(message: { type: "run" | "opened" | "kill"; id: string }): void;
+  /** The run's control group; null where the operator accepted per-process limits only. */
+  cgroup: RunCgroup | null;
+  caps: RunFileCaps;
+  maxOutputChars: number;
+  memoryLimitMb: number;
+}
+
+/**
+ * One CPython run from the Node side. The warm parent makes the run's
+ * process and its pipes, and tells their descriptor numbers; this process
+ * opens them through /proc, puts the run in its control group, writes the
+ * program straight to the run, reads its output straight from it, reads
+ * its files from its /work once it has ended, and enforces its time limit
+ * by killing it here, whatever the warm parent is doing.
+ */
+export class CpythonRun {
+  readonly outcome: Promise<RunOutcome>;
+  private resolve!: (outcome: RunOutcome) => void;
+  private reject!: (error: Error) => void;
+  private readonly collected: ReturnType<typeof collectOutput>;
+  private started = performance.now();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private hostPid: number | null = null;
+  private workFd: number | null = null;
+  private streamsOpen = 0;
+  private exit: { code: number | null; signal: string | null } | null = null;
+  private timedOut = false;
+  private killed = false;
+  private startFailure: string | null = null;
+  private settled = false;
+
+  constructor(
+    readonly id: string,
+    private readonly request: RunRequest,
+    private readonly context: RunContext,
+  ) {
+    this.collected = collectOutput(context.maxOutputChars, request.onOutput);
+    this.outcome = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    this.outcome.catch(() => undefined);
+    request.signal.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  private readonly onAbort = () => this.kill();
+
+  /** Ends every process of the run from here: its control group, or its PID 1 (all its processes die with it). */
+  kill(): void {
+    if (this.exit || this.settled) return;
+    this.killed = true;
+    this.context.send({ type: "kill", id: this.id });
+    if (this.context.cgroup) this.context.cgroup.kill();
+    else if (this.hostPid !== null) {
+      try {
+        process.kill(this.hostPid, "SIGKILL");
+      } catch {
+        // Ended already.
+      }
+    }
+  }
+
+  onMessage(message: RunMessage): void {
+    if (message.type === "started") this.onStarted(message);
+    else {
+      clearTimeout(this.timer);
+      this.exit = { code: message.code, signal: message.signal };
+      void this.finishIfDone();
+    }
+  }
+
+  /** The warm parent is gone, and its runs with it. */
+  onZygoteExit(): void {
+    this.fail(new Error("The CPython sandbox stopped in the middle of the run."));
+  }
+
+  private onStarted({ pid, fds }: Extract<RunMessage, { type: "started" }>) {
+    const { zygotePid, cgroup } = this.context;
+    const opened: number[] = [];
+    const reopen = (fd: number, flags: number) => {
+      const own = openSync(`/proc/${zygotePid}/fd/${fd}`, flags);
+      opened.push(own);
+      return own;
+    };
+    try {
+      this.hostPid = hostPidOf(zygotePid, pid, 1);
+      if (this.hostPid === null) throw new Error("its process was not found");
+      const code = reopen(fds.code, constants.O_WRONLY | constants.O_NONBLOCK);
+      const streams = [
+        ["stdout", reopen(fds.stdout, constants.O_RDONLY | constants.O_NONBLOCK)],
+        ["stderr", reopen(fds.stderr, constants.O_RDONLY | constants.O_NONBLOCK)],
+      ] as const;
+      if (fds.work !== null) this.workFd = reopen(fds.work, constants.O_RDONLY | constants.O_DIRECTORY);
+      // In its group before it has its program: everything the program starts is counted there.
+      // (A forked-twice run's program process is already waiting below its first one.)
+      if (cgroup) for (const member of descendants(this.hostPid)) cgroup.add(member);
+      for (const [stream, fd] of streams) this.read(stream, fd);
+      const program = Buffer.from(
+        JSON.stringify({ code: this.request.code, cpuSeconds: Math.ceil(this.request.timeoutMs / 1000) + 1 }),
+      );
+      const length = Buffer.alloc(8);
+      length.writeBigUInt64BE(BigInt(program.length));
+      const pipe = new Socket({ fd: code, readable: false, writable: true });
+      pipe.on("error", () => undefined);
+      pipe.end(Buffer.concat([length, program]));
+    } catch (error) {
+      for (const fd of opened) if (fd !== this.workFd) closeSync(fd);
+      this.startFailure = `The sandbox could not start the program: ${error instanceof Error ? error.message : String(error)}`;
+      this.kill();
+    } finally {
+      this.context.send({ type: "opened", id: this.id });
+    }
+    this.started = performance.now();
+    if (this.startFailure) return;
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.kill();
+    }, this.request.timeoutMs);
+    notify(this.request.onStart);
+    if (this.request.signal.aborted) this.kill();
+  }
+
+  private read(stream: "stdout" | "stderr", fd: number) {
+    this.streamsOpen++;
+    const pipe = new Socket({ fd, readable: true, writable: false });
+    pipe.setEncoding("utf8");
+    pipe.on("data", (text: string) => this.collected.add(stream, text));
+    pipe.on("error", () => undefined);
+    pipe.once("close", () => {
+      this.streamsOpen--;
+      void this.finishIfDone();
+    });
+  }
+
+  private async finishIfDone() {
+    if (!this.exit || this.streamsOpen > 0 || this.settled) return;
+    this.settled = true;
+    const wallTimeMs = Math.round(performance.now() - this.started);
+    this.request.signal.removeEventListener("abort", this.onAbort);
+    const { cgroup, caps, memoryLimitMb } = this.context;
+    let files: Pick<RunOutcome, "files" | "filesCut"> = { files: [], filesCut: 0 };
+    if (this.workFd !== null) {
+      try {
+        files = await readRunFiles(`/proc/self/fd/${this.workFd}`, caps);
+      } finally {
+        closeSync(this.workFd);
+      }
+    }
+    const outOfMemory = cgroup?.outOfMemory() ?? false;
+    cgroup?.remove();
+    const { output, cut } = this.collected;
+    const note = (text: string) =>
+      `${output.stderr}${output.stderr && !output.stderr.endsWith("\n") ? "\n" : ""}${text}\n`;
+    const stopped = this.killed || outOfMemory || this.startFailure !== null;
+    this.resolve({
+      ...output,
+      ...(outOfMemory
+        ? { stderr: note(`The program used more than ${memoryLimitMb} MB of memory and was stopped.`) }
+        : {}),
+      ...(this.startFailure ? { stderr: note(this.startFailure) } : {}),
+      exitCode: stopped ? null : this.exit.code,
+      signal: stopped ? "SIGKILL" : this.exit.signal,
+      wallTimeMs,
+      timedOut: this.timedOut,
+      truncated: { ...cut },
+      ...files,
+    });
+  }
+
+  private fail(error: Error) {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.request.signal.removeEventListener("abort", this.onAbort);
+    if (this.workFd !== null) closeSync(this.workFd);
+    this.context.cgroup?.kill();
+    this.context.cgroup?.remove();
+    this.reject(error);
+  }
+}

@@ -1,0 +1,123 @@
+import { constants } from "node:fs";
+import { open, opendir } from "node:fs/promises";
+import { Mime } from "mime";
+import otherTypes from "mime/types/other.js";
+import standardTypes from "mime/types/standard.js";
+import type { RunFileOutput } from "./executor.js";
+
+/** The caps on the files one run may leave. */
+export interface RunFileCaps {
+  maxFiles: number;
+  maxFileBytes: number;
+  maxTotalFileBytes: number;
+}
+
+/** The file beside a run's figures with their alt text, which the run's process writes. */
+export const FIGURES_NAME = ".ecu-figures.json";
+
+// How much of a working directory is looked at: a run may leave thousands of files.
+const MAX_ENTRIES = 10_000;
+const MAX_DEPTH = 16;
+// Never a link, never blocked on a FIFO.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+const mime = new Mime(standardTypes, otherTypes).define({ "text/x-python": ["py"] }, true);
+
+/** The media type a file's name suggests. */
+export const mediaTypeOfName = (name: string) => mime.getType(name) ?? "application/octet-stream";
+
+/** A regular file's bytes if it has at most `limit` of them; null for anything else. */
+async function readRegular(path: string | Buffer, limit: number): Promise<Buffer | null> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch {
+    return null;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > limit) return null;
+    const buffer = Buffer.alloc(Math.min(limit + 1, info.size + 1));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return bytesRead <= limit ? buffer.subarray(0, bytesRead) : null;
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function figureDescriptions(root: string): Promise<Record<string, unknown>> {
+  const data = await readRegular(`${root}/${FIGURES_NAME}`, 1 << 20);
+  try {
+    const parsed: unknown = JSON.parse(data?.toString("utf8") ?? "{}");
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * What a run left in its working directory, within the caps; the rest is
+ * counted, not read. `root` is a path to that directory that this process
+ * holds open (`/proc/self/fd/N`), read once every process of the run has
+ * ended, so nothing in it changes while it is read. Links, FIFOs and
+ * devices are skipped, never followed or opened for reading.
+ */
+export async function readRunFiles(
+  root: string,
+  caps: RunFileCaps,
+): Promise<{ files: RunFileOutput[]; filesCut: number }> {
+  const described = await figureDescriptions(root);
+  const rootPath = Buffer.from(`${root}/`);
+  const files: RunFileOutput[] = [];
+  let cut = 0;
+  let total = 0;
+  let seen = 0;
+
+  // Paths as bytes: a name that is not UTF-8 is opened as it is, and shown with replacement characters.
+  const walk = async (relative: Buffer, depth: number): Promise<void> => {
+    const entries: Array<{ name: Buffer; file: boolean; folder: boolean }> = [];
+    try {
+      // Node reads `encoding: "buffer"` here, though its types say otherwise.
+      const listing = await opendir(Buffer.concat([rootPath, relative]), { encoding: "buffer" as BufferEncoding });
+      for await (const entry of listing) {
+        if (++seen > MAX_ENTRIES) break;
+        const name = entry.name as unknown as Buffer;
+        entries.push({ name, file: entry.isFile(), folder: entry.isDirectory() });
+      }
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => Buffer.compare(a.name, b.name));
+    for (const entry of entries) {
+      const path = Buffer.concat([relative, entry.name]);
+      const shown = path.toString("utf8");
+      if (shown === FIGURES_NAME || !entry.file) continue;
+      if (files.length >= caps.maxFiles) {
+        cut++;
+        continue;
+      }
+      const room = Math.min(caps.maxFileBytes, caps.maxTotalFileBytes - total);
+      const bytes = await readRegular(Buffer.concat([rootPath, path]), room);
+      if (!bytes) {
+        cut++;
+        continue;
+      }
+      total += bytes.length;
+      const alt = described[shown];
+      files.push({
+        name: shown,
+        mediaType: mediaTypeOfName(shown),
+        ...(typeof alt === "string" ? { alt } : {}),
+        bytes,
+      });
+    }
+    if (depth < MAX_DEPTH)
+      for (const entry of entries)
+        if (entry.folder) await walk(Buffer.concat([relative, entry.name, Buffer.from("/")]), depth + 1);
+  };
+
+  await walk(Buffer.alloc(0), 0);
+  return { files, filesCut: cut };
+}
