@@ -1,10 +1,17 @@
-export { DEFAULT_CHAT_RATE_LIMIT, startHarness, type HarnessOptions, type RunningHarness } from "./harness-server.js";
+export {
+  DEFAULT_CHAT_RATE_LIMIT,
+  DEFAULT_HARNESS_STORED_BYTES,
+  startHarness,
+  type HarnessOptions,
+  type RunningHarness,
+} from "./harness-server.js";
 export { createChatHandler, type ChatHandlerOptions } from "./chat-handler.js";
 export { checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
 export { HttpRefusal } from "../server/http.js";
 export { createPyodideFileHandler, pyodidePackageDir } from "./pyodide-files.js";
 export {
   createParticipantCookies,
+  DEFAULT_NEW_PARTICIPANT_DAILY_LIMIT,
   DEFAULT_NEW_PARTICIPANT_LIMIT,
   type ParticipantCookieOptions,
 } from "./participant-cookie.js";

@@ -18,13 +18,49 @@ export interface ParticipantCookieOptions {
    */
   maxAgeSeconds?: number;
   /**
-   * New ids handed out per client address.
+   * New ids handed out per client address (an IPv6 address counts by its
+   * /64, which one host or site has whole).
    * @default 10 a minute
    */
   newParticipantLimit?: RateLimit;
+  /**
+   * New ids handed out per client address over a longer window, on top of
+   * `newParticipantLimit`: at 10 a minute alone, one address could collect
+   * 14 400 ids a day, each with its own share of the chat store. 200 a day
+   * lets a lecture of 150 students behind one campus NAT in, some on two
+   * devices, while one address then holds at most 200 participants' shares
+   * (1 GB of chats at the harness's 5 MiB each, half its 2 GiB store). Every
+   * browser behind a proxy shares the proxy's address: raise it there, or
+   * give the ids from your own sign-in (`getParticipantId`).
+   * @default 200 a day
+   */
+  newParticipantDailyLimit?: RateLimit;
 }
 
 export const DEFAULT_NEW_PARTICIPANT_LIMIT: RateLimit = { max: 10, windowMs: 60_000 };
+export const DEFAULT_NEW_PARTICIPANT_DAILY_LIMIT: RateLimit = { max: 200, windowMs: 86_400_000 };
+
+/**
+ * The key a client address is counted under: an IPv4 address (mapped into
+ * IPv6 or not) as it is, an IPv6 address by its /64, since one host or site
+ * gets a whole /64 and could otherwise take a new address for each id.
+ */
+export function addressKey(address: string | undefined): string {
+  if (!address) return "unknown";
+  const bare = address.replace(/%.*$/, "").toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(bare);
+  if (mapped) return mapped[1]!;
+  if (!bare.includes(":")) return bare;
+  const [head = "", tail] = bare.split("::");
+  const groups = (part: string) => (part ? part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g])) : []);
+  const front = groups(head);
+  const back = tail === undefined ? [] : groups(tail);
+  const all = [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill("0"), ...back];
+  return `${all
+    .slice(0, 4)
+    .map((group) => (Number.parseInt(group, 16) || 0).toString(16))
+    .join(":")}::/64`;
+}
 
 /**
  * Each browser's own participant id, in a signed, HttpOnly, SameSite=Strict
@@ -38,6 +74,7 @@ export function createParticipantCookies(options: ParticipantCookieOptions = {})
   const name = options.cookieName ?? "ecu_participant";
   const maxAge = options.maxAgeSeconds ?? 30 * 24 * 3600;
   const newIds = createRateLimiter(options.newParticipantLimit ?? DEFAULT_NEW_PARTICIPANT_LIMIT);
+  const newIdsToday = createRateLimiter(options.newParticipantDailyLimit ?? DEFAULT_NEW_PARTICIPANT_DAILY_LIMIT);
 
   async function read(req: IncomingMessage): Promise<string | null> {
     const token = parseCookie(req.headers.cookie ?? "")[name];
@@ -55,12 +92,23 @@ export function createParticipantCookies(options: ParticipantCookieOptions = {})
     async identify(req: IncomingMessage, res: ServerResponse): Promise<string> {
       const known = await read(req);
       if (known) return known;
-      const limit = newIds.take(req.socket.remoteAddress ?? "unknown");
+      const address = addressKey(req.socket.remoteAddress);
+      const limit = newIds.take(address);
       if (!limit.allowed) {
         throw rateLimited(
           "too_many_participants",
           () => "Too many new sessions from this address; keep your cookie.",
           limit.retryAfterMs,
+        );
+      }
+      // Counted only once the minute's limit let it through, so refused attempts do not spend the day's.
+      const today = newIdsToday.take(address);
+      if (!today.allowed) {
+        throw rateLimited(
+          "too_many_participants",
+          (seconds) =>
+            `Too many new sessions from this address today; keep your cookie, or try again in ${seconds >= 3600 ? `${Math.ceil(seconds / 3600)} h` : `${Math.ceil(seconds / 60)} min`}.`,
+          today.retryAfterMs,
         );
       }
       const id = `p_${crypto.randomUUID()}`;

@@ -1,7 +1,9 @@
 // Attacks on POST /api/chat from other sites and from clients that lie about
 // who they are.
-import { afterEach, describe, expect, it } from "vitest";
-import { createScriptedExecutor, startHarness, type HarnessOptions } from "../../src/harness";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createParticipantCookies, createScriptedExecutor, startHarness, type HarnessOptions } from "../../src/harness";
+import { addressKey } from "../../src/harness/participant-cookie";
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -249,5 +251,88 @@ describe("who is asking", () => {
     expect(await toolOutput(await post({ "x-signed-in-user": "ada" }))).toMatchObject({ status: "busy" });
     expect(await toolOutput(await post({ "x-signed-in-user": "grace" }))).toMatchObject({ status: "completed" });
     expect(seen).toEqual(["ada", "ada", "grace"]);
+  });
+});
+
+describe("new ids per address, per minute and per day", () => {
+  afterEach(() => vi.useRealTimers());
+  /** A request with no cookie from `address`: what identify answers, or the refusal it throws. */
+  const newcomer = async (cookies: ReturnType<typeof createParticipantCookies>, address: string) => {
+    const req = { headers: {}, socket: { remoteAddress: address } } as unknown as IncomingMessage;
+    const res = { appendHeader: () => res } as unknown as ServerResponse;
+    try {
+      return { id: await cookies.identify(req, res) };
+    } catch (error) {
+      return { refusal: error as { status: number; message: string; headers: Record<string, string> } };
+    }
+  };
+
+  it("hands out at most newParticipantDailyLimit ids a day per address, counting only what the minute's limit let through", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const cookies = createParticipantCookies({
+      newParticipantLimit: { max: 2, windowMs: 60_000 },
+      newParticipantDailyLimit: { max: 3, windowMs: 86_400_000 },
+    });
+    expect((await newcomer(cookies, "203.0.113.5")).id).toMatch(/^p_/);
+    expect((await newcomer(cookies, "203.0.113.5")).id).toMatch(/^p_/);
+    // Over the minute's limit: refused, and the day's count is not spent by it.
+    for (let i = 0; i < 5; i++) expect((await newcomer(cookies, "203.0.113.5")).refusal?.status).toBe(429);
+    vi.advanceTimersByTime(60_000);
+    expect((await newcomer(cookies, "203.0.113.5")).id).toMatch(/^p_/);
+    vi.advanceTimersByTime(60_000);
+    const refused = (await newcomer(cookies, "203.0.113.5")).refusal!;
+    expect(refused.status).toBe(429);
+    expect(refused.message).toBe(
+      "Too many new sessions from this address today; keep your cookie, or try again in 24 h.",
+    );
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(23 * 3600);
+    // Another address is not touched; the same one gets ids again a day after its first.
+    expect((await newcomer(cookies, "198.51.100.7")).id).toMatch(/^p_/);
+    vi.advanceTimersByTime(86_400_000 - 120_000);
+    expect((await newcomer(cookies, "203.0.113.5")).id).toMatch(/^p_/);
+  });
+
+  it("counts an IPv6 address by its /64, so new addresses of one host are no way around the limits", async () => {
+    const cookies = createParticipantCookies({ newParticipantDailyLimit: { max: 2, windowMs: 86_400_000 } });
+    expect((await newcomer(cookies, "2001:db8:1:2::1")).id).toMatch(/^p_/);
+    expect((await newcomer(cookies, "2001:db8:1:2:a:b:c:d")).id).toMatch(/^p_/);
+    expect((await newcomer(cookies, "2001:0db8:0001:0002:ffff::9")).refusal?.status).toBe(429);
+    expect((await newcomer(cookies, "2001:db8:1:3::1")).id).toMatch(/^p_/);
+  });
+
+  it("keys addresses as they are counted", () => {
+    expect(addressKey("203.0.113.5")).toBe("203.0.113.5");
+    // An IPv4 client of a dual-stack listener is its IPv4 address, not one /64 for all of them.
+    expect(addressKey("::ffff:203.0.113.5")).toBe("203.0.113.5");
+    expect(addressKey("2001:DB8:1:2::1")).toBe("2001:db8:1:2::/64");
+    expect(addressKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressKey("::1")).toBe("0:0:0:0::/64");
+    expect(addressKey("64:ff9b::192.0.2.1")).toBe("64:ff9b:0:0::/64");
+    expect(addressKey(undefined)).toBe("unknown");
+  });
+});
+
+describe("what the harness stores in all", () => {
+  it("refuses new chats with 507 and a message the demo shows once its store is full, and keeps what it has", async () => {
+    const h = await harness({ chatLimits: { maxStoredBytes: 1 } });
+    const created = await fetch(`${h.url}/api/chats`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(created.status).toBe(507);
+    expect(await created.json()).toEqual({
+      error: "store_full",
+      message:
+        "This server's store of chats is full (1 KB for everyone), so it takes no new chats or messages until older chats are deleted or expire. Your chats are kept; try again later.",
+    });
+    const viaChat = await fetch(`${h.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: newChatBody(),
+    });
+    expect(viaChat.status).toBe(507);
+    expect(h.programs).toHaveLength(0);
   });
 });

@@ -149,6 +149,11 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
       );
       return Number((result.rows[0] as { bytes: string | number }).bytes);
     },
+    async totalUsage() {
+      // octet_length reads a TOASTed value's size from its header, not the value.
+      const result = await db.query("SELECT COALESCE(SUM(octet_length(data)), 0) AS bytes FROM ecu_chats");
+      return Number((result.rows[0] as { bytes: string | number }).bytes);
+    },
     async purge(before) {
       await db.query(
         "DELETE FROM ecu_chat_meta m USING ecu_chats c WHERE c.owner = m.owner AND c.id = m.id AND c.updated_at < $1",

@@ -92,6 +92,10 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
   const usage = db.prepare(
     "SELECT COALESCE(SUM(LENGTH(CAST(data AS BLOB))), 0) AS bytes FROM ecu_chats WHERE owner = ?",
   );
+  // The pages in use, not a sum over every chat: O(1), however much is stored (a sum would read it all, on the one thread).
+  const totalUsage = db.prepare(
+    "SELECT ((SELECT page_count FROM pragma_page_count()) - (SELECT freelist_count FROM pragma_freelist_count())) * (SELECT page_size FROM pragma_page_size()) AS bytes",
+  );
   const purgeMeta = db.prepare(
     "DELETE FROM ecu_chat_meta WHERE EXISTS (SELECT 1 FROM ecu_chats c WHERE c.owner = ecu_chat_meta.owner AND c.id = ecu_chat_meta.id AND c.updated_at < ?)",
   );
@@ -158,6 +162,9 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
     },
     async usage(owner) {
       return Number((usage.get(owner) as { bytes: number | bigint }).bytes);
+    },
+    async totalUsage() {
+      return Number((totalUsage.get() as { bytes: number | bigint }).bytes);
     },
     async purge(before) {
       purgeMeta.run(before);

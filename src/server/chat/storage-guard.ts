@@ -5,12 +5,17 @@ import type { ChatLimits } from "./validate.js";
 const HOUR_MS = 3_600_000;
 
 const size = (bytes: number) =>
-  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MB` : `${Math.ceil(bytes / 1024)} KB`;
+  bytes >= 1024 ** 3
+    ? `${(bytes / 1024 ** 3).toFixed(1).replace(/\.0$/, "")} GB`
+    : bytes >= 1024 * 1024
+      ? `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, "")} MB`
+      : `${Math.ceil(bytes / 1024)} KB`;
 
 /**
  * What the store keeps, bounded: each participant's chats take at most
- * `maxStoredBytesPerParticipant`, and with `retentionMs` chats unchanged that
- * long are deleted (swept at most once an hour, as requests come).
+ * `maxStoredBytesPerParticipant`, everyone's together at most
+ * `maxStoredBytes`, and with `retentionMs` chats unchanged that long are
+ * deleted (swept at most once an hour, as requests come).
  */
 export function createStorageGuard({
   store,
@@ -19,41 +24,63 @@ export function createStorageGuard({
   now,
 }: {
   store: ChatStore;
-  limits: Pick<ChatLimits, "maxStoredBytesPerParticipant">;
+  limits: Pick<ChatLimits, "maxStoredBytesPerParticipant" | "maxStoredBytes">;
   retentionMs: number | undefined;
   now: () => number;
 }) {
   let sweptAt = -Infinity;
   // Bytes that runs of this process are about to store, by owner: requests that come at once cannot all pass one check.
   const reserved = new Map<string, number>();
+  let reservedInAll = 0;
   const release = (owner: string, bytes: number) => {
     const left = (reserved.get(owner) ?? bytes) - bytes;
     if (left > 0) reserved.set(owner, left);
     else reserved.delete(owner);
+    reservedInAll -= bytes;
   };
+  const bounded = Number.isFinite(limits.maxStoredBytes);
   return {
     /**
-     * Refuses a participant whose chats take their share of the store,
-     * counting what their runs in flight are about to store; otherwise holds
+     * Refuses a participant whose chats take their share of the store (413),
+     * and everyone once all chats take the whole store (507), counting what
+     * runs in flight are about to store; otherwise holds
      * `bytes` (what this run is expected to store) for them until the
      * returned release is called, when the run's end is stored.
      */
     async admit(owner: string, bytes = 0): Promise<() => void> {
       reserved.set(owner, (reserved.get(owner) ?? 0) + bytes);
-      const used = ((await store.usage?.(owner)) ?? 0) + (reserved.get(owner) ?? 0) - bytes;
-      if (used < limits.maxStoredBytesPerParticipant) {
-        let released = false;
-        return () => {
-          if (!released) release(owner, bytes);
-          released = true;
-        };
+      reservedInAll += bytes;
+      let ownUsage: number | undefined;
+      let allUsage: number | undefined;
+      try {
+        [ownUsage, allUsage] = await Promise.all([store.usage?.(owner), bounded ? store.totalUsage?.() : undefined]);
+      } catch (error) {
+        release(owner, bytes);
+        throw error;
       }
-      release(owner, bytes);
-      throw new HttpRefusal(
-        413,
-        "storage_full",
-        `Your chats take ${size(used)}, the most allowed is ${size(limits.maxStoredBytesPerParticipant)}: delete some to go on.`,
-      );
+      const used = (ownUsage ?? 0) + (reserved.get(owner) ?? 0) - bytes;
+      if (used >= limits.maxStoredBytesPerParticipant) {
+        release(owner, bytes);
+        throw new HttpRefusal(
+          413,
+          "storage_full",
+          `Your chats take ${size(used)}, the most allowed is ${size(limits.maxStoredBytesPerParticipant)}: delete some to go on.`,
+        );
+      }
+      // Everyone's chats together: not this participant's doing, so it says so, and what is stored stays.
+      if (allUsage !== undefined && allUsage + reservedInAll - bytes >= limits.maxStoredBytes) {
+        release(owner, bytes);
+        throw new HttpRefusal(
+          507,
+          "store_full",
+          `This server's store of chats is full (${size(limits.maxStoredBytes)} for everyone), so it takes no new chats or messages until older chats are deleted or expire. Your chats are kept; try again later.`,
+        );
+      }
+      let released = false;
+      return () => {
+        if (!released) release(owner, bytes);
+        released = true;
+      };
     },
     /** Deletes chats past their retention, at most once an hour; a failed sweep is tried again later. */
     sweep(): void {

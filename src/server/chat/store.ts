@@ -81,6 +81,13 @@ export interface ChatStore {
   touch?(chat: Pick<ChatRecord, "owner" | "id" | "version">, at: number): Promise<void>;
   /** Bytes the owner's chats take (their stored JSON), for the per-participant quota. A store without it has no quota. */
   usage?(owner: string): Promise<number>;
+  /**
+   * Bytes the store's chats take in all, every owner's, for the bound on the
+   * whole store (`maxStoredBytes`): cheap enough to ask on every new chat or
+   * message, so it may count the store's own pages rather than the chats'
+   * JSON. A store without it has no such bound.
+   */
+  totalUsage?(): Promise<number>;
   /** Deletes every chat (of every owner) not changed since `before` (ms since the epoch); resolves with how many. A store without it keeps chats forever. */
   purge?(before: number): Promise<number>;
   close(): Promise<void>;

@@ -69,6 +69,14 @@ export interface ChatLimits {
    * @default 50 MiB
    */
   maxStoredBytesPerParticipant: number;
+  /**
+   * Bytes all participants' chats may take in the store together (with a
+   * store that can say: SQLite counts its pages in use, PostgreSQL the chats'
+   * JSON); past it a new chat or message is refused (507 `store_full`) for
+   * everyone until chats are deleted or expire. Nothing stored is lost.
+   * @default no bound (size your database; the harness sets 2 GiB)
+   */
+  maxStoredBytes: number;
 }
 
 export const DEFAULT_CHAT_LIMITS: ChatLimits = {
@@ -83,6 +91,7 @@ export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxChatsPerParticipant: 200,
   maxUserMessagesPerChat: 200,
   maxStoredBytesPerParticipant: 50 * 1024 * 1024,
+  maxStoredBytes: Number.POSITIVE_INFINITY,
 };
 
 /**

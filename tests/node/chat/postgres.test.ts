@@ -149,6 +149,10 @@ describe("two chat servers on one PostgreSQL", () => {
     expect(await first.insert(big)).toBe(true);
     expect(await second.usage!("lin")).toBeGreaterThan(20_000);
     expect(await second.usage!("nobody")).toBe(0);
+    // Everyone's chats together, for the bound on the whole store.
+    expect(await first.totalUsage!()).toBeGreaterThanOrEqual(
+      (await second.usage!("lin")) + (await second.usage!("grace")),
+    );
     expect(await first.insert({ ...chat, id: "recent", owner: "lin", updatedAt: 5 })).toBe(true);
     // The heartbeat marks a running chat at its version only.
     expect(

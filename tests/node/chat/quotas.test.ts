@@ -108,3 +108,65 @@ describe("quotas per participant", () => {
     expect((await call("GET", "/api/chats/old")).status).toBe(404);
   });
 });
+
+describe("a bound on the whole store", () => {
+  it("everyone's chats take at most maxStoredBytes: past it new chats and messages are refused (507) for all, nothing stored is lost, and deleting makes room", async () => {
+    const store = await createSqliteChatStore({ path: ":memory:" });
+    // SQLite counts its pages in use: the empty store's tables, and what the chats add.
+    const empty = await store.totalUsage!();
+    const { call } = await chatServer({
+      plan: () => [],
+      store,
+      endpoints: { limits: { maxStoredBytes: empty + 400_000 } },
+    });
+    const long = "x".repeat(90_000);
+    const kept: string[] = [];
+    let refused: Awaited<ReturnType<typeof call>> | null = null;
+    for (let n = 0; n < 20 && !refused; n++) {
+      const participant = `student-${n}`;
+      const created = await call("POST", "/api/chats", { id: "c" }, participant);
+      if (created.status !== 201) {
+        refused = created;
+        break;
+      }
+      const sent = await call("POST", "/api/chats/c/messages", { text: long }, participant);
+      if (sent.status === 200) kept.push(participant);
+      else refused = sent;
+    }
+    expect(kept.length).toBeGreaterThan(0);
+    expect(refused?.status).toBe(507);
+    expect(refused?.body).toMatchObject({
+      error: "store_full",
+      message: expect.stringMatching(
+        /^This server's store of chats is full \(\d+ KB for everyone\).*Your chats are kept/,
+      ),
+    });
+    expect(await store.totalUsage!()).toBeLessThan(empty + 400_000 + 200_000);
+    // Nobody can add: not the ones who stored, not a newcomer.
+    const before = (await call("GET", "/api/chats/c", undefined, kept[0])).body;
+    expect((await call("POST", "/api/chats/c/messages", { text: "more" }, kept[0])).status).toBe(507);
+    expect((await call("POST", "/api/chats", { id: "new" }, "newcomer")).status).toBe(507);
+    // What was stored is all there.
+    expect((await call("GET", "/api/chats/c", undefined, kept[0])).body).toEqual(before);
+    for (const participant of kept)
+      expect((await call("GET", "/api/chats/c", undefined, participant)).status).toBe(200);
+    // Deleting makes room again.
+    for (const participant of kept.slice(0, 2)) {
+      expect((await call("DELETE", "/api/chats/c", undefined, participant)).status).toBe(204);
+    }
+    expect((await call("POST", "/api/chats", { id: "new" }, "newcomer")).status).toBe(201);
+  });
+
+  it("with no bound (the default) the store is not measured in all", async () => {
+    const store = await createSqliteChatStore({ path: ":memory:" });
+    let measured = 0;
+    const totalUsage = store.totalUsage!.bind(store);
+    store.totalUsage = async () => {
+      measured++;
+      return totalUsage();
+    };
+    const { call } = await chatServer({ plan: () => [], store });
+    expect((await call("POST", "/api/chats", { id: "c" })).status).toBe(201);
+    expect(measured).toBe(0);
+  });
+});
