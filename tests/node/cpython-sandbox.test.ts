@@ -2,7 +2,9 @@
 // an attack a hostile user would try through a program, and what must hold.
 // It needs bubblewrap and Debian's python3 packages (scripts/setup.sh).
 import { randomUUID } from "node:crypto";
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -513,6 +515,35 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect((result.files ?? []).map((file) => file.name)).toEqual(["ok.txt"]);
       expect(result.filesCut).toBe(1);
     });
+  });
+});
+
+describe("where no control group can be made", () => {
+  it("refuses to start, says why, and runs with per-process limits only when the operator accepts them", async () => {
+    const nowhere = mkdtempSync(join(tmpdir(), "no-cgroups-"));
+    expect(probeCpython({ cgroupRoot: nowhere })).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/no control group can be made/),
+    });
+    expect(() => createCpythonExecutor({ cgroupRoot: nowhere })).toThrow(/needs a control group per run/);
+    const warnings: string[] = [];
+    const weaker = createCpythonExecutor({
+      cgroupRoot: nowhere,
+      allowPerProcessMemoryLimit: true,
+      onWarning: (message) => warnings.push(message),
+    });
+    try {
+      const result = (await weaker.run({
+        code: "print(6 * 7)",
+        timeoutMs: 20_000,
+        signal: new AbortController().signal,
+      })) as RunOutcome;
+      expect(result.stdout).toBe("42\n");
+      expect(warnings).toEqual([expect.stringMatching(/memory held in memfd or tmpfs files is not bounded/)]);
+      expect((weaker.health!() as { isolation: { resources: string } }).isolation.resources).toMatch(/per-process/);
+    } finally {
+      await weaker.close();
+    }
   });
 });
 

@@ -91,6 +91,16 @@ export interface CpythonExecutorOptions {
    * @default false
    */
   allowPerProcessMemoryLimit?: boolean;
+  /**
+   * Where the cgroup hierarchy is mounted.
+   * @default "/sys/fs/cgroup"
+   */
+  cgroupRoot?: string;
+  /**
+   * Told once at start what isolation is missing (with `allowPerProcessMemoryLimit`, the control group).
+   * @default console.warn
+   */
+  onWarning?: (message: string) => void;
 }
 
 const zygoteScript = fileURLToPath(new URL("./cpython-zygote.py", import.meta.url));
@@ -138,7 +148,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
     maxFileBytes: maxFileMb * 1024 * 1024,
     maxTotalFileBytes: maxTotalFileMb * 1024 * 1024,
   };
-  const cgroupProbe = probeRunCgroups();
+  const cgroupProbe = probeRunCgroups({ root: options.cgroupRoot });
   if (!cgroupProbe.available && !options.allowPerProcessMemoryLimit)
     throw new Error(
       `The CPython engine needs a control group per run to bound its memory and processes, and none can be made here (${cgroupProbe.reason}). Run the sandbox as root or in a delegated cgroup v2, or set allowPerProcessMemoryLimit to accept per-process limits only.`,
@@ -149,6 +159,8 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
     : [
         `No control group per run (${cgroupProbe.available ? "" : cgroupProbe.reason}): memory is bounded per process only, and memory held in memfd or tmpfs files is not bounded.`,
       ];
+  for (const warning of warnings)
+    (options.onWarning ?? ((message: string) => console.warn(`[execute-code-ui sandbox] ${message}`)))(warning);
   // The warm parent that takes new runs; its successor while that one starts; parents that finish their last runs.
   let zygote: Zygote | null = null;
   let successor: Zygote | null = null;

@@ -88,7 +88,7 @@ export function bwrapArgs(python: string, script: string[]): string[] {
  * Takes about 100 ms.
  */
 export function probeCpython(
-  options: { python?: string; bwrap?: string; allowPerProcessMemoryLimit?: boolean } = {},
+  options: { python?: string; bwrap?: string; allowPerProcessMemoryLimit?: boolean; cgroupRoot?: string } = {},
 ): CpythonAvailability {
   const python = options.python ?? "/usr/bin/python3";
   const bwrap = options.bwrap ?? "bwrap";
@@ -114,7 +114,7 @@ export function probeCpython(
     return { available: false, reason: `bubblewrap or the interpreter refused: ${said || `exit ${result.status}`}` };
   }
   if (!options.allowPerProcessMemoryLimit) {
-    const cgroups = probeRunCgroups();
+    const cgroups = probeRunCgroups({ root: options.cgroupRoot });
     if (!cgroups.available)
       return {
         available: false,
