@@ -174,26 +174,41 @@ describe("the files kept for their owners", () => {
     expect(alices.get()).toBeNull();
   });
 
-  it("a file that fits only by dropping another owner's files is not kept, and is counted; it fits once theirs expire", () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    const store = createRunFileStore({ ttlMs: 60_000, maxBytes: 500, maxBytesPerOwner: 300 });
+  it("a full store makes room from whoever holds the most, never from someone who holds less", () => {
+    const store = createRunFileStore({ maxBytes: 500, maxBytesPerOwner: 300 });
     const a = run(store, "a", 300);
-    vi.advanceTimersByTime(1_000);
     const b = run(store, "b", 150, 50);
+    // c's two files fit once a, who holds the most, loses a file; b keeps everything.
     const c = run(store, "c", 40, 10);
-    expect(c.entries).toEqual([]);
-    expect(c.notKept).toBe(2);
-    expect(a.get()?.bytes.length).toBe(300);
-    expect(b.get(1)?.bytes.length).toBe(50);
-    // An owner who holds files makes room from their own: b's older run goes for b's new one.
-    const b2 = run(store, "b", 150);
-    expect(b2.notKept).toBe(0);
-    expect(b.get()).toBeNull();
-    expect(b.get(1)?.bytes.length).toBe(50);
-    vi.advanceTimersByTime(59_000);
-    const later = run(store, "c", 40);
-    expect(later.notKept).toBe(0);
+    expect(c.notKept).toBe(0);
     expect(a.get()).toBeNull();
+    expect([b.get(0)?.bytes.length, b.get(1)?.bytes.length]).toEqual([150, 50]);
+    // An owner who holds files makes room from their own first: b's older run goes for b's new one.
+    const b2 = run(store, "b", 150, 100);
+    expect(b2.notKept).toBe(0);
+    expect(b.get(0)).toBeNull();
+    expect(c.get(0)?.bytes.length).toBe(40);
+  });
+
+  it("eight participants who fill the store never keep a newcomer's figure out", () => {
+    const store = createRunFileStore({ maxBytes: 256, maxBytesPerOwner: 32 });
+    for (let flooder = 0; flooder < 8; flooder++)
+      for (let runs = 0; runs < 4; runs++) run(store, `flooder-${flooder}`, 8);
+    expect(store.usage().total).toBe(256);
+    const figure = run(store, "newcomer", 3);
+    expect(figure.notKept).toBe(0);
+    expect(figure.get()?.bytes.length).toBe(3);
+  });
+
+  it("a file is not kept where room could only come from those who hold no more than its owner would", () => {
+    const store = createRunFileStore({ maxBytes: 300, maxBytesPerOwner: 200 });
+    const held = ["x", "y", "z"].map((owner) => run(store, owner, 100));
+    const big = run(store, "w", 150);
+    expect(big.notKept).toBe(1);
+    expect(held.map((kept) => kept.get()?.bytes.length)).toEqual([100, 100, 100]);
+    const small = run(store, "w", 50);
+    expect(small.notKept).toBe(0);
+    expect(held.filter((kept) => kept.get() === null)).toHaveLength(1);
   });
 
   it("a file larger than an owner's share is not kept, and the owner's other files stay", () => {

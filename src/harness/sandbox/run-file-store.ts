@@ -44,9 +44,12 @@ export interface RunFileStoreOptions {
    */
   ttlMs?: number;
   /**
-   * Bytes of all owners' files together. A file that would fit only by
-   * dropping another owner's files before their time is not kept (and is
-   * counted as not kept); nobody's files push out anyone else's.
+   * Bytes of all owners' files together. Past it, room is made from the
+   * files of whoever holds the most, and only while they hold more than the
+   * owner who needs it would: a few participants who fill the store never
+   * keep another's figure out, and nobody loses a file to someone who holds
+   * more. A file for which no such room can be made is not kept (and is
+   * counted as not kept).
    * @default 256 MiB
    */
   maxBytes?: number;
@@ -67,7 +70,8 @@ export const DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER = 32 * 1024 * 1024;
  * only. Each owner's files are bounded on their own (`maxBytesPerOwner`: an
  * owner past it loses their own oldest files, never anyone else's) and all
  * of them together (`maxBytes`: a file that does not fit is not kept, and
- * the run's answer counts it).
+ * the run's answer counts it). Past the store's bound, whoever holds the
+ * most gives way first.
  */
 export function createRunFileStore({
   ttlMs = 10 * 60_000,
@@ -104,29 +108,57 @@ export function createRunFileStore({
     }
   };
 
+  /** An owner's files, oldest first, but for those of the run `except`. */
+  const filesOf = (owner: string, except?: string) =>
+    [...(owners.get(owner)?.sessions ?? [])]
+      .filter((id) => id !== except)
+      .flatMap((id) => {
+        const session = sessions.get(id)!;
+        return [...session.files].map(([fileId, file]) => ({ session, fileId, size: file.bytes.length }));
+      });
+
   /**
-   * Makes room for `size` more bytes of `owner`'s run `sessionId` by dropping
-   * the owner's own oldest files (of earlier runs), within the owner's cap
-   * and the cap of all; false, with nothing dropped, when that cannot be
-   * done without touching anyone else's files or this run's own.
+   * Makes room for `size` more bytes of `owner`'s run `sessionId`: past the
+   * owner's cap, by dropping the owner's own oldest files (of earlier runs);
+   * past the store's, by dropping those too, then the oldest files of whoever
+   * holds the most, while they hold more than this owner then would. A few
+   * participants who fill the store thus never keep a newcomer's figure out,
+   * and nobody who holds less than another loses a file to them. False,
+   * with nothing dropped, when no such room can be made.
    */
   const makeRoom = (owner: string, sessionId: string, size: number): boolean => {
     if (size > maxBytesPerOwner || size > maxBytes) return false;
-    const own = owners.get(owner)!;
-    const thisRun = sessions.get(sessionId)!.bytes;
-    const need = Math.max(0, own.bytes + size - maxBytesPerOwner, total + size - maxBytes);
-    if (need > own.bytes - thisRun) return false;
-    let freed = 0;
-    for (const id of [...own.sessions]) {
-      if (freed >= need) break;
-      if (id === sessionId) continue;
-      const session = sessions.get(id)!;
-      for (const fileId of [...session.files.keys()]) {
-        if (freed >= need) break;
-        freed += session.files.get(fileId)!.bytes.length;
-        dropFile(session, fileId);
+    const planned: Array<{ session: Session; fileId: string; size: number }> = [];
+    let ownBytes = owners.get(owner)!.bytes;
+    let totalBytes = total;
+    const ownOlder = filesOf(owner, sessionId);
+    const drop = (file: { session: Session; fileId: string; size: number }) => {
+      planned.push(file);
+      totalBytes -= file.size;
+    };
+    while (ownBytes + size > maxBytesPerOwner || (totalBytes + size > maxBytes && ownOlder.length)) {
+      const file = ownOlder.shift();
+      if (!file) return false;
+      drop(file);
+      ownBytes -= file.size;
+    }
+    const others = new Map<string, { bytes: number; files: ReturnType<typeof filesOf> }>();
+    while (totalBytes + size > maxBytes) {
+      let largest: { bytes: number; files: ReturnType<typeof filesOf> } | undefined;
+      for (const [other, held] of owners) {
+        if (other === owner) continue;
+        if (!others.has(other)) others.set(other, { bytes: held.bytes, files: filesOf(other) });
+        const candidate = others.get(other)!;
+        if (!largest || candidate.bytes > largest.bytes) largest = candidate;
       }
-      if (!session.files.size) dropSession(id);
+      const file = largest && largest.bytes > ownBytes + size ? largest.files.shift() : undefined;
+      if (!largest || !file) return false;
+      drop(file);
+      largest.bytes -= file.size;
+    }
+    for (const file of planned) {
+      dropFile(file.session, file.fileId);
+      if (!file.session.files.size) dropSession([...sessions].find(([, session]) => session === file.session)![0]);
     }
     return true;
   };
