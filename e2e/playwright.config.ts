@@ -11,12 +11,13 @@ const server = (port: number, env: Record<string, string>) => ({
   command: "node dist/harness/start.js",
   cwd: "..",
   url: `http://127.0.0.1:${port}/`,
-  // Every test is a new browser, so a new participant: more than the default 10 a minute.
+  // Every test is a new browser, so a new participant: more than the default 10 a minute and 200 a day.
   // Chats in memory: each run of the suite starts with none.
   env: {
     PORT: String(port),
     SCRIPTED_MODEL_DELAY_MS: "40",
     HARNESS_NEW_PARTICIPANTS_PER_MINUTE: "1000",
+    HARNESS_NEW_PARTICIPANTS_PER_DAY: "100000",
     HARNESS_DATABASE: ":memory:",
     ...env,
   },
