@@ -348,6 +348,74 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect((await run("print(1)")).stdout).toBe("1\n");
     });
 
+    it("a child process stopped for memory is told, and the program that went on ends as it ended", async () => {
+      const result = await run(
+        [
+          "import os, time",
+          "children = []",
+          "for _ in range(2):",
+          "    pid = os.fork()",
+          "    if pid == 0:",
+          "        held = b'x' * (560 << 20)",
+          "        time.sleep(5)",
+          "        os._exit(0)",
+          "    children.append(pid)",
+          "print('killed', sorted(os.waitpid(pid, 0)[1] & 0x7F for pid in children))",
+          "open('report.txt', 'w').write('went on')",
+        ].join("\n"),
+      );
+      // Two children of 560 MB each do not fit in 1024 MB: the kernel stops one of them.
+      expect(result).toMatchObject({ exitCode: 0, signal: null, stdout: "killed [0, 9]\n" });
+      expect(result.stderr).toContain("A process of the program used more than 1024 MB of memory and was stopped.");
+      expect(result.files?.map((file) => file.name)).toEqual(["report.txt"]);
+    });
+
+    it("reaches nothing every run shares on the host: no vsock or other socket family, inotify, keys, io_uring, pipe sizes, and a few terminals", async () => {
+      const result = await run(
+        [
+          "import ctypes, fcntl, os, platform, socket",
+          "libc = ctypes.CDLL(None, use_errno=True)",
+          "def tried(what, call):",
+          "    try:",
+          "        call()",
+          "        print(what, 'allowed')",
+          "    except OSError as e:",
+          "        print(what, e.errno)",
+          "tried('vsock', lambda: socket.socket(40, socket.SOCK_STREAM))",
+          "tried('alg', lambda: socket.socket(38, socket.SOCK_SEQPACKET))",
+          "tried('unix', lambda: socket.socket(socket.AF_UNIX).close())",
+          "tried('ipv4', lambda: socket.socket(socket.AF_INET).close())",
+          "r, w = os.pipe()",
+          "tried('pipe size', lambda: fcntl.fcntl(w, 1031, 1 << 20))",
+          "keyctl = {'x86_64': 250, 'aarch64': 219}[platform.machine()]",
+          "for name, call in (('inotify', lambda: libc.inotify_init1(0)), ('keyctl', lambda: libc.syscall(keyctl, 0, 0)), ('io_uring', lambda: libc.syscall(425, 1, None))):",
+          "    print(name, call(), ctypes.get_errno())",
+          "terminals = 0",
+          "try:",
+          "    while terminals < 50:",
+          "        os.openpty()",
+          "        terminals += 1",
+          "except OSError:",
+          "    pass",
+          "print('terminals', terminals)",
+        ].join("\n"),
+      );
+      expect(result.stdout).toBe(
+        [
+          "vsock 97",
+          "alg 97",
+          "unix allowed",
+          "ipv4 allowed",
+          "pipe size 1",
+          "inotify -1 38",
+          "keyctl -1 38",
+          "io_uring -1 38",
+          "terminals 8",
+          "",
+        ].join("\n"),
+      );
+    });
+
     it("files in /tmp and /dev/shm stop at the run's own quota, far below its memory limit", async () => {
       const result = await run(
         [

@@ -1,9 +1,20 @@
 import { closeSync, constants, openSync } from "node:fs";
 import { Socket } from "node:net";
+import { StringDecoder } from "node:string_decoder";
 import { collectOutput, notify, type RunOutcome, type RunRequest } from "./executor.js";
 import { childrenOf, hostPidOf } from "./namespace-pids.js";
 import type { RunCgroup } from "./run-cgroups.js";
 import { readRunFiles, type RunFileCaps } from "./run-directory.js";
+
+/** How many UTF-16 code units (a string's length) UTF-8 bytes decode to. */
+function utf16Length(bytes: Uint8Array): number {
+  let units = 0;
+  for (const byte of bytes) {
+    // Each character's first byte counts once; a four-byte one is two units.
+    if ((byte & 0xc0) !== 0x80) units += byte >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
 
 const descendants = (pid: number): number[] => [pid, ...childrenOf(pid).flatMap(descendants)];
 
@@ -149,10 +160,16 @@ export class CpythonRun {
   private read(stream: "stdout" | "stderr", fd: number) {
     this.streamsOpen++;
     const pipe = new Socket({ fd, readable: true, writable: false });
-    pipe.setEncoding("utf8");
-    pipe.on("data", (text: string) => this.collected.add(stream, text));
+    const decoder = new StringDecoder("utf8");
+    const { cut } = this.collected;
+    pipe.on("data", (chunk: Buffer) => {
+      // Past the cap, what a flood writes is counted, not decoded: this process serves every run.
+      if (cut[stream] > 0) cut[stream] += utf16Length(chunk);
+      else this.collected.add(stream, decoder.write(chunk));
+    });
     pipe.on("error", () => undefined);
     pipe.once("close", () => {
+      if (cut[stream] === 0) this.collected.add(stream, decoder.end());
       this.streamsOpen--;
       void this.finishIfDone();
     });
@@ -177,12 +194,15 @@ export class CpythonRun {
     const { output, cut } = this.collected;
     const note = (text: string) =>
       `${output.stderr}${output.stderr && !output.stderr.endsWith("\n") ? "\n" : ""}${text}\n`;
-    const stopped = this.killed || outOfMemory || this.startFailure !== null;
+    // Stopped here (time, Stop) or for memory by the kernel: the program did not end by itself. A
+    // process of it that the kernel stopped while the program went on is told, not taken for its end.
+    const stopped = this.killed || this.startFailure !== null || (outOfMemory && this.exit.signal === "SIGKILL");
+    const memoryNote = stopped
+      ? `The program used more than ${memoryLimitMb} MB of memory and was stopped.`
+      : `A process of the program used more than ${memoryLimitMb} MB of memory and was stopped.`;
     this.resolve({
       ...output,
-      ...(outOfMemory
-        ? { stderr: note(`The program used more than ${memoryLimitMb} MB of memory and was stopped.`) }
-        : {}),
+      ...(outOfMemory ? { stderr: note(memoryNote) } : {}),
       ...(this.startFailure ? { stderr: note(this.startFailure) } : {}),
       exitCode: stopped ? null : this.exit.code,
       signal: stopped ? "SIGKILL" : this.exit.signal,

@@ -8,7 +8,8 @@ namespaces, a read-only /usr, uid 1000), imports the scientific stack once,
 and clones a fresh process for each program, a couple of them ahead of
 time, straight into namespaces of its own (user, mount, PID, network, IPC,
 UTS): a private /tmp and working directory, an empty /proc, limits, no
-capabilities, a seccomp filter against further namespaces, and the program
+capabilities, a seccomp filter (no further namespaces, no kernel object counted per
+host user, no socket family past the network namespace), and the program
 itself runs as PID 1 of its namespace, so everything it starts dies with it.
 
 This process never holds a run's data. It never receives a program, never
@@ -110,22 +111,44 @@ RUN_NAMESPACES = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLO
 CLONE_NEWCGROUP = 0x02000000
 
 
-def namespace_filter():
-    """A seccomp filter for a run: it may make no namespace of its own (user, mount, cgroup, ...),
-    so it keeps the run's and sees nothing of the host's cgroups. clone3's flags sit behind a
-    pointer a filter cannot read: it answers ENOSYS, and glibc falls back to clone."""
+# Socket families a run may use: unix, IPv4 and IPv6 (in its own, empty network namespace), and
+# netlink (how glibc lists interfaces). Others reach past a network namespace (vsock is the VM's).
+AF_UNIX, AF_INET, AF_INET6, AF_NETLINK = 1, 2, 10, 16
+F_SETPIPE_SZ = 1031
+
+
+def run_filter():
+    """A seccomp filter for a run. It may make no namespace of its own (user, mount, cgroup, ...), so it
+    keeps the run's and sees nothing of the host's cgroups; clone3's flags sit behind a pointer a filter
+    cannot read, so clone3 answers ENOSYS and glibc falls back to clone. And it reaches nothing the
+    kernel counts per host user, which every run shares (inotify instances, keys, pipe sizes,
+    io_uring), nor a socket family that a network namespace does not wall off."""
     import seccomp
 
     rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
-    rules.add_rule(seccomp.ERRNO(errno.EPERM), "unshare")
-    rules.add_rule(seccomp.ERRNO(errno.EPERM), "setns")
-    rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+
+    def refuse(errno_value, *names, arg=None):
+        for name in names:
+            try:
+                rules.add_rule(seccomp.ERRNO(errno_value), name, *([arg] if arg else []))
+            except (RuntimeError, ValueError, OSError):
+                pass  # A system call this architecture does not have.
+
+    refuse(errno.EPERM, "unshare", "setns")
+    refuse(errno.ENOSYS, "clone3")
     for flag in (CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWCGROUP):
-        rules.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+        refuse(errno.EPERM, "clone", arg=seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+    allowed = (AF_UNIX, AF_INET, AF_INET6, AF_NETLINK)
+    for family in [f for f in range(max(allowed)) if f not in allowed]:
+        refuse(errno.EAFNOSUPPORT, "socket", "socketpair", arg=seccomp.Arg(0, seccomp.EQ, family))
+    refuse(errno.EAFNOSUPPORT, "socket", "socketpair", arg=seccomp.Arg(0, seccomp.GT, max(allowed)))
+    refuse(errno.ENOSYS, "inotify_init", "inotify_init1", "fanotify_init", "add_key", "keyctl", "request_key")
+    refuse(errno.ENOSYS, "io_uring_setup", "io_uring_enter", "io_uring_register")
+    refuse(errno.EPERM, "fcntl", arg=seccomp.Arg(1, seccomp.EQ, F_SETPIPE_SZ))
     return rules
 
 
-NAMESPACE_FILTER = namespace_filter()
+RUN_FILTER = run_filter()
 
 
 def clone_setup():
@@ -339,7 +362,7 @@ def prepare_program():
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     set_limits(CONFIG)
     drop_capabilities()
-    NAMESPACE_FILTER.load()
+    RUN_FILTER.load()
     os.chdir("/work")
     # The warm parent's random state must not be every run's.
     for generator in GENERATORS:
@@ -417,7 +440,8 @@ def prepared_run(code_r, out_w, err_w, status_w, alone):
         mount("tmpfs", "/proc", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555")
         # Shared memory, semaphores and terminals of its own: bubblewrap's /dev (read-only) is every run's.
         mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
-        mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620")
+        # Terminals come from a pool every run on the host shares: a few each.
+        mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620,max=8")
         # Ready: the warm parent opens this run's /work now, for the Node parent to read its files from.
         os.write(3, b"r")
         pid = 0 if alone else os.fork()
