@@ -10,7 +10,7 @@ import { probeRunCgroups } from "../../src/harness/sandbox/run-cgroups";
 const limits = { memoryBytes: 256 << 20, processes: 16 };
 
 describe("a control group per run", () => {
-  it("uses cgroup v2's memory.max and pids.max under this process's own group, and hands the controllers down", () => {
+  it("uses cgroup v2's memory.max and pids.max under this process's own group, and hands the controllers down", async () => {
     const root = mkdtempSync(join(tmpdir(), "cgroup-v2-"));
     writeFileSync(join(root, "cgroup.controllers"), "cpu io memory pids\n");
     mkdirSync(join(root, "app"));
@@ -20,14 +20,21 @@ describe("a control group per run", () => {
     expect(probe.cgroups.version).toBe("v2");
     expect(readFileSync(join(root, "app", "cgroup.subtree_control"), "utf8")).toBe("+memory +pids");
     expect(readFileSync(join(root, "app", "ecu", "cgroup.subtree_control"), "utf8")).toBe("+memory +pids");
-    const run = probe.cgroups.create("run-1", limits);
-    run.add(4242);
+    const run = probe.cgroups.acquire(limits);
+    await run.add(4242);
     expect(readFileSync(join(root, "app", "ecu", "run-1", "memory.max"), "utf8")).toBe(String(256 << 20));
     expect(readFileSync(join(root, "app", "ecu", "run-1", "pids.max"), "utf8")).toBe("16");
     expect(readFileSync(join(root, "app", "ecu", "run-1", "cgroup.procs"), "utf8")).toBe("4242");
     expect(run.outOfMemory()).toBe(false);
     writeFileSync(join(root, "app", "ecu", "run-1", "memory.events"), "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n");
     expect(run.outOfMemory()).toBe(true);
+    // Once its run has ended and its processes are gone, the group goes to the next run, which counts from there.
+    writeFileSync(join(root, "app", "ecu", "run-1", "cgroup.procs"), "");
+    run.release();
+    const next = probe.cgroups.acquire(limits);
+    await next.add(4343);
+    expect(readFileSync(join(root, "app", "ecu", "run-1", "cgroup.procs"), "utf8")).toBe("4343");
+    expect(next.outOfMemory()).toBe(false);
   });
 
   it("uses v1's memory and pids controllers where those are what the host mounts", () => {
@@ -39,7 +46,7 @@ describe("a control group per run", () => {
     const probe = probeRunCgroups({ root, membership, name: "ecu" });
     if (!probe.available) throw new Error(probe.reason);
     expect(probe.cgroups.version).toBe("v1");
-    const run = probe.cgroups.create("run-1", limits);
+    const run = probe.cgroups.acquire(limits);
     expect(readFileSync(join(root, "memory", "job", "ecu", "run-1", "memory.limit_in_bytes"), "utf8")).toBe(
       String(256 << 20),
     );

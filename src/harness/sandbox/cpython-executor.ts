@@ -276,10 +276,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       parent.served++;
       await parent.ready;
       const id = String(++nextId);
-      const cgroup = cgroups?.create(`run-${id}`, {
-        memoryBytes: memoryLimitMb * 1024 * 1024,
-        processes: maxProcesses,
-      });
+      const cgroup = cgroups?.acquire({ memoryBytes: memoryLimitMb * 1024 * 1024, processes: maxProcesses });
       const run = new CpythonRun(id, request, {
         zygotePid: parent.pid,
         send: (message) => send(parent.child, message),

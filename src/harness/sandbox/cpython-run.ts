@@ -112,7 +112,7 @@ export class CpythonRun {
   }
 
   private onStarted({ pid, fds }: Extract<RunMessage, { type: "started" }>) {
-    const { zygotePid, cgroup } = this.context;
+    const { zygotePid } = this.context;
     const opened: number[] = [];
     const reopen = (fd: number, flags: number) => {
       const own = openSync(`/proc/${zygotePid}/fd/${fd}`, flags);
@@ -123,38 +123,53 @@ export class CpythonRun {
       this.hostPid = hostPidOf(zygotePid, pid, 1);
       if (this.hostPid === null) throw new Error("its process was not found");
       const code = reopen(fds.code, constants.O_WRONLY | constants.O_NONBLOCK);
-      const streams = [
-        ["stdout", reopen(fds.stdout, constants.O_RDONLY | constants.O_NONBLOCK)],
-        ["stderr", reopen(fds.stderr, constants.O_RDONLY | constants.O_NONBLOCK)],
-      ] as const;
+      const stdout = reopen(fds.stdout, constants.O_RDONLY | constants.O_NONBLOCK);
+      const stderr = reopen(fds.stderr, constants.O_RDONLY | constants.O_NONBLOCK);
       if (fds.work !== null) this.workFd = reopen(fds.work, constants.O_RDONLY | constants.O_DIRECTORY);
-      // In its group before it has its program: everything the program starts is counted there.
-      // (A forked-twice run's program process is already waiting below its first one.)
-      if (cgroup) for (const member of descendants(this.hostPid)) cgroup.add(member);
-      for (const [stream, fd] of streams) this.read(stream, fd);
-      const program = Buffer.from(
-        JSON.stringify({ code: this.request.code, cpuSeconds: Math.ceil(this.request.timeoutMs / 1000) + 1 }),
-      );
-      const length = Buffer.alloc(8);
-      length.writeBigUInt64BE(BigInt(program.length));
-      const pipe = new Socket({ fd: code, readable: false, writable: true });
-      pipe.on("error", () => undefined);
-      pipe.end(Buffer.concat([length, program]));
+      this.read("stdout", stdout);
+      this.read("stderr", stderr);
+      void this.begin(code);
     } catch (error) {
       for (const fd of opened) if (fd !== this.workFd) closeSync(fd);
-      this.startFailure = `The sandbox could not start the program: ${error instanceof Error ? error.message : String(error)}`;
-      this.kill();
+      this.refuse(error);
     } finally {
       this.context.send({ type: "opened", id: this.id });
     }
+  }
+
+  /** Puts the run in its group, then hands it its program: its time starts then. */
+  private async begin(code: number) {
+    const { cgroup } = this.context;
+    try {
+      // Everything the program starts is counted in its group. (A forked-twice run's
+      // program process is already waiting below its first one.)
+      if (cgroup) await Promise.all(descendants(this.hostPid!).map((member) => cgroup.add(member)));
+    } catch (error) {
+      closeSync(code);
+      return this.refuse(error);
+    }
+    if (this.killed || this.settled) return closeSync(code);
+    const program = Buffer.from(
+      JSON.stringify({ code: this.request.code, cpuSeconds: Math.ceil(this.request.timeoutMs / 1000) + 1 }),
+    );
+    const length = Buffer.alloc(8);
+    length.writeBigUInt64BE(BigInt(program.length));
+    const pipe = new Socket({ fd: code, readable: false, writable: true });
+    pipe.on("error", () => undefined);
+    pipe.end(Buffer.concat([length, program]));
     this.started = performance.now();
-    if (this.startFailure) return;
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.kill();
     }, this.request.timeoutMs);
     notify(this.request.onStart);
-    if (this.request.signal.aborted) this.kill();
+  }
+
+  /** The run could not be started: it is ended, and its result says why. */
+  private refuse(error: unknown) {
+    this.startFailure = `The sandbox could not start the program: ${error instanceof Error ? error.message : String(error)}`;
+    this.started = performance.now();
+    this.kill();
   }
 
   private read(stream: "stdout" | "stderr", fd: number) {
@@ -190,7 +205,7 @@ export class CpythonRun {
       }
     }
     const outOfMemory = cgroup?.outOfMemory() ?? false;
-    cgroup?.remove();
+    cgroup?.release();
     const { output, cut } = this.collected;
     const note = (text: string) =>
       `${output.stderr}${output.stderr && !output.stderr.endsWith("\n") ? "\n" : ""}${text}\n`;
@@ -220,7 +235,7 @@ export class CpythonRun {
     this.request.signal.removeEventListener("abort", this.onAbort);
     if (this.workFd !== null) closeSync(this.workFd);
     this.context.cgroup?.kill();
-    this.context.cgroup?.remove();
+    this.context.cgroup?.release();
     this.reject(error);
   }
 }

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** What one run may hold in all, whatever it does with its processes. */
@@ -12,13 +13,13 @@ export interface RunLimits {
 /** One run's control group. */
 export interface RunCgroup {
   /** Puts a process (a host PID) in the run's group: it and everything it starts. */
-  add(pid: number): void;
+  add(pid: number): Promise<void>;
   /** Kills every process in the group at once. */
   kill(): void;
   /** Whether the kernel stopped a process of the run for passing its memory limit. */
   outOfMemory(): boolean;
-  /** Removes the group once its processes are gone (tried again for a while if they are still ending). */
-  remove(): void;
+  /** Gives the group back once its run has ended: a later run may use it (its limits stay), or it is removed. */
+  release(): void;
 }
 
 /** Where this process makes its runs' control groups. */
@@ -26,9 +27,21 @@ export interface RunCgroups {
   version: "v1" | "v2";
   /** The folders runs' groups are made in. */
   paths: string[];
-  create(name: string, limits: RunLimits): RunCgroup;
+  /** A group for one run: an empty one a run before used, or a new one. */
+  acquire(limits: RunLimits): RunCgroup;
   /** Removes this process's folders. */
   close(): void;
+}
+
+/** A control group as the kernel has it. */
+interface Group {
+  /** Off the event loop: moving a process between groups waits on the kernel for a millisecond or more. */
+  add(pid: number): Promise<void>;
+  kill(): void;
+  /** Processes the kernel has stopped in it for memory, so far. */
+  oomKills(): number;
+  empty(): boolean;
+  remove(): void;
 }
 
 export type RunCgroupsProbe = { available: true; cgroups: RunCgroups } | { available: false; reason: string };
@@ -151,16 +164,56 @@ export function probeRunCgroups(options: RunCgroupsOptions = {}): RunCgroupsProb
   return { available: false, reason: reasons.join("; ") };
 }
 
-/** Makes a trial group with limits, so that a host where writes fail says so at start, not at a run. */
-function checked(cgroups: RunCgroups): RunCgroups {
+// Groups kept for later runs, by their limits: making and removing one costs the kernel more than a small run.
+const MAX_IDLE = 16;
+
+/**
+ * Runs' groups, reused: a group whose run has ended and whose processes
+ * are gone goes to the next run with the same limits. A group holds no
+ * data, only limits and counts, and whether a run was stopped for memory
+ * is read against the count when it got the group.
+ */
+function pooled(
+  version: RunCgroups["version"],
+  paths: string[],
+  make: (name: string, limits: RunLimits) => Group,
+  base: string[],
+): RunCgroups {
+  // A trial group with limits, so that a host where writes fail says so at start, not at a run.
   try {
-    const trial = cgroups.create("trial", { memoryBytes: 64 << 20, processes: 4 });
-    trial.remove();
-    return cgroups;
+    make("trial", { memoryBytes: 64 << 20, processes: 4 }).remove();
   } catch (error) {
-    cgroups.close();
+    for (const path of base) removeTree(path);
     throw error;
   }
+  const idle = new Map<string, Group[]>();
+  let made = 0;
+  return {
+    version,
+    paths,
+    acquire(limits) {
+      const key = `${limits.memoryBytes}/${limits.processes}`;
+      const group = idle.get(key)?.pop() ?? make(`run-${++made}`, limits);
+      const before = group.oomKills();
+      let released = false;
+      return {
+        add: (pid) => group.add(pid),
+        kill: () => group.kill(),
+        outOfMemory: () => group.oomKills() > before,
+        release() {
+          if (released) return;
+          released = true;
+          const kept = idle.get(key) ?? [];
+          if (kept.length < MAX_IDLE && group.empty()) idle.set(key, [...kept, group]);
+          else group.remove();
+        },
+      };
+    },
+    close() {
+      idle.clear();
+      for (const path of base) removeTree(path);
+    },
+  };
 }
 
 function v1Groups(memoryParent: string, pidsParent: string, name: string): RunCgroups {
@@ -170,10 +223,10 @@ function v1Groups(memoryParent: string, pidsParent: string, name: string): RunCg
   const pidsBase = join(pidsParent, name);
   mkdirSync(memoryBase, { recursive: true });
   mkdirSync(pidsBase, { recursive: true });
-  return checked({
-    version: "v1",
-    paths: [memoryBase, pidsBase],
-    create(run, limits) {
+  return pooled(
+    "v1",
+    [memoryBase, pidsBase],
+    (run, limits) => {
       const memory = join(memoryBase, run);
       const pids = join(pidsBase, run);
       mkdirSync(memory);
@@ -189,20 +242,17 @@ function v1Groups(memoryParent: string, pidsParent: string, name: string): RunCg
         throw error;
       }
       return {
-        add(pid) {
-          writeFileSync(join(memory, "cgroup.procs"), String(pid));
-          writeFileSync(join(pids, "cgroup.procs"), String(pid));
+        add: async (pid) => {
+          await Promise.all([memory, pids].map((group) => writeFile(join(group, "cgroup.procs"), String(pid))));
         },
         kill: () => killAll(join(pids, "cgroup.procs")),
-        outOfMemory: () => oomKills(read(join(memory, "memory.oom_control"))) > 0,
+        oomKills: () => oomKills(read(join(memory, "memory.oom_control"))),
+        empty: () => read(join(pids, "cgroup.procs")).trim() === "",
         remove: () => removeLater([memory, pids]),
       };
     },
-    close() {
-      removeTree(memoryBase);
-      removeTree(pidsBase);
-    },
-  });
+    [memoryBase, pidsBase],
+  );
 }
 
 function v2Groups(own: string, name: string): RunCgroups {
@@ -227,10 +277,10 @@ function v2Groups(own: string, name: string): RunCgroups {
   }
   mkdirSync(base, { recursive: true });
   enable(base);
-  return checked({
-    version: "v2",
-    paths: [base],
-    create(run, limits) {
+  return pooled(
+    "v2",
+    [base],
+    (run, limits) => {
       const group = join(base, run);
       mkdirSync(group);
       try {
@@ -242,7 +292,7 @@ function v2Groups(own: string, name: string): RunCgroups {
         throw error;
       }
       return {
-        add: (pid) => writeFileSync(join(group, "cgroup.procs"), String(pid)),
+        add: (pid) => writeFile(join(group, "cgroup.procs"), String(pid)),
         kill() {
           try {
             writeFileSync(join(group, "cgroup.kill"), "1");
@@ -250,10 +300,11 @@ function v2Groups(own: string, name: string): RunCgroups {
             killAll(join(group, "cgroup.procs"));
           }
         },
-        outOfMemory: () => oomKills(read(join(group, "memory.events"))) > 0,
+        oomKills: () => oomKills(read(join(group, "memory.events"))),
+        empty: () => read(join(group, "cgroup.procs")).trim() === "",
         remove: () => removeLater([group]),
       };
     },
-    close: () => removeTree(base),
-  });
+    [base],
+  );
 }
