@@ -370,7 +370,7 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(result.files?.map((file) => file.name)).toEqual(["report.txt"]);
     });
 
-    it("reaches nothing every run shares on the host: no vsock or other socket family, inotify, keys, io_uring, pipe sizes, and a few terminals", async () => {
+    it("reaches nothing every run shares on the host: no vsock or other socket family, inotify, keys, io_uring, pipe sizes; a few terminals, a small share of queued signals", async () => {
       const result = await run(
         [
           "import ctypes, fcntl, os, platform, socket",
@@ -398,6 +398,8 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
           "except OSError:",
           "    pass",
           "print('terminals', terminals)",
+          "import resource",
+          "print('shares', resource.getrlimit(resource.RLIMIT_SIGPENDING), resource.getrlimit(resource.RLIMIT_MSGQUEUE))",
         ].join("\n"),
       );
       expect(result.stdout).toBe(
@@ -411,6 +413,7 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
           "keyctl -1 38",
           "io_uring -1 38",
           "terminals 8",
+          "shares (1024, 1024) (65536, 65536)",
           "",
         ].join("\n"),
       );

@@ -313,12 +313,16 @@ def drop_capabilities():
 
 
 def set_limits(limits):
+    # Queued signals and message-queue bytes count for every run together too (one host user): each
+    # run gets a small share, so that none can use up what the others would need.
     for which, value in (
         (resource.RLIMIT_AS, limits["memoryMb"] * 1024 * 1024),
         (resource.RLIMIT_NPROC, limits["processes"]),
         (resource.RLIMIT_NOFILE, limits["openFiles"]),
         (resource.RLIMIT_FSIZE, limits["fileMb"] * 1024 * 1024),
         (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_SIGPENDING, 1024),
+        (resource.RLIMIT_MSGQUEUE, 64 * 1024),
     ):
         resource.setrlimit(which, (value, value))
 
