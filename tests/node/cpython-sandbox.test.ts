@@ -419,6 +419,40 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       );
     });
 
+    it("is a host user of its own: a run that uses up what the kernel counts per user leaves another run its share", async () => {
+      // Descriptors in flight over unix sockets are counted per user: past 256, that user's sends are refused.
+      const hog = run(
+        [
+          "import os, socket, time",
+          "a, b = socket.socketpair()",
+          "r, w = os.pipe()",
+          "held = 0",
+          "try:",
+          "    for _ in range(400):",
+          "        socket.send_fds(a, [b'x'], [r])",
+          "        held += 1",
+          "except OSError as e:",
+          "    print('refused', e.errno)",
+          "print('held', held, flush=True)",
+          "time.sleep(4)",
+        ].join("\n"),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const other = await run(
+        "import os, socket\na, b = socket.socketpair()\nr, w = os.pipe()\nsocket.send_fds(a, [b'x'], [r])\nprint('sent')",
+      );
+      expect(other).toMatchObject({ stdout: "sent\n", exitCode: 0 });
+      expect((await hog).stdout).toMatch(/^refused 109\nheld 25\d\n$/);
+    });
+
+    it("files and links stop at the run's own number of inodes, so that its tmpfs is quick to tear down", async () => {
+      const result = await run(
+        "import os\nopen('a', 'w').close()\ntry:\n    for i in range(200_000):\n        os.link('a', f'l{i}')\nexcept OSError as e:\n    print(i < 40_000, e.errno)",
+      );
+      expect(result.stdout).toBe("True 28\n");
+      expect((await run("print('next')")).stdout).toBe("next\n");
+    });
+
     it("files in /tmp and /dev/shm stop at the run's own quota, far below its memory limit", async () => {
       const result = await run(
         [

@@ -2,10 +2,11 @@
 // process, line protocol, renewal, health); one run's side is cpython-run.ts,
 // the warm parent itself cpython-zygote.py.
 
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { closeSync, openSync, writeFileSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { bwrapArgs, hostUser } from "./cpython-sandbox-command.js";
+import { bwrapArgs, hostUser, RUN_USERS } from "./cpython-sandbox-command.js";
 import { CpythonRun, type RunMessage } from "./cpython-run.js";
 import type { Executor, RunOutcome, RunRequest } from "./executor.js";
 import { createLineSplitter } from "./line-splitter.js";
@@ -103,7 +104,40 @@ export interface CpythonExecutorOptions {
   onWarning?: (message: string) => void;
 }
 
+/** Whether runs get host users of their own: only a harness started as root can map them. */
+const runUsersNow = () => hostUser().uid !== undefined;
+
 const zygoteScript = fileURLToPath(new URL("./cpython-zygote.py", import.meta.url));
+
+/**
+ * Writes the sandbox's user map once bubblewrap says its process: its own
+ * host user as 0, then the range each run takes a user from. Only a process
+ * outside the sandbox with the right to (root) can map a range.
+ */
+function mapRunUsers(child: ChildProcess, ownUser: number, onFailure: (reason: string) => void) {
+  const stdio = child.stdio as unknown as Array<Readable & Writable>;
+  const [block, info] = [stdio[4]!, stdio[5]!];
+  let said = "";
+  let mapped = false;
+  info.setEncoding("utf8");
+  info.on("data", (chunk: string) => {
+    said += chunk;
+    const pid = /"child-pid":\s*(\d+)/.exec(said)?.[1];
+    if (!pid || mapped) return;
+    mapped = true;
+    const map = `0 ${ownUser} 1\n1 ${RUN_USERS.hostBase} ${RUN_USERS.count}\n`;
+    try {
+      writeFileSync(`/proc/${pid}/uid_map`, map);
+      writeFileSync(`/proc/${pid}/gid_map`, map);
+      block.end("1");
+    } catch (error) {
+      onFailure(`its users could not be mapped (${error instanceof Error ? error.message : String(error)})`);
+      child.kill("SIGKILL");
+    }
+  });
+  info.on("error", () => undefined);
+  block.on("error", () => undefined);
+}
 
 type ZygoteMessage = { type: "ready"; pid: number; modules: string[]; python: string; forksPerRun: 1 | 2 } | RunMessage;
 
@@ -173,23 +207,30 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
   let closed = false;
 
   const startZygote = (): Zygote => {
-    const config = JSON.stringify({
+    const config = {
       diskMb,
       memoryMb: memoryLimitMb,
       processes: maxProcesses,
       openFiles: 256,
       fileMb: diskMb,
       clone: (options.runProcess ?? "clone") === "clone",
-    });
+    };
     // The script goes in through a descriptor: bubblewrap may run as a user who cannot read the app's folder.
     const script = openSync(zygoteScript, "r");
+    const user = hostUser();
+    const runUsers = runUsersNow();
     const child = spawn(
       bwrap,
-      [...bwrapArgs(python, ["--ro-bind-data", "3", "/sandbox/zygote.py"]), "/sandbox/zygote.py", config],
-      { stdio: ["pipe", "pipe", "pipe", script], cwd: "/", ...hostUser() },
+      [
+        ...bwrapArgs(python, ["--ro-bind-data", "3", "/sandbox/zygote.py"], runUsers),
+        "/sandbox/zygote.py",
+        JSON.stringify({ ...config, slots: runUsers }),
+      ],
+      { stdio: ["pipe", "pipe", "pipe", script, ...(runUsers ? (["pipe", "pipe"] as const) : [])], cwd: "/", ...user },
       // Its first three are pipes.
     ) as ChildProcessWithoutNullStreams;
     closeSync(script);
+    if (runUsers) mapRunUsers(child, user.uid!, (reason) => (stderr = reason));
     let stderr = "";
     const runs = new Map<string, CpythonRun>();
     const ready = new Promise<void>((resolve, reject) => {
@@ -305,7 +346,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
           network: "none: a network namespace of its own per run",
           processes: "a PID namespace of its own per run; the program is its PID 1",
           filesystem: "read-only system; a private /tmp, working directory, /dev/shm and /dev/pts per run; no /proc",
-          user: "uid 1000 in a user namespace of its own, no capabilities, no further namespaces (seccomp)",
+          user: `uid 1000 in a user namespace of its own${runUsersNow() ? ", a host user of its own per run" : ""}, no capabilities, no further namespaces (seccomp)`,
           resources: cgroups
             ? `a control group (${cgroups.version}) per run: memory and processes of the whole run`
             : "per-process limits only (RLIMIT_AS, RLIMIT_NPROC): no control group could be made",

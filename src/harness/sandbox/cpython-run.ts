@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync } from "node:fs";
+import { close, closeSync, constants, openSync } from "node:fs";
 import { Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 import { collectOutput, notify, type RunOutcome, type RunRequest } from "./executor.js";
@@ -9,8 +9,9 @@ import { readRunFiles, type RunFileCaps } from "./run-directory.js";
 /** How many UTF-16 code units (a string's length) UTF-8 bytes decode to. */
 function utf16Length(bytes: Uint8Array): number {
   let units = 0;
-  for (const byte of bytes) {
+  for (let i = 0; i < bytes.length; i++) {
     // Each character's first byte counts once; a four-byte one is two units.
+    const byte = bytes[i]!;
     if ((byte & 0xc0) !== 0x80) units += byte >= 0xf0 ? 2 : 1;
   }
   return units;
@@ -201,7 +202,8 @@ export class CpythonRun {
       try {
         files = await readRunFiles(`/proc/self/fd/${this.workFd}`, caps);
       } finally {
-        closeSync(this.workFd);
+        // The last close tears down the run's tmpfs: on libuv's threads, not the event loop.
+        close(this.workFd, () => undefined);
       }
     }
     const outOfMemory = cgroup?.outOfMemory() ?? false;
@@ -233,7 +235,7 @@ export class CpythonRun {
     this.settled = true;
     clearTimeout(this.timer);
     this.request.signal.removeEventListener("abort", this.onAbort);
-    if (this.workFd !== null) closeSync(this.workFd);
+    if (this.workFd !== null) close(this.workFd, () => undefined);
     this.context.cgroup?.kill();
     this.context.cgroup?.release();
     this.reject(error);

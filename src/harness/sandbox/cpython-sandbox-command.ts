@@ -15,7 +15,40 @@ const ETC_FILES = ["/etc/alternatives", "/etc/ld.so.cache", "/etc/matplotlibrc",
  */
 export const hostUser = () => (process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {});
 
-export function bwrapArgs(python: string, script: string[]): string[] {
+/**
+ * Where each run is a host user of its own: a harness started as root maps
+ * this range of host users into the sandbox (from its first user on), and the
+ * warm parent gives each run one of them. Far above the users a host has.
+ */
+export const RUN_USERS = { hostBase: 2_000_000_000, count: 65_535 };
+
+/**
+ * Who the warm parent is in bubblewrap. With `runUsers` (the harness is
+ * root), it is uid 0 there with the two capabilities that map a run's user,
+ * and bubblewrap waits on descriptor 4 while the server writes the sandbox's
+ * map (bubblewrap says its process on descriptor 5): its own host user, then
+ * `RUN_USERS`. Otherwise it is uid 1000, and every run is that user too.
+ */
+function identity(runUsers: boolean): string[] {
+  if (!runUsers) return ["--uid", "1000", "--gid", "1000"];
+  return [
+    "--unshare-user",
+    "--userns-block-fd",
+    "4",
+    "--info-fd",
+    "5",
+    "--uid",
+    "0",
+    "--gid",
+    "0",
+    "--cap-add",
+    "CAP_SETUID",
+    "--cap-add",
+    "CAP_SETGID",
+  ];
+}
+
+export function bwrapArgs(python: string, script: string[], runUsers = false): string[] {
   return [
     "--unshare-all",
     "--die-with-parent",
@@ -43,10 +76,7 @@ export function bwrapArgs(python: string, script: string[]): string[] {
     "/work",
     "--chdir",
     "/work",
-    "--uid",
-    "1000",
-    "--gid",
-    "1000",
+    ...identity(runUsers),
     // The warm parent's environment is every run's: nothing of the host's.
     "--clearenv",
     "--setenv",

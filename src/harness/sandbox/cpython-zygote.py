@@ -4,7 +4,8 @@ Over 300 lines: the interpreter runs it as one script, with no package of
 its own to import from.
 
 It runs inside bubblewrap (no network, its own PID, IPC and user
-namespaces, a read-only /usr, uid 1000), imports the scientific stack once,
+namespaces, a read-only /usr; uid 1000, or uid 0 with only CAP_SETUID and CAP_SETGID there when
+each run is a host user of its own), imports the scientific stack once,
 and clones a fresh process for each program, a couple of them ahead of
 time, straight into namespaces of its own (user, mount, PID, network, IPC,
 UTS): a private /tmp and working directory, an empty /proc, limits, no
@@ -241,6 +242,11 @@ if len(sys.argv) > 1:
 CLONE = checked_clone_setup() if CONFIG["clone"] else None
 # Runs prepared ahead, so a program starts without waiting for two forks and the namespaces.
 PREPARED = 2
+# Where the server maps a range of host users into this sandbox ("slots"), each run is a host user of
+# its own (this process, uid 0 here, maps it): what the kernel counts per user is then counted per run.
+SLOTS = list(range(10000, 10000 + 4096)) if CONFIG.get("slots") else None
+# Files, folders and links in each of a run's /tmp, /work and /dev/shm.
+MAX_INODES = 32768
 # A fork-twice run's report of its program's exit: {"code","signal"}.
 MAX_REPORT_BYTES = 4096
 
@@ -377,15 +383,25 @@ def prepare_program():
     not depend on the program, so that a program starts as soon as it comes.
     The environment is the warm parent's, which bubblewrap set."""
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    set_limits(CONFIG)
-    drop_capabilities()
-    check(libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(RUN_FILTER), 0, 0), "seccomp")
     os.chdir("/work")
     # The warm parent's random state must not be every run's.
     for generator in GENERATORS:
         generator.seed()
     # Output reaches the parent as it is written.
     sys.stdout, sys.stderr = RUN_STDOUT, RUN_STDERR
+
+
+def lock_down():
+    """In the run's PID 1 once its program has come: its own user, its limits, no capabilities, the
+    filter. Not before: until then the warm parent, another user, may still open its /work."""
+    if SLOTS is not None:
+        # Its own host user, which the warm parent mapped to 1000 here.
+        os.setgroups([])
+        os.setresgid(GID, GID, GID)
+        os.setresuid(UID, UID, UID)
+    set_limits(CONFIG)
+    drop_capabilities()
+    check(libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(RUN_FILTER), 0, 0), "seccomp")
 
 
 def read_exactly(fd, count):
@@ -427,11 +443,12 @@ def run_program(code, cpu_seconds):
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-def prepared_run(code_r, out_w, err_w, status_w, alone):
+def prepared_run(code_r, out_w, err_w, status_w, go_r, alone):
     """In a new child, ahead of any program: new namespaces, a private /tmp
     and /work, and the program's process as PID 1, waiting for its code.
     `alone`: this process was cloned into the namespaces and is that PID 1;
-    otherwise it enters them, forks the program's process and reports its exit."""
+    otherwise it enters them, forks the program's process and reports its exit.
+    `go_r`: with slots, where the warm parent says it has mapped this run's user."""
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -441,15 +458,26 @@ def prepared_run(code_r, out_w, err_w, status_w, alone):
         os.dup2(null, 0)
         os.dup2(status_w, 3)
         os.dup2(code_r, 4)
-        os.closerange(5, 1 << 16)
+        if go_r is not None:
+            os.dup2(go_r, 5)
+        os.closerange(5 if go_r is None else 6, 1 << 16)
         os.setsid()
         if not alone:
             check(libc.unshare(RUN_NAMESPACES), "unshare")
-        write_file("/proc/self/setgroups", "deny")
-        write_file("/proc/self/uid_map", f"{UID} {UID} 1")
-        write_file("/proc/self/gid_map", f"{GID} {GID} 1")
+        if go_r is not None:
+            if not alone:
+                os.write(3, b"u")
+            if os.read(5, 1) != b"g":
+                raise OSError("the warm parent did not map the run's user")
+            os.close(5)
+        else:
+            write_file("/proc/self/setgroups", "deny")
+            write_file("/proc/self/uid_map", f"{UID} {UID} 1")
+            write_file("/proc/self/gid_map", f"{GID} {GID} 1")
         mount(None, "/", None, MS_REC | MS_PRIVATE, None)
-        size = f"size={CONFIG['diskMb']}m"
+        # Files and links each take one of a bounded number of inodes: tearing down a tmpfs of a
+        # million links holds up whoever closes it last.
+        size = f"size={CONFIG['diskMb']}m,nr_inodes={MAX_INODES}"
         mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
         mount("tmpfs", "/work", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=0755,uid={UID},gid={GID}")
         # The zygote's /proc shows every run's processes, and a fresh one cannot be
@@ -466,6 +494,7 @@ def prepared_run(code_r, out_w, err_w, status_w, alone):
             os.close(3)
             prepare_program()
             message = receive_program(4)
+            lock_down()
             run_program(message["code"], message["cpuSeconds"])
         # The program's output ends when its processes end, not when this one does.
         os.close(4)
@@ -493,13 +522,25 @@ class Runner:
         self.out_r, out_w = os.pipe()
         self.err_r, err_w = os.pipe()
         self.status_r, status_w = os.pipe()
+        self.slot = take_slot()
+        go_r, go_w = os.pipe() if self.slot is not None else (None, None)
         sys.stdout.flush()
         self.alone = CLONE is not None
         self.pid = clone_process(CLONE, RUN_NAMESPACES) if self.alone else os.fork()
         if self.pid == 0:
-            prepared_run(code_r, out_w, err_w, status_w, self.alone)
-        for fd in (code_r, out_w, err_w, status_w):
+            prepared_run(code_r, out_w, err_w, status_w, go_r, self.alone)
+        for fd in (code_r, out_w, err_w, status_w) + ((go_r,) if go_r is not None else ()):
             os.close(fd)
+        if self.slot is not None:
+            try:
+                # A forked-twice run says when it has its namespaces; a cloned one has them now.
+                if self.alone or os.read(self.status_r, 1) == b"u":
+                    write_file(f"/proc/{self.pid}/uid_map", f"{UID} {self.slot} 1")
+                    write_file(f"/proc/{self.pid}/gid_map", f"{GID} {self.slot} 1")
+                    os.write(go_w, b"g")
+            except OSError:
+                pass  # It died preparing: it is reaped and replaced.
+            os.close(go_w)
 
     def open_work(self):
         """Once the prepared run is ready (or gone): a descriptor of its /work, which outlives its process."""
@@ -513,6 +554,18 @@ class Runner:
     def discard(self):
         for fd in (self.code_w, self.out_r, self.err_r, self.status_r):
             os.close(fd)
+        give_slot(self.slot)
+
+
+def take_slot():
+    """A host user for a new run, none of whose processes is alive; None without slots, or (with
+    thousands of runs alive at once) when every one is taken: the run then maps 1000 here, as without."""
+    return SLOTS.pop(0) if SLOTS else None
+
+
+def give_slot(slot):
+    if slot is not None:
+        SLOTS.append(slot)
 
 
 class Run:
@@ -522,6 +575,7 @@ class Run:
         self.id = run_id
         self.pid = runner.pid
         self.alone = runner.alone
+        self.slot = runner.slot
         work = runner.open_work()
         self.handed = [runner.code_w, runner.out_r, runner.err_r] + ([work] if work is not None else [])
         self.fds = {"code": runner.code_w, "stdout": runner.out_r, "stderr": runner.err_r, "work": work}
@@ -564,6 +618,7 @@ def main():
         """Its process has ended: say how. A cloned run's exit is its program's own; a
         forked-twice run's comes from its middle process, or from that process's death."""
         del runs[run.id]
+        give_slot(run.slot)
         status = run.exit_status
         exit = {"code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
                 "signal": signal_name(os.WTERMSIG(status)) if os.WIFSIGNALED(status) else None}
