@@ -1,0 +1,179 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { RunLimits } from "./run-cgroups.js";
+
+/** A control group as the kernel has it. */
+export interface Group {
+  /** Off the event loop: moving a process between groups waits on the kernel for a millisecond or more. */
+  add(pid: number): Promise<void>;
+  kill(): void;
+  /** Processes the kernel has stopped in it for memory, so far. */
+  oomKills(): number;
+  empty(): boolean;
+  remove(): void;
+}
+
+/** Where one process makes its runs' groups, in one cgroup hierarchy. */
+export interface Hierarchy {
+  version: "v1" | "v2";
+  /** This process's folders, made here and removed when it closes. */
+  paths: string[];
+  make(name: string, limits: RunLimits): Group;
+}
+
+export const PREFIX = "execute-code-ui-";
+
+export const read = (path: string) => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Removes a folder of groups and the groups in it, where their processes are gone. */
+export function removeTree(path: string) {
+  try {
+    for (const entry of readdirSync(path, { withFileTypes: true }))
+      if (entry.isDirectory()) removeTree(join(path, entry.name));
+    rmdirSync(path);
+  } catch {
+    // Still in use, or gone already.
+  }
+}
+
+/** Folders left by processes that died without closing: nothing runs in them any more. */
+function removeStale(parent: string) {
+  for (const name of existsSync(parent) ? readdirSync(parent) : []) {
+    const pid = Number(name.slice(PREFIX.length).split("-")[0]);
+    if (name.startsWith(PREFIX) && Number.isInteger(pid) && pid !== process.pid && !alive(pid))
+      removeTree(join(parent, name));
+  }
+}
+
+function killAll(procs: string) {
+  for (const pid of read(procs).split("\n").filter(Boolean).map(Number)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Ended already.
+    }
+  }
+}
+
+function removeLater(paths: string[], tries = 50) {
+  const left = paths.filter((path) => {
+    try {
+      rmdirSync(path);
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "EBUSY";
+    }
+  });
+  if (left.length && tries > 0) setTimeout(() => removeLater(left, tries - 1), 100).unref();
+}
+
+const oomKills = (text: string) => Number(/^oom_kill (\d+)$/m.exec(text)?.[1] ?? 0);
+
+/** Groups under v1's memory and pids controllers: two folders a group. */
+export function v1Groups(memoryParent: string, pidsParent: string, name: string): Hierarchy {
+  removeStale(memoryParent);
+  removeStale(pidsParent);
+  const memoryBase = join(memoryParent, name);
+  const pidsBase = join(pidsParent, name);
+  mkdirSync(memoryBase, { recursive: true });
+  mkdirSync(pidsBase, { recursive: true });
+  return {
+    version: "v1",
+    paths: [memoryBase, pidsBase],
+    make(run, limits) {
+      const memory = join(memoryBase, run);
+      const pids = join(pidsBase, run);
+      mkdirSync(memory);
+      mkdirSync(pids);
+      try {
+        writeFileSync(join(memory, "memory.limit_in_bytes"), String(limits.memoryBytes));
+        // With swap accounting, memory and swap together: nothing pushed to swap escapes the limit.
+        if (existsSync(join(memory, "memory.memsw.limit_in_bytes")))
+          writeFileSync(join(memory, "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
+        writeFileSync(join(pids, "pids.max"), String(limits.processes));
+      } catch (error) {
+        removeLater([memory, pids]);
+        throw error;
+      }
+      return {
+        add: async (pid) => {
+          await Promise.all([memory, pids].map((group) => writeFile(join(group, "cgroup.procs"), String(pid))));
+        },
+        kill: () => killAll(join(pids, "cgroup.procs")),
+        oomKills: () => oomKills(read(join(memory, "memory.oom_control"))),
+        empty: () => read(join(pids, "cgroup.procs")).trim() === "",
+        remove: () => removeLater([memory, pids]),
+      };
+    },
+  };
+}
+
+/** Groups under cgroup v2, below this process's own group (handing the controllers down). */
+export function v2Groups(own: string, name: string): Hierarchy {
+  const enable = (path: string) => {
+    const enabled = read(join(path, "cgroup.subtree_control")).split(/\s+/);
+    if (!enabled.includes("memory") || !enabled.includes("pids"))
+      writeFileSync(join(path, "cgroup.subtree_control"), "+memory +pids");
+  };
+  removeStale(own);
+  const base = join(own, name);
+  try {
+    enable(own);
+  } catch (error) {
+    // A group with processes in it cannot hand controllers down: where the
+    // processes are this one alone, it moves into a leaf of its own first.
+    const members = read(join(own, "cgroup.procs")).split("\n").filter(Boolean).map(Number);
+    if ((error as NodeJS.ErrnoException).code !== "EBUSY" || members.some((pid) => pid !== process.pid)) throw error;
+    const leaf = join(own, `${name}-server`);
+    mkdirSync(leaf, { recursive: true });
+    writeFileSync(join(leaf, "cgroup.procs"), String(process.pid));
+    enable(own);
+  }
+  mkdirSync(base, { recursive: true });
+  enable(base);
+  return {
+    version: "v2",
+    paths: [base],
+    make(run, limits) {
+      const group = join(base, run);
+      mkdirSync(group);
+      try {
+        writeFileSync(join(group, "memory.max"), String(limits.memoryBytes));
+        if (existsSync(join(group, "memory.swap.max"))) writeFileSync(join(group, "memory.swap.max"), "0");
+        writeFileSync(join(group, "pids.max"), String(limits.processes));
+      } catch (error) {
+        removeLater([group]);
+        throw error;
+      }
+      return {
+        add: (pid) => writeFile(join(group, "cgroup.procs"), String(pid)),
+        kill() {
+          try {
+            writeFileSync(join(group, "cgroup.kill"), "1");
+          } catch {
+            killAll(join(group, "cgroup.procs"));
+          }
+        },
+        oomKills: () => oomKills(read(join(group, "memory.events"))),
+        empty: () => read(join(group, "cgroup.procs")).trim() === "",
+        remove: () => removeLater([group]),
+      };
+    },
+  };
+}
