@@ -487,9 +487,12 @@ def prepared_run(code_r, out_w, err_w, status_w, go_r, alone):
         mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
         # Terminals come from a pool every run on the host shares: a few each.
         mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620,max=8")
-        # Ready: the warm parent opens this run's /work now, for the Node parent to read its files from.
-        os.write(3, b"r")
+        # A forked-twice run's program process exists before the run says it is ready, so that the
+        # server finds it to put it in the run's group.
         pid = 0 if alone else os.fork()
+        if pid != 0 or alone:
+            # Ready: the warm parent opens this run's /work now, for the Node parent to read its files from.
+            os.write(3, b"r")
         if pid == 0:
             os.close(3)
             prepare_program()
