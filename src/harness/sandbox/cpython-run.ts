@@ -201,6 +201,8 @@ export class CpythonRun {
     if (this.workFd !== null) {
       try {
         files = await readRunFiles(`/proc/self/fd/${this.workFd}`, caps);
+      } catch {
+        // Whatever a run left, its result still comes: without files.
       } finally {
         // The last close tears down the run's tmpfs: on libuv's threads, not the event loop.
         close(this.workFd, () => undefined);
