@@ -3,12 +3,7 @@
 // demo's own settings.
 import { createPyodideExecutor, startHarness, type PyodideExecutorOptions } from "../src/harness";
 import { chatClient } from "./chat-client.ts";
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+import { median } from "./median.ts";
 
 export async function demoSpeed(executorOptions: PyodideExecutorOptions = {}, warmRuns = 10) {
   const started = performance.now();

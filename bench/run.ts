@@ -16,7 +16,6 @@ import {
   createPyodideExecutor,
   createScriptedExecutor,
   probeCpython,
-  type Executor,
 } from "../src/harness";
 import { createStaticHandler } from "../src/harness/static-files";
 import { createExecuteCodeTool } from "../src/server";
@@ -24,6 +23,8 @@ import { chromiumArgs, chromiumPath } from "../scripts/chromium.ts";
 import { createPythonTokenizer } from "../src/ui/highlight/python-tokenizer";
 import { largeProgram } from "../stories/fixtures";
 import { demoSpeed } from "./demo-speed.ts";
+import { engineFigures } from "./engine-figures.ts";
+import { median } from "./median.ts";
 import { expectedTokens } from "./page/colours";
 import { soak } from "./soak.ts";
 
@@ -35,11 +36,6 @@ const wanted = (scenario: string) => !ONLY || ONLY.has(scenario);
 const TRACE_DIR = process.env.BENCH_TRACE_DIR;
 /** A long task, as the budgets count them. */
 const LONG_TASK_MS = 50;
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const ms = (n: number | null) => (n === null ? "—" : `${n.toFixed(n < 10 ? 2 : 0)} ms`);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -434,41 +430,6 @@ async function bundleSizes() {
     fallback: total(fallback),
     wasm,
   };
-}
-
-/** One engine's run times, through the executor (the sandbox's HTTP and the tool add the tool overhead above). */
-async function engineFigures(executor: Executor, plots: boolean) {
-  const signal = new AbortController().signal;
-  const run = (code: string) => executor.run({ code, timeoutMs: 60_000, signal });
-  await run("print(0)"); // started: the warm parent, or the Pyodide snapshot
-  const timed = async (code: string, times: number) => {
-    const values: number[] = [];
-    for (let i = 0; i < times; i++) {
-      const start = performance.now();
-      await run(code);
-      values.push(performance.now() - start);
-      // Pyodide's pool refills between runs, as it does between a student's messages.
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    }
-    return median(values);
-  };
-  const print = await timed("print(1)", 15);
-  const plot = plots
-    ? await timed(
-        "import matplotlib.pyplot as plt\nplt.plot([1, 4, 9])\nplt.title('squares')\nplt.savefig('plot.png')",
-        9,
-      )
-    : null;
-  const start = performance.now();
-  const queue = Array.from({ length: 40 }, (_, n) => `print(${n})`);
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      for (let code = queue.shift(); code; code = queue.shift()) await run(code);
-    }),
-  );
-  const perSecond = 40 / ((performance.now() - start) / 1000);
-  await executor.close();
-  return { print, plot, perSecond };
 }
 
 async function serverFigures() {
