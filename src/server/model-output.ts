@@ -1,16 +1,10 @@
+import { bytesInWords } from "../contract/bytes-in-words.js";
 import { normalizeExecuteCodeResult, type ExecuteCodeRunFile } from "../contract/index.js";
 
 function stream(name: string, text: string, cut: number): string {
   const note = cut ? `\n[${cut} more characters of ${name} were cut]` : "";
   return `${name}:\n${text}${note}`;
 }
-
-const size = (bytes: number) =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1024 * 1024
-      ? `${(bytes / 1024).toFixed(1)} KB`
-      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The files in words (the student sees them under the card); never their bytes. */
 function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
@@ -24,8 +18,8 @@ function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
     `files (shown to the student under the output):`,
     ...list.map((file) =>
       file.kind === "image"
-        ? `- figure ${file.name} (${file.mediaType}, ${size(file.size)})${file.alt ? `: ${file.alt}` : ""}`
-        : `- file ${file.name} (${file.mediaType}, ${size(file.size)}), offered for download`,
+        ? `- figure ${file.name} (${file.mediaType}, ${bytesInWords(file.size)})${file.alt ? `: ${file.alt}` : ""}`
+        : `- file ${file.name} (${file.mediaType}, ${bytesInWords(file.size)}), offered for download`,
     ),
     ...notKept,
   ];

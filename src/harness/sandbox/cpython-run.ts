@@ -5,6 +5,7 @@ import { collectOutput, notify, type RunOutcome, type RunRequest } from "./execu
 import { childrenOf, hostPidOf } from "./namespace-pids.js";
 import type { RunCgroup } from "./run-cgroups.js";
 import { readRunFiles, type RunFileCaps } from "./run-directory.js";
+import { filesOpened, isRelativePath } from "./run-inputs.js";
 
 /** How many UTF-16 code units (a string's length) UTF-8 bytes decode to. */
 function utf16Length(bytes: Uint8Array): number {
@@ -138,7 +139,7 @@ export class CpythonRun {
     }
   }
 
-  /** Puts the run in its group, then hands it its program: its time starts then. */
+  /** Puts the run in its group, then hands it its program and files: its time starts then. */
   private async begin(code: number) {
     const { cgroup } = this.context;
     try {
@@ -150,14 +151,20 @@ export class CpythonRun {
       return this.refuse(error);
     }
     if (this.killed || this.settled) return closeSync(code);
+    // The run writes its given files itself, as its own user, before its program starts: their bytes follow the program.
+    const given = (this.request.files ?? []).filter((file) => isRelativePath(file.name));
     const program = Buffer.from(
-      JSON.stringify({ code: this.request.code, cpuSeconds: Math.ceil(this.request.timeoutMs / 1000) + 1 }),
+      JSON.stringify({
+        code: this.request.code,
+        cpuSeconds: Math.ceil(this.request.timeoutMs / 1000) + 1,
+        files: given.map((file) => ({ name: file.name, size: file.bytes.length })),
+      }),
     );
     const length = Buffer.alloc(8);
     length.writeBigUInt64BE(BigInt(program.length));
     const pipe = new Socket({ fd: code, readable: false, writable: true });
     pipe.on("error", () => undefined);
-    pipe.end(Buffer.concat([length, program]));
+    pipe.end(Buffer.concat([length, program, ...given.map((file) => file.bytes)]));
     this.started = performance.now();
     this.timer = setTimeout(() => {
       this.timedOut = true;
@@ -197,10 +204,14 @@ export class CpythonRun {
     const wallTimeMs = Math.round(performance.now() - this.started);
     this.request.signal.removeEventListener("abort", this.onAbort);
     const { cgroup, caps, memoryLimitMb } = this.context;
-    let files: Pick<RunOutcome, "files" | "filesCut"> = { files: [], filesCut: 0 };
+    let files: Pick<RunOutcome, "files" | "filesCut" | "filesRead"> = { files: [], filesCut: 0 };
+    const given = this.request.files ?? [];
     if (this.workFd !== null) {
+      const root = `/proc/self/fd/${this.workFd}`;
       try {
-        files = await readRunFiles(`/proc/self/fd/${this.workFd}`, caps);
+        // Before anything here reads them, which would count as the program's reading.
+        const filesRead = given.length ? await filesOpened(root, given) : undefined;
+        files = { ...(await readRunFiles(root, caps, given)), ...(filesRead ? { filesRead } : {}) };
       } catch {
         // Whatever a run left, its result still comes: without files.
       } finally {

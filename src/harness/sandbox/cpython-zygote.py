@@ -40,6 +40,7 @@ import selectors
 import signal
 import struct
 import sys
+import time
 
 # Loaded once here, shared copy-on-write by every run.
 MODULES = ["numpy", "pandas", "matplotlib", "matplotlib.pyplot", "scipy", "sympy"]
@@ -416,11 +417,48 @@ def read_exactly(fd, count):
 
 
 def receive_program(fd):
-    """The program, straight from the Node parent: 8 bytes of length, then JSON."""
+    """The program, straight from the Node parent: 8 bytes of length, then JSON; the bytes of
+    the files it names (`files`: name and size each) follow, read by `receive_files`."""
     (length,) = struct.unpack(">Q", read_exactly(fd, 8))
-    message = json.loads(read_exactly(fd, length))
-    os.close(fd)
-    return message
+    return json.loads(read_exactly(fd, length))
+
+
+# A given file's access time before the program: any read moves it (relatime updates one this old),
+# which the Node parent reads afterwards to tell which files the program opened.
+UNREAD_NS = 1_000_000_000
+CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def receive_files(fd, files):
+    """As the run's own user, once locked down: its given files into its empty /work, then the pipe
+    closes. Only this run's files pass through it; they count against its disk and memory."""
+    try:
+        for file in files:
+            name, size = file["name"], file["size"]
+            parts = name.split("/")
+            if any(part in ("", ".", "..") or "\0" in part for part in parts):
+                raise OSError(f"a file name that is not a path under /work: {name!r}")
+            if len(parts) > 1:
+                os.makedirs("/".join(parts[:-1]), exist_ok=True)
+            out = os.open(name, CREATE_FLAGS, 0o644)
+            try:
+                while size:
+                    chunk = os.read(fd, min(size, 1 << 20))
+                    if not chunk:
+                        raise EOFError("the program's pipe closed early")
+                    view = memoryview(chunk)
+                    while view:
+                        view = view[os.write(out, view) :]
+                    size -= len(chunk)
+            finally:
+                os.close(out)
+            os.utime(name, ns=(UNREAD_NS, time.time_ns()))
+    except OSError as error:
+        if error.errno in (errno.ENOSPC, errno.EFBIG):
+            raise OSError(f"the files given to the program do not fit in its working directory ({CONFIG['diskMb']} MB)")
+        raise
+    finally:
+        os.close(fd)
 
 
 def run_program(code, cpu_seconds):
@@ -498,6 +536,7 @@ def prepared_run(code_r, out_w, err_w, status_w, go_r, alone):
             prepare_program()
             message = receive_program(4)
             lock_down()
+            receive_files(4, message.get("files", []))
             run_program(message["code"], message["cpuSeconds"])
         # The program's output ends when its processes end, not when this one does.
         os.close(4)

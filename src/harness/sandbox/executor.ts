@@ -13,6 +13,14 @@ export interface RunRequest {
   onStart?: () => void;
   /** Called with each piece of output as the program writes it (for live output). */
   onOutput?: (stream: OutputStream, text: string) => void;
+  /** Files put in the working directory before the program starts: a student's, or earlier runs' of the chat. */
+  files?: RunFileInput[];
+}
+
+/** A file a run is given, under its path in the working directory. */
+export interface RunFileInput {
+  name: string;
+  bytes: Uint8Array;
 }
 
 /** What running a program gave, as the sandbox reports it. */
@@ -29,6 +37,8 @@ export interface RunOutcome {
   files?: RunFileOutput[];
   /** Files left out past the caps on count and size. */
   filesCut?: number;
+  /** Which of the files it was given the program opened, where the engine can tell. */
+  filesRead?: string[];
 }
 
 /** One file a run left, with its bytes. */
@@ -81,4 +91,14 @@ export function collectOutput(limit: number, onOutput?: RunRequest["onOutput"]) 
       if (kept.text) notify(onOutput, stream, kept.text);
     },
   };
+}
+
+/** The files a run left but for those it was given and left as they were: those are kept already. */
+export function changedFiles(files: RunFileOutput[] | undefined, given: RunFileInput[] | undefined): RunFileOutput[] {
+  if (!files || !given?.length) return files ?? [];
+  const before = new Map(given.map((file) => [file.name, file.bytes]));
+  return files.filter((file) => {
+    const was = before.get(file.name);
+    return !was || !Buffer.from(was).equals(file.bytes);
+  });
 }

@@ -10,7 +10,12 @@ let inherited: number[] | null = null;
 type Message =
   | { type: "ready" }
   | { type: "output"; stream: OutputStream; text: string }
-  | { type: "files"; files: Array<{ name: string; mediaType: string; data: string }>; filesCut: number }
+  | {
+      type: "files";
+      files: Array<{ name: string; mediaType: string; data: string }>;
+      filesCut: number;
+      filesRead?: string[];
+    }
   | { type: "done"; exitCode: number; wallTimeMs: number; truncated?: { stdout: number; stderr: number } };
 
 export interface InterpreterLimits {
@@ -37,7 +42,8 @@ const MEMORY_POLL_MS = 100;
 function readFiles(
   message: Extract<Message, { type: "files" }>,
   caps: InterpreterLimits["files"],
-): Pick<RunOutcome, "files" | "filesCut"> {
+  given: NonNullable<RunRequest["files"]>,
+): Pick<RunOutcome, "files" | "filesCut" | "filesRead"> {
   const listed = Array.isArray(message.files) ? message.files : [];
   const files: NonNullable<RunOutcome["files"]> = [];
   let total = 0;
@@ -49,7 +55,12 @@ function readFiles(
     files.push({ name: file.name, mediaType: file.mediaType, bytes });
   }
   const filesCut = (Number.isInteger(message.filesCut) ? message.filesCut : 0) + listed.length - files.length;
-  return { files, filesCut };
+  const read = new Set(Array.isArray(message.filesRead) ? message.filesRead : []);
+  return {
+    files,
+    filesCut,
+    ...(given.length ? { filesRead: given.map((file) => file.name).filter((name) => read.has(name)) } : {}),
+  };
 }
 
 /**
@@ -153,7 +164,7 @@ export class InterpreterProcess {
   }
 
   /** Runs one program; the process is gone when this settles. */
-  run({ code, timeoutMs, signal, onStart, onOutput }: RunRequest): Promise<RunOutcome> {
+  run({ code, timeoutMs, signal, onStart, onOutput, files: given = [] }: RunRequest): Promise<RunOutcome> {
     if (this.used) throw new Error("An interpreter runs one program only.");
     this.used = true;
     this.state = "running";
@@ -161,7 +172,7 @@ export class InterpreterProcess {
     notify(onStart);
     const { maxOutputChars, memoryLimitBytes } = this.limits;
     const { output, cut, add } = collectOutput(maxOutputChars, onOutput);
-    let files: Pick<RunOutcome, "files" | "filesCut"> = {};
+    let files: Pick<RunOutcome, "files" | "filesCut" | "filesRead"> = {};
 
     return new Promise<RunOutcome>((resolve) => {
       let settled = false;
@@ -190,7 +201,7 @@ export class InterpreterProcess {
           // The interpreter cuts at the cap; this only guards against one that does not.
           add(m.stream, m.text);
         } else if (m.type === "files") {
-          files = readFiles(m, this.limits.files);
+          files = readFiles(m, this.limits.files, given);
         } else if (m.type === "done") {
           finish({ kind: "done", message: m });
         } else if (m.type === "protocol-violation") {
@@ -203,7 +214,8 @@ export class InterpreterProcess {
       if (this.exited) return finish({ kind: "exit", code: null, signal: null });
       if (signal.aborted) return onAbort();
       signal.addEventListener("abort", onAbort, { once: true });
-      this.child.stdin!.write(`${JSON.stringify({ code })}\n`);
+      const inputs = given.map((file) => ({ name: file.name, data: Buffer.from(file.bytes).toString("base64") }));
+      this.child.stdin!.write(`${JSON.stringify({ code, files: inputs })}\n`);
     });
   }
 

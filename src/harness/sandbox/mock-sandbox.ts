@@ -9,10 +9,11 @@ import { MAX_CODE_LENGTH } from "../../contract/input.js";
 import { HttpRefusal } from "../../server/http.js";
 import { sendJson as json } from "../node-json.js";
 import { readJsonBody } from "../read-json-body.js";
-import type { Executor } from "./executor.js";
+import { changedFiles, type Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard } from "./replay-guard.js";
 import { createRunFileStore } from "./run-file-store.js";
+import { readUpload } from "./upload-body.js";
 import { createRunScheduler, QueueFullError, type RunSchedule } from "./run-scheduler.js";
 
 export interface MockSandboxOptions {
@@ -40,10 +41,16 @@ export interface MockSandboxOptions {
    */
   schedule?: RunSchedule;
   /**
-   * How long a run's files stay downloadable (`GET /v1/download/…`), in ms.
-   * @default 10 minutes
+   * How long files stay (a run's, downloadable with `GET /v1/download/…`,
+   * and uploaded ones), in ms, counted again each time a run is given them.
+   * @default 30 minutes
    */
   fileTtlMs?: number;
+  /**
+   * Largest file `POST /v1/upload` takes, in bytes.
+   * @default 10 MiB
+   */
+  maxUploadFileBytes?: number;
   /**
    * Bytes of all runs' files kept at once. A file that would fit only by
    * dropping another user's files before their time is not kept, and the
@@ -72,6 +79,10 @@ export interface MockSandboxOptions {
 export const DEFAULT_SANDBOX_RATE_LIMIT: RateLimit = { max: 20, windowMs: 30_000 };
 const MAX_TOKEN_CHARS = 4096;
 const MAX_BODY_BYTES = 256 * 1024;
+export const DEFAULT_MAX_UPLOAD_FILE_BYTES = 10 * 1024 * 1024;
+/** Files one upload may carry, and files one run may be given. */
+const MAX_UPLOAD_FILES = 10;
+const MAX_RUN_INPUTS = 50;
 
 const NDJSON = "application/x-ndjson";
 
@@ -107,6 +118,31 @@ function publicHealth(health: Record<string, unknown>): Record<string, unknown> 
     : rest;
 }
 
+/** codeapi's `files` of an exec request: `[{ id, session_id, name }]`, each naming a kept file. */
+function fileRefs(value: unknown): Array<{ id: string; session_id: string; name: string }> {
+  if (value === undefined || value === null) return [];
+  const id = /^[\w-]{1,100}$/;
+  if (
+    !Array.isArray(value) ||
+    value.length > MAX_RUN_INPUTS ||
+    !value.every(
+      (ref) =>
+        ref &&
+        typeof ref === "object" &&
+        id.test(String(ref.id)) &&
+        id.test(String(ref.session_id)) &&
+        (ref.name === undefined || typeof ref.name === "string"),
+    )
+  ) {
+    throw new HttpRefusal(
+      400,
+      "invalid_files",
+      `files must be at most ${MAX_RUN_INPUTS} references { id, session_id, name } to kept files.`,
+    );
+  }
+  return value.map((ref) => ({ id: ref.id, session_id: ref.session_id, name: String(ref.name ?? "") }));
+}
+
 /**
  * A stand-in for the sandbox service with the same contract: `POST /v1/exec`
  * with a bearer JWT used once (its `jti` is remembered until it expires), a
@@ -122,6 +158,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
   const clockTolerance = options.clockToleranceSeconds ?? 30;
   const replays = createReplayGuard();
   const scheduler = createRunScheduler(options.schedule);
+  const maxUploadFileBytes = options.maxUploadFileBytes ?? DEFAULT_MAX_UPLOAD_FILE_BYTES;
   const runFiles = createRunFileStore({
     ttlMs: options.fileTtlMs,
     maxBytes: options.maxFileStoreBytes,
@@ -165,26 +202,69 @@ export function createMockSandbox(options: MockSandboxOptions) {
     return payload;
   }
 
+  /** Takes one of the participant's requests; answers 429 and false when they have used them up. */
+  function rateAllows(res: ServerResponse, participant: string): boolean {
+    const limit = limiter.take(participant);
+    if (limit.allowed) return true;
+    const seconds = Math.ceil(limit.retryAfterMs / 1000);
+    json(
+      res,
+      429,
+      { error: "rate_limited", message: "Too many requests.", retry_after_seconds: seconds },
+      { "retry-after": String(seconds) },
+    );
+    return false;
+  }
+
+  /**
+   * `POST /v1/upload` (multipart, one or more files): keeps them for the
+   * caller, all or none, and answers codeapi's
+   * `{ message, session_id, files: [{ fileId, filename }] }` (with each
+   * file's type and size). A name is stored safe (`safeFileName`), once.
+   */
+  async function upload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const claims = await authenticate(req);
+    const participant = `${String(claims.tenant_id)}:${claims.sub}`;
+    if (!rateAllows(res, participant)) return;
+    const files = await readUpload(req, { maxFileBytes: maxUploadFileBytes, maxFiles: MAX_UPLOAD_FILES });
+    const sessionId = claims.jti!;
+    const kept = runFiles.put(sessionId, participant, files);
+    if (kept.notKept) {
+      runFiles.discard(sessionId, participant);
+      throw new HttpRefusal(
+        507,
+        "no_room",
+        "The sandbox has no room for these files now (each student's files are bounded); try again with fewer or smaller files later.",
+      );
+    }
+    json(res, 201, {
+      message: "success",
+      session_id: sessionId,
+      files: kept.entries.map((entry) => ({
+        fileId: entry.id,
+        filename: entry.name,
+        content_type: entry.content_type,
+        size: entry.size,
+      })),
+    });
+  }
+
   async function exec(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const claims = await authenticate(req);
-    const body = (await readJsonBody(req, MAX_BODY_BYTES)) as { lang?: unknown; code?: unknown };
+    const body = (await readJsonBody(req, MAX_BODY_BYTES)) as { lang?: unknown; code?: unknown; files?: unknown };
     if (body?.lang !== "py") throw new HttpRefusal(400, "unsupported_language", 'Only "py" is supported.');
     if (typeof body.code !== "string" || !body.code) throw new HttpRefusal(400, "missing_code", "No program was sent.");
     if (body.code.length > MAX_CODE_LENGTH) {
       throw new HttpRefusal(400, "program_too_long", `Programs may have at most ${MAX_CODE_LENGTH} characters.`);
     }
 
+    const refs = fileRefs(body.files);
+
     const participant = `${String(claims.tenant_id)}:${claims.sub}`;
-    const limit = limiter.take(participant);
-    if (!limit.allowed) {
-      const seconds = Math.ceil(limit.retryAfterMs / 1000);
-      return json(
-        res,
-        429,
-        { error: "rate_limited", message: "Too many executions.", retry_after_seconds: seconds },
-        { "retry-after": String(seconds) },
-      );
-    }
+    if (!rateAllows(res, participant)) return;
+    // Only the caller's own files: anyone else's are missing, as an expired one is.
+    const given = runFiles.take(participant, refs);
+    const inputs = new Map(given.found.map(({ file }) => [file.name, { name: file.name, bytes: file.bytes }]));
 
     // The caller hanging up (the user pressed stop) ends the run, or its wait.
     const abort = new AbortController();
@@ -217,6 +297,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
         signal: abort.signal,
         onStart: live ? () => live.send({ type: "started", time_limit_ms: maxRunMs }) : undefined,
         onOutput: live ? (stream, text) => live.send({ type: "output", stream, text }) : undefined,
+        files: [...inputs.values()],
       });
     } finally {
       release();
@@ -246,7 +327,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
       }
     }
     // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.
-    const kept = runFiles.put(claims.jti!, participant, outcome.files ?? []);
+    const kept = runFiles.put(claims.jti!, participant, changedFiles(outcome.files, [...inputs.values()]));
     const answer = {
       stdout: outcome.stdout,
       stderr: outcome.stderr,
@@ -261,6 +342,9 @@ export function createMockSandbox(options: MockSandboxOptions) {
       files: kept.entries,
       // Files the run left that are not in `files`: past the executor's caps, or with no room in the store.
       files_cut: (outcome.filesCut ?? 0) + kept.notKept,
+      // Of the files it was given: those the program opened (where the engine can tell), and those that were gone.
+      ...(outcome.filesRead ? { files_read: outcome.filesRead } : {}),
+      files_missing: given.missing,
     };
     if (live) live.end({ type: "result", ...answer });
     else json(res, 200, answer);
@@ -288,7 +372,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
   };
 
   return {
-    /** Handles `/v1/exec`, `/v1/download/…` and `/v1/health`; returns false for any other path so the host can route it. */
+    /** Handles `/v1/exec`, `/v1/upload`, `/v1/download/…` and `/v1/health`; returns false for any other path so the host can route it. */
     handle(req: IncomingMessage, res: ServerResponse): boolean {
       const path = (req.url ?? "").split("?")[0];
       if (path === "/v1/health") {
@@ -310,12 +394,12 @@ export function createMockSandbox(options: MockSandboxOptions) {
         download(req, res, downloading[1]!, downloading[2]!).catch(fail(res));
         return true;
       }
-      if (path !== "/v1/exec") return false;
+      if (path !== "/v1/exec" && path !== "/v1/upload") return false;
       if (req.method !== "POST") {
         json(res, 405, { error: "method_not_allowed", message: "Use POST." }, { allow: "POST" });
         return true;
       }
-      exec(req, res).catch(fail(res));
+      (path === "/v1/upload" ? upload(req, res) : exec(req, res)).catch(fail(res));
       return true;
     },
     close: () => options.executor.close(),

@@ -106,8 +106,42 @@ const mediaTypeOf = (name) => MEDIA_TYPES[name.split(".").at(-1)?.toLowerCase()]
 const MAX_ENTRIES_WALKED = 10_000;
 const MAX_DEPTH = 8;
 
+/**
+ * Puts the run's given files in its working directory, and notes which of
+ * them the program opens (Python's open() reaches Emscripten's FS.open).
+ */
+function giveFiles(given) {
+  const FS = pyodide.FS;
+  const root = FS.cwd();
+  const paths = new Map();
+  for (const { name, data } of given) {
+    const segments = name.split("/");
+    if (segments.some((segment) => !segment || segment === "." || segment === "..")) continue;
+    for (let depth = 1; depth < segments.length; depth++) {
+      const folder = `${root}/${segments.slice(0, depth).join("/")}`;
+      if (!FS.analyzePath(folder).exists) FS.mkdir(folder);
+    }
+    FS.writeFile(`${root}/${name}`, Buffer.from(data, "base64"));
+    paths.set(`${root}/${name}`, name);
+  }
+  const opened = new Set();
+  const open = FS.open;
+  FS.open = (path, ...rest) => {
+    if (typeof path === "string") {
+      const full = path.startsWith("/") ? path : `${FS.cwd()}/${path}`;
+      if (paths.has(full)) opened.add(paths.get(full));
+    }
+    return open(path, ...rest);
+  };
+  // Stopped before the files are collected, which opens them too.
+  const stopNoting = () => {
+    FS.open = open;
+  };
+  return { opened, stopNoting, unchanged: new Map(given.map(({ name, data }) => [name, data])) };
+}
+
 /** What the program left in its working directory, within the caps; the rest is counted, not sent. */
-function collectFiles() {
+function collectFiles(unchanged) {
   const FS = pyodide.FS;
   const files = [];
   let cut = 0;
@@ -123,6 +157,11 @@ function collectFiles() {
         continue;
       }
       if (!FS.isFile(stat.mode)) continue;
+      // A given file left as it was is not the run's own.
+      const given = unchanged.get(`${prefix}${name}`);
+      if (given !== undefined && stat.size === Buffer.byteLength(given, "base64")) {
+        if (Buffer.from(FS.readFile(path)).toString("base64") === given) continue;
+      }
       if (
         files.length >= fileCaps.maxFiles ||
         stat.size > fileCaps.maxFileBytes ||
@@ -148,7 +187,8 @@ function collectFiles() {
   return { files, filesCut: cut };
 }
 
-function run(code) {
+function run(code, given) {
+  const { opened, stopNoting, unchanged } = giveFiles(given);
   const started = performance.now();
   let exitCode;
   try {
@@ -159,7 +199,8 @@ function run(code) {
   }
   for (const stream of ["stdout", "stderr"]) emit(stream, decoders[stream].decode());
   const wallTimeMs = Math.round(performance.now() - started);
-  send({ type: "files", ...collectFiles() });
+  stopNoting();
+  send({ type: "files", ...collectFiles(unchanged), filesRead: [...opened] });
   send({ type: "done", exitCode, wallTimeMs, truncated: cut });
   process.exit(0);
 }
@@ -169,6 +210,7 @@ process.stdin.on("data", (chunk) => {
   const end = input.indexOf("\n");
   if (end === -1) return;
   process.stdin.pause();
-  run(JSON.parse(input.slice(0, end)).code);
+  const message = JSON.parse(input.slice(0, end));
+  run(message.code, Array.isArray(message.files) ? message.files : []);
 });
 send({ type: "ready" });

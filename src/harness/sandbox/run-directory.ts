@@ -3,7 +3,7 @@ import { open, opendir } from "node:fs/promises";
 import { Mime } from "mime";
 import otherTypes from "mime/types/other.js";
 import standardTypes from "mime/types/standard.js";
-import type { RunFileOutput } from "./executor.js";
+import type { RunFileInput, RunFileOutput } from "./executor.js";
 
 /** The caps on the files one run may leave. */
 export interface RunFileCaps {
@@ -62,13 +62,16 @@ async function figureDescriptions(root: string): Promise<Record<string, unknown>
  * counted, not read. `root` is a path to that directory that this process
  * holds open (`/proc/self/fd/N`), read once every process of the run has
  * ended, so nothing in it changes while it is read. Links, FIFOs and
- * devices are skipped, never followed or opened for reading.
+ * devices are skipped, never followed or opened for reading; files it was
+ * `given` and left unchanged are not its own.
  */
 export async function readRunFiles(
   root: string,
   caps: RunFileCaps,
+  given: readonly RunFileInput[] = [],
 ): Promise<{ files: RunFileOutput[]; filesCut: number }> {
   const described = await figureDescriptions(root);
+  const before = new Map(given.map((file) => [file.name, file.bytes]));
   const rootPath = Buffer.from(`${root}/`);
   const files: RunFileOutput[] = [];
   let cut = 0;
@@ -94,6 +97,12 @@ export async function readRunFiles(
       const path = Buffer.concat([relative, entry.name]);
       const shown = path.toString("utf8");
       if (shown === FIGURES_NAME || !entry.file) continue;
+      // A file it was given and left as it was is kept already: it takes none of the run's room.
+      const was = before.get(shown);
+      if (was) {
+        const now = await readRegular(Buffer.concat([rootPath, path]), was.length);
+        if (now && Buffer.from(was).equals(now)) continue;
+      }
       if (files.length >= caps.maxFiles) {
         cut++;
         continue;

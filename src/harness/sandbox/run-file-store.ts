@@ -39,8 +39,8 @@ interface Session {
 
 export interface RunFileStoreOptions {
   /**
-   * How long a run's files are kept, in ms.
-   * @default 10 minutes
+   * How long files are kept after they were made, uploaded or last given to a run, in ms.
+   * @default 30 minutes
    */
   ttlMs?: number;
   /**
@@ -62,6 +62,7 @@ export interface RunFileStoreOptions {
   maxBytesPerOwner?: number;
 }
 
+export const DEFAULT_RUN_FILE_TTL_MS = 30 * 60_000;
 export const DEFAULT_RUN_FILE_STORE_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER = 32 * 1024 * 1024;
 
@@ -74,7 +75,7 @@ export const DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER = 32 * 1024 * 1024;
  * most gives way first.
  */
 export function createRunFileStore({
-  ttlMs = 10 * 60_000,
+  ttlMs = DEFAULT_RUN_FILE_TTL_MS,
   maxBytes = DEFAULT_RUN_FILE_STORE_BYTES,
   maxBytesPerOwner = DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER,
 }: RunFileStoreOptions = {}) {
@@ -100,8 +101,17 @@ export function createRunFileStore({
     own.sessions.delete(id);
     if (!own.sessions.size) owners.delete(session.owner);
   };
+  /** A session used again lives `ttlMs` from now: it goes to the end of the order, where the newest are. */
+  const touch = (id: string, session: Session, now: number) => {
+    session.expiresAt = now + ttlMs;
+    sessions.delete(id);
+    sessions.set(id, session);
+    const own = owners.get(session.owner)!.sessions;
+    own.delete(id);
+    own.add(id);
+  };
   const sweep = (now: number) => {
-    // Every session lives as long, so the first that is not expired ends the sweep.
+    // Sessions are in the order they expire, so the first that is not expired ends the sweep.
     for (const [id, session] of sessions) {
       if (session.expiresAt > now) break;
       dropSession(id);
@@ -205,12 +215,41 @@ export function createRunFileStore({
       if (!session.files.size) dropSession(sessionId);
       return { entries, notKept };
     },
+    /** Drops a session of `owner`'s at once (an upload that could not be kept whole). */
+    discard(sessionId: string, owner: string): void {
+      if (sessions.get(sessionId)?.owner === owner) dropSession(sessionId);
+    },
     /** A file for its owner, while it is kept; null for anyone else, as for a file that never was. */
     get(sessionId: string, fileId: string, owner: string): StoredFile | null {
       sweep(Date.now());
       const session = sessions.get(sessionId);
       if (!session || session.owner !== owner) return null;
       return session.files.get(fileId) ?? null;
+    },
+    /**
+     * The files `refs` name, for their owner, for a run to be given; each
+     * session used lives `ttlMs` longer. Anything not found (expired, pushed
+     * out, another owner's, never made) is in `missing`, alike.
+     */
+    take<Ref extends { session_id: string; id: string }>(
+      owner: string,
+      refs: readonly Ref[],
+    ): { found: Array<{ ref: Ref; file: StoredFile }>; missing: Ref[] } {
+      const now = Date.now();
+      sweep(now);
+      const found: Array<{ ref: Ref; file: StoredFile }> = [];
+      const missing: Ref[] = [];
+      for (const ref of refs) {
+        const session = sessions.get(ref.session_id);
+        const file = session?.owner === owner ? session.files.get(ref.id) : undefined;
+        if (!session || !file) {
+          missing.push(ref);
+          continue;
+        }
+        touch(ref.session_id, session, now);
+        found.push({ ref, file });
+      }
+      return { found, missing };
     },
     /** Bytes kept, in all and by owner. */
     usage(): { total: number; owners: Map<string, number> } {

@@ -1,0 +1,175 @@
+// A student's files in the sandbox: `POST /v1/upload` keeps them for their
+// owner, `files` on `/v1/exec` puts them in the run's working directory, a
+// run's new files carry into the next, and nobody else reaches them. Both
+// engines; CPython needs scripts/setup.sh.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCpythonExecutor, createPyodideExecutor, type Executor } from "../../src/harness";
+import { startSandbox } from "./sandbox-fixture";
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+interface Ref {
+  id: string;
+  session_id: string;
+  name: string;
+}
+
+const scores = "name,score\nada,90\nada,70\nbob,60\n";
+
+async function upload(sandbox: Sandbox, participantId: string, files: Array<[string, string]>) {
+  const form = new FormData();
+  for (const [name, content] of files) form.append("file", new Blob([content]), name);
+  const token = await sandbox.minter.mint({ participantId, tenantId: "course-1" });
+  const response = await fetch(`${sandbox.url}/v1/upload`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const refsOf = (body: Record<string, unknown>): Ref[] =>
+  (body.files as Array<{ fileId: string; filename: string }>).map((file) => ({
+    id: file.fileId,
+    session_id: body.session_id as string,
+    name: file.filename,
+  }));
+
+async function exec(sandbox: Sandbox, participantId: string, code: string, files: Ref[] = []) {
+  const token = await sandbox.minter.mint({ participantId, tenantId: "course-1" });
+  const response = await fetch(`${sandbox.url}/v1/exec`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ lang: "py", code, files }),
+  });
+  return (await response.json()) as {
+    stdout: string;
+    stderr: string;
+    code: number;
+    session_id: string;
+    files: Array<{ id: string; name: string; content_type: string; size: number }>;
+    files_read?: string[];
+    files_missing: Ref[];
+  };
+}
+
+describe.each([
+  ["cpython", () => createCpythonExecutor({ memoryLimitMb: 512 })],
+  ["pyodide", () => createPyodideExecutor({ poolSize: 1, onWarning: () => undefined })],
+])("a student's files in the %s engine", (_engine, makeExecutor) => {
+  let executor: Executor;
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    executor = makeExecutor();
+    sandbox = await startSandbox(executor);
+  }, 120_000);
+  afterAll(() => sandbox?.close());
+
+  it("a program opens an uploaded CSV by name, and the answer says it read it and gives back only what it wrote", async () => {
+    const uploaded = await upload(sandbox, "ada", [["scores.csv", scores]]);
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.files).toEqual([
+      { fileId: expect.any(String), filename: "scores.csv", content_type: "text/csv", size: scores.length },
+    ]);
+    const answer = await exec(
+      sandbox,
+      "ada",
+      [
+        "import csv",
+        "rows = list(csv.DictReader(open('scores.csv')))",
+        "mean = sum(int(r['score']) for r in rows if r['name'] == 'ada') / 2",
+        "print(mean)",
+        "open('means.csv', 'w').write(f'name,mean\\nada,{mean}\\n')",
+      ].join("\n"),
+      refsOf(uploaded.body),
+    );
+    expect(answer.stderr).toBe("");
+    expect(answer.stdout).toBe("80.0\n");
+    expect(answer.files_read).toEqual(["scores.csv"]);
+    expect(answer.files.map((file) => file.name)).toEqual(["means.csv"]);
+    expect(answer.files_missing).toEqual([]);
+
+    // The next run of the chat gets both: the student's file and the one the run wrote.
+    const next = await exec(sandbox, "ada", "print(open('means.csv').read().split()[1])", [
+      ...refsOf(uploaded.body),
+      { id: answer.files[0]!.id, session_id: answer.session_id, name: "means.csv" },
+    ]);
+    expect(next.stdout).toBe("ada,80.0\n");
+    expect(next.files_read).toEqual(["means.csv"]);
+    expect(next.files).toEqual([]);
+  });
+
+  it("a given file the program changes comes back as a new file; one it only lists is not read", async () => {
+    const uploaded = await upload(sandbox, "ada", [["notes.txt", "one\n"]]);
+    const answer = await exec(
+      sandbox,
+      "ada",
+      "import os\nprint(sorted(os.listdir('.')))\nopen('notes.txt', 'a').write('two\\n')",
+      refsOf(uploaded.body),
+    );
+    expect(answer.stdout).toBe("['notes.txt']\n");
+    expect(answer.files.map((file) => [file.name, file.size])).toEqual([["notes.txt", 8]]);
+  });
+
+  it("another student's file is missing to them, as an expired one is, and never in their run", async () => {
+    const uploaded = await upload(sandbox, "ada", [["secret.csv", "a\n1\n"]]);
+    const answer = await exec(sandbox, "eve", "import os\nprint(os.listdir('.'))", refsOf(uploaded.body));
+    expect(answer.stdout).toBe("[]\n");
+    expect(answer.files_missing).toEqual(refsOf(uploaded.body));
+    const [ref] = refsOf(uploaded.body);
+    const token = await sandbox.minter.mint({ participantId: "eve", tenantId: "course-1" });
+    const download = await fetch(`${sandbox.url}/v1/download/${ref!.session_id}/${ref!.id}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(download.status).toBe(404);
+  });
+});
+
+describe("uploads the sandbox refuses", () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    const executor: Executor = { run: async () => ({ fault: { kind: "reset" } }), close: async () => undefined };
+    sandbox = await startSandbox(executor, { maxUploadFileBytes: 1024 });
+  });
+  afterAll(() => sandbox?.close());
+
+  it("says why in words, and keeps nothing of an upload it refuses", async () => {
+    const tooBig = await upload(sandbox, "ada", [
+      ["small.csv", "a\n"],
+      ["big.csv", "x".repeat(2000)],
+    ]);
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.message).toBe('"big.csv" is 2 KB; a file may be at most 1 KB.');
+    expect((await upload(sandbox, "ada", [["empty.csv", ""]])).body).toMatchObject({
+      error: "empty_file",
+      message: '"empty.csv" is empty.',
+    });
+    const docx = await upload(sandbox, "ada", [["essay.docx", "PK"]]);
+    expect(docx.status).toBe(415);
+    expect(docx.body.message).toMatch(/^The sandbox takes \.csv, \.tsv, .* files; "essay\.docx" is none of them\.$/);
+  });
+
+  it("stores a hostile name safely and two files of one name apart", async () => {
+    const uploaded = await upload(sandbox, "ada", [
+      ["../../etc/passwd.txt", "a"],
+      ["x\u202Egnp.csv", "b"],
+      ["..", "c"],
+      ["data.csv", "d"],
+      ["data.csv", "e"],
+    ]);
+    // ".." has no extension the sandbox takes.
+    expect(uploaded.status).toBe(415);
+    const ok = await upload(sandbox, "ada", [
+      ["../../etc/passwd.txt", "a"],
+      ["x\u202Egnp.csv", "b"],
+      ["data.csv", "d"],
+      ["folder\\data.csv", "e"],
+    ]);
+    expect(ok.status).toBe(201);
+    expect((ok.body.files as Array<{ filename: string }>).map((file) => file.filename)).toEqual([
+      "passwd.txt",
+      "x_gnp.csv",
+      "data.csv",
+      "data (2).csv",
+    ]);
+  });
+});
