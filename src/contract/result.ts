@@ -45,6 +45,10 @@ export const completedResultSchema = v.object({
   files: v.optional(v.array(runFileSchema)),
   /** Files the run left that the sandbox did not keep (past its caps on files), so not in `files`; absent when none. */
   filesCut: v.optional(count),
+  /** Of the files the run was given (the student's, earlier runs'), those the program opened; absent when none. */
+  filesUsed: v.optional(v.array(v.string())),
+  /** Files the run was to be given that the sandbox no longer kept (expired): not in its working directory. */
+  filesGone: v.optional(v.array(v.string())),
 });
 
 /** The program ran past the time limit; what it printed so far is kept. */
@@ -57,6 +61,8 @@ export const timeoutResultSchema = v.object({
   truncated: truncationSchema,
   files: v.optional(v.array(runFileSchema)),
   filesCut: v.optional(count),
+  filesUsed: v.optional(v.array(v.string())),
+  filesGone: v.optional(v.array(v.string())),
 });
 
 /**

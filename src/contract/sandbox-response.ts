@@ -15,6 +15,10 @@ export const sandboxResponseSchema = v.object({
   files: v.nullish(v.array(v.unknown())),
   /** Files the run left that the sandbox did not keep (past its caps on files, or with no room to keep them), so not in `files`. */
   files_cut: count,
+  /** Names of the files the run was given that the program opened, where the sandbox can tell. */
+  files_read: v.nullish(v.array(v.string())),
+  /** The `files` of the request the sandbox no longer kept (expired, or never the caller's). */
+  files_missing: v.nullish(v.array(v.object({ name: v.optional(v.string()) }))),
   timed_out: v.optional(v.boolean()),
   /** The sandbox's own run-time limit, when it says. */
   time_limit_ms: milliseconds,

@@ -12,6 +12,10 @@ import {
   createChatEndpoints,
   createRunStreams,
   createRunFileRoute,
+  createSandboxFiles,
+  createUploadRoute,
+  type ChatFile,
+  type SandboxFiles,
   createPostgresChatStore,
   createSqliteChatStore,
   EXECUTE_CODE_SYSTEM_PROMPT,
@@ -227,6 +231,8 @@ const ISSUER = "execute-code-ui-harness";
 const TENANT_ID = "demo-course";
 /** A run's file, for the demo's cards: `GET /api/files/{sessionId}/{fileId}`. */
 const RUN_FILE_PATH = /^\/api\/files\/[\w-]{1,100}\/[\w-]{1,100}$/;
+/** A student's files, from the demo's composer: `POST /api/uploads` (multipart). */
+const UPLOAD_PATH = "/api/uploads";
 const AUDIENCE = "sandbox";
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
@@ -316,11 +322,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       );
     }
   };
-  const toolsFor = (participantId: string) => ({
+  // Made on first use: the mock sandbox's URL is known once the server listens.
+  let sandboxFiles: SandboxFiles | null = null;
+  const filesOfSandbox = () => (sandboxFiles ??= createSandboxFiles({ sandboxUrl, signing, tenantId: TENANT_ID }));
+  const attachments: SandboxFiles = {
+    upload: (...args) => filesOfSandbox().upload(...args),
+    read: (...args) => filesOfSandbox().read(...args),
+  };
+  const toolsFor = (participantId: string, files?: ChatFile[]) => ({
     execute_code: createExecuteCodeTool({
       sandboxUrl,
       signing,
       participantId,
+      files,
       tenantId: TENANT_ID,
       chatbotId: "harness",
       timeoutMs: options.toolTimeoutMs,
@@ -339,8 +353,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     busyWaitMs: options.busyWaitMs,
     // The gate's switches come with the demo's requests and stay with the chat.
     readOptions: gateOptionsOf,
-    tools: ({ participantId, options: chatOptions }) =>
-      gateCodeExecution(toolsFor(participantId), chatOptions as GateOptions),
+    tools: ({ participantId, options: chatOptions, files }) =>
+      gateCodeExecution(toolsFor(participantId, files), chatOptions as GateOptions),
+    // The student's files: attached in the composer, uploaded through /api/uploads, checked here.
+    attachments,
     // A chat may run execute_code in the browser instead of the sandbox.
     clientReplaceableTools: ["execute_code"],
     limits: {
@@ -370,7 +386,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   async function admit(req: IncomingMessage, res: ServerResponse): Promise<string | null> {
     try {
       // A DELETE carries no body; like a GET, it needs only the origin check (another site cannot send one without CORS).
-      if (req.method === "GET" || req.method === "DELETE") checkSameOrigin(req, options.allowedOrigins);
+      // An upload is multipart; its origin is checked as a read's is (a browser sends Origin with any cross-site POST).
+      if (req.method === "GET" || req.method === "DELETE" || (req.url ?? "").split("?")[0] === UPLOAD_PATH)
+        checkSameOrigin(req, options.allowedOrigins);
       else checkSameOriginJson(req, options.allowedOrigins);
       const participantId = await identify(req, res);
       if (participantId === null) throw new HttpRefusal(401, "unauthenticated", "Sign in to use the chat.");
@@ -383,15 +401,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     }
   }
 
-  // Made on first use: the mock sandbox's URL is known once the server listens.
   let runFiles: ReturnType<typeof createRunFileRoute> | null = null;
+  let uploads: ReturnType<typeof createUploadRoute> | null = null;
 
   async function serveChats(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const isFile = RUN_FILE_PATH.test(path);
+    const isUpload = path === UPLOAD_PATH;
     const route = matchChatRoute(path);
-    if (!route && !isFile && path !== "/api/session")
+    if (!route && !isFile && !isUpload && path !== "/api/session")
       return sendRefusal(req, res, new HttpRefusal(404, "not_found", "There is no such endpoint."));
-    const methods = route ? Object.keys(route.methods) : ["GET"];
+    const methods = route ? Object.keys(route.methods) : isUpload ? ["POST"] : ["GET"];
     if (!methods.includes(req.method ?? "")) {
       res.writeHead(405, { allow: methods.join(", ") }).end();
       return;
@@ -405,6 +424,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
         ...(options.model ? { model: options.modelName ?? "a real model" } : {}),
       };
       return sendJson(res, 200, session, { "cache-control": "no-store" });
+    }
+    if (isUpload) {
+      uploads ??= createUploadRoute({ sandboxUrl, signing, tenantId: TENANT_ID, sandboxFiles: attachments });
+      return sendWebResponse(res, await uploads.handle(toWebRequest(req, res), { participantId }));
     }
     if (isFile) {
       // The sandbox answers only the run's owner: a file of another participant is a 404.

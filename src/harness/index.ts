@@ -18,13 +18,12 @@ export {
 export { modelFromEnv, ModelEnvError, type ModelEnv } from "./model-from-env.js";
 export {
   createScriptedModel,
-  DEMO_PROGRAMS,
   DESCRIBE_PROMPT,
   describePrompt,
-  programFor,
   replyToToolResult,
   type ScriptedModelOptions,
 } from "./scripted-model.js";
+export { DEMO_PROGRAMS, programFor } from "./scripted-programs.js";
 export { createMockSandbox, DEFAULT_SANDBOX_RATE_LIMIT, type MockSandboxOptions } from "./sandbox/mock-sandbox.js";
 export {
   startMockSandbox,

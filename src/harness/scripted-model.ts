@@ -1,73 +1,11 @@
-import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
-
-/** Plain-language prompts the demo offers, each with the program it runs. */
-export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; code: string }> = [
-  {
-    prompt: "Add up the numbers from 1 to 100",
-    match: /1 to 100|sum/i,
-    code: "total = sum(range(1, 101))\nprint(total)",
-  },
-  {
-    prompt: "Show me a real traceback",
-    match: /traceback|error/i,
-    code: 'def mean(values):\n    return sum(values) / len(values)\n\nscores = []\nprint("scores:", scores)\nprint(mean(scores))',
-  },
-  {
-    prompt: "Exit with code 3",
-    match: /exit/i,
-    code: 'import sys\n\nprint("leaving early")\nsys.exit(3)',
-  },
-  {
-    prompt: "Count slowly, printing as it goes",
-    match: /slowly|as it goes|tick/i,
-    code: 'import time\n\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(1)',
-  },
-  {
-    prompt: "Loop forever",
-    match: /forever|infinite/i,
-    code: "n = 0\nwhile True:\n    n += 1",
-  },
-  {
-    prompt: "Print a colourful report",
-    match: /colou?r/i,
-    code: 'GREEN, RED, BOLD, RESET = "\\033[32m", "\\033[31m", "\\033[1m", "\\033[0m"\nprint(f"{BOLD}Report{RESET}")\nprint(f"{GREEN}passed: 3{RESET}")\nprint(f"{RED}failed: 1{RESET}")',
-  },
-  {
-    prompt: "Plot the squares and save them as a CSV",
-    match: /plot|figure|csv/i,
-    code: [
-      "import csv",
-      "import matplotlib.pyplot as plt",
-      "",
-      "n = list(range(1, 11))",
-      "squares = [k * k for k in n]",
-      'with open("squares.csv", "w", newline="") as f:',
-      "    csv.writer(f).writerows(zip(n, squares))",
-      'plt.plot(n, squares, marker="o")',
-      'plt.title("Squares")',
-      'plt.xlabel("n")',
-      'plt.ylabel("n squared")',
-      "plt.show()",
-      'print("sum of squares:", sum(squares))',
-    ].join("\n"),
-  },
-];
-
-/**
- * The body of the first fenced block (```python, or any other info string):
- * what follows the opening fence's line up to the next fence. Found with
- * indexOf, in linear time: a pattern that backtracks took seconds on a long
- * line of backticks, and held up every other request meanwhile.
- */
-function firstFence(text: string): string | null {
-  const open = text.indexOf("```");
-  if (open === -1) return null;
-  const lineEnd = text.indexOf("\n", open + 3);
-  if (lineEnd === -1) return null;
-  const close = text.indexOf("```", lineEnd + 1);
-  return close === -1 ? null : text.slice(lineEnd + 1, close);
-}
+import { programFor } from "./scripted-programs.js";
 
 export interface ScriptedModelOptions {
   /** Name of the code tool the model calls. */
@@ -87,13 +25,6 @@ export interface ScriptedModelOptions {
 function lastOf<T>(items: readonly T[], test: (item: T) => boolean): T | undefined {
   for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return items[i];
   return undefined;
-}
-
-/** The program a user message asks for: a fenced Python block as written, or a demo prompt's program. */
-export function programFor(message: string): string | null {
-  const fenced = firstFence(message);
-  if (fenced !== null) return fenced.replace(/\n$/, "");
-  return DEMO_PROGRAMS.find((demo) => demo.match.test(message))?.code ?? null;
 }
 
 function textOfTool(prompt: LanguageModelV3Prompt): string | null {
@@ -210,14 +141,19 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
   const inputChunks = options.inputChunks ?? 8;
 
   /** What to answer: text, or a call of the code tool. Depends on the prompt alone. */
-  const decide = (prompt: LanguageModelV3Prompt): { text: string } | { code: string } => {
+  const decide = (
+    prompt: LanguageModelV3Prompt,
+    tools: LanguageModelV3CallOptions["tools"],
+  ): { text: string } | { code: string } => {
     const toolText = textOfTool(prompt);
     if (toolText !== null) return { text: replyToToolResult(toolText) };
     const user = lastOf(prompt, (message) => message.role === "user");
     const message =
       user?.role === "user" ? user.content.map((part) => (part.type === "text" ? part.text : "")).join("\n") : "";
     if (message.trim() === DESCRIBE_PROMPT) return { text: describePrompt(prompt) };
-    const code = programFor(message);
+    // The chat's files, as the server named them in the tool's description.
+    const files = tools?.find((tool) => tool.name === toolName && tool.type === "function");
+    const code = programFor(message, files?.type === "function" ? (files.description ?? "") : "");
     return code === null
       ? { text: "Send me a Python program in a ```python block, or try one of the example prompts, and I will run it." }
       : { code };
@@ -228,8 +164,8 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
     provider: "execute-code-ui-harness",
     modelId: "scripted",
     supportedUrls: {},
-    doGenerate: async ({ prompt }) => {
-      const answer = decide(prompt);
+    doGenerate: async ({ prompt, tools }) => {
+      const answer = decide(prompt, tools);
       return "text" in answer
         ? {
             content: [{ type: "text", text: answer.text }],
@@ -246,8 +182,8 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
             warnings: [],
           };
     },
-    doStream: async ({ prompt }) => {
-      const answer = decide(prompt);
+    doStream: async ({ prompt, tools }) => {
+      const answer = decide(prompt, tools);
       let parts: LanguageModelV3StreamPart[];
       if ("text" in answer) {
         parts = textParts(answer.text, 6);

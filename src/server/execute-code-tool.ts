@@ -15,6 +15,7 @@ import {
 import { readSandboxStream } from "./sandbox-stream.js";
 import { throttleLatest } from "./throttle-latest.js";
 import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
+import { describeChatFiles, type ChatFile } from "./chat-files.js";
 
 export interface ExecutionCost {
   /** The flat cost of one execution, in the unit the host chose. */
@@ -94,6 +95,13 @@ export interface ExecuteCodeToolContext {
   packages?: string[];
   /** Ask the user before each run: "never" (default), "always", or a function of the input. */
   approval?: ApprovalPolicy<ExecuteCodeInput>;
+  /**
+   * The chat's files (`chatFiles(messages)`: the student's attachments and
+   * what earlier runs wrote): each run gets them in its working directory,
+   * and the files a run writes go to the runs after it. Without them every
+   * run starts empty.
+   */
+  files?: readonly ChatFile[];
 }
 
 /** Preliminary results go out at most this often: about ten a second. */
@@ -122,6 +130,19 @@ export function createExecuteCodeTool(
     stderr: ctx.maxStderrChars ?? DEFAULT_MAX_STDERR_CHARS,
   };
   const minter = toTokenMinter(ctx.signing);
+  // The chat's files as of this model run; a run's new files go to the calls after it.
+  const keepsFiles = ctx.files !== undefined;
+  const files = new Map((ctx.files ?? []).map((file) => [file.name, file]));
+  const given = () =>
+    [...files.values()].map((file) => ({ id: file.ref.fileId, session_id: file.ref.sessionId, name: file.name }));
+  const keep = (result: ExecuteCodeResult) => {
+    if (!keepsFiles || (result.status !== "completed" && result.status !== "timeout")) return;
+    for (const name of result.filesGone ?? []) files.delete(name);
+    for (const file of result.files ?? []) {
+      files.delete(file.name);
+      files.set(file.name, { ...file, from: "run" });
+    }
+  };
 
   return tool({
     description:
@@ -130,8 +151,13 @@ export function createExecuteCodeTool(
         (ctx.packages?.length
           ? `The standard library and ${ctx.packages.join(", ")} are available, nothing else; `
           : `Only the standard library is available; `) +
-        `there is no network and nothing is kept between runs, ` +
-        `so put everything the program needs in it and print what you want to see. ` +
+        (keepsFiles
+          ? `there is no network. The program runs in a working directory that holds the files the student attached and the files earlier runs of this chat wrote (open them by name); files it writes stay for the next runs, and the student sees them. ` +
+            (files.size
+              ? `Files there now:\n${describeChatFiles([...files.values()]).join("\n")}\n`
+              : `There are no files there yet. `)
+          : `there is no network and nothing is kept between runs, so put everything the program needs in it. `) +
+        `Print what you want to see. ` +
         `Runs stop after ${Math.round(timeoutMs / 1000)} s.`,
     inputSchema: executeCodeInputSchema,
     needsApproval: toNeedsApproval(ctx.approval),
@@ -148,7 +174,14 @@ export function createExecuteCodeTool(
       let runLimitMs = timeoutMs;
       try {
         const token = await minter.mint({ participantId: ctx.participantId, tenantId: ctx.tenantId });
-        const response = await postToSandbox({ url: ctx.sandboxUrl, token, code, signal, fetch: ctx.fetch });
+        const response = await postToSandbox({
+          url: ctx.sandboxUrl,
+          token,
+          code,
+          signal,
+          fetch: ctx.fetch,
+          ...(files.size ? { files: given() } : {}),
+        });
         if (isSandboxStream(response)) {
           const events = throttleLatest(
             readSandboxStream(response, limits),
@@ -212,6 +245,7 @@ export function createExecuteCodeTool(
       };
 
       const { result } = outcome;
+      keep(result);
       if (outcome.ok && ctx.onCost) {
         const onCost = ctx.onCost;
         safely(() =>

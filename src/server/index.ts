@@ -13,6 +13,16 @@ export {
 export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt.js";
 export { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
 export { createRunFileRoute, type RunFileRouteOptions } from "./run-file-route.js";
+
+// A student's files (docs/files.md).
+export {
+  createUploadRoute,
+  DEFAULT_UPLOAD_CAPS,
+  type UploadedFile,
+  type UploadRouteOptions,
+} from "./upload-route.js";
+export { createSandboxFiles, type KeptFile, type SandboxFiles, type SandboxFilesOptions } from "./sandbox-files.js";
+export { chatFiles, type AttachmentFacts, type ChatFile } from "./chat-files.js";
 export {
   createTokenMinter,
   MAX_TOKEN_LIFETIME_SECONDS,

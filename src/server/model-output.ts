@@ -25,6 +25,18 @@ function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
   ];
 }
 
+/** Which given files the program read, and which were gone before it ran. */
+function inputs(result: { filesUsed?: string[]; filesGone?: string[] }): string[] {
+  return [
+    ...(result.filesUsed?.length ? [`files the program read: ${result.filesUsed.join(", ")}`] : []),
+    ...(result.filesGone?.length
+      ? [
+          `[not in the working directory, because the code runner no longer keeps them: ${result.filesGone.join(", ")}. Tell the student; a file of theirs must be attached again, one a run wrote made again]`,
+        ]
+      : []),
+  ];
+}
+
 /** The result as the model reads it: plain text, the real output first. */
 export function describeModelOutput(output: unknown): string {
   const result = normalizeExecuteCodeResult(output);
@@ -36,6 +48,7 @@ export function describeModelOutput(output: unknown): string {
         stream("stdout", result.stdout, result.truncated.stdout),
         stream("stderr", result.stderr, result.truncated.stderr),
         ...files(result.files, result.filesCut),
+        ...inputs(result),
       ].join("\n");
     }
     case "timeout":
@@ -44,6 +57,7 @@ export function describeModelOutput(output: unknown): string {
         stream("stdout", result.stdout, result.truncated.stdout),
         stream("stderr", result.stderr, result.truncated.stderr),
         ...files(result.files, result.filesCut),
+        ...inputs(result),
       ].join("\n");
     case "busy":
       return `The code runner is busy and did not run the program.${result.retryAfterMs === null ? "" : ` It can take another run in ${Math.ceil(result.retryAfterMs / 1000)} s.`} Tell the student, and do not guess the output.`;

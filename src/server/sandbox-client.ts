@@ -10,11 +10,20 @@ import { readRetryAfterMs } from "./retry-after.js";
 import { truncateText } from "../contract/truncate.js";
 import { mediaTypeOf } from "./http.js";
 
+/** A kept file a run is given, as codeapi's `files` on exec name it. */
+export interface SandboxFileRef {
+  id: string;
+  session_id: string;
+  name: string;
+}
+
 export interface SandboxRequest {
   /** Base URL of the sandbox service, e.g. `https://sandbox.example.edu`. */
   url: string;
   token: string;
   code: string;
+  /** Files put in the run's working directory first. */
+  files?: SandboxFileRef[];
   signal: AbortSignal;
   fetch?: typeof fetch;
 }
@@ -65,7 +74,11 @@ export async function postToSandbox(request: SandboxRequest): Promise<Response> 
       "content-type": "application/json",
       accept: `${NDJSON}, application/json;q=0.9`,
     },
-    body: JSON.stringify({ lang: "py", code: request.code }),
+    body: JSON.stringify({
+      lang: "py",
+      code: request.code,
+      ...(request.files?.length ? { files: request.files } : {}),
+    }),
     signal: request.signal,
   });
 }
@@ -151,10 +164,14 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
   const files = runFiles(r);
   // A file the sandbox did not keep is said, never silently missing.
   const filesCut = r.files_cut ?? 0;
+  const used = r.files_read ?? [];
+  const gone = (r.files_missing ?? []).flatMap((ref) => (ref.name ? [ref.name] : []));
   const withFiles = {
     ...common,
     ...(files.length ? { files } : {}),
     ...(filesCut ? { filesCut } : {}),
+    ...(used.length ? { filesUsed: used } : {}),
+    ...(gone.length ? { filesGone: gone } : {}),
   };
   const result: ExecuteCodeResult = sandboxTimedOut(r)
     ? { status: "timeout", timeoutMs: r.time_limit_ms ?? null, ...withFiles }

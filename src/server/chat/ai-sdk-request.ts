@@ -2,7 +2,7 @@ import type { UIMessage } from "ai";
 import { isToolPart, lastAssistant, pendingApprovals, pendingCalls } from "./calls.js";
 import type { ChatRecord } from "./store.js";
 import { HttpRefusal } from "../http.js";
-import { isValidId, userText, type ChatLimits, type RawApproval, type RawResult } from "./validate.js";
+import { isValidId, userParts, type ChatLimits, type RawApproval, type RawResult } from "./validate.js";
 
 /** What a request adds to a chat. */
 export type Submission =
@@ -31,9 +31,8 @@ export function readAISDKSubmission(chat: ChatRecord, body: Record<string, unkno
       if (chat.messages.at(-1)?.id === last.id) return { kind: "retry" };
       throw conflict(chat, "This message was answered already.");
     }
-    const text = userText(last.parts, limits);
     const id = isValidId(last.id) ? last.id : `msg_${crypto.randomUUID()}`;
-    return { kind: "message", message: { id, role: "user", parts: [{ type: "text", text }] } };
+    return { kind: "message", message: { id, role: "user", parts: userParts(last.parts, limits) } };
   }
   if (last.role === "assistant") {
     const storedLast = lastAssistant(chat.messages);

@@ -16,6 +16,8 @@ import {
 import { readDescription, summaryView, titleOf } from "./chat-list.js";
 import { chatView } from "./chat-view.js";
 import { clientTools } from "./client-tools.js";
+import { acceptAttachments } from "./attachments.js";
+import { chatFiles } from "../chat-files.js";
 import { HttpRefusal, jsonResponse as json, refusalResponse as refusal } from "../http.js";
 import { readBody } from "./http.js";
 import { createModelRuns, HEARTBEAT_MS, runIdOf, streamResponse, type ModelRun } from "./model-run.js";
@@ -69,8 +71,13 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   const log = options.log ?? (() => undefined);
   const streams = options.streams ?? createRunStreams();
 
-  const serverTools = (chat: Pick<ChatRecord, "owner" | "id" | "options">) =>
-    options.tools({ participantId: chat.owner, chatId: chat.id, options: chat.options });
+  const serverTools = (chat: Pick<ChatRecord, "owner" | "id" | "options" | "messages">) =>
+    options.tools({
+      participantId: chat.owner,
+      chatId: chat.id,
+      options: chat.options,
+      files: chatFiles(chat.messages),
+    });
 
   const contractFor = (chat: ChatRecord) => (toolName: string) => {
     const known = contracts[toolName];
@@ -194,7 +201,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
    * Takes what a request adds to a chat that has `settled` and runs the loop
    * on it. Answers go only to a chat that awaits them.
    */
-  async function continueChat(start: ChatRecord, submission: Submission, body: Record<string, unknown>) {
+  async function continueChat(start: ChatRecord, submitted: Submission, body: Record<string, unknown>) {
+    let submission = submitted;
     const chat = start;
     if (submission.kind === "answers") {
       if (chat.status !== "requires_action")
@@ -230,6 +238,12 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         "chat_full",
         `This chat holds ${limits.maxUserMessagesPerChat} messages, the most allowed: start a new chat to go on.`,
       );
+    }
+    if (submission.kind === "message") {
+      submission = {
+        kind: "message",
+        message: await acceptAttachments(chat, submission.message, { files: options.attachments, limits }),
+      };
     }
     // What the run is expected to store: the message, and the program in it again as a call's input, output and the reply.
     const release = await storage.admit(
@@ -369,7 +383,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
           throw new HttpRefusal(400, "invalid_request", "id must be 1–128 letters, digits, _ or -.");
         const id = (body.id as string | undefined) ?? `chat_${crypto.randomUUID()}`;
         const chatOptions = options.readOptions?.(body) ?? {};
-        const names = Object.keys(serverTools({ owner: caller.participantId, id, options: chatOptions }));
+        const names = Object.keys(serverTools({ owner: caller.participantId, id, options: chatOptions, messages: [] }));
         const tools = parseDynamicTools(body.tools, { serverToolNames: names, replaceable, limits });
         return json(201, chatView(await newChat(caller, id, tools, chatOptions)));
       }),

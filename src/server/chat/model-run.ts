@@ -14,6 +14,7 @@ import { pendingApprovals, pendingCalls, settleStoppedCalls } from "./calls.js";
 import type { ChatLogEvent } from "./options.js";
 import type { RunStreams } from "./run-streams.js";
 import type { ChatEvent } from "./status.js";
+import { attachmentsInWords } from "./attachments.js";
 import type { ChatRecord, ChatStore } from "./store.js";
 
 /** The id a run of a chat is kept under: one per run, the same on every server reading the chat. */
@@ -83,7 +84,10 @@ export function createModelRuns(deps: ModelRunsOptions) {
       const result = streamText({
         model: deps.model,
         instructions: deps.instructions,
-        messages: await convertToModelMessages(chat.messages, { tools, ignoreIncompleteToolCalls: true }),
+        messages: await convertToModelMessages(attachmentsInWords(chat.messages), {
+          tools,
+          ignoreIncompleteToolCalls: true,
+        }),
         tools,
         stopWhen: stepCountIs(deps.maxSteps),
         // Stopped through `POST /api/chats/:id/stop`; the chat keeps what was done.

@@ -1,4 +1,6 @@
 import type { LanguageModel, ToolSet } from "ai";
+import type { ChatFile } from "../chat-files.js";
+import type { SandboxFiles } from "../sandbox-files.js";
 import type { RunStreams } from "./run-streams.js";
 import type { ChatStatus } from "./status.js";
 import type { ChatStore } from "./store.js";
@@ -14,6 +16,8 @@ export interface ServerToolsContext {
   chatId: string;
   /** The settings the chat keeps (see `readOptions`). */
   options: Record<string, unknown>;
+  /** The chat's files, for `createExecuteCodeTool({ files })`: what the student attached and what runs wrote. */
+  files: ChatFile[];
 }
 
 export type ChatLogEvent =
@@ -28,6 +32,12 @@ export interface ChatEndpointsOptions {
   model: LanguageModel;
   /** The system prompt. Only the server sets it; a client's system messages are never read. */
   instructions?: string;
+  /**
+   * The sandbox's files (`createSandboxFiles`), for messages with files the
+   * student attached through the upload route: each is checked there for
+   * the chat's owner. Without it a message with a file is refused.
+   */
+  attachments?: SandboxFiles;
   /** The server's own tools for one run of one chat. */
   tools: (context: ServerToolsContext) => ToolSet;
   /**

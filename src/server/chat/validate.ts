@@ -77,6 +77,16 @@ export interface ChatLimits {
    * @default no bound (size your database; the harness sets 2 GiB)
    */
   maxStoredBytes: number;
+  /**
+   * Files a student attaches to one message.
+   * @default 5
+   */
+  maxFilesPerMessage: number;
+  /**
+   * Bytes of the files a student attaches to one chat, all together; past it a message with more is refused (413).
+   * @default 20 MiB
+   */
+  maxFileBytesPerChat: number;
 }
 
 export const DEFAULT_CHAT_LIMITS: ChatLimits = {
@@ -92,6 +102,8 @@ export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxUserMessagesPerChat: 200,
   maxStoredBytesPerParticipant: 50 * 1024 * 1024,
   maxStoredBytes: Number.POSITIVE_INFINITY,
+  maxFilesPerMessage: 5,
+  maxFileBytesPerChat: 20 * 1024 * 1024,
 };
 
 /**
@@ -319,6 +331,12 @@ export function parseDynamicTools(
 
 /** The text of a new user message: text parts only, within the size cap. */
 export function userText(parts: unknown, limits: ChatLimits): string {
+  const text = textOf(parts, limits);
+  if (!text.trim()) throw invalid("The message has no text.");
+  return text;
+}
+
+function textOf(parts: unknown, limits: ChatLimits): string {
   if (!Array.isArray(parts)) throw invalid("The message has no parts.");
   const text = parts
     .filter(
@@ -330,10 +348,46 @@ export function userText(parts: unknown, limits: ChatLimits): string {
     )
     .map((part) => part.text)
     .join("\n");
-  if (!text.trim()) throw invalid("The message has no text.");
   if (text.length > limits.maxMessageChars)
     throw invalid(`The message is longer than ${limits.maxMessageChars} characters.`);
   return text;
+}
+
+/** A file part of a new user message as the client sent it: still to be checked against the sandbox. */
+export interface RawFilePart {
+  type: "file";
+  url: string;
+  mediaType: string;
+  filename: string;
+}
+
+/**
+ * The parts of a new user message: its text (within the size cap) and its
+ * file parts (at most `maxFilesPerMessage`, each a URL and a name); text or
+ * a file, at least. Nothing else a client put in a part is kept.
+ */
+export function userParts(parts: unknown, limits: ChatLimits): Array<{ type: "text"; text: string } | RawFilePart> {
+  const text = textOf(parts, limits);
+  const files = (parts as unknown[]).filter(
+    (part): part is Record<string, unknown> =>
+      !!part && typeof part === "object" && (part as { type?: unknown }).type === "file",
+  );
+  if (files.length > limits.maxFilesPerMessage)
+    throw invalid(`A message may carry at most ${limits.maxFilesPerMessage} files.`);
+  const checked = files.map((part, index): RawFilePart => {
+    const { url, mediaType, filename } = part;
+    if (
+      typeof url !== "string" ||
+      url.length > 2048 ||
+      typeof filename !== "string" ||
+      !filename ||
+      filename.length > 255
+    )
+      throw invalid(`File ${index + 1} of the message needs a url and a name (at most 255 characters).`);
+    return { type: "file", url, mediaType: typeof mediaType === "string" ? mediaType : "", filename };
+  });
+  if (!text.trim() && !checked.length) throw invalid("The message has no text.");
+  return [...(text.trim() ? [{ type: "text" as const, text }] : []), ...checked];
 }
 
 export interface RawResult {

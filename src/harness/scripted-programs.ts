@@ -1,0 +1,121 @@
+// What the scripted tutor runs: a fenced block as written, a demo prompt's
+// program, or a program over the chat's tables.
+
+/** Plain-language prompts the demo offers, each with the program it runs. */
+export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; code: string }> = [
+  {
+    prompt: "Add up the numbers from 1 to 100",
+    match: /1 to 100|sum/i,
+    code: "total = sum(range(1, 101))\nprint(total)",
+  },
+  {
+    prompt: "Show me a real traceback",
+    match: /traceback|error/i,
+    code: 'def mean(values):\n    return sum(values) / len(values)\n\nscores = []\nprint("scores:", scores)\nprint(mean(scores))',
+  },
+  {
+    prompt: "Exit with code 3",
+    match: /exit/i,
+    code: 'import sys\n\nprint("leaving early")\nsys.exit(3)',
+  },
+  {
+    prompt: "Count slowly, printing as it goes",
+    match: /slowly|as it goes|tick/i,
+    code: 'import time\n\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(1)',
+  },
+  {
+    prompt: "Loop forever",
+    match: /forever|infinite/i,
+    code: "n = 0\nwhile True:\n    n += 1",
+  },
+  {
+    prompt: "Print a colourful report",
+    match: /colou?r/i,
+    code: 'GREEN, RED, BOLD, RESET = "\\033[32m", "\\033[31m", "\\033[1m", "\\033[0m"\nprint(f"{BOLD}Report{RESET}")\nprint(f"{GREEN}passed: 3{RESET}")\nprint(f"{RED}failed: 1{RESET}")',
+  },
+  {
+    prompt: "Plot the squares and save them as a CSV",
+    match: /plot|figure|csv/i,
+    code: [
+      "import csv",
+      "import matplotlib.pyplot as plt",
+      "",
+      "n = list(range(1, 11))",
+      "squares = [k * k for k in n]",
+      'with open("squares.csv", "w", newline="") as f:',
+      "    csv.writer(f).writerows(zip(n, squares))",
+      'plt.plot(n, squares, marker="o")',
+      'plt.title("Squares")',
+      'plt.xlabel("n")',
+      'plt.ylabel("n squared")',
+      "plt.show()",
+      'print("sum of squares:", sum(squares))',
+    ].join("\n"),
+  },
+];
+
+/**
+ * The body of the first fenced block (```python, or any other info string):
+ * what follows the opening fence's line up to the next fence. Found with
+ * indexOf, in linear time: a pattern that backtracks took seconds on a long
+ * line of backticks, and held up every other request meanwhile.
+ */
+function firstFence(text: string): string | null {
+  const open = text.indexOf("```");
+  if (open === -1) return null;
+  const lineEnd = text.indexOf("\n", open + 3);
+  if (lineEnd === -1) return null;
+  const close = text.indexOf("```", lineEnd + 1);
+  return close === -1 ? null : text.slice(lineEnd + 1, close);
+}
+
+/** A table's name, where the kit names one to the model: an attachment ("opens it as …") or a file in the tool's description. */
+const TABLE = String.raw`([^\s"'()]+\.(?:csv|tsv))`;
+
+/** The mean of each numeric column per value of the first, printed, drawn and saved: for a student's table. */
+function meanPerGroup(table: string): string {
+  const read = table.endsWith(".tsv") ? `pd.read_csv("${table}", sep="\\t")` : `pd.read_csv("${table}")`;
+  return [
+    "import pandas as pd",
+    "import matplotlib.pyplot as plt",
+    "",
+    `table = ${read}`,
+    "key = table.columns[0]",
+    "means = table.groupby(key).mean(numeric_only=True)",
+    "print(means.round(2).to_string())",
+    'means.to_csv("means.csv")',
+    'means.plot(kind="bar", legend=False, title=f"Mean per {key}")',
+    'plt.ylabel("mean")',
+    "plt.show()",
+  ].join("\n");
+}
+
+/** The row with the highest value of a table's first column: for a table an earlier run wrote. */
+function highestIn(table: string): string {
+  return [
+    "import pandas as pd",
+    "",
+    `table = pd.read_csv("${table}", index_col=0)`,
+    "column = table.columns[0]",
+    "best = table[column].idxmax()",
+    'print(f"{best} has the highest {column}: {table[column].max():g}")',
+  ].join("\n");
+}
+
+/**
+ * The program a user message asks for: a fenced Python block as written; for
+ * a table the student attached (or gave earlier: `files`, the tool's
+ * description), the mean per group; for a table a run wrote, its highest
+ * row; or a demo prompt's program.
+ */
+export function programFor(message: string, files = ""): string | null {
+  const fenced = firstFence(message);
+  if (fenced !== null) return fenced.replace(/\n$/, "");
+  const written = new RegExp(`^- ${TABLE} \\([^)]*written by an earlier run\\)`, "m").exec(files)?.[1];
+  if (written && /highest|best|top|most/i.test(message)) return highestIn(written);
+  const attached =
+    new RegExp(`opens it as ${TABLE} in its working directory`).exec(message)?.[1] ??
+    new RegExp(`^- ${TABLE} \\([^)]*from the student\\)`, "m").exec(files)?.[1];
+  if (attached && /mean|average|plot/i.test(message)) return meanPerGroup(attached);
+  return DEMO_PROGRAMS.find((demo) => demo.match.test(message))?.code ?? null;
+}

@@ -1,0 +1,65 @@
+import { bytesInWords } from "../contract/bytes-in-words.js";
+import { safeFileName, STUDENT_FILE_EXTENSIONS, studentFileType, uniqueFileName } from "../contract/file-name.js";
+import { HttpRefusal } from "./http.js";
+
+/** The caps on a student's upload. */
+export interface StudentFileCaps {
+  /** Largest file, in bytes. */
+  maxFileBytes: number;
+  /** Files in one upload (one message). */
+  maxFiles: number;
+}
+
+/** A student's file as it will be kept: under a safe name of its own, with the type its extension says. */
+export interface CheckedStudentFile {
+  file: File;
+  /** The name as the student gave it, for showing. */
+  givenName: string;
+  /** The name a program opens it by. */
+  name: string;
+  mediaType: string;
+}
+
+/** The whole upload is refused past this: every file at its largest, and the framing. */
+export const uploadBodyLimit = (caps: StudentFileCaps) => caps.maxFiles * caps.maxFileBytes + 64 * 1024;
+
+export const uploadTooLarge = (caps: StudentFileCaps) =>
+  new HttpRefusal(
+    413,
+    "upload_too_large",
+    `An upload may carry at most ${caps.maxFiles} files of at most ${bytesInWords(caps.maxFileBytes)} each.`,
+  );
+
+/**
+ * The files of an upload, each checked: at most `maxFiles`, none empty,
+ * none over `maxFileBytes`, each of a kind a student may give, each under
+ * a safe name (`safeFileName`) unique in the upload. Refuses the whole
+ * upload with the reason in words (400, 413, 415) rather than keep part of it.
+ */
+export function checkStudentFiles(form: FormData, caps: StudentFileCaps): CheckedStudentFile[] {
+  const given = [...form.values()].filter((value): value is File => typeof value !== "string");
+  if (!given.length) throw new HttpRefusal(400, "no_files", "The upload has no files.");
+  if (given.length > caps.maxFiles) throw uploadTooLarge(caps);
+  const taken = new Set<string>();
+  return given.map((file) => {
+    const name = uniqueFileName(safeFileName(file.name), taken);
+    const mediaType = studentFileType(name);
+    if (!mediaType) {
+      throw new HttpRefusal(
+        415,
+        "unsupported_file_type",
+        `The sandbox takes ${STUDENT_FILE_EXTENSIONS.join(", ")} files; "${name}" is none of them.`,
+      );
+    }
+    if (file.size === 0) throw new HttpRefusal(400, "empty_file", `"${name}" is empty.`);
+    if (file.size > caps.maxFileBytes) {
+      throw new HttpRefusal(
+        413,
+        "file_too_large",
+        `"${name}" is ${bytesInWords(file.size)}; a file may be at most ${bytesInWords(caps.maxFileBytes)}.`,
+      );
+    }
+    taken.add(name);
+    return { file, givenName: file.name, name, mediaType };
+  });
+}

@@ -1,0 +1,104 @@
+import { HttpRefusal, jsonResponse, mediaTypeOf, refusalResponse } from "./http.js";
+import { createSandboxFiles, type SandboxFiles, type SandboxFilesOptions } from "./sandbox-files.js";
+import { checkStudentFiles, uploadBodyLimit, uploadTooLarge, type StudentFileCaps } from "./student-files.js";
+
+export interface UploadRouteOptions extends SandboxFilesOptions {
+  /**
+   * Largest file a student may attach, in bytes (the mock sandbox takes up to 10 MiB).
+   * @default 10 MiB
+   */
+  maxFileBytes?: number;
+  /**
+   * Files in one upload.
+   * @default 5
+   */
+  maxFiles?: number;
+  /**
+   * The app's URL of a kept file (its file route), which the message's file part carries.
+   * @default `/api/files/{sessionId}/{fileId}`
+   */
+  fileUrl?: (ref: { sessionId: string; fileId: string }) => string;
+  /** Shared with the chat endpoints' `attachments`; made from the options above when absent. */
+  sandboxFiles?: SandboxFiles;
+}
+
+export const DEFAULT_UPLOAD_CAPS: StudentFileCaps = { maxFileBytes: 10 * 1024 * 1024, maxFiles: 5 };
+
+/** What the upload route answers for each file: the reference a message carries, never the bytes. */
+export interface UploadedFile {
+  /** The name as the student gave it, for showing. */
+  name: string;
+  /** The name a program opens it by. */
+  storedName: string;
+  mediaType: string;
+  size: number;
+  /** The app's URL of the file: the file part's `url`. */
+  url: string;
+}
+
+async function readForm(request: Request, caps: StudentFileCaps): Promise<FormData> {
+  if (mediaTypeOf(request.headers.get("content-type")) !== "multipart/form-data") {
+    throw new HttpRefusal(415, "unsupported_media_type", "Send the files as multipart/form-data.");
+  }
+  const limit = uploadBodyLimit(caps);
+  if (Number(request.headers.get("content-length") ?? 0) > limit) throw uploadTooLarge(caps);
+  // Read with the cap, whatever the length header said.
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) {
+    size += chunk.value.length;
+    if (size > limit) {
+      void reader!.cancel();
+      throw uploadTooLarge(caps);
+    }
+    chunks.push(chunk.value);
+  }
+  try {
+    return await new Response(new Blob(chunks as BlobPart[]), {
+      headers: { "content-type": request.headers.get("content-type")! },
+    }).formData();
+  } catch {
+    throw new HttpRefusal(400, "invalid_upload", "The upload is not readable multipart/form-data.");
+  }
+}
+
+/**
+ * The route a student's files go through on their way to the sandbox:
+ * `POST` multipart (the composer's attachment adapter sends one file a
+ * request). It checks each file (kind, size, count, a safe name), uploads
+ * it to the sandbox for the caller with a token minted here, and answers
+ * 201 `{ files: UploadedFile[] }`; the bytes stay with the sandbox, which
+ * answers only their owner. A refusal says why in words and keeps nothing.
+ */
+export function createUploadRoute(options: UploadRouteOptions) {
+  const caps: StudentFileCaps = {
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_UPLOAD_CAPS.maxFileBytes,
+    maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_CAPS.maxFiles,
+  };
+  const sandbox = options.sandboxFiles ?? createSandboxFiles(options);
+  const fileUrl =
+    options.fileUrl ?? ((ref) => `/api/files/${encodeURIComponent(ref.sessionId)}/${encodeURIComponent(ref.fileId)}`);
+  return {
+    caps,
+    async handle(request: Request, { participantId }: { participantId: string }): Promise<Response> {
+      try {
+        if (request.method !== "POST")
+          throw new HttpRefusal(405, "method_not_allowed", "Use POST.", {}, { allow: "POST" });
+        const checked = checkStudentFiles(await readForm(request, caps), caps);
+        const kept = await sandbox.upload(participantId, checked, request.signal);
+        const files: UploadedFile[] = kept.map((file, index) => ({
+          name: checked[index]!.givenName,
+          storedName: file.name,
+          mediaType: file.mediaType,
+          size: file.size,
+          url: fileUrl(file),
+        }));
+        return jsonResponse(201, { files });
+      } catch (error) {
+        if (error instanceof HttpRefusal) return refusalResponse(error);
+        throw error;
+      }
+    },
+  };
+}
