@@ -6,3 +6,9 @@ export type { ExecuteCodeToolUIOptions, ExecuteCodeRendererOptions } from "./opt
 export { CLIENT_DENIED, clientDeniedResult, type ExecuteCodeRunner } from "./client-run.js";
 export { createStoredChatsAdapter, storedChatHistory, type StoredChatsOptions } from "./stored-chats.js";
 export { stopRunOnAbort, type StopRunOnAbortOptions } from "./stop-on-abort.js";
+export {
+  createExecuteCodeAttachmentAdapter,
+  type AttachmentMessages,
+  type ExecuteCodeAttachmentOptions,
+} from "./attachment-adapter.js";
+export { ExecuteCodeComposerAttachments, ExecuteCodeMessageAttachments } from "./attachments.js";

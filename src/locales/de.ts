@@ -80,4 +80,9 @@ export const germanLabels: ExecuteCodeLabels = {
   enlargeFigure: (alt) => `Abbildung vergrößern: ${alt}`,
   closeFigure: "Schließen",
   figurePending: "Die Abbildung erscheint, wenn das Programm endet.",
+  filesUsed: "Gelesen",
+  filesGone: (names) =>
+    `Vor dem Lauf verfallen: ${names}. Dateien bleiben eine Weile nach ihrer letzten Nutzung; hänge sie erneut an.`,
+  tablePreview: (name) => `Erste Zeilen von ${name}`,
+  tableRowsShown: (rows) => `Die ersten ${rows} Zeilen. Lade die Datei für alle herunter.`,
 };

@@ -11,3 +11,9 @@ export {
 export { AnsiText } from "./ansi.js";
 export { VisibleText } from "./visible-text.js";
 export { englishLabels, type ExecuteCodeLabels } from "./labels.js";
+export {
+  AttachmentChip,
+  englishAttachmentLabels,
+  type AttachmentChipProps,
+  type AttachmentLabels,
+} from "./attachment-chip.js";

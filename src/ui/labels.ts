@@ -80,6 +80,14 @@ export interface ExecuteCodeLabels {
   closeFigure: string;
   /** Where a figure will be while its program runs. */
   figurePending: string;
+  /** Before the names of the given files the program opened: "Used: scores.csv". */
+  filesUsed: string;
+  /** Files the run was to be given that the sandbox no longer kept. */
+  filesGone: (names: string) => string;
+  /** A table a run wrote, shown in part: its name. */
+  tablePreview: (name: string) => string;
+  /** Under a table shown in part: how many rows are shown. */
+  tableRowsShown: (rows: string) => string;
 }
 
 export const englishLabels: ExecuteCodeLabels = {
@@ -157,6 +165,11 @@ export const englishLabels: ExecuteCodeLabels = {
   enlargeFigure: (alt) => `Enlarge the figure: ${alt}`,
   closeFigure: "Close",
   figurePending: "The figure appears when the program ends.",
+  filesUsed: "Used",
+  filesGone: (names) =>
+    `Gone before the run: ${names}. Files are kept for a while after their last use; attach them again.`,
+  tablePreview: (name) => `First rows of ${name}`,
+  tableRowsShown: (rows) => `The first ${rows} rows. Download the file for all of them.`,
 };
 
 /** Fills a partial label set from the English defaults. */

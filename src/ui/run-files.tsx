@@ -8,6 +8,8 @@ import { useExecuteCode } from "./context.js";
 import { formatBytes } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { PHASE_LOOK } from "./phase-look.js";
+import { isTable, TablePreview } from "./table-preview.js";
+import { VisibleText } from "./visible-text.js";
 
 /** Where the app serves a run's file: by default the harness's route, `/api/files/{sessionId}/{fileId}`. */
 export function defaultFileUrl(file: ExecuteCodeRunFile): string {
@@ -137,11 +139,30 @@ export function Files({ asChild, className, ...props }: FilesProps) {
       </Component>
     );
   }
-  if (!PHASE_LOOK[view.phase].output || view.files.length === 0) return null;
+  const { used, gone } = view.inputs;
+  if (!PHASE_LOOK[view.phase].output || view.files.length + used.length + gone.length === 0) return null;
   const figures = view.files.filter((file) => file.kind === "image");
   const others = view.files.filter((file) => file.kind !== "image");
   return (
     <Component data-slot="execute-code-files" className={cn("ecu-files", className)} {...props}>
+      {used.length > 0 && (
+        <p data-slot="execute-code-files-used" className="ecu-files-used">
+          {labels.filesUsed}:{" "}
+          {used.map((name, index) => (
+            <span key={name}>
+              {index > 0 && ", "}
+              <code>
+                <VisibleText text={name} />
+              </code>
+            </span>
+          ))}
+        </p>
+      )}
+      {gone.length > 0 && (
+        <p data-slot="execute-code-files-gone" className="ecu-files-gone">
+          {labels.filesGone(gone.join(", "))}
+        </p>
+      )}
       {figures.length > 0 && (
         <div role="group" aria-label={labels.figures} data-slot="execute-code-figures" className="ecu-figures">
           {figures.map((file) => (
@@ -167,6 +188,7 @@ export function Files({ asChild, className, ...props }: FilesProps) {
               >
                 {labels.download(file.name, formatBytes(file.size, labels.numbers))}
               </a>
+              {isTable(file) && <TablePreview file={file} url={fileUrl(file)} labels={labels} />}
             </li>
           ))}
         </ul>

@@ -99,6 +99,8 @@ export interface ExecuteCodeView {
   output: ExecuteCodeOutput | null;
   /** Figures and files the run left; empty when there are none. */
   files: ExecuteCodeRunFile[];
+  /** Of the files the run was given: those it opened, and those that were gone before it ran. */
+  inputs: { used: string[]; gone: string[] };
   exit: { code: number | null; signal: string | null } | null;
   wallTimeMs: number | null;
   timeoutMs: number | null;
@@ -117,6 +119,7 @@ export interface ExecuteCodeView {
 const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete" | "title"> = {
   output: null,
   files: [],
+  inputs: { used: [], gone: [] },
   exit: null,
   wallTimeMs: null,
   timeoutMs: null,
@@ -188,6 +191,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
           truncated: normalized.truncated,
         },
         files: normalized.files ?? [],
+        inputs: { used: normalized.filesUsed ?? [], gone: normalized.filesGone ?? [] },
         exit: { code: normalized.exitCode, signal: normalized.signal },
         wallTimeMs: normalized.wallTimeMs,
         exception: failed ? pythonException(normalized.stderr) : null,
@@ -203,6 +207,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
           truncated: normalized.truncated,
         },
         files: normalized.files ?? [],
+        inputs: { used: normalized.filesUsed ?? [], gone: normalized.filesGone ?? [] },
         wallTimeMs: normalized.wallTimeMs,
         timeoutMs: normalized.timeoutMs,
       };

@@ -5,8 +5,15 @@ import {
   MessagePrimitive,
   ThreadPrimitive,
   useAui,
+  useAuiState,
 } from "@assistant-ui/react";
 import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
+import {
+  createExecuteCodeAttachmentAdapter,
+  ExecuteCodeComposerAttachments,
+  ExecuteCodeMessageAttachments,
+} from "../../assistant-ui/index.js";
+import { STUDENT_FILE_EXTENSIONS } from "../../contract/file-name.js";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { ChatList } from "./chat-list.js";
 import {
@@ -24,6 +31,7 @@ import { configs } from "./run-where.js";
 import { useDemoChat } from "./use-demo-chat.js";
 
 const THEME_KEY = "demo-theme";
+const FILE_KINDS = STUDENT_FILE_EXTENSIONS.join(", ");
 const PHONE = window.matchMedia("(max-width: 640px)");
 
 /** Whether the page is phone-sized now; follows rotations and resizes. */
@@ -69,6 +77,7 @@ function ExamplePrompts() {
 function Message({ role }: { role: string }) {
   return (
     <MessagePrimitive.Root className="demo-message" data-role={role}>
+      {role === "user" && <ExecuteCodeMessageAttachments />}
       <MessagePrimitive.Parts />
     </MessagePrimitive.Root>
   );
@@ -85,10 +94,69 @@ function ChatError({ message }: { message: string }) {
   );
 }
 
+/** Files go only to the server's sandbox; a chat whose code runs here says so on the chip. */
+const attachmentsFor: Record<RunWhere, ReturnType<typeof createExecuteCodeAttachmentAdapter>> = {
+  server: createExecuteCodeAttachmentAdapter(),
+  browser: createExecuteCodeAttachmentAdapter({
+    unavailable:
+      "Files need the server sandbox: this chat runs code in your browser. Start a server chat to attach files.",
+  }),
+};
+
+/** The composer: the message, the student's files (button or drop), and Send, held while a file is on its way or cannot go. */
+function Composer({ phone, runWhere }: { phone: boolean; runWhere: RunWhere }) {
+  const filesNotReady = useAuiState((state) =>
+    state.composer.attachments.some((attachment) => attachment.status.type !== "requires-action"),
+  );
+  return (
+    <ComposerPrimitive.AttachmentDropzone className="demo-dropzone">
+      <ComposerPrimitive.Root className="demo-composer">
+        <ExecuteCodeComposerAttachments className="demo-attachments" />
+        <ComposerPrimitive.Input
+          aria-label="Message"
+          aria-describedby="demo-composer-hint"
+          // The textarea grows with its placeholder: on a phone, one line of it, and a cap on how far a long program grows it.
+          placeholder={
+            phone
+              ? "Ask, or paste a ```python block"
+              : "Ask something, or paste a program:\n```python\nprint(2 ** 100)\n```"
+          }
+          submitMode="enter"
+          maxRows={phone ? 6 : 16}
+        />
+        <p id="demo-composer-hint" className="demo-composer-hint">
+          Enter sends · Shift+Enter adds a line
+        </p>
+        <p id="demo-files-hint" className="demo-composer-hint">
+          {runWhere === "server"
+            ? `Attach ${FILE_KINDS} files (or drop them here): up to 10 MB each, 5 a message, 20 MB a chat.`
+            : "Files need the server sandbox: this chat runs code in your browser."}
+        </p>
+        <ComposerPrimitive.AddAttachment
+          multiple
+          className="demo-send demo-attach"
+          disabled={runWhere !== "server"}
+          aria-describedby="demo-files-hint"
+        >
+          Attach files
+        </ComposerPrimitive.AddAttachment>
+        <AuiIf condition={(state) => !state.thread.isRunning}>
+          <ComposerPrimitive.Send className="demo-send" disabled={filesNotReady}>
+            Send
+          </ComposerPrimitive.Send>
+        </AuiIf>
+        <AuiIf condition={(state) => state.thread.isRunning}>
+          <ComposerPrimitive.Cancel className="demo-send">Stop</ComposerPrimitive.Cancel>
+        </AuiIf>
+      </ComposerPrimitive.Root>
+    </ComposerPrimitive.AttachmentDropzone>
+  );
+}
+
 function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => void }) {
   const { chat, refusal } = useDemoChat(demoChat);
   const phone = usePhone();
-  const runtime = useAISDKRuntime(chat);
+  const runtime = useAISDKRuntime(chat, { adapters: { attachments: attachmentsFor[demoChat.runWhere] } });
   // The list names a chat after its first message: read it again once a run has ended.
   const settled = chat.status === "ready" || chat.status === "error";
   useEffect(() => {
@@ -112,29 +180,7 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
             Jump to latest ↓
           </ThreadPrimitive.ScrollToBottom>
         </ThreadPrimitive.Viewport>
-        <ComposerPrimitive.Root className="demo-composer">
-          <ComposerPrimitive.Input
-            aria-label="Message"
-            aria-describedby="demo-composer-hint"
-            // The textarea grows with its placeholder: on a phone, one line of it, and a cap on how far a long program grows it.
-            placeholder={
-              phone
-                ? "Ask, or paste a ```python block"
-                : "Ask something, or paste a program:\n```python\nprint(2 ** 100)\n```"
-            }
-            submitMode="enter"
-            maxRows={phone ? 6 : 16}
-          />
-          <p id="demo-composer-hint" className="demo-composer-hint">
-            Enter sends · Shift+Enter adds a line
-          </p>
-          <AuiIf condition={(state) => !state.thread.isRunning}>
-            <ComposerPrimitive.Send className="demo-send">Send</ComposerPrimitive.Send>
-          </AuiIf>
-          <AuiIf condition={(state) => state.thread.isRunning}>
-            <ComposerPrimitive.Cancel className="demo-send">Stop</ComposerPrimitive.Cancel>
-          </AuiIf>
-        </ComposerPrimitive.Root>
+        <Composer phone={phone} runWhere={demoChat.runWhere} />
       </ThreadPrimitive.Root>
     </AssistantRuntimeProvider>
   );

@@ -1,0 +1,151 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import type { ExecuteCodeRunFile } from "../contract/index.js";
+import type { ExecuteCodeLabels } from "./labels.js";
+import { formatCount } from "./format.js";
+import { lazyResource } from "./lazy-resource.js";
+import { useScrollFocus } from "./use-scroll-focus.js";
+import { VisibleText } from "./visible-text.js";
+
+/** Rows shown below the header, and bytes of the file read for them. */
+const PREVIEW_ROWS = 20;
+const PREVIEW_BYTES = 64 * 1024;
+
+// The CSV parser loads with the first table a card shows, in its own chunk.
+const parser = lazyResource(() => import("papaparse").then((module) => module.default));
+
+/** Whether the card shows a file as a table: a CSV or TSV a run wrote. */
+export const isTable = (file: ExecuteCodeRunFile) =>
+  file.mediaType === "text/csv" || file.mediaType === "text/tab-separated-values";
+
+/** The start of a file, at most `limit` bytes: a large table is not fetched whole for its first rows. */
+async function fileStart(url: string, limit: number, signal: AbortSignal): Promise<{ text: string; whole: boolean }> {
+  const response = await fetch(url, { signal });
+  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let whole = true;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    chunks.push(chunk.value);
+    size += chunk.value.length;
+    if (size >= limit) {
+      whole = false;
+      void reader.cancel();
+      break;
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return { text: new TextDecoder().decode(bytes.subarray(0, limit)), whole };
+}
+
+type Preview = { state: "loading" } | { state: "failed" } | { state: "shown"; rows: string[][]; more: boolean };
+
+/**
+ * The first rows of a table a run wrote, under its download link: the
+ * header row sticks while the rest scrolls, and each cell is text, with
+ * hidden characters marked. The whole file is the download.
+ */
+export function TablePreview({
+  file,
+  url,
+  labels,
+}: {
+  file: ExecuteCodeRunFile;
+  url: string;
+  labels: ExecuteCodeLabels;
+}) {
+  const [preview, setPreview] = useState<Preview>({ state: "loading" });
+  useEffect(() => {
+    const abort = new AbortController();
+    Promise.all([fileStart(url, PREVIEW_BYTES, abort.signal), parser.load()]).then(
+      ([{ text, whole }, papa]) => {
+        const parsed = papa.parse<string[]>(text, {
+          delimiter: file.mediaType === "text/tab-separated-values" ? "\t" : "",
+          preview: PREVIEW_ROWS + 2,
+          skipEmptyLines: true,
+        });
+        // A cut file's last row may be cut too: it is not shown.
+        const rows = whole ? parsed.data : parsed.data.slice(0, -1);
+        setPreview({
+          state: "shown",
+          rows: rows.slice(0, PREVIEW_ROWS + 1),
+          more: !whole || rows.length > PREVIEW_ROWS + 1,
+        });
+      },
+      () => !abort.signal.aborted && setPreview({ state: "failed" }),
+    );
+    return () => abort.abort();
+  }, [url, file.mediaType]);
+  if (preview.state !== "shown" || preview.rows.length === 0) return null;
+  return (
+    <TableView
+      rows={preview.rows}
+      more={preview.more}
+      name={file.name.split("/").at(-1) ?? file.name}
+      labels={labels}
+    />
+  );
+}
+
+function TableView({
+  rows,
+  more,
+  name,
+  labels,
+}: {
+  rows: string[][];
+  more: boolean;
+  name: string;
+  labels: ExecuteCodeLabels;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  // A tab stop while it scrolls: the keyboard reaches what the mouse does.
+  const scrollStop = useScrollFocus(scroller, rows);
+  const [header = [], ...body] = rows;
+  return (
+    <figure data-slot="execute-code-table-preview" className="ecu-table-preview">
+      <div
+        ref={scroller}
+        className="ecu-table-scroll"
+        role="region"
+        aria-label={labels.tablePreview(name)}
+        tabIndex={scrollStop}
+      >
+        <table className="ecu-table">
+          <thead>
+            <tr>
+              {header.map((cell, column) => (
+                <th key={column} scope="col">
+                  <VisibleText text={cell} />
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {body.map((row, index) => (
+              <tr key={index}>
+                {row.map((cell, column) => (
+                  <td key={column}>
+                    <VisibleText text={cell} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {more && (
+        <figcaption className="ecu-table-note">
+          {labels.tableRowsShown(formatCount(body.length, labels.numbers))}
+        </figcaption>
+      )}
+    </figure>
+  );
+}
