@@ -49,6 +49,8 @@ export const completedResultSchema = v.object({
   filesUsed: v.optional(v.array(v.string())),
   /** Files the run was to be given that the sandbox no longer kept (expired): not in its working directory. */
   filesGone: v.optional(v.array(v.string())),
+  /** Given files the program removed: the chat's next runs do not get them. */
+  filesRemoved: v.optional(v.array(v.string())),
 });
 
 /** The program ran past the time limit; what it printed so far is kept. */
@@ -63,6 +65,7 @@ export const timeoutResultSchema = v.object({
   filesCut: v.optional(count),
   filesUsed: v.optional(v.array(v.string())),
   filesGone: v.optional(v.array(v.string())),
+  filesRemoved: v.optional(v.array(v.string())),
 });
 
 /**

@@ -17,6 +17,8 @@ export const sandboxResponseSchema = v.object({
   files_cut: count,
   /** Names of the files the run was given that the program opened, where the sandbox can tell. */
   files_read: v.nullish(v.array(v.string())),
+  /** Names of the files the run was given that the program removed: not for the next run. */
+  files_removed: v.nullish(v.array(v.string())),
   /** The `files` of the request the sandbox no longer kept (expired, or never the caller's). */
   files_missing: v.nullish(v.array(v.object({ name: v.optional(v.string()) }))),
   timed_out: v.optional(v.boolean()),

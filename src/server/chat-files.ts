@@ -2,6 +2,9 @@ import type { UIMessage } from "ai";
 import { bytesInWords } from "../contract/bytes-in-words.js";
 import { normalizeExecuteCodeResult } from "../contract/normalize.js";
 
+/** Files a run of a chat is given at most (codeapi's sandboxes take 50 in `files`): the newest. */
+export const MAX_CHAT_FILES = 50;
+
 /** A file in a chat's working directory: the student's own, or one a run of the chat wrote. */
 export interface ChatFile {
   /** Its path in a run's working directory. */
@@ -68,12 +71,12 @@ export function chatFiles(messages: readonly UIMessage[], toolName = "execute_co
       if (part.type !== `tool-${toolName}` || !("state" in part) || part.state !== "output-available") continue;
       const result = normalizeExecuteCodeResult(part.output);
       if (result.status !== "completed" && result.status !== "timeout") continue;
-      for (const name of result.filesGone ?? []) files.delete(name);
+      for (const name of [...(result.filesGone ?? []), ...(result.filesRemoved ?? [])]) files.delete(name);
       for (const file of result.files ?? [])
         put({ name: file.name, mediaType: file.mediaType, size: file.size, ref: file.ref, from: "run" });
     }
   }
-  return [...files.values()];
+  return [...files.values()].slice(-MAX_CHAT_FILES);
 }
 
 /** The chat's files as the model reads them, one line each. */

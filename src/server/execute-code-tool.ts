@@ -15,7 +15,7 @@ import {
 import { readSandboxStream } from "./sandbox-stream.js";
 import { throttleLatest } from "./throttle-latest.js";
 import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
-import { describeChatFiles, type ChatFile } from "./chat-files.js";
+import { describeChatFiles, MAX_CHAT_FILES, type ChatFile } from "./chat-files.js";
 
 export interface ExecutionCost {
   /** The flat cost of one execution, in the unit the host chose. */
@@ -134,10 +134,12 @@ export function createExecuteCodeTool(
   const keepsFiles = ctx.files !== undefined;
   const files = new Map((ctx.files ?? []).map((file) => [file.name, file]));
   const given = () =>
-    [...files.values()].map((file) => ({ id: file.ref.fileId, session_id: file.ref.sessionId, name: file.name }));
+    [...files.values()]
+      .slice(-MAX_CHAT_FILES)
+      .map((file) => ({ id: file.ref.fileId, session_id: file.ref.sessionId, name: file.name }));
   const keep = (result: ExecuteCodeResult) => {
     if (!keepsFiles || (result.status !== "completed" && result.status !== "timeout")) return;
-    for (const name of result.filesGone ?? []) files.delete(name);
+    for (const name of [...(result.filesGone ?? []), ...(result.filesRemoved ?? [])]) files.delete(name);
     for (const file of result.files ?? []) {
       files.delete(file.name);
       files.set(file.name, { ...file, from: "run" });
@@ -154,7 +156,7 @@ export function createExecuteCodeTool(
         (keepsFiles
           ? `there is no network. The program runs in a working directory that holds the files the student attached and the files earlier runs of this chat wrote (open them by name); files it writes stay for the next runs, and the student sees them. ` +
             (files.size
-              ? `Files there now:\n${describeChatFiles([...files.values()]).join("\n")}\n`
+              ? `Files there now:\n${describeChatFiles([...files.values()].slice(-MAX_CHAT_FILES)).join("\n")}\n`
               : `There are no files there yet. `)
           : `there is no network and nothing is kept between runs, so put everything the program needs in it. `) +
         `Print what you want to see. ` +

@@ -166,12 +166,14 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
   const filesCut = r.files_cut ?? 0;
   const used = r.files_read ?? [];
   const gone = (r.files_missing ?? []).flatMap((ref) => (ref.name ? [ref.name] : []));
+  const removed = r.files_removed ?? [];
   const withFiles = {
     ...common,
     ...(files.length ? { files } : {}),
     ...(filesCut ? { filesCut } : {}),
     ...(used.length ? { filesUsed: used } : {}),
     ...(gone.length ? { filesGone: gone } : {}),
+    ...(removed.length ? { filesRemoved: removed } : {}),
   };
   const result: ExecuteCodeResult = sandboxTimedOut(r)
     ? { status: "timeout", timeoutMs: r.time_limit_ms ?? null, ...withFiles }

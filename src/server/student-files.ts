@@ -8,6 +8,8 @@ export interface StudentFileCaps {
   maxFileBytes: number;
   /** Files in one upload (one message). */
   maxFiles: number;
+  /** Bytes of one upload's files together. */
+  maxTotalBytes: number;
 }
 
 /** A student's file as it will be kept: under a safe name of its own, with the type its extension says. */
@@ -21,13 +23,14 @@ export interface CheckedStudentFile {
 }
 
 /** The whole upload is refused past this: every file at its largest, and the framing. */
-export const uploadBodyLimit = (caps: StudentFileCaps) => caps.maxFiles * caps.maxFileBytes + 64 * 1024;
+export const uploadBodyLimit = (caps: StudentFileCaps) =>
+  Math.min(caps.maxFiles * caps.maxFileBytes, caps.maxTotalBytes) + 64 * 1024;
 
 export const uploadTooLarge = (caps: StudentFileCaps) =>
   new HttpRefusal(
     413,
     "upload_too_large",
-    `An upload may carry at most ${caps.maxFiles} files of at most ${bytesInWords(caps.maxFileBytes)} each.`,
+    `An upload may carry at most ${caps.maxFiles} files of at most ${bytesInWords(caps.maxFileBytes)} each, ${bytesInWords(caps.maxTotalBytes)} in all.`,
   );
 
 /**
@@ -40,6 +43,7 @@ export function checkStudentFiles(form: FormData, caps: StudentFileCaps): Checke
   const given = [...form.values()].filter((value): value is File => typeof value !== "string");
   if (!given.length) throw new HttpRefusal(400, "no_files", "The upload has no files.");
   if (given.length > caps.maxFiles) throw uploadTooLarge(caps);
+  if (given.reduce((sum, file) => sum + file.size, 0) > caps.maxTotalBytes) throw uploadTooLarge(caps);
   const taken = new Set<string>();
   return given.map((file) => {
     const name = uniqueFileName(safeFileName(file.name), taken);

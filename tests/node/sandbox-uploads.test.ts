@@ -48,6 +48,7 @@ async function exec(sandbox: Sandbox, participantId: string, code: string, files
     session_id: string;
     files: Array<{ id: string; name: string; content_type: string; size: number }>;
     files_read?: string[];
+    files_removed?: string[];
     files_missing: Ref[];
   };
 }
@@ -108,6 +109,41 @@ describe.each([
     );
     expect(answer.stdout).toBe("['notes.txt']\n");
     expect(answer.files.map((file) => [file.name, file.size])).toEqual([["notes.txt", 8]]);
+  });
+
+  it("a run that puts a link where a given folder was learns nothing of what it points to, and the files count as removed", async () => {
+    const first = await exec(
+      sandbox,
+      "ada",
+      "import os\nos.makedirs('p')\nfor name in ('passwd', 'hostname', 'nowhere'):\n    open(f'p/{name}', 'w').write('x')",
+    );
+    const refs = first.files.map((file) => ({ id: file.id, session_id: first.session_id, name: file.name }));
+    expect(refs.map((ref) => ref.name)).toEqual(["p/hostname", "p/nowhere", "p/passwd"]);
+    const probe = await exec(sandbox, "ada", "import os, shutil\nshutil.rmtree('p')\nos.symlink('/etc', 'p')", refs);
+    expect(probe.stderr).toBe("");
+    expect(probe.files_read).toEqual([]);
+    expect(probe.files_removed).toEqual(["p/hostname", "p/nowhere", "p/passwd"]);
+  });
+
+  it("a file the program removed is said so; where an older file and a newer folder clash, the newer is given", async () => {
+    const made = await exec(
+      sandbox,
+      "ada",
+      "import os\nos.makedirs('a')\nopen('a/b.csv', 'w').write('old')\nopen('keep.txt', 'w').write('k')",
+    );
+    const refsOf2 = (answer: typeof made) =>
+      answer.files.map((file) => ({ id: file.id, session_id: answer.session_id, name: file.name }));
+    const removed = await exec(
+      sandbox,
+      "ada",
+      "import shutil, os\nshutil.rmtree('a')\nopen('a', 'w').write('new')\nos.remove('keep.txt')",
+      refsOf2(made),
+    );
+    expect(removed.files_removed?.sort()).toEqual(["a/b.csv", "keep.txt"]);
+    // Given both (a chat that kept the older one), the run starts and gets the newer file.
+    const both = await exec(sandbox, "ada", "print(open('a').read())", [...refsOf2(made), ...refsOf2(removed)]);
+    expect(both.stderr).toBe("");
+    expect(both.stdout).toBe("new\n");
   });
 
   it("another student's file is missing to them, as an expired one is, and never in their run", async () => {

@@ -5,7 +5,7 @@ import { collectOutput, notify, type RunOutcome, type RunRequest } from "./execu
 import { childrenOf, hostPidOf } from "./namespace-pids.js";
 import type { RunCgroup } from "./run-cgroups.js";
 import { readRunFiles, type RunFileCaps } from "./run-directory.js";
-import { filesOpened, isRelativePath } from "./run-inputs.js";
+import { givenFilesAfterRun, isRelativePath } from "./run-inputs.js";
 
 /** How many UTF-16 code units (a string's length) UTF-8 bytes decode to. */
 function utf16Length(bytes: Uint8Array): number {
@@ -152,7 +152,8 @@ export class CpythonRun {
     }
     if (this.killed || this.settled) return closeSync(code);
     // The run writes its given files itself, as its own user, before its program starts: their bytes follow the program.
-    const given = (this.request.files ?? []).filter((file) => isRelativePath(file.name));
+    // Newest first: where an older file clashes with a newer one (a folder where it was), the run keeps the newer.
+    const given = (this.request.files ?? []).filter((file) => isRelativePath(file.name)).reverse();
     const program = Buffer.from(
       JSON.stringify({
         code: this.request.code,
@@ -204,14 +205,17 @@ export class CpythonRun {
     const wallTimeMs = Math.round(performance.now() - this.started);
     this.request.signal.removeEventListener("abort", this.onAbort);
     const { cgroup, caps, memoryLimitMb } = this.context;
-    let files: Pick<RunOutcome, "files" | "filesCut" | "filesRead"> = { files: [], filesCut: 0 };
+    let files: Pick<RunOutcome, "files" | "filesCut" | "filesRead" | "filesRemoved"> = { files: [], filesCut: 0 };
     const given = this.request.files ?? [];
     if (this.workFd !== null) {
       const root = `/proc/self/fd/${this.workFd}`;
       try {
         // Before anything here reads them, which would count as the program's reading.
-        const filesRead = given.length ? await filesOpened(root, given) : undefined;
-        files = { ...(await readRunFiles(root, caps, given)), ...(filesRead ? { filesRead } : {}) };
+        const after = given.length ? await givenFilesAfterRun(root, given) : undefined;
+        files = {
+          ...(await readRunFiles(root, caps, given)),
+          ...(after ? { filesRead: after.read, filesRemoved: after.removed } : {}),
+        };
       } catch {
         // Whatever a run left, its result still comes: without files.
       } finally {

@@ -431,28 +431,36 @@ CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEX
 
 def receive_files(fd, files):
     """As the run's own user, once locked down: its given files into its empty /work, then the pipe
-    closes. Only this run's files pass through it; they count against its disk and memory."""
+    closes. Only this run's files pass through it; they count against its disk and memory. They come
+    newest first: one that clashes with a newer file or folder (a file where a folder now is) is
+    skipped, its bytes read and dropped."""
     try:
         for file in files:
             name, size = file["name"], file["size"]
             parts = name.split("/")
             if any(part in ("", ".", "..") or "\0" in part for part in parts):
                 raise OSError(f"a file name that is not a path under /work: {name!r}")
-            if len(parts) > 1:
-                os.makedirs("/".join(parts[:-1]), exist_ok=True)
-            out = os.open(name, CREATE_FLAGS, 0o644)
+            out = None
+            try:
+                if len(parts) > 1:
+                    os.makedirs("/".join(parts[:-1]), exist_ok=True)
+                out = os.open(name, CREATE_FLAGS, 0o644)
+            except (FileExistsError, NotADirectoryError, IsADirectoryError):
+                pass
             try:
                 while size:
                     chunk = os.read(fd, min(size, 1 << 20))
                     if not chunk:
                         raise EOFError("the program's pipe closed early")
                     view = memoryview(chunk)
-                    while view:
+                    while out is not None and view:
                         view = view[os.write(out, view) :]
                     size -= len(chunk)
             finally:
-                os.close(out)
-            os.utime(name, ns=(UNREAD_NS, time.time_ns()))
+                if out is not None:
+                    os.close(out)
+            if out is not None:
+                os.utime(name, ns=(UNREAD_NS, time.time_ns()))
     except OSError as error:
         if error.errno in (errno.ENOSPC, errno.EFBIG):
             raise OSError(f"the files given to the program do not fit in its working directory ({CONFIG['diskMb']} MB)")

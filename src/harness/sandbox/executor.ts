@@ -39,6 +39,8 @@ export interface RunOutcome {
   filesCut?: number;
   /** Which of the files it was given the program opened, where the engine can tell. */
   filesRead?: string[];
+  /** Which of the files it was given the program removed (or replaced with anything but a file). */
+  filesRemoved?: string[];
 }
 
 /** One file a run left, with its bytes. */

@@ -15,6 +15,7 @@ type Message =
       files: Array<{ name: string; mediaType: string; data: string }>;
       filesCut: number;
       filesRead?: string[];
+      filesRemoved?: string[];
     }
   | { type: "done"; exitCode: number; wallTimeMs: number; truncated?: { stdout: number; stderr: number } };
 
@@ -43,7 +44,7 @@ function readFiles(
   message: Extract<Message, { type: "files" }>,
   caps: InterpreterLimits["files"],
   given: NonNullable<RunRequest["files"]>,
-): Pick<RunOutcome, "files" | "filesCut" | "filesRead"> {
+): Pick<RunOutcome, "files" | "filesCut" | "filesRead" | "filesRemoved"> {
   const listed = Array.isArray(message.files) ? message.files : [];
   const files: NonNullable<RunOutcome["files"]> = [];
   let total = 0;
@@ -56,10 +57,14 @@ function readFiles(
   }
   const filesCut = (Number.isInteger(message.filesCut) ? message.filesCut : 0) + listed.length - files.length;
   const read = new Set(Array.isArray(message.filesRead) ? message.filesRead : []);
+  const removed = new Set(Array.isArray(message.filesRemoved) ? message.filesRemoved : []);
+  const names = given.map((file) => file.name);
   return {
     files,
     filesCut,
-    ...(given.length ? { filesRead: given.map((file) => file.name).filter((name) => read.has(name)) } : {}),
+    ...(given.length
+      ? { filesRead: names.filter((name) => read.has(name)), filesRemoved: names.filter((name) => removed.has(name)) }
+      : {}),
   };
 }
 
@@ -172,7 +177,7 @@ export class InterpreterProcess {
     notify(onStart);
     const { maxOutputChars, memoryLimitBytes } = this.limits;
     const { output, cut, add } = collectOutput(maxOutputChars, onOutput);
-    let files: Pick<RunOutcome, "files" | "filesCut" | "filesRead"> = {};
+    let files: Pick<RunOutcome, "files" | "filesCut" | "filesRead" | "filesRemoved"> = {};
 
     return new Promise<RunOutcome>((resolve) => {
       let settled = false;

@@ -12,7 +12,7 @@ import { readJsonBody } from "../read-json-body.js";
 import { changedFiles, type Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard } from "./replay-guard.js";
-import { createRunFileStore } from "./run-file-store.js";
+import { createRunFileStore, DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER } from "./run-file-store.js";
 import { readUpload } from "./upload-body.js";
 import { createRunScheduler, QueueFullError, type RunSchedule } from "./run-scheduler.js";
 
@@ -226,7 +226,12 @@ export function createMockSandbox(options: MockSandboxOptions) {
     const claims = await authenticate(req);
     const participant = `${String(claims.tenant_id)}:${claims.sub}`;
     if (!rateAllows(res, participant)) return;
-    const files = await readUpload(req, { maxFileBytes: maxUploadFileBytes, maxFiles: MAX_UPLOAD_FILES });
+    const files = await readUpload(req, {
+      maxFileBytes: maxUploadFileBytes,
+      maxFiles: MAX_UPLOAD_FILES,
+      // No more than one owner may keep (the store's share of each).
+      maxTotalBytes: options.maxFileStoreBytesPerUser ?? DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER,
+    });
     const sessionId = claims.jti!;
     const kept = runFiles.put(sessionId, participant, files);
     if (kept.notKept) {
@@ -344,6 +349,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
       files_cut: (outcome.filesCut ?? 0) + kept.notKept,
       // Of the files it was given: those the program opened (where the engine can tell), and those that were gone.
       ...(outcome.filesRead ? { files_read: outcome.filesRead } : {}),
+      ...(outcome.filesRemoved?.length ? { files_removed: outcome.filesRemoved } : {}),
       files_missing: given.missing,
     };
     if (live) live.end({ type: "result", ...answer });

@@ -37,7 +37,6 @@ function writeAll(text) {
 const send = (message) => writeAll(`${JSON.stringify(message)}\n`);
 
 // The parent going away closes stdin: an idle interpreter then ends at once.
-let input = "";
 process.stdin.setEncoding("utf8");
 process.stdin.on("end", () => process.exit(0));
 
@@ -114,15 +113,21 @@ function giveFiles(given) {
   const FS = pyodide.FS;
   const root = FS.cwd();
   const paths = new Map();
-  for (const { name, data } of given) {
+  // The newest first: where a file and a folder of an older one clash, the newer is the one given.
+  for (const { name, data } of [...given].reverse()) {
     const segments = name.split("/");
     if (segments.some((segment) => !segment || segment === "." || segment === "..")) continue;
-    for (let depth = 1; depth < segments.length; depth++) {
-      const folder = `${root}/${segments.slice(0, depth).join("/")}`;
-      if (!FS.analyzePath(folder).exists) FS.mkdir(folder);
+    try {
+      for (let depth = 1; depth < segments.length; depth++) {
+        const folder = `${root}/${segments.slice(0, depth).join("/")}`;
+        if (!FS.analyzePath(folder).exists) FS.mkdir(folder);
+      }
+      if (FS.analyzePath(`${root}/${name}`).exists) continue;
+      FS.writeFile(`${root}/${name}`, Buffer.from(data, "base64"));
+      paths.set(`${root}/${name}`, name);
+    } catch {
+      // A clash with a newer file: this one is not given.
     }
-    FS.writeFile(`${root}/${name}`, Buffer.from(data, "base64"));
-    paths.set(`${root}/${name}`, name);
   }
   const opened = new Set();
   const open = FS.open;
@@ -137,7 +142,18 @@ function giveFiles(given) {
   const stopNoting = () => {
     FS.open = open;
   };
-  return { opened, stopNoting, unchanged: new Map(given.map(({ name, data }) => [name, data])) };
+  /** Given files the program removed, or replaced with anything but a file. */
+  const removed = () =>
+    [...paths]
+      .filter(([path]) => {
+        try {
+          return !FS.isFile(FS.lstat(path).mode);
+        } catch {
+          return true;
+        }
+      })
+      .map(([, name]) => name);
+  return { opened, stopNoting, removed, unchanged: new Map(given.map(({ name, data }) => [name, data])) };
 }
 
 /** What the program left in its working directory, within the caps; the rest is counted, not sent. */
@@ -188,7 +204,7 @@ function collectFiles(unchanged) {
 }
 
 function run(code, given) {
-  const { opened, stopNoting, unchanged } = giveFiles(given);
+  const { opened, stopNoting, removed, unchanged } = giveFiles(given);
   const started = performance.now();
   let exitCode;
   try {
@@ -200,17 +216,19 @@ function run(code, given) {
   for (const stream of ["stdout", "stderr"]) emit(stream, decoders[stream].decode());
   const wallTimeMs = Math.round(performance.now() - started);
   stopNoting();
-  send({ type: "files", ...collectFiles(unchanged), filesRead: [...opened] });
+  send({ type: "files", ...collectFiles(unchanged), filesRead: [...opened], filesRemoved: removed() });
   send({ type: "done", exitCode, wallTimeMs, truncated: cut });
   process.exit(0);
 }
 
+// The program and its files come as one line; each chunk is searched once, however large the files.
+const pieces = [];
 process.stdin.on("data", (chunk) => {
-  input += chunk;
-  const end = input.indexOf("\n");
-  if (end === -1) return;
+  const end = chunk.indexOf("\n");
+  if (end === -1) return void pieces.push(chunk);
+  pieces.push(chunk.slice(0, end));
   process.stdin.pause();
-  const message = JSON.parse(input.slice(0, end));
+  const message = JSON.parse(pieces.join(""));
   run(message.code, Array.isArray(message.files) ? message.files : []);
 });
 send({ type: "ready" });

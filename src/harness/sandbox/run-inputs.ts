@@ -11,15 +11,42 @@ export function isRelativePath(name: string): boolean {
 }
 
 /**
- * Which given files the program read: those whose access time moved from
- * the one they were given with. Read from the run's /work (`root`, a path
- * this process holds open) before anything else opens them.
+ * A given file as the run left it, looked up one segment at a time without
+ * following any link: a program that put a link where a folder was gets
+ * null, never a look at what the link points to (the host's files, another
+ * run's). Only once every process of the run has ended, so nothing changes
+ * between the steps.
  */
-export async function filesOpened(root: string, files: readonly RunFileInput[]): Promise<string[]> {
-  const opened: string[] = [];
-  for (const file of files) {
-    const info = await lstat(`${root}/${file.name}`).catch(() => null);
-    if (info?.isFile() && info.atimeMs > UNREAD_MS) opened.push(file.name);
+async function givenFileAfter(root: string, name: string) {
+  if (!isRelativePath(name)) return null;
+  const segments = name.split("/");
+  let path = root;
+  for (const [index, segment] of segments.entries()) {
+    path = `${path}/${segment}`;
+    const info = await lstat(path).catch(() => null);
+    const last = index === segments.length - 1;
+    if (!info || (last ? !info.isFile() : !info.isDirectory())) return null;
+    if (last) return info;
   }
-  return opened;
+  return null;
+}
+
+/**
+ * What became of a run's given files: those the program read (their access
+ * time moved from the one they were given with) and those it removed (or
+ * replaced with anything but a file). Read from the run's /work (`root`, a
+ * path this process holds open) before anything else opens them.
+ */
+export async function givenFilesAfterRun(
+  root: string,
+  files: readonly RunFileInput[],
+): Promise<{ read: string[]; removed: string[] }> {
+  const read: string[] = [];
+  const removed: string[] = [];
+  for (const file of files) {
+    const info = await givenFileAfter(root, file.name);
+    if (!info) removed.push(file.name);
+    else if (info.atimeMs > UNREAD_MS) read.push(file.name);
+  }
+  return { read, removed };
 }

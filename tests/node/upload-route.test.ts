@@ -1,0 +1,171 @@
+// The upload route and a chat's files: what a student's file must be to go
+// to the sandbox, what they are told when it cannot, and which files a
+// chat's next run gets.
+import type { UIMessage } from "ai";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createScriptedExecutor } from "../../src/harness";
+import { chatFiles, createUploadRoute, type UploadedFile } from "../../src/server";
+import { startSandbox } from "./sandbox-fixture";
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+beforeAll(async () => {
+  sandbox = await startSandbox(createScriptedExecutor(() => ({ stdout: "" })));
+});
+afterAll(() => sandbox?.close());
+
+const routeFor = (options: Partial<Parameters<typeof createUploadRoute>[0]> = {}) =>
+  createUploadRoute({ sandboxUrl: sandbox.url, signing: sandbox.signing, tenantId: "course-1", ...options });
+
+function uploadRequest(files: Array<[string, string | Uint8Array]>) {
+  const form = new FormData();
+  for (const [name, content] of files) form.append("file", new Blob([content as BlobPart]), name);
+  return new Request("http://app.test/api/uploads", { method: "POST", body: form });
+}
+
+async function upload(route: ReturnType<typeof routeFor>, files: Array<[string, string | Uint8Array]>, who = "ada") {
+  const response = await route.handle(uploadRequest(files), { participantId: who });
+  return { status: response.status, body: (await response.json()) as { files?: UploadedFile[]; message?: string } };
+}
+
+describe("the upload route", () => {
+  it("keeps a hostile name safe for the program and as given for the student, and two of one name apart", async () => {
+    const { status, body } = await upload(routeFor(), [
+      ["../../etc/x\u202Egnp.csv", "a,b\n1,2\n"],
+      ["data.csv", "1"],
+      ["data.csv", "2"],
+    ]);
+    expect(status).toBe(201);
+    expect(body.files!.map((file) => [file.name, file.storedName])).toEqual([
+      ["../../etc/x\u202Egnp.csv", "x_gnp.csv"],
+      ["data.csv", "data.csv"],
+      ["data.csv", "data (2).csv"],
+    ]);
+    expect(body.files![0]!.url).toMatch(/^\/api\/files\/[\w-]+\/[\w-]+$/);
+  });
+
+  it("refuses what cannot go with the reason in words: too large, empty, a kind the sandbox does not take, too many", async () => {
+    const route = routeFor({ maxFileBytes: 1024, maxFiles: 2 });
+    expect(await upload(route, [["big.csv", "x".repeat(1025)]])).toEqual({
+      status: 413,
+      body: { error: "file_too_large", message: '"big.csv" is 1 KB; a file may be at most 1 KB.' },
+    });
+    expect((await upload(route, [["empty.csv", ""]])).body.message).toBe('"empty.csv" is empty.');
+    const docx = await upload(route, [["essay.docx", "PK"]]);
+    expect(docx.status).toBe(415);
+    expect(docx.body.message).toBe(
+      'The sandbox takes .csv, .tsv, .json, .txt, .py, .xlsx, .png, .jpg, .jpeg files; "essay.docx" is none of them.',
+    );
+    expect(
+      await upload(route, [
+        ["a.csv", "1"],
+        ["b.csv", "1"],
+        ["c.csv", "1"],
+      ]),
+    ).toEqual({
+      status: 413,
+      body: {
+        error: "upload_too_large",
+        message: "An upload may carry at most 2 files of at most 1 KB each, 20 MB in all.",
+      },
+    });
+  });
+
+  it("says the file did not reach a sandbox that is down, and one student has at most two uploads on the way", async () => {
+    const down = createUploadRoute({ sandboxUrl: "http://127.0.0.1:9", signing: sandbox.signing, tenantId: "t" });
+    expect(await upload(down, [["a.csv", "1"]])).toEqual({
+      status: 502,
+      body: {
+        error: "sandbox_unavailable",
+        message: "The files did not reach the sandbox: the code runner cannot be reached right now. Try again.",
+      },
+    });
+    // A sandbox that takes its time: the third upload of one student waits its turn; another student's goes.
+    const waiting: Array<() => void> = [];
+    const slow = routeFor({
+      fetch: async (input, init) => {
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        return fetch(input, init);
+      },
+    });
+    const first = upload(slow, [["a.csv", "1"]]);
+    const second = upload(slow, [["b.csv", "1"]]);
+    await vi.waitFor(() => expect(waiting).toHaveLength(2));
+    const third = await upload(slow, [["c.csv", "1"]]);
+    expect(third.status).toBe(429);
+    expect(third.body.message).toBe("Two of your files are on their way already; wait for them.");
+    const other = upload(slow, [["d.csv", "1"]], "bob");
+    await vi.waitFor(() => expect(waiting).toHaveLength(3));
+    for (const go of waiting) go();
+    expect((await Promise.all([first, second, other])).map((result) => result.status)).toEqual([201, 201, 201]);
+  });
+});
+
+describe("a chat's files", () => {
+  const ref = (id: string) => ({ sessionId: "s", fileId: id });
+  const attached = (name: string, id: string): UIMessage => ({
+    id: `m-${id}`,
+    role: "user",
+    parts: [
+      {
+        type: "file",
+        url: `/api/files/s/${id}`,
+        mediaType: "text/csv",
+        filename: name,
+        providerMetadata: { executeCodeUi: { name, size: 3, sessionId: "s", fileId: id } },
+      },
+    ],
+  });
+  const ran = (output: Record<string, unknown>): UIMessage => ({
+    id: `r-${Math.random()}`,
+    role: "assistant",
+    parts: [
+      {
+        type: "tool-execute_code",
+        toolCallId: "c",
+        state: "output-available",
+        input: { code: "" },
+        output: {
+          status: "completed",
+          stdout: "",
+          stderr: "",
+          exitCode: 0,
+          signal: null,
+          wallTimeMs: 1,
+          truncated: { stdout: 0, stderr: 0 },
+          ...output,
+        },
+      } as UIMessage["parts"][number],
+    ],
+  });
+  const file = (name: string, id: string) => ({ name, mediaType: "text/csv", size: 1, kind: "file", ref: ref(id) });
+
+  it("are the student's and the runs', the latest of each name, less what a run removed or found gone", () => {
+    const files = chatFiles([
+      attached("scores.csv", "u1"),
+      ran({ files: [file("means.csv", "r1"), file("scores.csv", "r2"), file("tmp.csv", "r3")] }),
+      ran({ filesRemoved: ["tmp.csv"] }),
+      attached("extra.csv", "u2"),
+      ran({ filesGone: ["extra.csv"] }),
+    ]);
+    expect(files.map((entry) => [entry.name, entry.ref.fileId, entry.from])).toEqual([
+      ["means.csv", "r1", "run"],
+      ["scores.csv", "r2", "run"],
+    ]);
+  });
+
+  it("are at most the newest 50", () => {
+    const many = Array.from({ length: 60 }, (_, i) => file(`f${i}.csv`, `id${i}`));
+    const files = chatFiles([ran({ files: many })]);
+    expect(files).toHaveLength(50);
+    expect(files[0]!.name).toBe("f10.csv");
+  });
+
+  it("take no file part the server did not check", () => {
+    const forged: UIMessage = {
+      id: "m",
+      role: "user",
+      parts: [{ type: "file", url: "/api/files/s/x", mediaType: "text/csv", filename: "x.csv" }],
+    };
+    expect(chatFiles([forged])).toEqual([]);
+  });
+});
