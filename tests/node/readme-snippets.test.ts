@@ -4,9 +4,14 @@ import { describe, expect, it } from "vitest";
 // Snippets of the README and the guides marked `<!-- file: PATH -->` are
 // files of the repository, word for word: files that the consumer matrix
 // builds and runs, and examples that a test runs.
-const documents = ["README.md", "docs/card.md", "docs/server.md", "docs/chats.md", "docs/harness.md"].map((name) =>
-  readFileSync(new URL(`../../${name}`, import.meta.url), "utf8"),
-);
+const documents = [
+  "README.md",
+  "docs/card.md",
+  "docs/server.md",
+  "docs/chats.md",
+  "docs/harness.md",
+  "docs/files.md",
+].map((name) => readFileSync(new URL(`../../${name}`, import.meta.url), "utf8"));
 const marked = documents.flatMap((text) =>
   [...text.matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g)].map(([, file, code]) => ({
     file: file!,
@@ -34,6 +39,8 @@ describe("README and guide snippets", () => {
         "examples/chat-server.ts",
         "examples/browser-chat.tsx",
         "examples/next-pyodide-headers.ts",
+        "examples/student-files.ts",
+        "examples/attach-files.tsx",
         "e2e/readme-helpers.spec.ts",
       ]),
     );
