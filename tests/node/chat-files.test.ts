@@ -16,10 +16,10 @@ afterAll(() => h?.close());
 const SCORES = "student,score\nada,90\nada,70\nbob,60\nbob,80\ncy,75\n";
 
 /** One browser: its cookie, kept across requests. */
-function browser() {
+function browser(base = h.url) {
   let cookie = "";
   const request = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${h.url}${path}`, {
+    const response = await fetch(`${base}${path}`, {
       ...init,
       headers: { ...(cookie ? { cookie } : {}), ...init.headers },
     });
@@ -128,6 +128,46 @@ describe("a student's files in a chat", () => {
     expect(stolen.body.message).toBe(
       '"scores.csv" is not a file the code runner keeps for you (it expired, or never reached it): attach it again.',
     );
+  });
+
+  it("a chat's files are bounded, and a chat whose code runs in the browser takes none", async () => {
+    const small = await startHarness({
+      port: 0,
+      database: ":memory:",
+      chunkDelayMs: 0,
+      engine: "cpython",
+      chatLimits: { maxFileBytesPerChat: 100 },
+    });
+    try {
+      const ada = browser(small.url);
+      const chatId = await ada.newChat();
+      const one = await ada.upload([["one.csv", "x".repeat(60)]]);
+      expect((await ada.say(chatId, "```python\nprint(1)\n```", one.body.files)).status).toBe(200);
+      const two = await ada.upload([["two.csv", "y".repeat(60)]]);
+      const refused = await ada.say(chatId, "```python\nprint(2)\n```", two.body.files);
+      expect(refused.status).toBe(413);
+      expect(refused.body.message).toBe(
+        'A chat\'s files may take at most 100 B together; "two.csv" does not fit. Start a new chat for more.',
+      );
+      // A chat that runs execute_code in the browser.
+      const created = await ada.json("/api/chats", {
+        tools: [
+          {
+            name: "execute_code",
+            description: "Run Python in the browser.",
+            input_schema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
+          },
+        ],
+      });
+      const browserChat = ((await created.json()) as { id: string }).id;
+      const inBrowser = await ada.say(browserChat, "Plot the mean score per student", one.body.files);
+      expect(inBrowser.status).toBe(400);
+      expect(inBrowser.body.message).toBe(
+        "Files need the server sandbox: this chat runs code in the browser, where they cannot go.",
+      );
+    } finally {
+      await small.close();
+    }
   });
 
   it("a new chat starts with no files", async () => {

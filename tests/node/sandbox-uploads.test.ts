@@ -164,17 +164,43 @@ describe("uploads the sandbox refuses", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
     const executor: Executor = { run: async () => ({ fault: { kind: "reset" } }), close: async () => undefined };
-    sandbox = await startSandbox(executor, { maxUploadFileBytes: 1024 });
+    sandbox = await startSandbox(executor, { maxUploadFileBytes: 1024, maxFileStoreBytesPerUser: 1500 });
+  });
+
+  const download = async (participantId: string, ref: Ref) => {
+    const token = await sandbox.minter.mint({ participantId, tenantId: "course-1" });
+    return (
+      await fetch(`${sandbox.url}/v1/download/${ref.session_id}/${ref.id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).status;
+  };
+
+  it("keeps each student's files within their own share: their newest push out their oldest, never another's", async () => {
+    const bob = refsOf((await upload(sandbox, "bob", [["bob.csv", "b".repeat(1000)]])).body)[0]!;
+    const first = refsOf((await upload(sandbox, "ada", [["one.csv", "a".repeat(1000)]])).body)[0]!;
+    const second = await upload(sandbox, "ada", [["two.csv", "a".repeat(1000)]]);
+    expect(second.status).toBe(201);
+    expect(await download("ada", first)).toBe(404);
+    expect(await download("ada", refsOf(second.body)[0]!)).toBe(200);
+    expect(await download("bob", bob)).toBe(200);
+    // An upload larger than a student's share is refused whole, with the share in words.
+    const over = await upload(sandbox, "ada", [
+      ["x.csv", "x".repeat(1000)],
+      ["y.csv", "y".repeat(1000)],
+    ]);
+    expect(over.status).toBe(413);
+    expect(over.body.message).toBe("An upload may carry at most 10 files of at most 1 KB each, 1.5 KB in all.");
   });
   afterAll(() => sandbox?.close());
 
   it("says why in words, and keeps nothing of an upload it refuses", async () => {
     const tooBig = await upload(sandbox, "ada", [
       ["small.csv", "a\n"],
-      ["big.csv", "x".repeat(2000)],
+      ["big.csv", "x".repeat(1100)],
     ]);
     expect(tooBig.status).toBe(413);
-    expect(tooBig.body.message).toBe('"big.csv" is 2 KB; a file may be at most 1 KB.');
+    expect(tooBig.body.message).toBe('"big.csv" is 1.1 KB; a file may be at most 1 KB.');
     expect((await upload(sandbox, "ada", [["empty.csv", ""]])).body).toMatchObject({
       error: "empty_file",
       message: '"empty.csv" is empty.',

@@ -4,7 +4,9 @@
 import type { UIMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createScriptedExecutor } from "../../src/harness";
-import { chatFiles, createUploadRoute, type UploadedFile } from "../../src/server";
+import { chatFiles, createExecuteCodeTool, createUploadRoute, type UploadedFile } from "../../src/server";
+import { describeModelOutput } from "../../src/server/model-output";
+import { finalOutput } from "./tool-runs";
 import { startSandbox } from "./sandbox-fixture";
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -97,6 +99,31 @@ describe("the upload route", () => {
     await vi.waitFor(() => expect(waiting).toHaveLength(3));
     for (const go of waiting) go();
     expect((await Promise.all([first, second, other])).map((result) => result.status)).toEqual([201, 201, 201]);
+  });
+});
+
+describe("files the sandbox no longer keeps", () => {
+  it("are gone from the run, and the model is told to ask for them again", async () => {
+    const tool = createExecuteCodeTool({
+      sandboxUrl: sandbox.url,
+      signing: sandbox.signing,
+      participantId: "ada",
+      tenantId: "course-1",
+      files: [
+        {
+          name: "scores.csv",
+          mediaType: "text/csv",
+          size: 3,
+          ref: { sessionId: "expired", fileId: "f" },
+          from: "student",
+        },
+      ],
+    });
+    const result = (await finalOutput(tool, "print(1)")) as { filesGone?: string[] };
+    expect(result.filesGone).toEqual(["scores.csv"]);
+    expect(describeModelOutput(result)).toContain(
+      "[not in the working directory, because the code runner no longer keeps them: scores.csv. Tell the student; a file of theirs must be attached again, one a run wrote made again]",
+    );
   });
 });
 
