@@ -94,6 +94,19 @@ describe("labels", () => {
     });
     await show(call("print('x' * 100_000)", { result: completed({ stdout: "x".repeat(100_000) }) }));
     await show(call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) }));
+    // A run given the student's files, which wrote a table longer than the card shows.
+    const rows = `n,square\n${Array.from({ length: 40 }, (_, n) => `${n},${n * n}`).join("\n")}\n`;
+    await show(
+      {
+        ...call("x", {
+          result: completed({ files: [squaresCsv], filesUsed: ["scores.csv"], filesGone: ["old.csv"] }),
+        }),
+        fileUrl: () => `data:text/csv,${encodeURIComponent(rows)}`,
+      },
+      async () => {
+        await screen.findByRole("region", { name: "«tablePreview»" });
+      },
+    );
     await show(
       call("import os; os.kill(0, 9)", {
         result: {

@@ -80,7 +80,7 @@ export const germanLabels: ExecuteCodeLabels = {
   enlargeFigure: (alt) => `Abbildung vergrößern: ${alt}`,
   closeFigure: "Schließen",
   figurePending: "Die Abbildung erscheint, wenn das Programm endet.",
-  filesUsed: "Gelesen",
+  filesUsed: "Gelesen:",
   filesGone: (names) =>
     `Vor dem Lauf verfallen: ${names}. Dateien bleiben eine Weile nach ihrer letzten Nutzung; hänge sie erneut an.`,
   tablePreview: (name) => `Erste Zeilen von ${name}`,

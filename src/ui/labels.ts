@@ -80,7 +80,7 @@ export interface ExecuteCodeLabels {
   closeFigure: string;
   /** Where a figure will be while its program runs. */
   figurePending: string;
-  /** Before the names of the given files the program opened: "Used: scores.csv". */
+  /** Before the names of the given files the program opened ("Used:" scores.csv). */
   filesUsed: string;
   /** Files the run was to be given that the sandbox no longer kept. */
   filesGone: (names: string) => string;
@@ -165,7 +165,7 @@ export const englishLabels: ExecuteCodeLabels = {
   enlargeFigure: (alt) => `Enlarge the figure: ${alt}`,
   closeFigure: "Close",
   figurePending: "The figure appears when the program ends.",
-  filesUsed: "Used",
+  filesUsed: "Used:",
   filesGone: (names) =>
     `Gone before the run: ${names}. Files are kept for a while after their last use; attach them again.`,
   tablePreview: (name) => `First rows of ${name}`,

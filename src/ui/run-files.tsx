@@ -147,7 +147,7 @@ export function Files({ asChild, className, ...props }: FilesProps) {
     <Component data-slot="execute-code-files" className={cn("ecu-files", className)} {...props}>
       {used.length > 0 && (
         <p data-slot="execute-code-files-used" className="ecu-files-used">
-          {labels.filesUsed}:{" "}
+          {labels.filesUsed}{" "}
           {used.map((name, index) => (
             <span key={name}>
               {index > 0 && ", "}
