@@ -1,3 +1,6 @@
+// Before anything else loads: a Node too old is told so at start.
+import "../server/require-node.js";
+
 export {
   DEFAULT_CHAT_RATE_LIMIT,
   DEFAULT_HARNESS_STORED_BYTES,

@@ -2,6 +2,9 @@
 // as the README's server sections are. tests/node/server-entry.test.ts checks
 // that the README names every export.
 
+// Said when the app starts, not as a 500 on its first request.
+import "./require-node.js";
+
 // The server tool (README: The server tool; docs/server.md: Live output, Figures and files).
 export {
   buildExecuteCodeTool,
