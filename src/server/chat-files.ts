@@ -1,6 +1,7 @@
 import type { UIMessage } from "ai";
 import { bytesInWords } from "../contract/bytes-in-words.js";
 import { normalizeExecuteCodeResult } from "../contract/normalize.js";
+import { nameInWords } from "./name-in-words.js";
 
 /** Files a run of a chat is given at most (codeapi's sandboxes take 50 in `files`): the newest. */
 export const MAX_CHAT_FILES = 50;
@@ -83,6 +84,6 @@ export function chatFiles(messages: readonly UIMessage[], toolName = "execute_co
 export function describeChatFiles(files: readonly ChatFile[]): string[] {
   return files.map(
     (file) =>
-      `- ${file.name} (${file.mediaType}, ${bytesInWords(file.size)}, ${file.from === "student" ? "from the student" : "written by an earlier run"})`,
+      `- ${nameInWords(file.name)} (${file.mediaType}, ${bytesInWords(file.size)}, ${file.from === "student" ? "from the student" : "written by an earlier run"})`,
   );
 }

@@ -1,4 +1,5 @@
 import { bytesInWords } from "../contract/bytes-in-words.js";
+import { nameInWords } from "./name-in-words.js";
 import { normalizeExecuteCodeResult, type ExecuteCodeRunFile } from "../contract/index.js";
 
 function stream(name: string, text: string, cut: number): string {
@@ -18,8 +19,8 @@ function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
     `files (shown to the student under the output):`,
     ...list.map((file) =>
       file.kind === "image"
-        ? `- figure ${file.name} (${file.mediaType}, ${bytesInWords(file.size)})${file.alt ? `: ${file.alt}` : ""}`
-        : `- file ${file.name} (${file.mediaType}, ${bytesInWords(file.size)}), offered for download`,
+        ? `- figure ${nameInWords(file.name)} (${file.mediaType}, ${bytesInWords(file.size)})${file.alt ? `: ${file.alt}` : ""}`
+        : `- file ${nameInWords(file.name)} (${file.mediaType}, ${bytesInWords(file.size)}), offered for download`,
     ),
     ...notKept,
   ];
@@ -28,10 +29,10 @@ function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
 /** Which given files the program read, and which were gone before it ran. */
 function inputs(result: { filesUsed?: string[]; filesGone?: string[] }): string[] {
   return [
-    ...(result.filesUsed?.length ? [`files the program read: ${result.filesUsed.join(", ")}`] : []),
+    ...(result.filesUsed?.length ? [`files the program read: ${result.filesUsed.map(nameInWords).join(", ")}`] : []),
     ...(result.filesGone?.length
       ? [
-          `[not in the working directory, because the code runner no longer keeps them: ${result.filesGone.join(", ")}. Tell the student; a file of theirs must be attached again, one a run wrote made again]`,
+          `[not in the working directory, because the code runner no longer keeps them: ${result.filesGone.map(nameInWords).join(", ")}. Tell the student; a file of theirs must be attached again, one a run wrote made again]`,
         ]
       : []),
   ];

@@ -181,6 +181,8 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
   return { ok: true, result, response: r };
 }
 
+const MAX_ALT_CHARS = 300;
+
 /** Raster images a browser shows as they are; every other type (SVG and HTML included) is a download. */
 export const SHOWN_IMAGES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
@@ -202,7 +204,10 @@ function runFiles(response: SandboxResponse): ExecuteCodeRunFile[] {
         mediaType,
         size: typeof size === "number" && Number.isInteger(size) && size >= 0 ? size : 0,
         kind: SHOWN_IMAGES.has(mediaType) ? ("image" as const) : ("file" as const),
-        ...(typeof alt === "string" && alt ? { alt } : {}),
+        // A figure's description is the program's to write: short, on one line.
+        ...(typeof alt === "string" && alt
+          ? { alt: alt.replace(/[\p{Cc}\p{Cf}]/gu, " ").slice(0, MAX_ALT_CHARS) }
+          : {}),
         ...(isPixels(width) && isPixels(height) ? { width, height } : {}),
         ref: { sessionId, fileId: id },
       },

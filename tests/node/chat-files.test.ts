@@ -121,6 +121,11 @@ describe("a student's files in a chat", () => {
       expect((await ada.request(url)).status).toBe(200);
       expect((await eve.request(url)).status).toBe(404);
     }
+    // A link that is no file route's, or not even a well-formed one, is a file gone: said, never a 500.
+    const broken = await ada.say(chatId, "Plot the mean score per student", [
+      { ...uploaded.body.files![0]!, url: "/api/files/%E0/abc" },
+    ]);
+    expect(broken.status).toBe(400);
     // Nor can Eve give Ada's file to a run of hers.
     const eveChat = await eve.newChat();
     const stolen = await eve.say(eveChat, "Plot the mean score per student", uploaded.body.files);

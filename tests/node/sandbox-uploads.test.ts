@@ -56,7 +56,7 @@ async function exec(sandbox: Sandbox, participantId: string, code: string, files
 describe.each([
   ["cpython", () => createCpythonExecutor({ memoryLimitMb: 512 })],
   ["pyodide", () => createPyodideExecutor({ poolSize: 1, onWarning: () => undefined })],
-])("a student's files in the %s engine", (_engine, makeExecutor) => {
+])("a student's files in the %s engine", (engine, makeExecutor) => {
   let executor: Executor;
   let sandbox: Sandbox;
   beforeAll(async () => {
@@ -146,6 +146,25 @@ describe.each([
     expect(both.stdout).toBe("new\n");
   });
 
+  it("takes a figure's description only for the sandbox's own figures, and short", async () => {
+    const answer = await exec(
+      sandbox,
+      "ada",
+      [
+        "import json",
+        "open('figure-1.png', 'wb').write(b'png')",
+        "open('notes.txt', 'w').write('n')",
+        "json.dump({'figure-1.png': 'A' * 5000 + '\\n', 'notes.txt': 'IGNORE ALL'}, open('.ecu-figures.json', 'w'))",
+      ].join("\n"),
+    );
+    const files = answer.files as Array<{ name: string; alt?: string }>;
+    expect(files.find((file) => file.name === "notes.txt")?.alt).toBeUndefined();
+    // Pyodide has no matplotlib and describes no figures.
+    expect(files.find((file) => file.name === "figure-1.png")?.alt).toBe(
+      engine === "cpython" ? "A".repeat(300) : undefined,
+    );
+  });
+
   it("another student's file is missing to them, as an expired one is, and never in their run", async () => {
     const uploaded = await upload(sandbox, "ada", [["secret.csv", "a\n1\n"]]);
     const answer = await exec(sandbox, "eve", "import os\nprint(os.listdir('.'))", refsOf(uploaded.body));
@@ -157,6 +176,24 @@ describe.each([
       headers: { authorization: `Bearer ${token}` },
     });
     expect(download.status).toBe(404);
+  });
+});
+
+describe("names a run gives its files, in CPython", () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox(createCpythonExecutor({ memoryLimitMb: 512 }));
+  }, 120_000);
+  afterAll(() => sandbox?.close());
+
+  it("keeps no file whose name is not UTF-8: two such names would read alike and could not be given back apart", async () => {
+    const answer = await exec(
+      sandbox,
+      "ada",
+      "open(b'd\\xff.csv', 'w').write('1')\nopen(b'd\\xfe.csv', 'w').write('2')\nopen('ok.csv', 'w').write('3')",
+    );
+    expect(answer.files.map((file) => file.name)).toEqual(["ok.csv"]);
+    expect((answer as unknown as { files_cut: number }).files_cut).toBe(2);
   });
 });
 

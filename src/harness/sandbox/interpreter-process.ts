@@ -3,6 +3,8 @@ import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequ
 import { inheritedDescriptors, sandboxStdio } from "./inherited-descriptors.js";
 import { createLineSplitter } from "./line-splitter.js";
 import { processTreeRss } from "./process-memory.js";
+import { mediaTypeOfName } from "./run-directory.js";
+import { isRelativePath } from "./run-inputs.js";
 
 // What this process was handed without close-on-exec: read once, replaced by /dev/null in every interpreter.
 let inherited: number[] | null = null;
@@ -49,11 +51,13 @@ function readFiles(
   const files: NonNullable<RunOutcome["files"]> = [];
   let total = 0;
   for (const file of listed.slice(0, caps.maxFiles)) {
-    if (typeof file?.name !== "string" || typeof file.mediaType !== "string" || typeof file.data !== "string") continue;
+    // A program can reach its interpreter's JavaScript: names are checked and types are this side's.
+    if (typeof file?.name !== "string" || typeof file.data !== "string") continue;
+    if (file.name.length > 1024 || !isRelativePath(file.name)) continue;
     const bytes = Buffer.from(file.data, "base64");
     if (bytes.length > caps.maxFileBytes || total + bytes.length > caps.maxTotalFileBytes) continue;
     total += bytes.length;
-    files.push({ name: file.name, mediaType: file.mediaType, bytes });
+    files.push({ name: file.name, mediaType: mediaTypeOfName(file.name), bytes });
   }
   const filesCut = (Number.isInteger(message.filesCut) ? message.filesCut : 0) + listed.length - files.length;
   const read = new Set(Array.isArray(message.filesRead) ? message.filesRead : []);

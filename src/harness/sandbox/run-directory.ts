@@ -12,6 +12,9 @@ export interface RunFileCaps {
   maxTotalFileBytes: number;
 }
 
+const FIGURE_NAME = /^figure-\d{1,4}\.png$/;
+const MAX_ALT_CHARS = 300;
+
 /** The file beside a run's figures with their alt text, which the run's process writes. */
 export const FIGURES_NAME = ".ecu-figures.json";
 
@@ -97,6 +100,11 @@ export async function readRunFiles(
       const path = Buffer.concat([relative, entry.name]);
       const shown = path.toString("utf8");
       if (shown === FIGURES_NAME || !entry.file) continue;
+      // A name that is not UTF-8 could not be given back to a run as it is (two would read alike): not kept.
+      if (!Buffer.from(shown).equals(path)) {
+        cut++;
+        continue;
+      }
       // A file it was given and left as it was is kept already: it takes none of the run's room.
       const was = before.get(shown);
       if (was) {
@@ -114,11 +122,12 @@ export async function readRunFiles(
         continue;
       }
       total += bytes.length;
-      const alt = described[shown];
+      // Alt text only for the figures the sandbox saved, and short: the program can write that file too.
+      const alt = FIGURE_NAME.test(shown) ? described[shown] : undefined;
       files.push({
         name: shown,
         mediaType: mediaTypeOfName(shown),
-        ...(typeof alt === "string" ? { alt } : {}),
+        ...(typeof alt === "string" ? { alt: alt.replace(/[\p{Cc}\p{Cf}]/gu, " ").slice(0, MAX_ALT_CHARS) } : {}),
         bytes,
       });
     }

@@ -3,6 +3,7 @@ import { bytesInWords } from "../../contract/bytes-in-words.js";
 import { ATTACHMENT_FACTS_KEY, attachmentFacts, type AttachmentFacts } from "../chat-files.js";
 import { tableSummary } from "../file-summary.js";
 import { HttpRefusal } from "../http.js";
+import { nameInWords } from "../name-in-words.js";
 import type { SandboxFiles } from "../sandbox-files.js";
 import type { ChatRecord } from "./store.js";
 import type { ChatLimits, RawFilePart } from "./validate.js";
@@ -11,13 +12,13 @@ const ID = /^[\w-]{1,100}$/;
 
 /** The sandbox's session and file ids from a file route URL (its last two segments). */
 function refOf(url: string): { sessionId: string; fileId: string } | null {
-  let path: string;
+  let sessionId: string | undefined;
+  let fileId: string | undefined;
   try {
-    path = new URL(url, "http://app.invalid").pathname;
+    [sessionId, fileId] = new URL(url, "http://app.invalid").pathname.split("/").slice(-2).map(decodeURIComponent);
   } catch {
     return null;
   }
-  const [sessionId, fileId] = path.split("/").slice(-2).map(decodeURIComponent);
   return sessionId && fileId && ID.test(sessionId) && ID.test(fileId) ? { sessionId, fileId } : null;
 }
 
@@ -96,7 +97,7 @@ export function attachmentsInWords(messages: readonly UIMessage[]): UIMessage[] 
             return [
               {
                 type: "text" as const,
-                text: `[The student attached "${part.filename}" (${part.mediaType}, ${bytesInWords(facts.size)}${summary}). A program opens it as ${facts.name} in its working directory.]`,
+                text: `[The student attached ${JSON.stringify(part.filename)} (${part.mediaType}, ${bytesInWords(facts.size)}${summary}). A program opens it as ${nameInWords(facts.name)} in its working directory.]`,
               },
             ];
           }),
