@@ -56,6 +56,8 @@ export {
   type ToolResultContract,
 } from "./chat/validate.js";
 export { toNodeHandler } from "./chat/node-adapter.js";
+export { createChatRoutes, type ChatRouteHandler, type ChatRoutesOptions } from "./chat-routes.js";
+export type { SameOriginOptions } from "./same-origin.js";
 export { createSqliteChatStore, type SqliteChatStoreOptions } from "./chat/sqlite-store.js";
 export { createPostgresChatStore, type PgPool, type PostgresChatStoreOptions } from "./chat/postgres-store.js";
 export {
