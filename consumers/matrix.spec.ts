@@ -146,6 +146,12 @@ test.describe("(c) Next.js 16 App Router, default template with cacheComponents,
     expect(chat.status).toBe("idle");
     const call = chat.messages.flatMap((message) => message.parts).find((part) => part.type === "tool-execute_code");
     expect(call?.output).toMatchObject({ status: "completed", stdout: "42\n", exitCode: 0 });
+    // Archive, as the thread list sends it: a PATCH the route takes.
+    expect((await request.patch(`${app.url()}/api/chats/${id}`, { data: { archived: true } })).status()).toBe(204);
+    const listed = (await (await request.get(`${app.url()}/api/chats`)).json()) as {
+      chats: Array<{ id: string; archived: boolean }>;
+    };
+    expect(listed.chats.find((entry) => entry.id === id)?.archived).toBe(true);
   });
 
   test("the docs' client-tool flow: a chat whose execute_code the browser runs waits for its result", async ({

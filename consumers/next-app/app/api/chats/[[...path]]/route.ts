@@ -1,10 +1,12 @@
 import type { StartedMockSandbox } from "execute-code-ui/harness";
 import {
-  createExecuteCodeTool,
   createChatEndpoints,
+  createChatRoutes,
+  createExecuteCodeTool,
+  createRunFileRoute,
   createSqliteChatStore,
   EXECUTE_CODE_SYSTEM_PROMPT,
-  type ChatEndpoints,
+  type ChatRouteHandler,
 } from "execute-code-ui/server";
 
 // The harness (scripted model, mock sandbox) starts Python processes from
@@ -12,32 +14,36 @@ import {
 const harness = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/harness");
 
 // Opened with the first request, so that building the app opens no database.
-let chats: Promise<ChatEndpoints> | undefined;
+let routes: Promise<ChatRouteHandler> | undefined;
 let sandbox: Promise<StartedMockSandbox> | undefined;
 
-async function openChats(): Promise<ChatEndpoints> {
+async function openRoutes(): Promise<ChatRouteHandler> {
   const { createScriptedModel, startMockSandbox } = await harness();
   const { url, signing } = await (sandbox ??= startMockSandbox());
-  return createChatEndpoints({
+  const ctx = { sandboxUrl: url, signing, tenantId: "course-7" };
+  const endpoints = createChatEndpoints({
     store: await createSqliteChatStore({ dataDir: "data" }), // or createPostgresChatStore({ connectionString })
     model: createScriptedModel(), // your model
     instructions: EXECUTE_CODE_SYSTEM_PROMPT,
-    tools: ({ participantId }) => ({
-      execute_code: createExecuteCodeTool({ sandboxUrl: url, signing, participantId, tenantId: "course-7" }),
-    }),
+    tools: ({ participantId }) => ({ execute_code: createExecuteCodeTool({ ...ctx, participantId }) }),
     // A chat may run execute_code in the browser instead (executeCodeClientTool).
     clientReplaceableTools: ["execute_code"],
   });
+  // Every chat route, a run's files at /api/files/…, this origin's pages only.
+  return createChatRoutes({
+    endpoints,
+    files: createRunFileRoute(ctx),
+    participantId: () => "student-42", // from your sign-in; null answers 401
+  }).handle;
 }
 
-// /api/chats, /api/chats/:id, /api/chats/:id/messages and /tool-results.
-async function handler(req: Request) {
-  const participantId = "student-42"; // from your sign-in; answer 401 without one
+// /api/chats, /api/chats/:id (PATCH archives or renames), /messages, /tool-results, /stream and /stop.
+async function handler(request: Request) {
   // A failed start is tried again with the next request.
-  chats ??= openChats().catch((error: unknown) => {
-    chats = undefined;
+  routes ??= openRoutes().catch((error: unknown) => {
+    routes = undefined;
     throw error;
   });
-  return (await (await chats).handle(req, { participantId })) ?? new Response(null, { status: 404 });
+  return (await routes)(request);
 }
-export { handler as GET, handler as POST };
+export { handler as GET, handler as POST, handler as PATCH, handler as DELETE };
