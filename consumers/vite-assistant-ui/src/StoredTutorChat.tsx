@@ -21,7 +21,7 @@ import {
   storedChatHistory,
 } from "execute-code-ui/assistant-ui";
 import "execute-code-ui/styles.css";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef } from "react";
 
 const config = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
 
@@ -44,17 +44,24 @@ function useStoredChat() {
 const OPEN_CHAT = "open-chat";
 
 export function StoredTutorChat() {
-  // The chat open before a reload opens again. Read once: the list switches chats after that.
-  const [openedFirst] = useState(() => localStorage.getItem(OPEN_CHAT) ?? undefined);
+  // The chat open before a reload opens again. localStorage is read after the first render, never during one,
+  // so the page prerenders (Next.js) the same as it first renders in the browser.
+  const restored = useRef(false);
   const runtime = useRemoteThreadListRuntime({
     adapter: chats,
     runtimeHook: useStoredChat,
-    threadId: openedFirst,
     onThreadIdChange: (id) => {
+      if (!restored.current) return;
       if (id) localStorage.setItem(OPEN_CHAT, id);
       else localStorage.removeItem(OPEN_CHAT);
     },
   });
+  useEffect(() => {
+    const opened = localStorage.getItem(OPEN_CHAT);
+    const switched = opened ? runtime.threads.switchToThread(opened) : Promise.resolve();
+    // A chat that is gone (deleted, another browser's) leaves the new one open.
+    void switched.catch(() => undefined).finally(() => (restored.current = true));
+  }, [runtime]);
   return (
     <AssistantRuntimeProvider runtime={runtime} config={config}>
       <div style={{ display: "grid", gridTemplateColumns: "14rem 1fr", gap: 16 }}>
