@@ -3,6 +3,7 @@ import { open, opendir } from "node:fs/promises";
 import { Mime } from "mime";
 import otherTypes from "mime/types/other.js";
 import standardTypes from "mime/types/standard.js";
+import { uniqueFileName } from "../../contract/file-name.js";
 import type { RunFileInput, RunFileOutput } from "./executor.js";
 
 /** The caps on the files one run may leave. */
@@ -75,6 +76,7 @@ export async function readRunFiles(
 ): Promise<{ files: RunFileOutput[]; filesCut: number }> {
   const described = await figureDescriptions(root);
   const before = new Map(given.map((file) => [file.name, file.bytes]));
+  const names = new Set<string>();
   const rootPath = Buffer.from(`${root}/`);
   const files: RunFileOutput[] = [];
   let cut = 0;
@@ -98,13 +100,11 @@ export async function readRunFiles(
     entries.sort((a, b) => Buffer.compare(a.name, b.name));
     for (const entry of entries) {
       const path = Buffer.concat([relative, entry.name]);
-      const shown = path.toString("utf8");
-      if (shown === FIGURES_NAME || !entry.file) continue;
-      // A name that is not UTF-8 could not be given back to a run as it is (two would read alike): not kept.
-      if (!Buffer.from(shown).equals(path)) {
-        cut++;
-        continue;
-      }
+      const readable = path.toString("utf8");
+      if (readable === FIGURES_NAME || !entry.file) continue;
+      // A name that is not UTF-8 is shown with replacement characters; two that then read alike are told apart.
+      const shown = Buffer.from(readable).equals(path) ? readable : uniqueFileName(readable, names);
+      names.add(shown);
       // A file it was given and left as it was is kept already: it takes none of the run's room.
       const was = before.get(shown);
       if (was) {
