@@ -66,6 +66,40 @@ export async function generateNextApp(
   return { dir, buildEnv: () => serveGeistFonts(work) };
 }
 
+/** The kit's companions a guide installs beside it, at the versions the README's table names (the kit's own). */
+function companions(names: string[]): string[] {
+  const kit = JSON.parse(readFileSync(path.join(templates, "..", "package.json"), "utf8")) as {
+    devDependencies: Record<string, string>;
+  };
+  return names.map((name) => `${name}@${kit.devDependencies[name]}`);
+}
+
+/**
+ * A guide followed in a fresh app: `create-next-app --yes` as in
+ * `generateNextApp`, the guide's files (`consumers/{guide}`) copied over it,
+ * and the kit and the packages the guide names installed as it says.
+ */
+export async function generateNextGuideApp(
+  name: string,
+  guide: string,
+  packages: string[],
+): Promise<{ dir: string; buildEnv: () => Promise<BuildEnv> }> {
+  const work = workDir();
+  rmSync(path.join(work, name), { recursive: true, force: true });
+  const config = mkdtempSync(path.join(work, "create-next-app-config-"));
+  await run("npx", ["--yes", GENERATORS.next, name, "--yes", "--use-npm", "--skip-install", "--disable-git"], work, {
+    XDG_CONFIG_HOME: config,
+  });
+  const dir = path.join(work, name);
+  cpSync(path.join(templates, guide), dir, { recursive: true });
+  await run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", path.join(work, "execute-code-ui.tgz"), ...companions(packages)],
+    dir,
+  );
+  return { dir, buildEnv: () => serveGeistFonts(work) };
+}
+
 export interface BuildEnv {
   env: Record<string, string>;
   close(): Promise<void>;

@@ -5,7 +5,7 @@ import { executeCodeClientTool } from "../src/client-executor/tool-spec.ts";
 import { executeCodeCard, executeCodeCards } from "../src/testing/index.ts";
 import { freePort } from "../scripts/free-port.ts";
 import { makeApp, run, serve, type AppTemplate, type RunningApp } from "./app-runner.ts";
-import { generateNextApp, generateViteApp } from "./generators.ts";
+import { generateNextApp, generateNextGuideApp, generateViteApp } from "./generators.ts";
 import { serveRegistry } from "./registry-server.ts";
 
 const PROGRAM = "print(sum(range(101)))";
@@ -441,4 +441,69 @@ test.describe("(e) a shadcn app (Next.js 16 App Router, Tailwind v4) with the to
     expect(dark.background).toBe(dark.cardToken);
     expect(dark.background).not.toBe(light.background);
   });
+});
+
+/**
+ * docs/nextjs.md followed in a fresh create-next-app app: its route, page and
+ * client component, and the packages it installs. A student sends a message,
+ * sees the card with the real output, a figure and a CSV download, reloads,
+ * archives the chat, in light and dark.
+ */
+test.describe("(f) the Next.js guide in a fresh create-next-app app", () => {
+  let app: RunningApp | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(15 * 60_000);
+    const next = await generateNextGuideApp("next-guide", "next-guide", [
+      "@assistant-ui/react",
+      "@assistant-ui/react-ai-sdk",
+      "ai",
+      "pyodide",
+    ]);
+    const fonts = await next.buildEnv();
+    try {
+      await run("npm", ["run", "build"], next.dir, fonts.env);
+    } finally {
+      await fonts.close();
+    }
+    app = await serve("npm", ["start", "--", "-H", "127.0.0.1", "-p", "$PORT"], next.dir, await freePort());
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+  });
+
+  for (const scheme of ["light", "dark"] as const) {
+    test(`a student's chat, ${scheme}: output, a figure and a CSV, a reload, Archive`, async ({ page }) => {
+      const errors: Error[] = [];
+      page.on("pageerror", (error) => errors.push(error));
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(`${app!.url}/`);
+      await page.getByRole("textbox", { name: "Message" }).fill("Plot the squares and save them as a CSV");
+      await page.getByRole("button", { name: "Send" }).click();
+      const card = executeCodeCard(page);
+      await card.waitForPhase("succeeded", { timeout: 90_000 });
+      expect(await card.text("stdout")).toBe("sum of squares: 385\n");
+      const figure = card.root.getByRole("img", { name: "Squares, x: n, y: n squared" });
+      await expect(figure).toBeVisible();
+      await expect.poll(() => figure.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+      const csv = card.root.locator('a[data-slot="execute-code-file"]', { hasText: "squares.csv" });
+      const download = await page.request.get(await csv.evaluate((link: HTMLAnchorElement) => link.href));
+      expect(download.status()).toBe(200);
+      expect(download.headers()["content-disposition"]).toMatch(/^attachment; filename="squares.csv"/);
+      expect(await download.text()).toMatch(/^1,1\r?\n2,4/);
+      expect(await card.root.evaluate((root) => getComputedStyle(root).colorScheme)).toBe(scheme);
+
+      // After a reload the same chat is open, in the list under the title the server gave it.
+      await page.reload();
+      await executeCodeCard(page).waitForPhase("succeeded");
+      expect(await executeCodeCard(page).text("stdout")).toBe("sum of squares: 385\n");
+      const chats = page.getByLabel("Chats");
+      const title = chats.getByRole("button", { name: "Plot the squares and save them as a CSV" });
+      await expect(title).toBeVisible();
+
+      // Archive takes it off the list.
+      await chats.getByRole("button", { name: "Archive" }).first().click();
+      await expect(title).toHaveCount(0);
+      expect(errors).toEqual([]);
+    });
+  }
 });

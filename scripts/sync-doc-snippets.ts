@@ -3,7 +3,16 @@
 // edited example). tests/node/readme-snippets.test.ts checks they agree.
 import { readFileSync, writeFileSync } from "node:fs";
 
-const documents = ["README.md", "docs/card.md", "docs/server.md", "docs/chats.md", "docs/harness.md", "docs/files.md"];
+const documents = [
+  "README.md",
+  "docs/card.md",
+  "docs/server.md",
+  "docs/chats.md",
+  "docs/harness.md",
+  "docs/files.md",
+  "docs/nextjs.md",
+  "docs/nextjs.md",
+];
 const snippet = /(<!-- file: (\S+) -->\n```\w*\n)([\s\S]*?)(\n```)/g;
 
 for (const document of documents) {

@@ -11,6 +11,7 @@ const documents = [
   "docs/chats.md",
   "docs/harness.md",
   "docs/files.md",
+  "docs/nextjs.md",
 ].map((name) => readFileSync(new URL(`../../${name}`, import.meta.url), "utf8"));
 const marked = documents.flatMap((text) =>
   [...text.matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g)].map(([, file, code]) => ({
@@ -41,6 +42,9 @@ describe("README and guide snippets", () => {
         "examples/next-pyodide-headers.ts",
         "examples/student-files.ts",
         "examples/attach-files.tsx",
+        "consumers/next-guide/app/api/[...path]/route.ts",
+        "consumers/next-guide/app/tutor.tsx",
+        "consumers/next-guide/app/page.tsx",
         "e2e/readme-helpers.spec.ts",
       ]),
     );
