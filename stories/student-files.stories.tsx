@@ -88,6 +88,21 @@ export const TablePreviewOnAPhone: Story = {
   },
 };
 
+/** A table of numbers only (a program's `writerows`): its first row is data, not a header. */
+export const TableWithoutHeader: Story = {
+  args: call("import csv\ncsv.writer(open('squares.csv', 'w')).writerows((n, n * n) for n in range(1, 4))", {
+    result: completed({ files: [{ ...meansFile, name: "squares.csv", size: 12 }] }),
+  }),
+  render: (args) => (
+    <ExecuteCodeCard {...args} fileUrl={() => `data:text/csv,${encodeURIComponent("1,1\n2,4\n3,9\n")}`} />
+  ),
+  play: async ({ canvasElement }) => {
+    const table = await within(card(canvasElement)).findByRole("region", { name: "First rows of squares.csv" });
+    await expect(table.querySelectorAll("th")).toHaveLength(0);
+    await expect([...table.querySelectorAll("tbody tr")].map((row) => row.textContent)).toEqual(["11", "24", "39"]);
+  },
+};
+
 export const FileGoneBeforeTheRun: Story = {
   args: call('print(open("scores.csv").read())', {
     result: completed({

@@ -45,7 +45,7 @@ async function fileStart(url: string, limit: number, signal: AbortSignal): Promi
   return { text: new TextDecoder().decode(bytes.subarray(0, limit)), whole };
 }
 
-type Preview = { state: "loading" } | { state: "failed" } | { state: "shown"; rows: string[][]; more: boolean };
+type Preview = { state: "loading" } | { state: "failed" } | { state: "shown"; rows: string[][]; cut: boolean };
 
 /**
  * The first rows of a table a run wrote, under its download link: the
@@ -72,12 +72,7 @@ export function TablePreview({
           skipEmptyLines: true,
         });
         // A cut file's last row may be cut too: it is not shown.
-        const rows = whole ? parsed.data : parsed.data.slice(0, -1);
-        setPreview({
-          state: "shown",
-          rows: rows.slice(0, PREVIEW_ROWS + 1),
-          more: !whole || rows.length > PREVIEW_ROWS + 1,
-        });
+        setPreview({ state: "shown", rows: whole ? parsed.data : parsed.data.slice(0, -1), cut: !whole });
       },
       () => !abort.signal.aborted && setPreview({ state: "failed" }),
     );
@@ -85,30 +80,33 @@ export function TablePreview({
   }, [url, file.mediaType]);
   if (preview.state !== "shown" || preview.rows.length === 0) return null;
   return (
-    <TableView
-      rows={preview.rows}
-      more={preview.more}
-      name={file.name.split("/").at(-1) ?? file.name}
-      labels={labels}
-    />
+    <TableView rows={preview.rows} cut={preview.cut} name={file.name.split("/").at(-1) ?? file.name} labels={labels} />
   );
 }
 
+/** A first row of numbers is data, not a header: `squares.csv` is `1,1`, `2,4`, … */
+const isHeader = (row: string[] | undefined) =>
+  !!row && !row.every((cell) => cell.trim() !== "" && !Number.isNaN(Number(cell)));
+
 function TableView({
   rows,
-  more,
+  cut,
   name,
   labels,
 }: {
   rows: string[][];
-  more: boolean;
+  /** The file goes on past what was read. */
+  cut: boolean;
   name: string;
   labels: ExecuteCodeLabels;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   // A tab stop while it scrolls: the keyboard reaches what the mouse does.
   const scrollStop = useScrollFocus(scroller, rows);
-  const [header = [], ...body] = rows;
+  const header = isHeader(rows[0]) ? rows[0]! : null;
+  const data = header ? rows.slice(1) : rows;
+  const body = data.slice(0, PREVIEW_ROWS);
+  const more = cut || data.length > PREVIEW_ROWS;
   return (
     <figure data-slot="execute-code-table-preview" className="ecu-table-preview">
       <div
@@ -119,15 +117,17 @@ function TableView({
         tabIndex={scrollStop}
       >
         <table className="ecu-table">
-          <thead>
-            <tr>
-              {header.map((cell, column) => (
-                <th key={column} scope="col">
-                  <VisibleText text={cell} />
-                </th>
-              ))}
-            </tr>
-          </thead>
+          {header && (
+            <thead>
+              <tr>
+                {header.map((cell, column) => (
+                  <th key={column} scope="col">
+                    <VisibleText text={cell} />
+                  </th>
+                ))}
+              </tr>
+            </thead>
+          )}
           <tbody>
             {body.map((row, index) => (
               <tr key={index}>
