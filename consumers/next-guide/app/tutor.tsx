@@ -70,7 +70,7 @@ export function Tutor() {
           </ThreadListPrimitive.New>
           <ThreadListPrimitive.Items>
             {() => (
-              <ThreadListItemPrimitive.Root className="flex items-center gap-1">
+              <ThreadListItemPrimitive.Root className="flex items-center gap-1 rounded-md data-[active=true]:bg-zinc-100 dark:data-[active=true]:bg-zinc-800">
                 <ThreadListItemPrimitive.Trigger className="flex-1 truncate rounded-md px-3 py-1.5 text-left">
                   <ThreadListItemPrimitive.Title fallback="New chat" />
                 </ThreadListItemPrimitive.Trigger>

@@ -203,7 +203,11 @@ export function DemoApp() {
     localStorage.setItem(ASK_KEY, String(ask));
   }, [ask]);
   useEffect(() => {
-    restoreChat().then(setDemoChat, (error: unknown) => setFailure(String(error)));
+    // A chat the student opened or started meanwhile stays: the restore is only for a page with none yet.
+    restoreChat().then(
+      (restored) => setDemoChat((current) => current ?? restored),
+      (error: unknown) => setFailure(String(error)),
+    );
   }, []);
   const [listRefresh, setListRefresh] = useState(0);
   const onSettled = useCallback(() => setListRefresh((count) => count + 1), []);
