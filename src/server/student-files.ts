@@ -1,6 +1,6 @@
 import { bytesInWords } from "../contract/bytes-in-words.js";
 import { safeFileName, STUDENT_FILE_EXTENSIONS, studentFileType, uniqueFileName } from "../contract/file-name.js";
-import { HttpRefusal } from "./http.js";
+import { HttpRefusal, mediaTypeOf } from "./http.js";
 
 /** The caps on a student's upload. */
 export interface StudentFileCaps {
@@ -26,7 +26,7 @@ export interface CheckedStudentFile {
 export const uploadBodyLimit = (caps: StudentFileCaps) =>
   Math.min(caps.maxFiles * caps.maxFileBytes, caps.maxTotalBytes) + 64 * 1024;
 
-export const uploadTooLarge = (caps: StudentFileCaps) =>
+const uploadTooLarge = (caps: StudentFileCaps) =>
   new HttpRefusal(
     413,
     "upload_too_large",
@@ -66,4 +66,38 @@ export function checkStudentFiles(form: FormData, caps: StudentFileCaps): Checke
     taken.add(name);
     return { file, givenName: file.name, name, mediaType };
   });
+}
+
+/**
+ * The checked files of a multipart upload, from its body however the
+ * server holds it (a Node request, a Web request's stream): nothing past
+ * the caps is read, whatever the length header said.
+ */
+export async function readStudentFiles(
+  body: AsyncIterable<Uint8Array> | null,
+  headers: { contentType: string | null | undefined; contentLength: string | null | undefined },
+  caps: StudentFileCaps,
+): Promise<CheckedStudentFile[]> {
+  if (mediaTypeOf(headers.contentType) !== "multipart/form-data") {
+    throw new HttpRefusal(415, "unsupported_media_type", "Send the files as multipart/form-data.");
+  }
+  const limit = uploadBodyLimit(caps);
+  if (Number(headers.contentLength ?? 0) > limit) throw uploadTooLarge(caps);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body ?? []) {
+    size += chunk.length;
+    // Leaving the loop stops the body's stream.
+    if (size > limit) throw uploadTooLarge(caps);
+    chunks.push(chunk);
+  }
+  let form: FormData;
+  try {
+    form = await new Response(new Blob(chunks as BlobPart[]), {
+      headers: { "content-type": headers.contentType! },
+    }).formData();
+  } catch {
+    throw new HttpRefusal(400, "invalid_upload", "The upload is not readable multipart/form-data.");
+  }
+  return checkStudentFiles(form, caps);
 }

@@ -1,6 +1,6 @@
-import { HttpRefusal, jsonResponse, mediaTypeOf, refusalResponse } from "./http.js";
+import { HttpRefusal, jsonResponse, refusalResponse } from "./http.js";
 import { createSandboxFiles, type SandboxFiles, type SandboxFilesOptions } from "./sandbox-files.js";
-import { checkStudentFiles, uploadBodyLimit, uploadTooLarge, type StudentFileCaps } from "./student-files.js";
+import { readStudentFiles, uploadBodyLimit, type StudentFileCaps } from "./student-files.js";
 
 export interface UploadRouteOptions extends SandboxFilesOptions {
   /**
@@ -51,33 +51,6 @@ export interface UploadedFile {
   size: number;
   /** The app's URL of the file: the file part's `url`. */
   url: string;
-}
-
-async function readForm(request: Request, caps: StudentFileCaps): Promise<FormData> {
-  if (mediaTypeOf(request.headers.get("content-type")) !== "multipart/form-data") {
-    throw new HttpRefusal(415, "unsupported_media_type", "Send the files as multipart/form-data.");
-  }
-  const limit = uploadBodyLimit(caps);
-  if (Number(request.headers.get("content-length") ?? 0) > limit) throw uploadTooLarge(caps);
-  // Read with the cap, whatever the length header said.
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body?.getReader();
-  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) {
-    size += chunk.value.length;
-    if (size > limit) {
-      void reader!.cancel();
-      throw uploadTooLarge(caps);
-    }
-    chunks.push(chunk.value);
-  }
-  try {
-    return await new Response(new Blob(chunks as BlobPart[]), {
-      headers: { "content-type": request.headers.get("content-type")! },
-    }).formData();
-  } catch {
-    throw new HttpRefusal(400, "invalid_upload", "The upload is not readable multipart/form-data.");
-  }
 }
 
 /**
@@ -140,7 +113,12 @@ export function createUploadRoute(options: UploadRouteOptions) {
         const said = Number(request.headers.get("content-length") ?? Number.NaN);
         const limit = uploadBodyLimit(caps);
         release = reserve(participantId, Number.isFinite(said) ? Math.min(said, limit) : limit);
-        const checked = checkStudentFiles(await readForm(request, caps), caps);
+        const checked = await readStudentFiles(
+          // Node's (the server entry's only runtime) web streams are async iterable; the DOM types do not say so.
+          request.body as AsyncIterable<Uint8Array> | null,
+          { contentType: request.headers.get("content-type"), contentLength: request.headers.get("content-length") },
+          caps,
+        );
         const kept = await sandbox.upload(participantId, checked, request.signal);
         const files: UploadedFile[] = kept.map((file, index) => ({
           name: checked[index]!.givenName,
