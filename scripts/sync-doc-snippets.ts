@@ -2,20 +2,11 @@
 // into the snippet below the mark, after the files change (a format pass, an
 // edited example). tests/node/readme-snippets.test.ts checks they agree.
 import { readFileSync, writeFileSync } from "node:fs";
+import { SNIPPET_DOCUMENTS } from "./snippet-documents.ts";
 
-const documents = [
-  "README.md",
-  "docs/card.md",
-  "docs/server.md",
-  "docs/chats.md",
-  "docs/harness.md",
-  "docs/files.md",
-  "docs/nextjs.md",
-  "docs/nextjs.md",
-];
 const snippet = /(<!-- file: (\S+) -->\n```\w*\n)([\s\S]*?)(\n```)/g;
 
-for (const document of documents) {
+for (const document of SNIPPET_DOCUMENTS) {
   const text = readFileSync(document, "utf8");
   const synced = text.replace(
     snippet,

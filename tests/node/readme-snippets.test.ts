@@ -1,18 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { SNIPPET_DOCUMENTS } from "../../scripts/snippet-documents";
 
 // Snippets of the README and the guides marked `<!-- file: PATH -->` are
 // files of the repository, word for word: files that the consumer matrix
 // builds and runs, and examples that a test runs.
-const documents = [
-  "README.md",
-  "docs/card.md",
-  "docs/server.md",
-  "docs/chats.md",
-  "docs/harness.md",
-  "docs/files.md",
-  "docs/nextjs.md",
-].map((name) => readFileSync(new URL(`../../${name}`, import.meta.url), "utf8"));
+const documents = SNIPPET_DOCUMENTS.map((name) => readFileSync(new URL(`../../${name}`, import.meta.url), "utf8"));
 const marked = documents.flatMap((text) =>
   [...text.matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g)].map(([, file, code]) => ({
     file: file!,
