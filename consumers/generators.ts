@@ -37,6 +37,16 @@ export async function generateViteApp(name: string, page: string): Promise<strin
   return dir;
 }
 
+/** `create-next-app --yes` with its defaults, in a config folder of its own so no saved preference changes them. */
+async function createNextApp(work: string, name: string): Promise<string> {
+  rmSync(path.join(work, name), { recursive: true, force: true });
+  const config = mkdtempSync(path.join(work, "create-next-app-config-"));
+  await run("npx", ["--yes", GENERATORS.next, name, "--yes", "--use-npm", "--skip-install", "--disable-git"], work, {
+    XDG_CONFIG_HOME: config,
+  });
+  return path.join(work, name);
+}
+
 /**
  * `create-next-app --yes` with its defaults (a config folder of its own, so
  * no saved preference changes them), then a plain `npm install` of the
@@ -50,12 +60,7 @@ export async function generateNextApp(
   page: string,
 ): Promise<{ dir: string; buildEnv: () => Promise<BuildEnv> }> {
   const work = workDir();
-  rmSync(path.join(work, name), { recursive: true, force: true });
-  const config = mkdtempSync(path.join(work, "create-next-app-config-"));
-  await run("npx", ["--yes", GENERATORS.next, name, "--yes", "--use-npm", "--skip-install", "--disable-git"], work, {
-    XDG_CONFIG_HOME: config,
-  });
-  const dir = path.join(work, name);
+  const dir = await createNextApp(work, name);
   cpSync(path.join(templates, page), path.join(dir, "app", "cards.tsx"));
   // The template's page, its content replaced by the cards (its layout classes kept).
   writeFileSync(
@@ -85,12 +90,7 @@ export async function generateNextGuideApp(
   packages: string[],
 ): Promise<{ dir: string; buildEnv: () => Promise<BuildEnv> }> {
   const work = workDir();
-  rmSync(path.join(work, name), { recursive: true, force: true });
-  const config = mkdtempSync(path.join(work, "create-next-app-config-"));
-  await run("npx", ["--yes", GENERATORS.next, name, "--yes", "--use-npm", "--skip-install", "--disable-git"], work, {
-    XDG_CONFIG_HOME: config,
-  });
-  const dir = path.join(work, name);
+  const dir = await createNextApp(work, name);
   cpSync(path.join(templates, guide), dir, { recursive: true });
   await run(
     "npm",
