@@ -45,7 +45,11 @@ describe("many chats at once, each in a fresh interpreter", () => {
     // On a quiet machine all 50 complete; on a crowded one some may wait too long, but none may time out.
     results.forEach((result, n) => {
       if (result?.status === "busy") return;
-      expect(result).toMatchObject({ status: "completed", stdout: `${n * 1000 + 7}\n`, exitCode: n % 3 });
+      expect(result, JSON.stringify(result)).toMatchObject({
+        status: "completed",
+        stdout: `${n * 1000 + 7}\n`,
+        exitCode: n % 3,
+      });
     });
     expect(results.filter((result) => result?.status === "completed").length).toBeGreaterThan(0);
   }, 240_000);

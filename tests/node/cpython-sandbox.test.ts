@@ -675,6 +675,27 @@ describe("the warm parent", () => {
     }
   });
 
+  it("a run whose process cannot be prepared is refused with the reason, not handed out dead", async () => {
+    // A size the kernel refuses for the run's /tmp: every prepared run fails, as one may for a moment on a busy host.
+    const own = createCpythonExecutor({ diskMb: -1 });
+    try {
+      for (let n = 0; n < 3; n++) {
+        const result = (await own.run({
+          code: "print(1)",
+          timeoutMs: 20_000,
+          signal: new AbortController().signal,
+        })) as RunOutcome;
+        expect(result).toMatchObject({
+          stdout: "",
+          stderr: "The sandbox could not start the program: [Errno 22] mount /tmp: Invalid argument\n",
+          exitCode: null,
+        });
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
   it("a warm parent that dies ends its runs with an error, and the next run starts a new one", async () => {
     const bwraps = () =>
       processTree(process.pid).filter((pid) => {

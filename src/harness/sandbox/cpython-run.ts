@@ -27,10 +27,12 @@ export type RunMessage =
       id: string;
       /** The run's PID in the warm parent's namespace. */
       pid: number;
-      /** The warm parent's descriptors of the run's pipes and of its /work (null if the run died preparing). */
-      fds: { code: number; stdout: number; stderr: number; work: number | null };
+      /** The warm parent's descriptors of the run's pipes and of its /work. */
+      fds: { code: number; stdout: number; stderr: number; work: number };
     }
-  | { type: "exit"; id: string; code: number | null; signal: string | null };
+  | { type: "exit"; id: string; code: number | null; signal: string | null }
+  /** No prepared run could take the program: each failed to start, the last for this reason. */
+  | { type: "refused"; id: string; reason: string };
 
 /** What one run needs of the executor. */
 export interface RunContext {
@@ -101,7 +103,12 @@ export class CpythonRun {
 
   onMessage(message: RunMessage): void {
     if (message.type === "started") this.onStarted(message);
-    else {
+    else if (message.type === "refused") {
+      this.startFailure = `The sandbox could not start the program: ${message.reason}`;
+      this.started = performance.now();
+      this.exit = { code: null, signal: null };
+      void this.finishIfDone();
+    } else {
       clearTimeout(this.timer);
       this.exit = { code: message.code, signal: message.signal };
       void this.finishIfDone();
@@ -127,7 +134,7 @@ export class CpythonRun {
       const code = reopen(fds.code, constants.O_WRONLY | constants.O_NONBLOCK);
       const stdout = reopen(fds.stdout, constants.O_RDONLY | constants.O_NONBLOCK);
       const stderr = reopen(fds.stderr, constants.O_RDONLY | constants.O_NONBLOCK);
-      if (fds.work !== null) this.workFd = reopen(fds.work, constants.O_RDONLY | constants.O_DIRECTORY);
+      this.workFd = reopen(fds.work, constants.O_RDONLY | constants.O_DIRECTORY);
       this.read("stdout", stdout);
       this.read("stderr", stderr);
       void this.begin(code);

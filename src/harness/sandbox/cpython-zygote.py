@@ -20,11 +20,13 @@ through /proc and talks to the run directly, and only then does this
 process close its own copies. So a run, cloned from this process, can find
 nothing of another run in the memory it inherits.
 
-Protocol with the Node parent: one JSON object a line, numbers only.
+Protocol with the Node parent: one JSON object a line, numbers only (but
+the reason a run could not be prepared, which no program had a part in).
   in:  {"type":"run","id"}  {"type":"opened","id"}  {"type":"kill","id"}
   out: {"type":"ready","pid","modules","python","forksPerRun"}
        {"type":"started","id","pid","fds":{"code","stdout","stderr","work"}}
        {"type":"exit","id","code","signal"}
+       {"type":"refused","id","reason"}
 A run reads its program from its code pipe: 8 bytes of length, then that
 many bytes of JSON {"code","cpuSeconds"}.
 """
@@ -243,6 +245,8 @@ if len(sys.argv) > 1:
 CLONE = checked_clone_setup() if CONFIG["clone"] else None
 # Runs prepared ahead, so a program starts without waiting for two forks and the namespaces.
 PREPARED = 2
+# How many prepared runs a program may go through before it is refused: each failed to start.
+PREPARE_TRIES = 3
 # Where the server maps a range of host users into this sandbox ("slots"), each run is a host user of
 # its own (this process, uid 0 here, maps it): what the kernel counts per user is then counted per run.
 SLOTS = list(range(10000, 10000 + 4096)) if CONFIG.get("slots") else None
@@ -486,6 +490,7 @@ def run_program(code, cpu_seconds):
         os._exit(status)
 
 
+STARTING_FAILED = "The sandbox could not start the program:"
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -559,7 +564,7 @@ def prepared_run(code_r, out_w, err_w, status_w, go_r, alone):
         os._exit(0)
     except BaseException as error:
         try:
-            os.write(2, f"The sandbox could not start the program: {error}\n".encode())
+            os.write(2, f"{STARTING_FAILED} {error}\n".encode())
         finally:
             os._exit(70)
 
@@ -593,7 +598,7 @@ class Runner:
             os.close(go_w)
 
     def open_work(self):
-        """Once the prepared run is ready (or gone): a descriptor of its /work, which outlives its process."""
+        """Once the prepared run is ready: a descriptor of its /work, which outlives its process; None if it failed."""
         try:
             if os.read(self.status_r, 1) != b"r":
                 return None
@@ -605,6 +610,25 @@ class Runner:
         for fd in (self.code_w, self.out_r, self.err_r, self.status_r):
             os.close(fd)
         give_slot(self.slot)
+
+    def failed(self):
+        """A prepared run that ended without saying it was ready: why, as it wrote it. Its process is
+        reaped here, so that its user goes back to the slots only once nothing of it is alive."""
+        os.set_blocking(self.err_r, False)
+        try:
+            said = os.read(self.err_r, 4096).decode(errors="replace").strip()
+        except OSError:
+            said = ""
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+        self.discard()
+        return said.removeprefix(STARTING_FAILED).strip() or "its process ended before it was ready"
 
 
 def take_slot():
@@ -621,12 +645,11 @@ def give_slot(slot):
 class Run:
     """A run the Node parent has: this process keeps its pipes only until the parent has opened them."""
 
-    def __init__(self, run_id, runner):
+    def __init__(self, run_id, runner, work):
         self.id = run_id
         self.pid = runner.pid
         self.alone = runner.alone
         self.slot = runner.slot
-        work = runner.open_work()
         self.handed = [runner.code_w, runner.out_r, runner.err_r] + ([work] if work is not None else [])
         self.fds = {"code": runner.code_w, "stdout": runner.out_r, "stderr": runner.err_r, "work": work}
         # A forked-twice run's middle process reports its program's exit here.
@@ -728,8 +751,18 @@ def main():
                     pass
         elif kind == "run" and run_id not in runs:
             reap()
-            runner = ready.pop(0) if ready else Runner()
-            run = Run(run_id, runner)
+            # Only a run that said it is ready is handed out; one that failed to prepare (a mount or a fork
+            # refused for a moment) is replaced, and after a few the program is refused with the reason.
+            for _ in range(PREPARE_TRIES):
+                runner = ready.pop(0) if ready else Runner()
+                work = runner.open_work()
+                if work is not None:
+                    break
+                reason = runner.failed()
+            else:
+                send({"type": "refused", "id": run_id, "reason": reason})
+                return
+            run = Run(run_id, runner, work)
             os.set_blocking(run.status_r, False)
             runs[run_id] = run
             send({"type": "started", "id": run_id, "pid": run.pid, "fds": run.fds})
