@@ -54,6 +54,26 @@ function client({ api = "/api", fetch: fetchImpl }: StoredChatsOptions) {
   return { call, chatsPath, chatPath };
 }
 
+type TitleStream = Awaited<ReturnType<RemoteThreadListAdapter["generateTitle"]>>;
+type TitleChunk = TitleStream extends ReadableStream<infer Chunk> ? Chunk : never;
+
+/** A title as assistant-ui reads a generated one: a message of one text part. An empty title streams nothing. */
+function titleStream(title: string): TitleStream {
+  const chunks: TitleChunk[] = title
+    ? [
+        { type: "part-start", path: [], part: { type: "text" } },
+        { type: "text-delta", path: [0], textDelta: title },
+        { type: "part-finish", path: [0] },
+      ]
+    : [];
+  return new ReadableStream<TitleChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  }) as TitleStream;
+}
+
 /**
  * assistant-ui's remote thread list over the chats `createChatEndpoints`
  * keeps: the caller's chats (`GET /api/chats`), a new one per new thread
@@ -71,6 +91,12 @@ export function createStoredChatsAdapter(options: StoredChatsOptions = {}): Remo
     ...(chat.title === null ? {} : { title: chat.title }),
     lastMessageAt: new Date(chat.updated_at),
   });
+  const fetchChat = async (remoteId: string) => {
+    const { chats } = await call<{ chats: ListedChat[] }>(`${chatsPath}?limit=500`);
+    const chat = chats.find((candidate) => candidate.id === remoteId);
+    if (!chat) throw new Error(`There is no chat ${remoteId}.`);
+    return toThread(chat);
+  };
   return {
     async list() {
       const { chats } = await call<{ chats: ListedChat[] }>(chatsPath);
@@ -87,19 +113,12 @@ export function createStoredChatsAdapter(options: StoredChatsOptions = {}): Remo
     archive: (remoteId) => describe(remoteId, { archived: true }),
     unarchive: (remoteId) => describe(remoteId, { archived: false }),
     delete: (remoteId) => call<void>(chatPath(remoteId), { method: "DELETE" }),
-    async fetch(remoteId) {
-      const { chats } = await call<{ chats: ListedChat[] }>(`${chatsPath}?limit=500`);
-      const chat = chats.find((candidate) => candidate.id === remoteId);
-      if (!chat) throw new Error(`There is no chat ${remoteId}.`);
-      return toThread(chat);
+    fetch: (remoteId) => fetchChat(remoteId),
+    // The server names a chat after its first message: the list takes that name once the first run is over.
+    async generateTitle(remoteId) {
+      const { title } = await fetchChat(remoteId);
+      return titleStream(title ?? "");
     },
-    // The server names chats; there is no title to stream.
-    generateTitle: async () =>
-      new ReadableStream({
-        start(controller) {
-          controller.close();
-        },
-      }) as Awaited<ReturnType<RemoteThreadListAdapter["generateTitle"]>>,
   };
 }
 

@@ -24,13 +24,27 @@ export const summaryView = (chat: ChatSummary): ChatSummaryView => ({
 
 const MAX_TITLE_CHARS = 200;
 
-/** A chat's first title: the first line of its first message that is not a code fence, cut to 80 characters. */
+/** Markdown's marks before a line's words: a heading, a quote, a list item. */
+const LINE_MARKS = /^(?:#{1,6}\s+|>\s*|[-*+]\s+|\d{1,9}[.)]\s+)+/;
+
+/**
+ * A chat's first title, as the list shows it: the first line of prose of its
+ * first message without Markdown's marks; for a message of only code, its
+ * first line without a comment's `#`. Cut to 80 characters.
+ */
 export function titleOf(message: UIMessage): string | null {
   const text = message.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
-  const line = text
-    .split("\n")
-    .map((candidate) => candidate.trim())
-    .find((candidate) => candidate && !candidate.startsWith("```"));
+  let inCode = false;
+  let prose: string | undefined;
+  let code: string | undefined;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("```") || line.startsWith("~~~")) inCode = !inCode;
+    else if (inCode) code ??= line.replace(/^#+\s*/, "") || undefined;
+    else prose = line.replace(LINE_MARKS, "").trim() || undefined;
+    if (prose) break;
+  }
+  const line = prose ?? code;
   if (!line) return null;
   // By code point, so that a cut never splits a surrogate pair.
   const chars = [...line];

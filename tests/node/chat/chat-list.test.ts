@@ -62,6 +62,24 @@ describe("GET /api/chats", () => {
     ).toEqual(["bob-s"]);
   });
 
+  it("titles a chat with its words, not Markdown's marks: no heading's #, no code's comment mark", async () => {
+    const { call } = await server();
+    const cases = [
+      ["## Primes below 100\nList them.", "Primes below 100"],
+      ["```python\n# squares of 1 to 10\nprint([n * n for n in range(1, 11)])\n```", "squares of 1 to 10"],
+      ["```python\n\nprint(1)\n```\n> Why does this print 1?", "Why does this print 1?"],
+      ["1. Load scores.csv\n2. Plot the mean", "Load scores.csv"],
+    ];
+    for (const [n, [text]] of cases.entries()) {
+      await call("POST", "/api/chats", { id: `c${n}` });
+      await call("POST", `/api/chats/c${n}/messages`, { text });
+    }
+    const titles = Object.fromEntries(
+      (await call("GET", "/api/chats")).body.chats.map((chat: { id: string; title: string }) => [chat.id, chat.title]),
+    );
+    expect(cases.map((_, n) => titles[`c${n}`])).toEqual(cases.map(([, title]) => title));
+  });
+
   it("keeps the first title when later messages come, and lists at most `limit` chats", async () => {
     const { call, time } = await server();
     await call("POST", "/api/chats", { id: "c" });
