@@ -55,7 +55,7 @@ export {
   type ChatLimits,
   type ToolResultContract,
 } from "./chat/validate.js";
-export { toNodeHandler } from "./chat/node-adapter.js";
+export { toNodeHandler, toNodeMiddleware, type NodeMiddlewareOptions } from "./chat/node-adapter.js";
 export { createChatRoutes, type ChatRouteHandler, type ChatRoutesOptions } from "./chat-routes.js";
 export type { SameOriginOptions } from "./same-origin.js";
 export { createSqliteChatStore, type SqliteChatStoreOptions } from "./chat/sqlite-store.js";

@@ -1,6 +1,8 @@
 // createChatRoutes: every route of the server side in one handler, as a
 // Next.js catch-all route or a Node server mounts it; the origin check as a
 // browser behind localhost, 127.0.0.1 or a proxy meets it.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScriptedExecutor, createScriptedModel } from "../../src/harness";
 import {
@@ -10,6 +12,7 @@ import {
   createRunFileRoute,
   createSqliteChatStore,
   createUploadRoute,
+  toNodeMiddleware,
   type ChatStore,
 } from "../../src/server";
 import { startSandbox } from "./sandbox-fixture";
@@ -136,5 +139,33 @@ describe("createChatRoutes", () => {
     expect((await routes.GET(browserRequest("GET", files[0]!.url))).status).toBe(200);
     const stranger = browserRequest("GET", files[0]!.url, { headers: { cookie: "session=eve" } });
     expect((await routes.GET(stranger)).status).toBe(404);
+  });
+});
+
+describe("toNodeMiddleware", () => {
+  it("answers the routes' paths in a Node server, as Vite's dev server mounts it, and leaves the rest to the app", async () => {
+    const middleware = toNodeMiddleware(routes.handle);
+    const server = createServer((req, res) =>
+      middleware(req, res, () => res.writeHead(200, { "content-type": "text/html" }).end("<p>the page</p>")),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const page = await fetch(`${url}/apis?x=/api/`);
+      expect(await page.text()).toBe("<p>the page</p>");
+      const headers = { origin: url, cookie: "session=ada", "content-type": "application/json" };
+      const created = await fetch(`${url}/api/chats`, { method: "POST", headers, body: JSON.stringify({}) });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      const listed = (await (await fetch(`${url}/api/chats?limit=5`, { headers })).json()) as {
+        chats: Array<{ id: string }>;
+      };
+      expect(listed.chats.map((chat) => chat.id)).toContain(id);
+      expect(
+        (await fetch(`${url}/api/chats`, { headers: { ...headers, origin: "https://elsewhere.example" } })).status,
+      ).toBe(403);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

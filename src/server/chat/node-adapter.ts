@@ -74,3 +74,27 @@ export function toNodeHandler(
         res.end(JSON.stringify({ error: "internal", message: error instanceof Error ? error.message : String(error) }));
       });
 }
+
+export interface NodeMiddlewareOptions {
+  /** The paths the handler takes: this one and everything below it. @default "/api" */
+  basePath?: string;
+}
+
+/**
+ * Connect-style middleware for a Web handler such as `createChatRoutes(…).handle`:
+ * it takes every path under `basePath` and hands any other to `next`. Vite, in
+ * a plugin's `configureServer` and `configurePreviewServer`:
+ * `server.middlewares.use(toNodeMiddleware(handler))`. Mount it without a
+ * path (`use(fn)`, not `use("/api", fn)`, which takes the path off `req.url`).
+ */
+export function toNodeMiddleware(
+  handler: (request: Request) => Promise<Response | null> | Response | null,
+  { basePath = "/api" }: NodeMiddlewareOptions = {},
+) {
+  const serve = toNodeHandler(handler);
+  return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    if (path === basePath || path.startsWith(`${basePath}/`)) void serve(req, res);
+    else next();
+  };
+}
