@@ -24,10 +24,7 @@ function workDir(): string {
  */
 export async function generateViteApp(name: string, page: string): Promise<string> {
   const work = workDir();
-  rmSync(path.join(work, name), { recursive: true, force: true });
-  // What `npm create vite@latest -- --template react-ts` runs.
-  await run("npx", ["--yes", GENERATORS.vite, name, "--template", "react-ts", "--no-interactive"], work);
-  const dir = path.join(work, name);
+  const dir = await createViteApp(work, name);
   cpSync(path.join(templates, page), path.join(dir, "src", "Cards.tsx"));
   writeFileSync(
     path.join(dir, "src", "App.tsx"),
@@ -35,6 +32,13 @@ export async function generateViteApp(name: string, page: string): Promise<strin
   );
   await run("npm", ["install", "--no-audit", "--no-fund", path.join(work, "execute-code-ui.tgz")], dir);
   return dir;
+}
+
+/** What `npm create vite@latest -- --template react-ts` runs. */
+async function createViteApp(work: string, name: string): Promise<string> {
+  rmSync(path.join(work, name), { recursive: true, force: true });
+  await run("npx", ["--yes", GENERATORS.vite, name, "--template", "react-ts", "--no-interactive"], work);
+  return path.join(work, name);
 }
 
 /** `create-next-app --yes` with its defaults, in a config folder of its own so no saved preference changes them. */
@@ -79,25 +83,44 @@ function companions(names: string[]): string[] {
   return names.map((name) => `${name}@${kit.devDependencies[name]}`);
 }
 
+/** Installs the packed kit and the packages a guide names into an app, as the guide's install line does. */
+async function installAsGuided(dir: string, packages: string[]): Promise<void> {
+  await run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", path.join(workDir(), "execute-code-ui.tgz"), ...companions(packages)],
+    dir,
+  );
+}
+
+/** The guides' files: the two both guides share, and each framework's own (`consumers/guides`). */
+const guides = path.join(templates, "guides");
+
 /**
- * A guide followed in a fresh app: `create-next-app --yes` as in
- * `generateNextApp`, the guide's files (`consumers/{guide}`) copied over it,
- * and the kit and the packages the guide names installed as it says.
+ * docs/nextjs.md followed in a fresh app: `create-next-app --yes` as in
+ * `generateNextApp`, the guide's files copied over it, and the kit and the
+ * packages the guide names installed as it says.
  */
 export async function generateNextGuideApp(
   name: string,
-  guide: string,
   packages: string[],
 ): Promise<{ dir: string; buildEnv: () => Promise<BuildEnv> }> {
   const work = workDir();
   const dir = await createNextApp(work, name);
-  cpSync(path.join(templates, guide), dir, { recursive: true });
-  await run(
-    "npm",
-    ["install", "--no-audit", "--no-fund", path.join(work, "execute-code-ui.tgz"), ...companions(packages)],
-    dir,
-  );
+  cpSync(path.join(guides, "next"), dir, { recursive: true });
+  cpSync(path.join(guides, "tutor-server.ts"), path.join(dir, "tutor-server.ts"));
+  cpSync(path.join(guides, "tutor.tsx"), path.join(dir, "app", "tutor.tsx"));
+  await installAsGuided(dir, packages);
   return { dir, buildEnv: () => serveGeistFonts(work) };
+}
+
+/** docs/vite.md followed in a fresh `create-vite --template react-ts` app, as `generateNextGuideApp` does for Next. */
+export async function generateViteGuideApp(name: string, packages: string[]): Promise<string> {
+  const dir = await createViteApp(workDir(), name);
+  cpSync(path.join(guides, "vite"), dir, { recursive: true });
+  cpSync(path.join(guides, "tutor-server.ts"), path.join(dir, "tutor-server.ts"));
+  cpSync(path.join(guides, "tutor.tsx"), path.join(dir, "src", "tutor.tsx"));
+  await installAsGuided(dir, packages);
+  return dir;
 }
 
 export interface BuildEnv {

@@ -5,7 +5,7 @@ import { executeCodeClientTool } from "../src/client-executor/tool-spec.ts";
 import { executeCodeCard, executeCodeCards } from "../src/testing/index.ts";
 import { freePort } from "../scripts/free-port.ts";
 import { makeApp, run, serve, type AppTemplate, type RunningApp } from "./app-runner.ts";
-import { generateNextApp, generateNextGuideApp, generateViteApp } from "./generators.ts";
+import { generateNextApp, generateNextGuideApp, generateViteApp, generateViteGuideApp } from "./generators.ts";
 import { serveRegistry } from "./registry-server.ts";
 
 const PROGRAM = "print(sum(range(101)))";
@@ -443,22 +443,81 @@ test.describe("(e) a shadcn app (Next.js 16 App Router, Tailwind v4) with the to
   });
 });
 
+/** The guides' packages beside the kit, as their install lines name them. */
+const GUIDE_PACKAGES = [
+  "@assistant-ui/react",
+  "@assistant-ui/react-ai-sdk",
+  "@assistant-ui/react-markdown",
+  "ai",
+  "pyodide",
+];
+
+/**
+ * A student in a guide's app: a message, the card with the real output, a
+ * figure and a CSV download; the chat's title in the list before and after a
+ * reload; the message's program as a code block; Archive takes it off the list.
+ */
+async function studentFollowsGuide(page: Page, url: string, scheme: "light" | "dark") {
+  const errors: Error[] = [];
+  page.on("pageerror", (error) => errors.push(error));
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.goto(`${url}/`);
+  await page.getByRole("textbox", { name: "Message" }).fill("Plot the squares and save them as a CSV");
+  await page.getByRole("button", { name: "Send" }).click();
+  const card = executeCodeCard(page);
+  await card.waitForPhase("succeeded", { timeout: 90_000 });
+  expect(await card.text("stdout")).toBe("sum of squares: 385\n");
+  const figure = card.root.getByRole("img", { name: "Squares, x: n, y: n squared" });
+  await expect(figure).toBeVisible();
+  await expect.poll(() => figure.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
+  const csv = card.root.locator('a[data-slot="execute-code-file"]', { hasText: "squares.csv" });
+  const download = await page.request.get(await csv.evaluate((link: HTMLAnchorElement) => link.href));
+  expect(download.status()).toBe(200);
+  expect(download.headers()["content-disposition"]).toMatch(/^attachment; filename="squares.csv"/);
+  expect(await download.text()).toMatch(/^1,1\r?\n2,4/);
+  expect(await card.root.evaluate((root) => getComputedStyle(root).colorScheme)).toBe(scheme);
+
+  // The open chat takes the title the server gave it once its first run is over, without a reload.
+  const chats = page.getByLabel("Chats");
+  const title = chats.getByRole("button", { name: "Plot the squares and save them as a CSV" });
+  await expect(title).toBeVisible();
+
+  // A fenced program in the student's message is a code block, not backticks.
+  await page
+    .getByRole("textbox", { name: "Message" })
+    .fill("## Cubes\n```python\nprint(sum(n ** 3 for n in range(4)))\n```");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(executeCodeCards(page)).toHaveCount(2);
+  await executeCodeCard(page, 1).waitForPhase("succeeded", { timeout: 90_000 });
+  expect(await executeCodeCard(page, 1).text("stdout")).toBe("36\n");
+  const sent = page.locator("pre", { hasText: "print(sum(n ** 3 for n in range(4)))" }).first();
+  await expect(sent).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Cubes" })).toBeVisible();
+  await expect(page.getByText("```python")).toHaveCount(0);
+
+  // After a reload the same chat is open, in the list under the same title.
+  await page.reload();
+  await expect(executeCodeCards(page)).toHaveCount(2);
+  await executeCodeCard(page, 0).waitForPhase("succeeded");
+  expect(await executeCodeCard(page, 0).text("stdout")).toBe("sum of squares: 385\n");
+  await expect(title).toBeVisible();
+
+  // Archive takes it off the list.
+  await chats.getByRole("button", { name: "Archive" }).first().click();
+  await expect(title).toHaveCount(0);
+  expect(errors).toEqual([]);
+}
+
 /**
  * docs/nextjs.md followed in a fresh create-next-app app: its route, page and
- * client component, and the packages it installs. A student sends a message,
- * sees the card with the real output, a figure and a CSV download, reloads,
- * archives the chat, in light and dark.
+ * client component, and the packages it installs, used by a student in light
+ * and dark.
  */
 test.describe("(f) the Next.js guide in a fresh create-next-app app", () => {
   let app: RunningApp | undefined;
   test.beforeAll(async () => {
     test.setTimeout(15 * 60_000);
-    const next = await generateNextGuideApp("next-guide", "next-guide", [
-      "@assistant-ui/react",
-      "@assistant-ui/react-ai-sdk",
-      "ai",
-      "pyodide",
-    ]);
+    const next = await generateNextGuideApp("next-guide", GUIDE_PACKAGES);
     const fonts = await next.buildEnv();
     try {
       await run("npm", ["run", "build"], next.dir, fonts.env);
@@ -472,38 +531,37 @@ test.describe("(f) the Next.js guide in a fresh create-next-app app", () => {
   });
 
   for (const scheme of ["light", "dark"] as const) {
-    test(`a student's chat, ${scheme}: output, a figure and a CSV, a reload, Archive`, async ({ page }) => {
-      const errors: Error[] = [];
-      page.on("pageerror", (error) => errors.push(error));
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(`${app!.url}/`);
-      await page.getByRole("textbox", { name: "Message" }).fill("Plot the squares and save them as a CSV");
-      await page.getByRole("button", { name: "Send" }).click();
-      const card = executeCodeCard(page);
-      await card.waitForPhase("succeeded", { timeout: 90_000 });
-      expect(await card.text("stdout")).toBe("sum of squares: 385\n");
-      const figure = card.root.getByRole("img", { name: "Squares, x: n, y: n squared" });
-      await expect(figure).toBeVisible();
-      await expect.poll(() => figure.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
-      const csv = card.root.locator('a[data-slot="execute-code-file"]', { hasText: "squares.csv" });
-      const download = await page.request.get(await csv.evaluate((link: HTMLAnchorElement) => link.href));
-      expect(download.status()).toBe(200);
-      expect(download.headers()["content-disposition"]).toMatch(/^attachment; filename="squares.csv"/);
-      expect(await download.text()).toMatch(/^1,1\r?\n2,4/);
-      expect(await card.root.evaluate((root) => getComputedStyle(root).colorScheme)).toBe(scheme);
+    test(`a student's chat, ${scheme}: output, a figure and a CSV, its title, a reload, Archive`, async ({ page }) => {
+      await studentFollowsGuide(page, app!.url, scheme);
+    });
+  }
+});
 
-      // After a reload the same chat is open, in the list under the title the server gave it.
-      await page.reload();
-      await executeCodeCard(page).waitForPhase("succeeded");
-      expect(await executeCodeCard(page).text("stdout")).toBe("sum of squares: 385\n");
-      const chats = page.getByLabel("Chats");
-      const title = chats.getByRole("button", { name: "Plot the squares and save them as a CSV" });
-      await expect(title).toBeVisible();
+/**
+ * docs/vite.md followed in a fresh create-vite app: its config (Tailwind and
+ * the server side as a Vite plugin), page and client component, and the
+ * packages it installs; built, and served by `vite preview`.
+ */
+test.describe("(g) the Vite guide in a fresh create-vite app", () => {
+  let app: RunningApp | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(15 * 60_000);
+    const dir = await generateViteGuideApp("vite-guide", [...GUIDE_PACKAGES, "tailwindcss", "@tailwindcss/vite"]);
+    await run("npm", ["run", "build"], dir);
+    app = await serve(
+      "npm",
+      ["run", "preview", "--", "--host", "127.0.0.1", "--port", "$PORT", "--strictPort"],
+      dir,
+      await freePort(),
+    );
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+  });
 
-      // Archive takes it off the list.
-      await chats.getByRole("button", { name: "Archive" }).first().click();
-      await expect(title).toHaveCount(0);
-      expect(errors).toEqual([]);
+  for (const scheme of ["light", "dark"] as const) {
+    test(`a student's chat, ${scheme}: output, a figure and a CSV, its title, a reload, Archive`, async ({ page }) => {
+      await studentFollowsGuide(page, app!.url, scheme);
     });
   }
 });

@@ -7,4 +7,5 @@ export const SNIPPET_DOCUMENTS = [
   "docs/harness.md",
   "docs/files.md",
   "docs/nextjs.md",
+  "docs/vite.md",
 ];

@@ -13,6 +13,7 @@ import {
   useRemoteThreadListRuntime,
 } from "@assistant-ui/react";
 import { AssistantChatTransport, useChatRuntime } from "@assistant-ui/react-ai-sdk";
+import { MarkdownTextPrimitive } from "@assistant-ui/react-markdown";
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
 import {
   createExecuteCodeAttachmentAdapter,
@@ -43,6 +44,13 @@ function useStoredChat() {
   });
 }
 
+/** A message's words as Markdown: a fenced program is a code block, not three backticks. */
+function Markdown() {
+  return (
+    <MarkdownTextPrimitive className="flex flex-col gap-2 [&_code]:font-mono [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-zinc-900 [&_pre]:p-3 [&_pre]:text-sm [&_pre]:text-zinc-100 [&_ul]:list-disc [&_ul]:pl-5" />
+  );
+}
+
 /** The student's chats beside the open one; the chat open before a reload opens again. */
 export function Tutor() {
   const restored = useRef(false);
@@ -65,7 +73,7 @@ export function Tutor() {
     <AssistantRuntimeProvider runtime={runtime} config={config}>
       <div className="grid w-full gap-6 sm:grid-cols-[12rem_1fr]">
         <ThreadListPrimitive.Root aria-label="Chats" className="flex flex-col gap-1 text-sm">
-          <ThreadListPrimitive.New className="rounded-md border px-3 py-1.5 text-left">
+          <ThreadListPrimitive.New className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700 text-left">
             New chat
           </ThreadListPrimitive.New>
           <ThreadListPrimitive.Items>
@@ -87,24 +95,29 @@ export function Tutor() {
               {({ message }) => (
                 <MessagePrimitive.Root
                   className={
-                    message.role === "user" ? "self-end rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800" : ""
+                    message.role === "user"
+                      ? "max-w-full self-end rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800"
+                      : "flex flex-col gap-3"
                   }
                 >
                   <ExecuteCodeMessageAttachments />
-                  <MessagePrimitive.Parts />
+                  <MessagePrimitive.Parts components={{ Text: Markdown }} />
                 </MessagePrimitive.Root>
               )}
             </ThreadPrimitive.Messages>
           </ThreadPrimitive.Viewport>
           <ComposerPrimitive.AttachmentDropzone>
-            <ComposerPrimitive.Root className="flex flex-wrap items-end gap-2 rounded-xl border p-2">
+            <ComposerPrimitive.Root className="flex flex-wrap items-end gap-2 rounded-xl border border-zinc-300 p-2 dark:border-zinc-700">
               <ExecuteCodeComposerAttachments className="basis-full" />
               <ComposerPrimitive.Input
                 aria-label="Message"
                 placeholder="Ask the tutor…"
                 className="min-h-10 flex-1 resize-none bg-transparent p-2 outline-none"
               />
-              <ComposerPrimitive.AddAttachment multiple className="rounded-md border px-3 py-1.5 text-sm">
+              <ComposerPrimitive.AddAttachment
+                multiple
+                className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700 text-sm"
+              >
                 Attach files
               </ComposerPrimitive.AddAttachment>
               <ComposerPrimitive.Send className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm text-white dark:bg-zinc-100 dark:text-zinc-900">

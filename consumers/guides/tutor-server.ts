@@ -1,0 +1,48 @@
+// tutor-server.ts: the whole server side of the tutor chat, as one Web handler.
+import type { StartedMockSandbox } from "execute-code-ui/harness";
+import {
+  createChatEndpoints,
+  createChatRoutes,
+  createExecuteCodeTool,
+  createRunFileRoute,
+  createSandboxFiles,
+  createSqliteChatStore,
+  createUploadRoute,
+  EXECUTE_CODE_SYSTEM_PROMPT,
+  type ChatRouteHandler,
+} from "execute-code-ui/server";
+
+// The harness's mock sandbox and scripted model stand in for your sandbox service and model, so this runs
+// with no key. Node loads the harness as it is (it starts Python from files inside the package).
+const harness = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/harness");
+let sandbox: Promise<StartedMockSandbox> | undefined;
+
+async function openRoutes(): Promise<ChatRouteHandler> {
+  const { createScriptedModel, startMockSandbox } = await harness();
+  const { url, signing } = await (sandbox ??= startMockSandbox()); // yours: { sandboxUrl, signing: your key }
+  const ctx = { sandboxUrl: url, signing, tenantId: "course-7" };
+  const sandboxFiles = createSandboxFiles(ctx);
+  const endpoints = createChatEndpoints({
+    store: await createSqliteChatStore({ dataDir: "data" }),
+    model: createScriptedModel(), // yours: an AI SDK model
+    instructions: EXECUTE_CODE_SYSTEM_PROMPT,
+    attachments: sandboxFiles,
+    tools: ({ participantId, files }) => ({ execute_code: createExecuteCodeTool({ ...ctx, participantId, files }) }),
+  });
+  return createChatRoutes({
+    endpoints,
+    files: createRunFileRoute(ctx),
+    uploads: createUploadRoute({ ...ctx, sandboxFiles }),
+    participantId: () => "student-42", // yours: the signed-in student from your session; null answers 401
+  }).handle;
+}
+
+// Opened with the first request, so that a build opens no database; a failed start is tried again.
+let routes: Promise<ChatRouteHandler> | undefined;
+export async function tutorApi(request: Request): Promise<Response> {
+  routes ??= openRoutes().catch((error: unknown) => {
+    routes = undefined;
+    throw error;
+  });
+  return (await routes)(request);
+}
