@@ -83,7 +83,6 @@ export function replyToToolResult(text: string): string {
   const killed = /^killed by (\S+)/.exec(text);
   if (exit || killed) {
     // Quoted as a person would read it: without the terminal's escape codes.
-    // eslint-disable-next-line no-control-regex
     const stdout = (/\nstdout:\n([^\n]*)/.exec(text)?.[1] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
     const stderr = /\nstderr:\n([\s\S]*?)(?:\nfiles \(|$)/.exec(text)?.[1]?.trim().split("\n").pop() ?? "";
     const status = killed ? `was killed by ${killed[1]}` : `finished with exit code ${exit![1]}`;

@@ -7,7 +7,6 @@ import { revealInvisible } from "./visible-text.js";
 
 // Escape sequences anser leaves behind (cursor moves, OSC titles) and other
 // control bytes: never shown raw.
-// eslint-disable-next-line no-control-regex
 const LEFTOVER_CONTROLS =
   /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 const NAMED = new Set([

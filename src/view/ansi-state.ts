@@ -1,4 +1,3 @@
-// eslint-disable-next-line no-control-regex
 const SGR = /\x1b\[([0-9;]*)m/g;
 /** Enough to rebuild any realistic state; a pathological stream cannot make the prefix grow without end. */
 const MAX_SEQUENCES = 64;

@@ -1,5 +1,4 @@
 const FRAME = /^\s*File "([^"]+)", line (\d+)/;
-// eslint-disable-next-line no-control-regex
 const SGR = /\x1b\[[0-9;]*m/g;
 const LIBRARY_FILE = /site-packages|dist-packages|[\\/]lib[\\/]python|^<frozen |^\/usr\//;
 
