@@ -5,16 +5,10 @@ import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS 
 import { DEFAULT_QUEUE_TIMEOUT_MS, runClock } from "./run-clock.js";
 import { toNeedsApproval, type ApprovalPolicy } from "./approval-gate.js";
 import { describeModelOutput } from "./model-output.js";
-import {
-  describeNetworkError,
-  isSandboxStream,
-  postToSandbox,
-  readSandboxResponse,
-  type SandboxOutcome,
-} from "./sandbox-client.js";
-import { readSandboxStream } from "./sandbox-stream.js";
+import { describeNetworkError, type SandboxOutcome } from "./sandbox-client.js";
+import { codeapiSandbox, type Sandbox } from "./sandbox.js";
 import { throttleLatest } from "./throttle-latest.js";
-import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
+import type { TokenMinter, TokenMinterOptions } from "./token.js";
 import { describeChatFiles, MAX_CHAT_FILES, type ChatFile } from "./chat-files.js";
 
 export interface ExecutionCost {
@@ -45,11 +39,22 @@ export interface ExecuteCodeLogEvent {
   code?: string;
 }
 
-export interface ExecuteCodeToolContext {
+/** The tool on a codeapi service: its URL and the key its tokens are signed with. */
+export interface ExecuteCodeToolContext extends ExecuteCodeToolOptions {
   /** Base URL of the sandbox service; the tool POSTs to `/v1/exec` under it. */
   sandboxUrl: string;
   /** How to sign each execution's token: key options, or a minter of your own. */
   signing: TokenMinterOptions | TokenMinter;
+  sandbox?: undefined;
+}
+
+/** The tool on any `Sandbox`: `createJupyterSandbox(…)`, `codeapiSandbox(…)` or your own. */
+export interface ExecuteCodeSandboxContext extends ExecuteCodeToolOptions {
+  sandbox: Sandbox;
+}
+
+/** What the tool takes whatever runs the programs. */
+export interface ExecuteCodeToolOptions {
   participantId: string;
   tenantId: string;
   chatbotId?: string;
@@ -121,7 +126,7 @@ function safely(hook: (() => void) | undefined): void {
  * `streamText({ tools: { execute_code: createExecuteCodeTool(ctx) } })`.
  */
 export function createExecuteCodeTool(
-  ctx: ExecuteCodeToolContext,
+  ctx: ExecuteCodeToolContext | ExecuteCodeSandboxContext,
 ): Tool<ExecuteCodeInput, ExecuteCodeResult | ExecuteCodeRunningResult> {
   const timeoutMs = ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const queueTimeoutMs = ctx.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS;
@@ -129,7 +134,7 @@ export function createExecuteCodeTool(
     stdout: ctx.maxStdoutChars ?? DEFAULT_MAX_STDOUT_CHARS,
     stderr: ctx.maxStderrChars ?? DEFAULT_MAX_STDERR_CHARS,
   };
-  const minter = toTokenMinter(ctx.signing);
+  const sandbox = ctx.sandbox ?? codeapiSandbox({ url: ctx.sandboxUrl, signing: ctx.signing, fetch: ctx.fetch });
   // The chat's files as of this model run; a run's new files go to the calls after it.
   const keepsFiles = ctx.files !== undefined;
   const files = new Map((ctx.files ?? []).map((file) => [file.name, file]));
@@ -175,44 +180,36 @@ export function createExecuteCodeTool(
       let latest: ExecuteCodeRunningResult | null = null;
       let runLimitMs = timeoutMs;
       try {
-        const token = await minter.mint({ participantId: ctx.participantId, tenantId: ctx.tenantId });
-        const response = await postToSandbox({
-          url: ctx.sandboxUrl,
-          token,
+        const run = sandbox.run({
           code,
+          files: given(),
+          participantId: ctx.participantId,
+          tenantId: ctx.tenantId,
+          timeoutMs,
+          limits,
           signal,
-          fetch: ctx.fetch,
-          ...(files.size ? { files: given() } : {}),
         });
-        if (isSandboxStream(response)) {
-          const events = throttleLatest(
-            readSandboxStream(response, limits),
-            PROGRESS_INTERVAL_MS,
-            (e) => e.kind !== "output",
-          );
-          for await (const event of events) {
-            if (event.kind === "done") outcome = event.outcome;
-            else if (event.kind === "queued") clock.queued();
-            else if (event.kind === "started") {
-              clock.started();
-              // The card shows the limit beside its clock from the start: the tool's, or the sandbox's when that is shorter.
-              runLimitMs = Math.min(timeoutMs, event.timeLimitMs ?? Infinity);
-              latest = {
-                status: "running",
-                stdout: "",
-                stderr: "",
-                truncated: { stdout: 0, stderr: 0 },
-                timeoutMs: runLimitMs,
-              };
-              yield latest;
-            } else {
-              clock.started();
-              latest = { ...event.progress, timeoutMs: runLimitMs };
-              yield latest;
-            }
+        const events = throttleLatest(run, PROGRESS_INTERVAL_MS, (e) => e.kind !== "output");
+        for await (const event of events) {
+          if (event.kind === "done") outcome = event.outcome;
+          else if (event.kind === "queued") clock.queued();
+          else if (event.kind === "started") {
+            clock.started();
+            // The card shows the limit beside its clock from the start: the tool's, or the sandbox's when that is shorter.
+            runLimitMs = Math.min(timeoutMs, event.timeLimitMs ?? Infinity);
+            latest = {
+              status: "running",
+              stdout: "",
+              stderr: "",
+              truncated: { stdout: 0, stderr: 0 },
+              timeoutMs: runLimitMs,
+            };
+            yield latest;
+          } else {
+            clock.started();
+            latest = { ...event.progress, timeoutMs: runLimitMs };
+            yield latest;
           }
-        } else {
-          outcome = await readSandboxResponse(response, limits);
         }
       } catch (cause) {
         // The user pressed stop: end the request, do not invent a result.

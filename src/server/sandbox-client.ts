@@ -34,9 +34,7 @@ export interface OutputLimits {
 }
 
 /** What came back from one call, before it is turned into the kit's result. */
-export type SandboxOutcome =
-  | { ok: true; result: ExecuteCodeResult; response: SandboxResponse }
-  | { ok: false; result: ExecuteCodeResult };
+export type SandboxOutcome = { ok: true; result: ExecuteCodeResult } | { ok: false; result: ExecuteCodeResult };
 
 const error = (code: string, message: string): SandboxOutcome => ({
   ok: false,
@@ -178,7 +176,7 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
   const result: ExecuteCodeResult = sandboxTimedOut(r)
     ? { status: "timeout", timeoutMs: r.time_limit_ms ?? null, ...withFiles }
     : { status: "completed", exitCode: r.code, signal: r.signal ?? null, ...withFiles };
-  return { ok: true, result, response: r };
+  return { ok: true, result };
 }
 
 const MAX_ALT_CHARS = 300;

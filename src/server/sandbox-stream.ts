@@ -1,14 +1,6 @@
-import type { ExecuteCodeRunningResult } from "../contract/index.js";
 import { CappedText } from "../contract/truncate.js";
 import { resultFromAnswer, type OutputLimits, type SandboxOutcome } from "./sandbox-client.js";
-
-/** One step of a streamed run: the program started, the output so far, or how it ended. */
-export type SandboxStreamEvent =
-  | { kind: "queued" }
-  /** The program started; the sandbox may say how long it lets it run. */
-  | { kind: "started"; timeLimitMs?: number }
-  | { kind: "output"; progress: ExecuteCodeRunningResult }
-  | { kind: "done"; outcome: SandboxOutcome };
+import type { SandboxEvent } from "./sandbox.js";
 
 /** The non-empty lines of a streamed body, as they arrive. */
 export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -44,7 +36,7 @@ const failed = (code: string, message: string): SandboxOutcome => ({
  * lines while it runs, then `{"type":"result", …flat answer}`. The output
  * so far stays within the same limits as a final result.
  */
-export async function* readSandboxStream(response: Response, limits: OutputLimits): AsyncGenerator<SandboxStreamEvent> {
+export async function* readSandboxStream(response: Response, limits: OutputLimits): AsyncGenerator<SandboxEvent> {
   const stdout = new CappedText(limits.stdout);
   const stderr = new CappedText(limits.stderr);
   if (!response.body) {

@@ -1,0 +1,75 @@
+import type { ExecuteCodeRunningResult } from "../contract/index.js";
+import {
+  isSandboxStream,
+  postToSandbox,
+  readSandboxResponse,
+  type OutputLimits,
+  type SandboxFileRef,
+  type SandboxOutcome,
+} from "./sandbox-client.js";
+import { readSandboxStream } from "./sandbox-stream.js";
+import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
+
+/** One program for a sandbox to run, and for whom. */
+export interface SandboxRunRequest {
+  code: string;
+  /** Kept files to put in the run's working directory first. */
+  files: SandboxFileRef[];
+  participantId: string;
+  tenantId: string;
+  /** The tool's limit for the run itself, in ms (a sandbox may have a shorter one of its own). */
+  timeoutMs: number;
+  /** Characters of stdout and stderr kept; the rest is counted. */
+  limits: OutputLimits;
+  /** Stop, or the tool's limits: the run ends, its process with it. */
+  signal: AbortSignal;
+}
+
+/** What a sandbox says of a run as it goes: waiting, started, output so far, and its outcome last. */
+export type SandboxEvent =
+  | { kind: "queued" }
+  /** The program started; the sandbox may say how long it lets it run. */
+  | { kind: "started"; timeLimitMs?: number }
+  | { kind: "output"; progress: ExecuteCodeRunningResult }
+  | { kind: "done"; outcome: SandboxOutcome };
+
+/**
+ * Where `execute_code` runs a program: a codeapi service (`codeapiSandbox`)
+ * or Jupyter kernels (`createJupyterSandbox`). Whichever it is, the result
+ * is the same kind: the card cannot tell them apart. A network failure
+ * may throw; the tool turns it into a result.
+ */
+export interface Sandbox {
+  /** Its kind, for logs and health: "codeapi", "jupyter". */
+  readonly kind: string;
+  run(request: SandboxRunRequest): AsyncIterable<SandboxEvent>;
+}
+
+export interface CodeapiSandboxOptions {
+  /** Base URL of the service; programs go to `POST /v1/exec` under it. */
+  url: string;
+  /** How to sign each run's token: key options, or a minter of your own. */
+  signing: TokenMinterOptions | TokenMinter;
+  fetch?: typeof fetch;
+}
+
+/** A codeapi service: a signed `POST /v1/exec` per run, its output streamed back where the service streams. */
+export function codeapiSandbox(options: CodeapiSandboxOptions): Sandbox {
+  const minter = toTokenMinter(options.signing);
+  return {
+    kind: "codeapi",
+    async *run(request) {
+      const token = await minter.mint({ participantId: request.participantId, tenantId: request.tenantId });
+      const response = await postToSandbox({
+        url: options.url,
+        token,
+        code: request.code,
+        signal: request.signal,
+        fetch: options.fetch,
+        ...(request.files.length ? { files: request.files } : {}),
+      });
+      if (isSandboxStream(response)) yield* readSandboxStream(response, request.limits);
+      else yield { kind: "done", outcome: await readSandboxResponse(response, request.limits) };
+    },
+  };
+}
