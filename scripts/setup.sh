@@ -7,7 +7,8 @@
 # sandbox's CPython engine, bubblewrap and Debian's python3 with numpy, pandas,
 # matplotlib, scipy and sympy, and libseccomp's bindings (a run's filter) (named by path: another python3 may come first
 # on the PATH); and for the test of two chat servers resuming each other's
-# runs, redis-server (the test starts a private one on a loopback port).
+# runs, redis-server (the test starts a private one on a loopback port); and
+# for the Jupyter sandbox's tests, Debian's jupyter-server and ipykernel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,10 @@ command -v bwrap >/dev/null 2>&1 || packages+=(bubblewrap)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 for module in numpy pandas matplotlib scipy sympy seccomp; do
   [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import $module" >/dev/null 2>&1 || packages+=("python3-$module")
+done
+# The Jupyter sandbox's tests start a Jupyter server of their own.
+for package in jupyter-server ipykernel; do
+  [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import ${package//-/_}" >/dev/null 2>&1 || packages+=("python3-$package")
 done
 
 if [ ${#packages[@]} -gt 0 ]; then

@@ -8,4 +8,5 @@ export const SNIPPET_DOCUMENTS = [
   "docs/files.md",
   "docs/nextjs.md",
   "docs/vite.md",
+  "docs/jupyter.md",
 ];

@@ -10,9 +10,19 @@ export {
   buildExecuteCodeTool,
   createExecuteCodeTool,
   type ExecuteCodeLogEvent,
+  type ExecuteCodeSandboxContext,
   type ExecuteCodeToolContext,
+  type ExecuteCodeToolOptions,
   type ExecutionCost,
 } from "./execute-code-tool.js";
+export {
+  codeapiSandbox,
+  type CodeapiSandboxOptions,
+  type Sandbox,
+  type SandboxEvent,
+  type SandboxRunRequest,
+} from "./sandbox.js";
+export { createJupyterSandbox, type JupyterSandboxOptions } from "./jupyter-sandbox.js";
 export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt.js";
 export { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
 export { createRunFileRoute, type RunFileRouteOptions } from "./run-file-route.js";

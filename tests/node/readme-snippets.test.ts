@@ -35,6 +35,7 @@ describe("README and guide snippets", () => {
         "examples/next-pyodide-headers.ts",
         "examples/student-files.ts",
         "examples/attach-files.tsx",
+        "examples/jupyter-tool.ts",
         "consumers/guides/tutor-server.ts",
         "consumers/guides/tutor.tsx",
         "consumers/guides/next/app/api/[...path]/route.ts",

@@ -1,0 +1,152 @@
+// The Jupyter sandbox against a real Jupyter server (Debian's jupyter-server
+// and ipykernel): what a program prints, its exit and traceback, input(),
+// live output, Stop, the time limit, and a server that refuses or dies.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createExecuteCodeTool,
+  createJupyterSandbox,
+  type ExecuteCodeResult,
+  type SandboxEvent,
+  type SandboxRunRequest,
+} from "../../src/server";
+import { startJupyter, type JupyterServer } from "./jupyter-server";
+import { finalOutput } from "./tool-runs";
+
+let jupyter: JupyterServer;
+beforeAll(async () => {
+  jupyter = await startJupyter();
+}, 120_000);
+afterAll(async () => {
+  await jupyter?.stop();
+});
+
+const request = (code: string, signal = new AbortController().signal): SandboxRunRequest => ({
+  code,
+  files: [],
+  participantId: "ada",
+  tenantId: "course-7",
+  timeoutMs: 30_000,
+  limits: { stdout: 8000, stderr: 4000 },
+  signal,
+});
+
+async function events(code: string, options: { url?: string; token?: string; signal?: AbortSignal } = {}) {
+  const sandbox = createJupyterSandbox({ url: options.url ?? jupyter.url, token: options.token ?? jupyter.token });
+  const seen: SandboxEvent[] = [];
+  for await (const event of sandbox.run(request(code, options.signal))) seen.push(event);
+  return seen;
+}
+
+const resultOf = (seen: SandboxEvent[]): ExecuteCodeResult => {
+  const last = seen.at(-1);
+  if (last?.kind !== "done") throw new Error(`no result: ${JSON.stringify(seen)}`);
+  return last.outcome.result;
+};
+
+/** Until the server has no kernel left: each run's kernel goes with it. */
+const noKernelsLeft = async () => {
+  for (let tries = 0; tries < 100 && (await jupyter.kernels()).length > 0; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  return jupyter.kernels();
+};
+
+describe("the Jupyter sandbox", () => {
+  it("returns what the program printed on each stream and its exit code, and shuts its kernel down", async () => {
+    const result = resultOf(await events('import sys\nprint("hi")\nprint("careful", file=sys.stderr)\nsys.exit(3)'));
+    expect(result).toMatchObject({ status: "completed", stdout: "hi\n", stderr: "careful\n", exitCode: 3 });
+    expect(await noKernelsLeft()).toEqual([]);
+  }, 60_000);
+
+  it("names the program's own line in a traceback, as the kit's own sandbox does, and nothing of the runner", async () => {
+    const result = resultOf(await events("x = 1\ny = 0\nprint(x / y)"));
+    expect(result).toMatchObject({ status: "completed", exitCode: 1, stdout: "" });
+    const { stderr } = result as { stderr: string };
+    expect(stderr).toMatch(/^Traceback \(most recent call last\):\n {2}File "<exec>", line 3, in <module>\n/);
+    expect(stderr).toMatch(/ZeroDivisionError: division by zero\n$/);
+    expect(stderr).not.toMatch(/execute-code-ui|Cell In|\x1b/);
+    const syntax = resultOf(await events("print(1\n"));
+    expect(syntax).toMatchObject({ exitCode: 1 });
+    expect((syntax as { stderr: string }).stderr).toMatch(/File "<exec>", line 1[\s\S]*SyntaxError/);
+  }, 60_000);
+
+  it("says that input() cannot read typed input, instead of waiting for it", async () => {
+    const result = resultOf(await events('name = input("Name? ")\nprint(name)'));
+    expect(result).toMatchObject({ status: "completed", exitCode: 1 });
+    expect((result as { stderr: string }).stderr).toMatch(
+      /input\(\) cannot read typed input here: put the values in the program\.\n$/,
+    );
+  }, 60_000);
+
+  it("streams output while the program runs", async () => {
+    const seen = await events('import time\nprint("first", flush=True)\ntime.sleep(1.5)\nprint("second")');
+    const firstOutput = seen.findIndex((event) => event.kind === "output");
+    expect(seen.map((event) => event.kind)).toEqual(expect.arrayContaining(["queued", "started", "output", "done"]));
+    expect(seen[firstOutput]).toMatchObject({ progress: { stdout: "first\n" } });
+    expect(resultOf(seen)).toMatchObject({ stdout: "first\nsecond\n", exitCode: 0 });
+  }, 60_000);
+
+  it("ends the run and its kernel on Stop", async () => {
+    const stop = new AbortController();
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token });
+    const run = (async () => {
+      for await (const event of sandbox.run(
+        request('import time\nprint("going", flush=True)\ntime.sleep(60)', stop.signal),
+      ))
+        if (event.kind === "output") stop.abort(new Error("stopped"));
+    })();
+    await expect(run).rejects.toThrow("stopped");
+    expect(await noKernelsLeft()).toEqual([]);
+  }, 60_000);
+
+  it("through the tool: a program past the time limit is a timeout that keeps its output, and its kernel goes", async () => {
+    const tool = createExecuteCodeTool({
+      sandbox: createJupyterSandbox({ url: jupyter.url, token: jupyter.token }),
+      participantId: "ada",
+      tenantId: "course-7",
+      timeoutMs: 3000,
+    });
+    const result = await finalOutput(tool, 'print("started", flush=True)\nwhile True:\n    pass');
+    expect(result).toMatchObject({ status: "timeout", stdout: "started\n" });
+    expect(await noKernelsLeft()).toEqual([]);
+  }, 90_000);
+
+  it("refuses a run given the chat's files, which it cannot pass on yet, instead of running without them", async () => {
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token });
+    const seen: SandboxEvent[] = [];
+    const given = {
+      ...request("print(open('scores.csv').read())"),
+      files: [{ id: "f", session_id: "s", name: "scores.csv" }],
+    };
+    for await (const event of sandbox.run(given)) seen.push(event);
+    expect(resultOf(seen)).toMatchObject({ status: "error", code: "files_unsupported" });
+    expect(await jupyter.kernels()).toEqual([]);
+  });
+
+  it("a wrong token is a set-up error, an unreachable server says it cannot be reached", async () => {
+    expect(resultOf(await events("print(1)", { token: "wrong" }))).toMatchObject({
+      status: "error",
+      code: "sandbox_unauthorized",
+    });
+    expect(resultOf(await events("print(1)", { url: "http://127.0.0.1:9/" }))).toMatchObject({
+      status: "error",
+      code: "sandbox_unavailable",
+    });
+  }, 60_000);
+});
+
+describe("a Jupyter server that dies in the middle of a run", () => {
+  it("ends the run with an error the model can explain, not a wait", async () => {
+    const own = await startJupyter();
+    try {
+      const sandbox = createJupyterSandbox({ url: own.url, token: own.token });
+      const seen: SandboxEvent[] = [];
+      for await (const event of sandbox.run(request('import time\nprint("going", flush=True)\ntime.sleep(60)'))) {
+        seen.push(event);
+        if (event.kind === "output") own.kill();
+      }
+      expect(resultOf(seen)).toMatchObject({ status: "error", code: "sandbox_failed" });
+    } finally {
+      await own.stop();
+    }
+  }, 90_000);
+});
