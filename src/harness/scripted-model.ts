@@ -86,7 +86,9 @@ export function replyToToolResult(text: string): string {
     const stdout = (/\nstdout:\n([^\n]*)/.exec(text)?.[1] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
     const stderr = /\nstderr:\n([\s\S]*?)(?:\nfiles \(|$)/.exec(text)?.[1]?.trim().split("\n").pop() ?? "";
     const status = killed ? `was killed by ${killed[1]}` : `finished with exit code ${exit![1]}`;
-    const printed = stdout ? `Its first line of output is: ${stdout}` : "It printed nothing on stdout.";
+    const printed = stdout
+      ? `Its first line of output is: ${stdout}${/[.!?]$/.test(stdout) ? "" : "."}`
+      : "It printed nothing on stdout.";
     const failure = stderr && (killed || exit![1] !== "0") ? ` The error was: ${stderr}` : "";
     // Figures by their title (the first part of their description), files by name.
     const figures = [...text.matchAll(/^- figure (\S+) \([^)]*\)(?:: ([^,;\n]*))?/gm)].map(

@@ -35,7 +35,7 @@ describe("programFor", () => {
 describe("replyToToolResult", () => {
   it("quotes the exit code and the first line of output", () => {
     expect(replyToToolResult("exit code: 0\nstdout:\n5050\nmore\nstderr:\n")).toBe(
-      "The program finished with exit code 0. Its first line of output is: 5050",
+      "The program finished with exit code 0. Its first line of output is: 5050.",
     );
     expect(replyToToolResult("exit code: 1\nstdout:\n\nstderr:\nTraceback…\nValueError: bad")).toBe(
       "The program finished with exit code 1. It printed nothing on stdout. The error was: ValueError: bad",
@@ -84,7 +84,7 @@ describe("the scripted model with the real server tool", () => {
       status: "completed",
       stdout: "ran 11 chars\n",
     });
-    expect(text).toBe("The program finished with exit code 0. Its first line of output is: ran 11 chars");
+    expect(text).toBe("The program finished with exit code 0. Its first line of output is: ran 11 chars.");
   });
 
   it("answers in text when there is nothing to run", async () => {
@@ -132,7 +132,7 @@ describe("the scripted model keeps nothing per call", () => {
 describe("the scripted model's reply", () => {
   it("quotes the first line of output without terminal escape codes", () => {
     expect(replyToToolResult("exit code: 0\nstdout:\n\x1b[1mReport\x1b[0m\nstderr:\n")).toBe(
-      "The program finished with exit code 0. Its first line of output is: Report",
+      "The program finished with exit code 0. Its first line of output is: Report.",
     );
   });
 });
