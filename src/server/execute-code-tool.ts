@@ -58,6 +58,8 @@ export interface ExecuteCodeToolOptions {
   participantId: string;
   tenantId: string;
   chatbotId?: string;
+  /** The chat the tool runs for (`ServerToolsContext.chatId`): a sandbox with a kernel per chat keeps its state by it. */
+  chatId?: string;
   /**
    * The tool's own limit for a program's run, default 60 000 ms. With a
    * sandbox that streams, it counts from the program's start; a wait for a
@@ -163,7 +165,12 @@ export function createExecuteCodeTool(
             (files.size
               ? `Files there now:\n${describeChatFiles([...files.values()].slice(-MAX_CHAT_FILES)).join("\n")}\n`
               : `There are no files there yet. `)
-          : `there is no network and nothing is kept between runs, so put everything the program needs in it. `) +
+          : sandbox.keepsVariables && ctx.chatId
+            ? `there is no network. `
+            : `there is no network and nothing is kept between runs, so put everything the program needs in it. `) +
+        (sandbox.keepsVariables && ctx.chatId
+          ? `The runs of this chat share one Python session: variables, functions and imports of earlier runs are still there, unless a run was stopped or the session was idle for long, when it starts again empty. `
+          : "") +
         `Print what you want to see. ` +
         `Runs stop after ${Math.round(timeoutMs / 1000)} s.`,
     inputSchema: executeCodeInputSchema,
@@ -185,6 +192,7 @@ export function createExecuteCodeTool(
           files: given(),
           participantId: ctx.participantId,
           tenantId: ctx.tenantId,
+          ...(ctx.chatId ? { chatId: ctx.chatId } : {}),
           timeoutMs,
           limits,
           signal,

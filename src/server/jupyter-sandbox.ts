@@ -14,6 +14,15 @@ export interface JupyterSandboxOptions {
   token: string;
   /** @default "python3" */
   kernelName?: string;
+  /**
+   * `"per-run"` (the default): a fresh kernel for each run, shut down when
+   * it ends. `"per-chat"`: a kernel for each chat (the tool's `chatId`)
+   * whose variables are there in the chat's next run; shut down after
+   * `idleMs` without a run, or when a run is stopped or runs out of time.
+   */
+  kernels?: "per-run" | "per-chat";
+  /** How long a chat's kernel waits for its next run. @default 600 000 (10 minutes) */
+  idleMs?: number;
 }
 
 /** How the runner cell tells the exit code: a display message of this type, never shown. */
@@ -97,10 +106,28 @@ async function startFailure(error: unknown): Promise<SandboxOutcome> {
 }
 
 type KernelMessage = { header: { msg_type: string }; content: Record<string, unknown> };
+type Services = typeof import("@jupyterlab/services");
+type Connection = InstanceType<Services["KernelConnection"]>;
+
+/** A kernel of this sandbox: its connection, and the run it is doing (told if the kernel goes). */
+interface Kernel {
+  connection: Connection;
+  shutDown(): void;
+  /** Why it can run nothing more (its connection lost, its process dead), once it cannot. */
+  lost: string | null;
+  onLost: ((why: string) => void) | null;
+}
+
+/** A chat's kernel, while it has one: busy with a run or waiting for the next. */
+interface ChatKernel {
+  kernel: Kernel | null;
+  busy: boolean;
+  idle?: ReturnType<typeof setTimeout>;
+}
 
 /**
  * A sandbox on Jupyter kernels (`@jupyterlab/services`): a fresh kernel per
- * run, shut down when the run ends, is stopped or runs out of time. stdout
+ * run, or one per chat that keeps the chat's variables (`kernels`). stdout
  * and stderr stream as live output; a failing program's traceback names its
  * lines as the kit's own sandbox does. A kernel is not a sandbox by itself:
  * what isolates one student's program from another's and from the network is
@@ -108,16 +135,20 @@ type KernelMessage = { header: { msg_type: string }; content: Record<string, unk
  * and files do not come back from it yet, and a run given the chat's files
  * is refused.
  */
-export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox {
+export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & { close(): Promise<void> } {
   const baseUrl = new URL(options.url);
   const kernelName = options.kernelName ?? "python3";
-  return {
-    kind: "jupyter",
-    async *run(request: SandboxRunRequest): AsyncGenerator<SandboxEvent> {
-      const { KernelAPI, KernelConnection, ServerConnection } = await import(
-        /* webpackIgnore: true */ /* turbopackIgnore: true */ "@jupyterlab/services"
-      );
-      const serverSettings = ServerConnection.makeSettings({
+  const perChat = options.kernels === "per-chat";
+  const idleMs = options.idleMs ?? 600_000;
+  const chats = new Map<string, ChatKernel>();
+  let services:
+    | Promise<{ api: Services; settings: ReturnType<Services["ServerConnection"]["makeSettings"]> }>
+    | undefined;
+
+  const connect = () =>
+    (services ??= import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@jupyterlab/services").then((api) => ({
+      api,
+      settings: api.ServerConnection.makeSettings({
         baseUrl: baseUrl.href,
         wsUrl: baseUrl.href.replace(/^http/, "ws"),
         token: options.token,
@@ -127,7 +158,60 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox {
         Request: globalThis.Request,
         Headers: globalThis.Headers,
         WebSocket: globalThis.WebSocket,
-      });
+      }),
+    })));
+
+  /** A new kernel, connected and answering; its process is shut down by `shutDown`. */
+  async function openKernel(signal: AbortSignal): Promise<Kernel> {
+    const { api, settings } = await connect();
+    const model = await api.KernelAPI.startNew({ name: kernelName }, settings);
+    const connection = new api.KernelConnection({ model, serverSettings: settings, handleComms: false });
+    const kernel: Kernel = {
+      connection,
+      lost: null,
+      onLost: null,
+      shutDown() {
+        kernel.lost ??= "The Python kernel was shut down.";
+        void api.KernelAPI.shutdownKernel(model.id, settings).catch(() => undefined);
+        connection.dispose();
+      },
+    };
+    const lose = (why: string) => {
+      if (kernel.lost) return;
+      kernel.lost = why;
+      kernel.onLost?.(why);
+    };
+    // A connection lost in the middle of a run loses its output with it: the kernel is done.
+    let connected = false;
+    connection.connectionStatusChanged.connect((_, status) => {
+      if (status === "connected") connected = true;
+      else if (connected || status === "disconnected") lose("The connection to the Python kernel was lost.");
+    });
+    connection.statusChanged.connect((_, status) => {
+      if (status === "dead" || status === "autorestarting") lose("The Python kernel stopped in the middle of the run.");
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const stop = () => reject(signal.reason);
+        if (signal.aborted) return stop();
+        signal.addEventListener("abort", stop, { once: true });
+        kernel.onLost = (why) => reject(new Error(why));
+        connection.info.then(
+          () => resolve(),
+          () => reject(new Error("The Python kernel did not answer.")),
+        );
+      }).finally(() => (kernel.onLost = null));
+    } catch (error) {
+      kernel.shutDown();
+      throw error;
+    }
+    return kernel;
+  }
+
+  return {
+    kind: "jupyter",
+    keepsVariables: perChat,
+    async *run(request: SandboxRunRequest): AsyncGenerator<SandboxEvent> {
       if (request.files.length) {
         yield {
           kind: "done",
@@ -138,109 +222,131 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox {
         };
         return;
       }
-      yield { kind: "queued" };
-      let model: Awaited<ReturnType<typeof KernelAPI.startNew>>;
-      try {
-        model = await KernelAPI.startNew({ name: kernelName }, serverSettings);
-      } catch (error) {
-        if (request.signal.aborted) throw request.signal.reason;
-        yield { kind: "done", outcome: await startFailure(error) };
+      // A chat's kernel is its owner's: the key holds the tenant and the participant as well as the chat.
+      const key =
+        perChat && request.chatId ? JSON.stringify([request.tenantId, request.participantId, request.chatId]) : null;
+      const held = key ? chats.get(key) : undefined;
+      if (held?.busy) {
+        yield {
+          kind: "done",
+          outcome: {
+            ok: false,
+            result: { status: "busy", retryAfterMs: null, message: "A program of this chat is still running." },
+          },
+        };
         return;
       }
-      const kernel = new KernelConnection({ model, serverSettings, handleComms: false });
-      // The kernel goes when the run does, however it ends.
-      const shutDown = () => {
-        void KernelAPI.shutdownKernel(model.id, serverSettings).catch(() => undefined);
-        kernel.dispose();
-      };
-      const events = new EventQueue<KernelMessage | { ready: true } | { ended: string } | { aborted: true }>();
-      const onAbort = () => events.push({ aborted: true });
-      request.signal.addEventListener("abort", onAbort, { once: true });
-      // A connection lost in the middle of a run loses its output with it: the run ends there.
-      let connected = false;
-      kernel.connectionStatusChanged.connect((_, status) => {
-        if (status === "connected") connected = true;
-        else if (connected || status === "disconnected")
-          events.push({ ended: "The connection to the Python kernel was lost." });
-      });
-      kernel.statusChanged.connect((_, status) => {
-        if (status === "dead" || status === "autorestarting")
-          events.push({ ended: "The Python kernel stopped in the middle of the run." });
-      });
+      const chat: ChatKernel | null = key ? (held ?? { kernel: null, busy: false }) : null;
+      if (key && chat) {
+        chat.busy = true;
+        clearTimeout(chat.idle);
+        chats.set(key, chat);
+      }
+      let kernel: Kernel | null = chat?.kernel && !chat.kernel.lost ? chat.kernel : null;
+      let keep = false;
       try {
-        if (request.signal.aborted) throw request.signal.reason;
-        // Connected and answering: the program's time starts only then.
-        kernel.info.then(
-          () => events.push({ ready: true }),
-          () => events.push({ ended: "The Python kernel did not answer." }),
-        );
-        const early = await events.next();
-        if ("aborted" in early) throw request.signal.reason;
-        if ("ended" in early) {
-          yield { kind: "done", outcome: failed("sandbox_failed", early.ended) };
-          return;
-        }
-        const future = kernel.requestExecute(
-          { code: runnerCell(request.code), allow_stdin: false, store_history: false, stop_on_error: true },
-          true,
-        );
-        future.onIOPub = (message) => events.push(message as unknown as KernelMessage);
-        future.done.then(
-          () => events.push({ ended: "" }),
-          () => events.push({ ended: "The Python kernel did not finish the run." }),
-        );
-        yield { kind: "started" };
-        const stdout = new CappedText(request.limits.stdout);
-        const stderr = new CappedText(request.limits.stderr);
-        let exitCode: number | null = null;
-        const started = performance.now();
-        for (;;) {
-          const event = await events.next();
-          if ("aborted" in event) throw request.signal.reason;
-          if ("ready" in event) continue;
-          if ("ended" in event) {
-            if (event.ended) {
-              yield { kind: "done", outcome: failed("sandbox_failed", event.ended) };
-              return;
-            }
-            break;
+        if (!kernel) {
+          yield { kind: "queued" };
+          try {
+            kernel = await openKernel(request.signal);
+          } catch (error) {
+            if (request.signal.aborted) throw request.signal.reason;
+            yield { kind: "done", outcome: await startFailure(error) };
+            return;
           }
-          const { msg_type } = event.header;
-          if (msg_type === "stream") {
-            const { name, text } = event.content as { name?: string; text?: string };
-            if (typeof text !== "string") continue;
-            (name === "stderr" ? stderr : stdout).add(text);
-            yield {
-              kind: "output",
-              progress: {
-                status: "running",
-                stdout: stdout.text,
-                stderr: stderr.text,
-                truncated: { stdout: stdout.cut, stderr: stderr.cut },
-              },
-            };
-          } else if (msg_type === "display_data") {
-            const exit = (event.content.data as Record<string, { code?: unknown }> | undefined)?.[EXIT_TYPE];
-            if (exit && typeof exit.code === "number") exitCode = exit.code;
-          }
+          if (chat) chat.kernel = kernel;
         }
-        const result: ExecuteCodeResult = {
-          status: "completed",
-          // No exit said: the runner itself did not finish (the kernel's own error).
-          exitCode: exitCode ?? 1,
-          signal: null,
-          stdout: stdout.text,
-          stderr: stderr.text,
-          wallTimeMs: Math.round(performance.now() - started),
-          truncated: { stdout: stdout.cut, stderr: stderr.cut },
-        };
-        yield { kind: "done", outcome: { ok: true, result } };
+        const outcome = yield* execute(kernel, request);
+        yield { kind: "done", outcome };
+        // Only a run that ended by itself leaves its chat's kernel for the next one.
+        keep = chat !== null && outcome.ok && !kernel.lost;
       } finally {
-        request.signal.removeEventListener("abort", onAbort);
-        shutDown();
+        if (!keep) kernel?.shutDown();
+        if (key && chat) {
+          chat.busy = false;
+          if (!keep) chats.delete(key);
+          else
+            chat.idle = setTimeout(() => {
+              chats.delete(key);
+              chat.kernel?.shutDown();
+            }, idleMs);
+        }
       }
     },
+    async close() {
+      for (const chat of chats.values()) {
+        clearTimeout(chat.idle);
+        chat.kernel?.shutDown();
+      }
+      chats.clear();
+    },
   };
+}
+
+/** One program on a connected kernel: its output as it comes, then its outcome. Throws the abort's reason on Stop. */
+async function* execute(kernel: Kernel, request: SandboxRunRequest): AsyncGenerator<SandboxEvent, SandboxOutcome> {
+  const events = new EventQueue<KernelMessage | { ended: string } | { aborted: true }>();
+  const onAbort = () => events.push({ aborted: true });
+  request.signal.addEventListener("abort", onAbort, { once: true });
+  kernel.onLost = (why) => events.push({ ended: why });
+  try {
+    if (request.signal.aborted) throw request.signal.reason;
+    if (kernel.lost) return failed("sandbox_failed", kernel.lost);
+    const future = kernel.connection.requestExecute(
+      { code: runnerCell(request.code), allow_stdin: false, store_history: false, stop_on_error: true },
+      true,
+    );
+    future.onIOPub = (message) => events.push(message as unknown as KernelMessage);
+    future.done.then(
+      () => events.push({ ended: "" }),
+      () => events.push({ ended: "The Python kernel did not finish the run." }),
+    );
+    yield { kind: "started" };
+    const stdout = new CappedText(request.limits.stdout);
+    const stderr = new CappedText(request.limits.stderr);
+    let exitCode: number | null = null;
+    const started = performance.now();
+    for (;;) {
+      const event = await events.next();
+      if ("aborted" in event) throw request.signal.reason;
+      if ("ended" in event) {
+        if (event.ended) return failed("sandbox_failed", event.ended);
+        break;
+      }
+      const { msg_type } = event.header;
+      if (msg_type === "stream") {
+        const { name, text } = event.content as { name?: string; text?: string };
+        if (typeof text !== "string") continue;
+        (name === "stderr" ? stderr : stdout).add(text);
+        yield {
+          kind: "output",
+          progress: {
+            status: "running",
+            stdout: stdout.text,
+            stderr: stderr.text,
+            truncated: { stdout: stdout.cut, stderr: stderr.cut },
+          },
+        };
+      } else if (msg_type === "display_data") {
+        const exit = (event.content.data as Record<string, { code?: unknown }> | undefined)?.[EXIT_TYPE];
+        if (exit && typeof exit.code === "number") exitCode = exit.code;
+      }
+    }
+    const result: ExecuteCodeResult = {
+      status: "completed",
+      // No exit said: the runner itself did not finish (the kernel's own error).
+      exitCode: exitCode ?? 1,
+      signal: null,
+      stdout: stdout.text,
+      stderr: stderr.text,
+      wallTimeMs: Math.round(performance.now() - started),
+      truncated: { stdout: stdout.cut, stderr: stderr.cut },
+    };
+    return { ok: true, result };
+  } finally {
+    request.signal.removeEventListener("abort", onAbort);
+    kernel.onLost = null;
+  }
 }
 
 /** Callbacks turned into something to await, in order. */

@@ -17,6 +17,8 @@ export interface SandboxRunRequest {
   files: SandboxFileRef[];
   participantId: string;
   tenantId: string;
+  /** The chat the run belongs to, where the tool knows it: a sandbox may keep state per chat. */
+  chatId?: string;
   /** The tool's limit for the run itself, in ms (a sandbox may have a shorter one of its own). */
   timeoutMs: number;
   /** Characters of stdout and stderr kept; the rest is counted. */
@@ -42,6 +44,8 @@ export type SandboxEvent =
 export interface Sandbox {
   /** Its kind, for logs and health: "codeapi", "jupyter". */
   readonly kind: string;
+  /** Whether a chat's runs share one Python session (what the tool tells the model). */
+  readonly keepsVariables?: boolean;
   run(request: SandboxRunRequest): AsyncIterable<SandboxEvent>;
 }
 

@@ -134,6 +134,71 @@ describe("the Jupyter sandbox", () => {
   }, 60_000);
 });
 
+describe("a kernel per chat", () => {
+  const inChat =
+    (chatId: string, participantId = "ada") =>
+    (code: string) => ({ ...request(code), chatId, participantId });
+  const runIn = async (sandbox: ReturnType<typeof createJupyterSandbox>, run: SandboxRunRequest) => {
+    const seen: SandboxEvent[] = [];
+    for await (const event of sandbox.run(run)) seen.push(event);
+    return resultOf(seen) as ExecuteCodeResult & { stdout: string; stderr: string; exitCode: number };
+  };
+
+  it("keeps a chat's variables for its next run, and no other chat or student sees them", async () => {
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
+    try {
+      expect(await runIn(sandbox, inChat("c1")("scores = [3, 4, 5]\nprint(len(scores))"))).toMatchObject({
+        stdout: "3\n",
+        exitCode: 0,
+      });
+      expect(await runIn(sandbox, inChat("c1")("print(sum(scores))"))).toMatchObject({ stdout: "12\n", exitCode: 0 });
+      // An error in a run keeps the chat's kernel and what it held.
+      expect(await runIn(sandbox, inChat("c1")("1 / 0"))).toMatchObject({ exitCode: 1 });
+      expect(await runIn(sandbox, inChat("c1")("print(max(scores))"))).toMatchObject({ stdout: "5\n" });
+      for (const other of [inChat("c2"), inChat("c1", "eve")]) {
+        const result = await runIn(sandbox, other("print(scores)"));
+        expect(result.exitCode).toBe(1);
+        expect(result.stderr).toMatch(/NameError: name 'scores' is not defined\n$/);
+      }
+    } finally {
+      await sandbox.close();
+    }
+    expect(await noKernelsLeft()).toEqual([]);
+  }, 90_000);
+
+  it("tells the model that a chat's runs share one Python session, and only where they do", () => {
+    const shared = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
+    const fresh = createJupyterSandbox({ url: jupyter.url, token: jupyter.token });
+    const description = (sandbox: typeof shared, chatId?: string) =>
+      createExecuteCodeTool({ sandbox, participantId: "ada", tenantId: "course-7", ...(chatId ? { chatId } : {}) })
+        .description!;
+    expect(description(shared, "c1")).toMatch(/share one Python session: variables, functions and imports/);
+    expect(description(fresh, "c1")).toMatch(/nothing is kept between runs/);
+    expect(description(shared)).toMatch(/nothing is kept between runs/);
+  });
+
+  it("a chat whose run is stopped starts again with a fresh kernel, and an idle chat's kernel is shut down", async () => {
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat", idleMs: 500 });
+    try {
+      await runIn(sandbox, inChat("c3")("kept = 1"));
+      const stop = new AbortController();
+      const stopped = (async () => {
+        for await (const event of sandbox.run({
+          ...inChat("c3")('print("going", flush=True)\nimport time\ntime.sleep(60)'),
+          signal: stop.signal,
+        }))
+          if (event.kind === "output") stop.abort(new Error("stopped"));
+      })();
+      await expect(stopped).rejects.toThrow("stopped");
+      const after = await runIn(sandbox, inChat("c3")("print('kept' in globals())"));
+      expect(after).toMatchObject({ stdout: "False\n", exitCode: 0 });
+      expect(await noKernelsLeft()).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  }, 90_000);
+});
+
 describe("a Jupyter server that dies in the middle of a run", () => {
   it("ends the run with an error the model can explain, not a wait", async () => {
     const own = await startJupyter();
