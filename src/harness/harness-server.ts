@@ -26,6 +26,7 @@ import {
   type ExecuteCodeLogEvent,
   type GateOptions,
 } from "../server/index.js";
+import type { Sandbox } from "../server/sandbox.js";
 import { sendWebResponse, toWebRequest } from "../server/chat/node-adapter.js";
 import { matchChatRoute } from "../server/chat/routes.js";
 import { createChatHandler } from "./chat-handler.js";
@@ -56,6 +57,11 @@ export interface HarnessOptions {
   toolTimeoutMs?: number;
   /** Use this sandbox service instead of the mock one (the mock is then not started). */
   sandboxUrl?: string;
+  /**
+   * Run the programs here instead (`createJupyterSandbox(…)`); the mock
+   * sandbox still keeps the students' files. Closed with the harness.
+   */
+  sandbox?: Sandbox & { close?(): Promise<void> };
   /**
    * The mock sandbox's limit per (tenant, user).
    * @default 20 per 30 s
@@ -329,11 +335,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     upload: (...args) => filesOfSandbox().upload(...args),
     read: (...args) => filesOfSandbox().read(...args),
   };
-  const toolsFor = (participantId: string, files?: ChatFile[]) => ({
+  const toolsFor = (participantId: string, files?: ChatFile[], chatId?: string) => ({
     execute_code: createExecuteCodeTool({
-      sandboxUrl,
-      signing,
+      ...(options.sandbox ? { sandbox: options.sandbox } : { sandboxUrl, signing }),
       participantId,
+      ...(chatId ? { chatId } : {}),
       files,
       tenantId: TENANT_ID,
       chatbotId: "harness",
@@ -353,8 +359,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     busyWaitMs: options.busyWaitMs,
     // The gate's switches come with the demo's requests and stay with the chat.
     readOptions: gateOptionsOf,
-    tools: ({ participantId, options: chatOptions, files }) =>
-      gateCodeExecution(toolsFor(participantId, files), chatOptions as GateOptions),
+    tools: ({ participantId, chatId, options: chatOptions, files }) =>
+      gateCodeExecution(toolsFor(participantId, files, chatId), chatOptions as GateOptions),
     // The student's files: attached in the composer, uploaded through /api/uploads, checked here.
     attachments,
     // A chat may run execute_code in the browser instead of the sandbox.
@@ -495,6 +501,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       // Runs in flight are stopped and their ends stored before the store closes.
       await chats.close();
       await sandbox?.close();
+      await options.sandbox?.close?.();
       await pubSub?.close();
       await store.close();
     },

@@ -1,6 +1,7 @@
 // `npm start`: the harness with settings from the environment.
 // Before anything else loads: a Node too old is told so at start.
 import "../server/require-node.js";
+import { createJupyterSandbox } from "../server/jupyter-sandbox.js";
 import { startHarness } from "./harness-server.js";
 import { modelFromEnv, ModelEnvError } from "./model-from-env.js";
 import type { SandboxEngine } from "./sandbox/default-executor.js";
@@ -23,6 +24,22 @@ function engineFrom(raw: string | undefined): SandboxEngine {
   process.exit(2);
 }
 
+/** SANDBOX=jupyter: the programs run on the Jupyter server JUPYTER_URL names, with a kernel per run or per chat. */
+function sandboxFromEnv() {
+  const kind = process.env.SANDBOX ?? "";
+  if (kind === "" || kind === "mock") return undefined;
+  const url = process.env.JUPYTER_URL ?? "";
+  const token = process.env.JUPYTER_TOKEN ?? "";
+  const kernels = process.env.JUPYTER_KERNELS || "per-run";
+  if (kind !== "jupyter" || !url || !token || (kernels !== "per-run" && kernels !== "per-chat")) {
+    console.error(
+      "SANDBOX must be mock or jupyter; jupyter needs JUPYTER_URL, JUPYTER_TOKEN and JUPYTER_KERNELS per-run or per-chat.",
+    );
+    process.exit(2);
+  }
+  return createJupyterSandbox({ url, token, kernels });
+}
+
 // A server left running for strangers: one request's failure that escaped its
 // handler is logged, never the end of everyone's session.
 process.on("unhandledRejection", (reason) => console.error("[execute-code-ui harness] unhandled rejection:", reason));
@@ -41,6 +58,7 @@ const harness = await startHarness({
   host: process.env.HOST || "127.0.0.1",
   toolTimeoutMs: numberFrom("EXECUTE_CODE_TIMEOUT_MS", 60_000),
   sandboxUrl: process.env.EXECUTE_CODE_SANDBOX_URL || undefined,
+  sandbox: sandboxFromEnv(),
   rateLimit: {
     max: numberFrom("MOCK_SANDBOX_RATE_LIMIT", 20),
     windowMs: numberFrom("MOCK_SANDBOX_RATE_WINDOW_MS", 30_000),
@@ -84,7 +102,11 @@ console.log(
     ? `Model: ${real.name}.`
     : "Model: the scripted tutor (set OPENAI_API_KEY, or OPENAI_BASE_URL and OPENAI_MODEL, for a real one).",
 );
-if (!process.env.EXECUTE_CODE_SANDBOX_URL) {
+if (process.env.SANDBOX === "jupyter") {
+  console.log(
+    `Python: Jupyter kernels at ${process.env.JUPYTER_URL} (${process.env.JUPYTER_KERNELS || "per-run"}); what isolates them is that server's (docs/jupyter.md).`,
+  );
+} else if (!process.env.EXECUTE_CODE_SANDBOX_URL) {
   // Say how programs are isolated on this machine (the executor has already warned about anything missing).
   const health = (await (await fetch(`${harness.url}/v1/health`)).json()) as {
     executor?: string;

@@ -9,6 +9,7 @@ import {
   type SandboxEvent,
   type SandboxRunRequest,
 } from "../../src/server";
+import { startHarness } from "../../src/harness";
 import { startJupyter, type JupyterServer } from "./jupyter-server";
 import { finalOutput } from "./tool-runs";
 
@@ -196,6 +197,47 @@ describe("a kernel per chat", () => {
     } finally {
       await sandbox.close();
     }
+  }, 90_000);
+});
+
+describe("the harness on Jupyter kernels, a kernel per chat", () => {
+  it("a second message in a chat uses a variable the first defined, and a new chat does not see it", async () => {
+    const harness = await startHarness({
+      port: 0,
+      database: ":memory:",
+      chunkDelayMs: 0,
+      sandbox: createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" }),
+    });
+    try {
+      // One browser: the participant cookie the first answer sets goes with every later request.
+      let cookie = "";
+      const say = async (chatId: string, messageId: string, program: string) => {
+        const response = await fetch(`${harness.url}/api/chat`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: harness.url, cookie },
+          body: JSON.stringify({
+            id: chatId,
+            messages: [
+              { id: messageId, role: "user", parts: [{ type: "text", text: `\`\`\`python\n${program}\n\`\`\`` }] },
+            ],
+          }),
+        });
+        cookie ||= response.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+        const chunks = (await response.text())
+          .split("\n")
+          .filter((line) => line.startsWith("data: {"))
+          .map((line) => JSON.parse(line.slice(6)) as { type: string; output?: unknown; preliminary?: boolean });
+        return chunks.findLast((chunk) => chunk.type === "tool-output-available" && !chunk.preliminary)?.output;
+      };
+      expect(await say("chat-a", "m1", "total = 6 * 7")).toMatchObject({ status: "completed", exitCode: 0 });
+      expect(await say("chat-a", "m2", "print(total)")).toMatchObject({ stdout: "42\n", exitCode: 0 });
+      const other = (await say("chat-b", "m1", "print(total)")) as { exitCode: number; stderr: string };
+      expect(other.exitCode).toBe(1);
+      expect(other.stderr).toMatch(/NameError: name 'total' is not defined/);
+    } finally {
+      await harness.close();
+    }
+    expect(await noKernelsLeft()).toEqual([]);
   }, 90_000);
 });
 
