@@ -437,7 +437,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     }
     if (isFile) {
       // The sandbox answers only the run's owner: a file of another participant is a 404.
-      runFiles ??= createRunFileRoute({ sandboxUrl, signing, tenantId: TENANT_ID });
+      // A sandbox that holds its runs' figures itself (Jupyter) serves them; the mock sandbox serves its own.
+      runFiles ??= options.sandbox?.readFile
+        ? createRunFileRoute({ sandbox: options.sandbox, tenantId: TENANT_ID })
+        : createRunFileRoute({ sandboxUrl, signing, tenantId: TENANT_ID });
       return sendWebResponse(res, await runFiles.handle(toWebRequest(req, res), { participantId }));
     }
     const response = await chats.handle(toWebRequest(req, res), { participantId });

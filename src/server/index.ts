@@ -25,7 +25,11 @@ export {
 export { createJupyterSandbox, type JupyterSandboxOptions } from "./jupyter-sandbox.js";
 export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt.js";
 export { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
-export { createRunFileRoute, type RunFileRouteOptions } from "./run-file-route.js";
+export {
+  createRunFileRoute,
+  type RunFileRouteOptions,
+  type RunFileRouteSandboxOptions,
+} from "./run-file-route.js";
 
 // A student's files (docs/files.md).
 export {

@@ -7,6 +7,7 @@ import {
   type SandboxFileRef,
   type SandboxOutcome,
 } from "./sandbox-client.js";
+import type { HeldFile, HeldFileOwner } from "./run-file-holder.js";
 import { readSandboxStream } from "./sandbox-stream.js";
 import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
 
@@ -47,6 +48,12 @@ export interface Sandbox {
   /** Whether a chat's runs share one Python session (what the tool tells the model). */
   readonly keepsVariables?: boolean;
   run(request: SandboxRunRequest): AsyncIterable<SandboxEvent>;
+  /**
+   * A run's file for its owner, where this sandbox holds its runs' files
+   * itself (`createRunFileRoute({ sandbox })` serves them); null for anyone
+   * else's, or one that expired.
+   */
+  readFile?(owner: HeldFileOwner, ref: { sessionId: string; fileId: string }): Promise<HeldFile | null>;
 }
 
 export interface CodeapiSandboxOptions {

@@ -2,9 +2,11 @@
 // and ipykernel): what a program prints, its exit and traceback, input(),
 // live output, Stop, the time limit, and a server that refuses or dies.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExecuteCodeRunFile } from "../../src/contract";
 import {
   createExecuteCodeTool,
   createJupyterSandbox,
+  createRunFileRoute,
   type ExecuteCodeResult,
   type SandboxEvent,
   type SandboxRunRequest,
@@ -68,6 +70,46 @@ describe("the Jupyter sandbox", () => {
     const syntax = resultOf(await events("print(1\n"));
     expect(syntax).toMatchObject({ exitCode: 1 });
     expect((syntax as { stderr: string }).stderr).toMatch(/File "<exec>", line 1[\s\S]*SyntaxError/);
+  }, 60_000);
+
+  it("hands over a figure with what it shows, to its owner alone, whether the program showed it or not", async () => {
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token });
+    const seen: SandboxEvent[] = [];
+    const program = [
+      "import matplotlib.pyplot as plt",
+      "plt.plot([1, 2, 3], [1, 4, 9])",
+      'plt.title("Squares")',
+      'plt.xlabel("n")',
+      "plt.show()",
+      "plt.figure()",
+      'plt.bar(["a", "b"], [2, 3])',
+      'plt.title("Bars")',
+    ].join("\n");
+    for await (const event of sandbox.run(request(program))) seen.push(event);
+    const result = resultOf(seen) as { files?: ExecuteCodeRunFile[] };
+    expect(result).toMatchObject({ status: "completed", exitCode: 0 });
+    expect(result.files).toEqual([
+      // Shown by the kernel's own plt.show() in a kernel that had not loaded pyplot: its size, not what it says.
+      expect.objectContaining({
+        name: "figure-1.png",
+        mediaType: "image/png",
+        kind: "image",
+        alt: "A figure",
+        width: expect.any(Number),
+      }),
+      expect.objectContaining({ name: "figure-2.png", alt: "Bars", width: 640, height: 480 }),
+    ]);
+    const route = createRunFileRoute({ sandbox, tenantId: "course-7" });
+    const url = (file: ExecuteCodeRunFile) => `http://localhost/api/files/${file.ref.sessionId}/${file.ref.fileId}`;
+    const mine = await route.handle(new Request(url(result.files![1]!)), { participantId: "ada" });
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get("content-type")).toBe("image/png");
+    expect(
+      Buffer.from(await mine.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
+    expect((await route.handle(new Request(url(result.files![1]!)), { participantId: "eve" })).status).toBe(404);
   }, 60_000);
 
   it("says that input() cannot read typed input, instead of waiting for it", async () => {

@@ -1,0 +1,168 @@
+// One program on a connected kernel, and how a kernel that cannot be had is told.
+import type { ExecuteCodeResult } from "../contract/index.js";
+import { CappedText } from "../contract/truncate.js";
+import { EXIT_TYPE, figureOf, MAX_FIGURE_BYTES, MAX_FIGURES, runnerCell, type Figure } from "./jupyter-runner.js";
+import type { RunFileHolder } from "./run-file-holder.js";
+import { readRetryAfterMs } from "./retry-after.js";
+import type { SandboxOutcome } from "./sandbox-client.js";
+import type { SandboxEvent, SandboxRunRequest } from "./sandbox.js";
+
+export const failed = (code: string, message: string): SandboxOutcome => ({
+  ok: false,
+  result: { status: "error", code, message },
+});
+
+/** Why a kernel could not be had, as a result the model can explain: the server's answer, or the network's. */
+export async function startFailure(error: unknown): Promise<SandboxOutcome> {
+  const response = (error as { response?: Response }).response;
+  if (response instanceof Response) {
+    if (response.status === 401 || response.status === 403)
+      return failed(
+        "sandbox_unauthorized",
+        `The Jupyter server refused the request (HTTP ${response.status}). This is a set-up problem on the server (its token), not a problem with the program.`,
+      );
+    if (response.status === 429 || response.status === 503)
+      return {
+        ok: false,
+        result: {
+          status: "busy",
+          retryAfterMs: readRetryAfterMs(response.headers.get("retry-after"), undefined),
+          message: "The Jupyter server has no room for another Python kernel right now.",
+        },
+      };
+    return failed(
+      "sandbox_failed",
+      `The Jupyter server could not start a Python kernel (HTTP ${response.status}). The program did not run; trying again later can help.`,
+    );
+  }
+  return failed(
+    "sandbox_unavailable",
+    "The Jupyter server cannot be reached right now, so the program did not run. Try again in a minute.",
+  );
+}
+
+type KernelMessage = { header: { msg_type: string }; content: Record<string, unknown> };
+export type Services = typeof import("@jupyterlab/services");
+export type Connection = InstanceType<Services["KernelConnection"]>;
+
+/** A kernel of this sandbox: its connection, and the run it is doing (told if the kernel goes). */
+export interface Kernel {
+  connection: Connection;
+  shutDown(): void;
+  /** Why it can run nothing more (its connection lost, its process dead), once it cannot. */
+  lost: string | null;
+  onLost: ((why: string) => void) | null;
+}
+
+/** One program on a connected kernel: its output as it comes, then its outcome. Throws the abort's reason on Stop. */
+export async function* execute(
+  kernel: Kernel,
+  request: SandboxRunRequest,
+  holder: RunFileHolder,
+): AsyncGenerator<SandboxEvent, SandboxOutcome> {
+  const events = new EventQueue<KernelMessage | { ended: string } | { aborted: true }>();
+  const onAbort = () => events.push({ aborted: true });
+  request.signal.addEventListener("abort", onAbort, { once: true });
+  kernel.onLost = (why) => events.push({ ended: why });
+  try {
+    if (request.signal.aborted) throw request.signal.reason;
+    if (kernel.lost) return failed("sandbox_failed", kernel.lost);
+    const future = kernel.connection.requestExecute(
+      { code: runnerCell(request.code), allow_stdin: false, store_history: false, stop_on_error: true },
+      true,
+    );
+    future.onIOPub = (message) => events.push(message as unknown as KernelMessage);
+    future.done.then(
+      () => events.push({ ended: "" }),
+      () => events.push({ ended: "The Python kernel did not finish the run." }),
+    );
+    yield { kind: "started" };
+    const stdout = new CappedText(request.limits.stdout);
+    const stderr = new CappedText(request.limits.stderr);
+    let exitCode: number | null = null;
+    const figures: Figure[] = [];
+    let figuresCut = 0;
+    const started = performance.now();
+    for (;;) {
+      const event = await events.next();
+      if ("aborted" in event) throw request.signal.reason;
+      if ("ended" in event) {
+        if (event.ended) return failed("sandbox_failed", event.ended);
+        break;
+      }
+      const { msg_type } = event.header;
+      if (msg_type === "stream") {
+        const { name, text } = event.content as { name?: string; text?: string };
+        if (typeof text !== "string") continue;
+        (name === "stderr" ? stderr : stdout).add(text);
+        yield {
+          kind: "output",
+          progress: {
+            status: "running",
+            stdout: stdout.text,
+            stderr: stderr.text,
+            truncated: { stdout: stdout.cut, stderr: stderr.cut },
+          },
+        };
+      } else if (msg_type === "display_data" || msg_type === "execute_result") {
+        const data = (event.content.data ?? {}) as Record<string, unknown>;
+        const exit = data[EXIT_TYPE] as { code?: unknown } | undefined;
+        if (exit && typeof exit.code === "number") exitCode = exit.code;
+        const figure = figureOf(data);
+        if (figure && figures.length < MAX_FIGURES && figure.bytes.length <= MAX_FIGURE_BYTES) figures.push(figure);
+        else if (figure) figuresCut++;
+      }
+    }
+    const wallTimeMs = Math.round(performance.now() - started);
+    const files = holder
+      .keep(
+        request,
+        figures.map((figure, n) => ({ name: `figure-${n + 1}.png`, mediaType: "image/png", bytes: figure.bytes })),
+      )
+      .map((held, n) => ({
+        name: held.name,
+        mediaType: held.mediaType,
+        size: held.bytes.length,
+        kind: "image" as const,
+        alt: figures[n]!.alt,
+        ...(figures[n]!.width && figures[n]!.height ? { width: figures[n]!.width, height: figures[n]!.height } : {}),
+        ref: held.ref,
+      }));
+    const result: ExecuteCodeResult = {
+      status: "completed",
+      // No exit said: the runner itself did not finish (the kernel's own error).
+      exitCode: exitCode ?? 1,
+      signal: null,
+      stdout: stdout.text,
+      stderr: stderr.text,
+      wallTimeMs,
+      truncated: { stdout: stdout.cut, stderr: stderr.cut },
+      ...(files.length ? { files } : {}),
+      ...(figuresCut ? { filesCut: figuresCut } : {}),
+    };
+    return { ok: true, result };
+  } finally {
+    request.signal.removeEventListener("abort", onAbort);
+    kernel.onLost = null;
+  }
+}
+
+/** Callbacks turned into something to await, in order. */
+class EventQueue<T> {
+  private items: T[] = [];
+  private waiting: ((item: T) => void) | null = null;
+
+  push(item: T): void {
+    if (this.waiting) {
+      const wake = this.waiting;
+      this.waiting = null;
+      wake(item);
+    } else this.items.push(item);
+  }
+
+  next(): Promise<T> {
+    const item = this.items.shift();
+    if (item !== undefined) return Promise.resolve(item);
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+}

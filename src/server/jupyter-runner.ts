@@ -1,0 +1,124 @@
+// The cell a kernel runs for each program, and how to read what it says back: the exit code and the figures.
+/** How the runner cell tells the exit code: a display message of this type, never shown. */
+export const EXIT_TYPE = "application/vnd.execute-code-ui.exit+json";
+/** How it hands over a figure with its alt text and size: a display message of this type. */
+const FIGURE_TYPE = "application/vnd.execute-code-ui.figure+json";
+/** Figures a run may leave, each at most this big; the rest are counted, not kept. */
+export const MAX_FIGURES = 10;
+export const MAX_FIGURE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Runs the program as `python -c` would: its frames named `<exec>` as in the
+ * kit's own sandbox, `sys.exit` taken as the exit code, and the traceback
+ * starting at the program (not at this runner). It runs in the kernel's own
+ * namespace; the runner's names stay in a dictionary of their own.
+ */
+const RUNNER = `
+import base64, io, sys, traceback
+from IPython.display import publish_display_data
+
+def describe(figure):
+    parts = []
+    if figure._suptitle is not None and figure._suptitle.get_text():
+        parts.append(figure._suptitle.get_text())
+    for axes in figure.get_axes():
+        labels = [axes.get_title()]
+        if axes.get_xlabel():
+            labels.append(f"x: {axes.get_xlabel()}")
+        if axes.get_ylabel():
+            labels.append(f"y: {axes.get_ylabel()}")
+        text = ", ".join(label for label in labels if label)
+        if text:
+            parts.append(text)
+    return "; ".join(parts) or "A figure"
+
+def hand_over_figures():
+    # Open figures, at plt.show() and at the end, as a notebook shows them: with what they say of themselves.
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None:
+        return
+    for number in plt.get_fignums():
+        figure = plt.figure(number)
+        try:
+            buffer = io.BytesIO()
+            figure.savefig(buffer, format="png", dpi=100)
+            width, height = (round(size * 100) for size in figure.get_size_inches())
+            publish_display_data({"${FIGURE_TYPE}": {
+                "png": base64.b64encode(buffer.getvalue()).decode(),
+                "alt": describe(figure), "width": width, "height": height,
+            }})
+        except Exception as error:
+            print(f"The figure could not be saved: {error}", file=sys.stderr)
+        plt.close(figure)
+
+def run(source, namespace):
+    try:
+        exec(compile(source, "<exec>", "exec"), namespace)
+        return 0
+    except SystemExit as exit:
+        code = exit.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code & 0xFF
+        print(code, file=sys.stderr)
+        return 1
+    except BaseException:
+        kind, value, frames = sys.exc_info()
+        while frames is not None and frames.tb_frame.f_code.co_filename != "<exec>":
+            frames = frames.tb_next
+        traceback.print_exception(kind, value, frames)
+        if kind.__name__ == "StdinNotImplementedError":
+            print("input() cannot read typed input here: put the values in the program.", file=sys.stderr)
+        return 1
+
+if "matplotlib.pyplot" in sys.modules:
+    sys.modules["matplotlib.pyplot"].show = lambda *args, **kwargs: hand_over_figures()
+status = run(base64.b64decode(PROGRAM).decode("utf-8"), get_ipython().user_ns)
+try:
+    hand_over_figures()
+except Exception:
+    pass
+sys.stdout.flush()
+sys.stderr.flush()
+publish_display_data({"${EXIT_TYPE}": {"code": status}})
+`;
+
+/** The cell the kernel gets: the runner, handed the program as base64 so no character of it is read as Python here. */
+export function runnerCell(code: string): string {
+  const program = Buffer.from(code, "utf8").toString("base64");
+  return `exec(compile(${JSON.stringify(RUNNER)}, "<execute-code-ui>", "exec"), {"PROGRAM": "${program}", "get_ipython": get_ipython})`;
+}
+
+export interface Figure {
+  bytes: Uint8Array;
+  alt: string;
+  width?: number;
+  height?: number;
+}
+
+const isPixels = (value: unknown): value is number =>
+  typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 100_000;
+
+/**
+ * A figure in a display message: the runner's (with what the figure says
+ * of itself), or a PNG the kernel showed by itself (its size from the
+ * PNG's header, its description unknown).
+ */
+export function figureOf(data: Record<string, unknown>): Figure | null {
+  const own = data[FIGURE_TYPE] as { png?: unknown; alt?: unknown; width?: unknown; height?: unknown } | undefined;
+  if (own && typeof own.png === "string") {
+    return {
+      bytes: Buffer.from(own.png, "base64"),
+      alt: typeof own.alt === "string" && own.alt ? own.alt : "A figure",
+      ...(isPixels(own.width) && isPixels(own.height) ? { width: own.width, height: own.height } : {}),
+    };
+  }
+  const png = data["image/png"];
+  if (typeof png !== "string") return null;
+  const bytes = Buffer.from(png, "base64");
+  // The IHDR chunk: width and height, big-endian, after the 8-byte signature and the chunk's length and type.
+  const width = bytes.length >= 24 ? bytes.readUInt32BE(16) : 0;
+  const height = bytes.length >= 24 ? bytes.readUInt32BE(20) : 0;
+  return { bytes, alt: "A figure", ...(isPixels(width) && isPixels(height) ? { width, height } : {}) };
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+
+/** A file a run made, held for its owner until it expires. */
+export interface HeldFile {
+  name: string;
+  mediaType: string;
+  bytes: Uint8Array;
+}
+
+export interface HeldFileOwner {
+  participantId: string;
+  tenantId: string;
+}
+
+export interface RunFileHolderOptions {
+  /** How long a run's files are kept after the run. @default 1 800 000 (30 minutes) */
+  ttlMs?: number;
+  /** Bytes held across all runs; the oldest runs' files go first past it. @default 256 MiB */
+  maxBytes?: number;
+}
+
+interface HeldRun {
+  owner: string;
+  files: Map<string, HeldFile>;
+  bytes: number;
+  expires: number;
+}
+
+/**
+ * The files of runs whose sandbox keeps none (Jupyter kernels): held in
+ * this server's memory for their owner, by a session of their own per run,
+ * until they expire or the cap makes room for newer ones. Anyone but the
+ * owner finds nothing, as for a file that never was.
+ */
+export function createRunFileHolder(options: RunFileHolderOptions = {}) {
+  const ttlMs = options.ttlMs ?? 30 * 60_000;
+  const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+  // In insertion order: the oldest run first.
+  const runs = new Map<string, HeldRun>();
+  let total = 0;
+  const ownerKey = (owner: HeldFileOwner) => JSON.stringify([owner.tenantId, owner.participantId]);
+  const drop = (sessionId: string) => {
+    const run = runs.get(sessionId);
+    if (!run) return;
+    total -= run.bytes;
+    runs.delete(sessionId);
+  };
+  const sweep = (now: number) => {
+    for (const [sessionId, run] of runs) if (run.expires <= now) drop(sessionId);
+  };
+  return {
+    /** Keeps one run's files; their references, in the order given. Past the cap, older runs' files go. */
+    keep(owner: HeldFileOwner, files: HeldFile[]): Array<HeldFile & { ref: { sessionId: string; fileId: string } }> {
+      const now = Date.now();
+      sweep(now);
+      const sessionId = randomUUID();
+      const run: HeldRun = { owner: ownerKey(owner), files: new Map(), bytes: 0, expires: now + ttlMs };
+      const kept = files.flatMap((file) => {
+        if (file.bytes.length > maxBytes) return [];
+        const fileId = randomUUID();
+        run.files.set(fileId, file);
+        run.bytes += file.bytes.length;
+        return [{ ...file, ref: { sessionId, fileId } }];
+      });
+      if (!kept.length) return [];
+      runs.set(sessionId, run);
+      total += run.bytes;
+      for (const [oldest] of runs) {
+        if (total <= maxBytes || oldest === sessionId) break;
+        drop(oldest);
+      }
+      return kept;
+    },
+    /** A file for its owner, or null: someone else's, expired, or never there. */
+    read(owner: HeldFileOwner, ref: { sessionId: string; fileId: string }): HeldFile | null {
+      const run = runs.get(ref.sessionId);
+      if (!run || run.expires <= Date.now() || run.owner !== ownerKey(owner)) return null;
+      return run.files.get(ref.fileId) ?? null;
+    },
+  };
+}
+
+export type RunFileHolder = ReturnType<typeof createRunFileHolder>;
