@@ -60,10 +60,37 @@ export async function* execute(
   request: SandboxRunRequest,
   holder: RunFileHolder,
 ): AsyncGenerator<SandboxEvent, SandboxOutcome> {
-  const events = new EventQueue<KernelMessage | { ended: string } | { aborted: true }>();
-  const onAbort = () => events.push({ aborted: true });
+  // What the kernel says is taken in as it comes, within the caps: however fast a program prints,
+  // this holds its capped output and at most one of each signal below.
+  const stdout = new CappedText(request.limits.stdout);
+  const stderr = new CappedText(request.limits.stderr);
+  let exitCode: number | null = null;
+  const figures: Figure[] = [];
+  let figuresCut = 0;
+  const signals = new EventQueue<"output" | "aborted" | { ended: string }>();
+  let outputWaiting = false;
+  const take = (message: KernelMessage) => {
+    const { msg_type } = message.header;
+    if (msg_type === "stream") {
+      const { name, text } = message.content as { name?: string; text?: string };
+      if (typeof text !== "string") return;
+      (name === "stderr" ? stderr : stdout).add(text);
+      if (!outputWaiting) {
+        outputWaiting = true;
+        signals.push("output");
+      }
+    } else if (msg_type === "display_data" || msg_type === "execute_result") {
+      const data = (message.content.data ?? {}) as Record<string, unknown>;
+      const exit = data[EXIT_TYPE] as { code?: unknown } | undefined;
+      if (exit && typeof exit.code === "number") exitCode = exit.code;
+      const figure = figureOf(data);
+      if (figure && figures.length < MAX_FIGURES && figure.bytes.length <= MAX_FIGURE_BYTES) figures.push(figure);
+      else if (figure) figuresCut++;
+    }
+  };
+  const onAbort = () => signals.push("aborted");
   request.signal.addEventListener("abort", onAbort, { once: true });
-  kernel.onLost = (why) => events.push({ ended: why });
+  kernel.onLost = (why) => signals.push({ ended: why });
   try {
     if (request.signal.aborted) throw request.signal.reason;
     if (kernel.lost) return failed("sandbox_failed", kernel.lost);
@@ -71,30 +98,18 @@ export async function* execute(
       { code: runnerCell(request.code), allow_stdin: false, store_history: false, stop_on_error: true },
       true,
     );
-    future.onIOPub = (message) => events.push(message as unknown as KernelMessage);
+    future.onIOPub = (message) => take(message as unknown as KernelMessage);
     future.done.then(
-      () => events.push({ ended: "" }),
-      () => events.push({ ended: "The Python kernel did not finish the run." }),
+      () => signals.push({ ended: "" }),
+      () => signals.push({ ended: "The Python kernel did not finish the run." }),
     );
     yield { kind: "started" };
-    const stdout = new CappedText(request.limits.stdout);
-    const stderr = new CappedText(request.limits.stderr);
-    let exitCode: number | null = null;
-    const figures: Figure[] = [];
-    let figuresCut = 0;
     const started = performance.now();
     for (;;) {
-      const event = await events.next();
-      if ("aborted" in event) throw request.signal.reason;
-      if ("ended" in event) {
-        if (event.ended) return failed("sandbox_failed", event.ended);
-        break;
-      }
-      const { msg_type } = event.header;
-      if (msg_type === "stream") {
-        const { name, text } = event.content as { name?: string; text?: string };
-        if (typeof text !== "string") continue;
-        (name === "stderr" ? stderr : stdout).add(text);
+      const signal = await signals.next();
+      if (signal === "aborted") throw request.signal.reason;
+      if (signal === "output") {
+        outputWaiting = false;
         yield {
           kind: "output",
           progress: {
@@ -104,14 +119,10 @@ export async function* execute(
             truncated: { stdout: stdout.cut, stderr: stderr.cut },
           },
         };
-      } else if (msg_type === "display_data" || msg_type === "execute_result") {
-        const data = (event.content.data ?? {}) as Record<string, unknown>;
-        const exit = data[EXIT_TYPE] as { code?: unknown } | undefined;
-        if (exit && typeof exit.code === "number") exitCode = exit.code;
-        const figure = figureOf(data);
-        if (figure && figures.length < MAX_FIGURES && figure.bytes.length <= MAX_FIGURE_BYTES) figures.push(figure);
-        else if (figure) figuresCut++;
+        continue;
       }
+      if (signal.ended) return failed("sandbox_failed", signal.ended);
+      break;
     }
     const wallTimeMs = Math.round(performance.now() - started);
     const files = holder

@@ -21,10 +21,19 @@ export interface JupyterSandboxOptions {
   kernels?: "per-run" | "per-chat";
   /** How long a chat's kernel waits for its next run. @default 600 000 (10 minutes) */
   idleMs?: number;
+  /**
+   * Kernels this sandbox has at once. Past it, the chat kernel idle the
+   * longest is shut down for the new one, or the run is `busy`. @default 32
+   */
+  maxKernels?: number;
+  /** Chat kernels one student has at once; past it, their kernel idle the longest goes. @default 3 */
+  maxChatKernelsPerStudent?: number;
 }
 
 /** A chat's kernel, while it has one: busy with a run or waiting for the next. */
 interface ChatKernel {
+  /** Its student: the tenant and the participant. */
+  owner: string;
   kernel: Kernel | null;
   busy: boolean;
   idle?: ReturnType<typeof setTimeout>;
@@ -46,7 +55,23 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
   const kernelName = options.kernelName ?? "python3";
   const perChat = options.kernels === "per-chat";
   const idleMs = options.idleMs ?? 600_000;
+  const maxKernels = options.maxKernels ?? 32;
+  const maxPerStudent = options.maxChatKernelsPerStudent ?? 3;
+  // In the order they were last used: the one idle the longest first.
   const chats = new Map<string, ChatKernel>();
+  // Kernels running or starting, of every mode: what the Jupyter server holds for this sandbox.
+  let kernelsOpen = 0;
+  /** Shuts down the chat kernel idle the longest among those `which` picks; false when none is idle. */
+  const shutOldestIdle = (which: (chat: ChatKernel) => boolean) => {
+    for (const [key, chat] of chats) {
+      if (chat.busy || !which(chat)) continue;
+      clearTimeout(chat.idle);
+      chats.delete(key);
+      chat.kernel?.shutDown();
+      return true;
+    }
+    return false;
+  };
   // A kernel keeps no files for later: a run's figures are held here for the file route.
   const holder = createRunFileHolder();
   let services:
@@ -69,16 +94,31 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
       }),
     })));
 
+  const countOf = (owner: string) => [...chats.values()].filter((chat) => chat.owner === owner).length;
+
   /** A new kernel, connected and answering; its process is shut down by `shutDown`. */
   async function openKernel(signal: AbortSignal): Promise<Kernel> {
-    const { api, settings } = await connect();
-    const model = await api.KernelAPI.startNew({ name: kernelName }, settings);
+    kernelsOpen++;
+    let model: Awaited<ReturnType<Services["KernelAPI"]["startNew"]>>;
+    let api: Services;
+    let settings: ReturnType<Services["ServerConnection"]["makeSettings"]>;
+    try {
+      ({ api, settings } = await connect());
+      model = await api.KernelAPI.startNew({ name: kernelName }, settings);
+    } catch (error) {
+      kernelsOpen--;
+      throw error;
+    }
     const connection = new api.KernelConnection({ model, serverSettings: settings, handleComms: false });
+    let closed = false;
     const kernel: Kernel = {
       connection,
       lost: null,
       onLost: null,
       shutDown() {
+        if (closed) return;
+        closed = true;
+        kernelsOpen--;
         kernel.lost ??= "The Python kernel was shut down.";
         void api.KernelAPI.shutdownKernel(model.id, settings).catch(() => undefined);
         connection.dispose();
@@ -144,17 +184,28 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         };
         return;
       }
-      const chat: ChatKernel | null = key ? (held ?? { kernel: null, busy: false }) : null;
+      const owner = JSON.stringify([request.tenantId, request.participantId]);
+      let kernel: Kernel | null = held?.kernel && !held.kernel.lost ? held.kernel : null;
+      const chat: ChatKernel | null = key ? (held ?? { owner, kernel: null, busy: false }) : null;
       if (key && chat) {
         chat.busy = true;
         clearTimeout(chat.idle);
+        // Last used now: to the end of the order.
+        chats.delete(key);
         chats.set(key, chat);
       }
-      let kernel: Kernel | null = chat?.kernel && !chat.kernel.lost ? chat.kernel : null;
       let keep = false;
       try {
         if (!kernel) {
           yield { kind: "queued" };
+          // Room for one more kernel: the student's own chat kernel idle the longest goes first, then anyone's.
+          while (chat && countOf(owner) > maxPerStudent && shutOldestIdle((other) => other.owner === owner));
+          while (kernelsOpen >= maxKernels && shutOldestIdle(() => true));
+          if (kernelsOpen >= maxKernels || (chat && countOf(owner) > maxPerStudent)) {
+            const message = "Every Python kernel is in use; try again shortly.";
+            yield { kind: "done", outcome: { ok: false, result: { status: "busy", retryAfterMs: null, message } } };
+            return;
+          }
           try {
             kernel = await openKernel(request.signal);
           } catch (error) {

@@ -220,6 +220,49 @@ describe("a kernel per chat", () => {
     expect(description(shared)).toMatch(/nothing is kept between runs/);
   });
 
+  it("a student's chat kernels are bounded: the one idle the longest goes, never another student's; a full sandbox is busy", async () => {
+    const sandbox = createJupyterSandbox({
+      url: jupyter.url,
+      token: jupyter.token,
+      kernels: "per-chat",
+      maxChatKernelsPerStudent: 2,
+      maxKernels: 3,
+    });
+    try {
+      await runIn(sandbox, inChat("e1", "eve")("mine = 1"));
+      for (const chatId of ["a1", "a2", "a3"]) await runIn(sandbox, inChat(chatId)(`mine = "${chatId}"`));
+      const still = async (chatId: string, participantId = "ada") =>
+        (await runIn(sandbox, inChat(chatId, participantId)("print('mine' in globals())"))).stdout;
+      expect(await still("e1", "eve")).toBe("True\n");
+      expect(await still("a3")).toBe("True\n");
+      expect(await still("a2")).toBe("True\n");
+      // a1's kernel went for a3's: it starts again empty (and a2, idle the longest now, goes for it).
+      expect(await still("a1")).toBe("False\n");
+      // Three kernels held, all busy or not, and a fourth student's run while every one is taken is busy.
+      const stop = new AbortController();
+      // Runs that go on (read to their end in the background) until stopped; each says when it is going.
+      const running: Promise<void>[] = [];
+      const long = (chatId: string, participantId: string) =>
+        new Promise<void>((going) => {
+          const run = sandbox.run({
+            ...inChat(chatId, participantId)("import time\nprint('going', flush=True)\ntime.sleep(30)"),
+            signal: stop.signal,
+          });
+          running.push(
+            (async () => {
+              for await (const event of run) if (event.kind === "output") going();
+            })().catch(() => undefined),
+          );
+        });
+      await Promise.all([long("e1", "eve"), long("a1", "ada"), long("a3", "ada")]);
+      expect(await runIn(sandbox, inChat("z1", "zoe")("print(1)"))).toMatchObject({ status: "busy" });
+      stop.abort(new Error("done"));
+      await Promise.all(running);
+    } finally {
+      await sandbox.close();
+    }
+  }, 120_000);
+
   it("a chat whose run is stopped starts again with a fresh kernel, and an idle chat's kernel is shut down", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat", idleMs: 500 });
     try {
