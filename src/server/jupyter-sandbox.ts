@@ -224,11 +224,14 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         if (key && chat) {
           chat.busy = false;
           if (!keep) chats.delete(key);
-          else
+          else {
             chat.idle = setTimeout(() => {
               chats.delete(key);
               chat.kernel?.shutDown();
             }, idleMs);
+            // A waiting kernel does not keep the server's process alive by itself.
+            chat.idle.unref?.();
+          }
         }
       }
     },
