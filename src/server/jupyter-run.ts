@@ -1,7 +1,15 @@
 // One program on a connected kernel, and how a kernel that cannot be had is told.
 import type { ExecuteCodeResult } from "../contract/index.js";
 import { CappedText } from "../contract/truncate.js";
-import { EXIT_TYPE, figureOf, MAX_FIGURE_BYTES, MAX_FIGURES, runnerCell, type Figure } from "./jupyter-runner.js";
+import {
+  EXIT_TYPE,
+  figureOf,
+  MAX_FIGURE_BYTES,
+  MAX_FIGURES,
+  MAX_RUN_FIGURE_BYTES,
+  runnerCell,
+  type Figure,
+} from "./jupyter-runner.js";
 import type { RunFileHolder } from "./run-file-holder.js";
 import { readRetryAfterMs } from "./retry-after.js";
 import type { SandboxOutcome } from "./sandbox-client.js";
@@ -49,6 +57,8 @@ export type Connection = InstanceType<Services["KernelConnection"]>;
 export interface Kernel {
   connection: Connection;
   shutDown(): void;
+  /** Whether the server still has it: one shut down from outside (culled, deleted) tells its connection nothing. */
+  stillThere(): Promise<boolean>;
   /** Why it can run nothing more (its connection lost, its process dead), once it cannot. */
   lost: string | null;
   onLost: ((why: string) => void) | null;
@@ -59,13 +69,16 @@ export async function* execute(
   kernel: Kernel,
   request: SandboxRunRequest,
   holder: RunFileHolder,
-): AsyncGenerator<SandboxEvent, SandboxOutcome> {
+): AsyncGenerator<SandboxEvent, { outcome: SandboxOutcome; leftRunning: number }> {
   // What the kernel says is taken in as it comes, within the caps: however fast a program prints,
   // this holds its capped output and at most one of each signal below.
   const stdout = new CappedText(request.limits.stdout);
   const stderr = new CappedText(request.limits.stderr);
   let exitCode: number | null = null;
+  // Threads and processes the program left running; unknown (-1) when the runner did not say.
+  let leftRunning = -1;
   const figures: Figure[] = [];
+  let figureBytes = 0;
   let figuresCut = 0;
   const signals = new EventQueue<"output" | "aborted" | { ended: string }>();
   let outputWaiting = false;
@@ -81,11 +94,17 @@ export async function* execute(
       }
     } else if (msg_type === "display_data" || msg_type === "execute_result") {
       const data = (message.content.data ?? {}) as Record<string, unknown>;
-      const exit = data[EXIT_TYPE] as { code?: unknown } | undefined;
+      const exit = data[EXIT_TYPE] as { code?: unknown; left?: unknown } | undefined;
       if (exit && typeof exit.code === "number") exitCode = exit.code;
-      const figure = figureOf(data);
-      if (figure && figures.length < MAX_FIGURES && figure.bytes.length <= MAX_FIGURE_BYTES) figures.push(figure);
-      else if (figure) figuresCut++;
+      if (exit && typeof exit.left === "number") leftRunning = exit.left;
+      // Past the count or the bytes a run may leave, a figure is counted, not decoded.
+      const room = figures.length < MAX_FIGURES ? Math.min(MAX_FIGURE_BYTES, MAX_RUN_FIGURE_BYTES - figureBytes) : -1;
+      const figure = figureOf(data, room);
+      if (figure === "too big") figuresCut++;
+      else if (figure) {
+        figures.push(figure);
+        figureBytes += figure.bytes.length;
+      }
     }
   };
   const onAbort = () => signals.push("aborted");
@@ -93,7 +112,7 @@ export async function* execute(
   kernel.onLost = (why) => signals.push({ ended: why });
   try {
     if (request.signal.aborted) throw request.signal.reason;
-    if (kernel.lost) return failed("sandbox_failed", kernel.lost);
+    if (kernel.lost) return { outcome: failed("sandbox_failed", kernel.lost), leftRunning };
     const future = kernel.connection.requestExecute(
       { code: runnerCell(request.code), allow_stdin: false, store_history: false, stop_on_error: true },
       true,
@@ -121,7 +140,7 @@ export async function* execute(
         };
         continue;
       }
-      if (signal.ended) return failed("sandbox_failed", signal.ended);
+      if (signal.ended) return { outcome: failed("sandbox_failed", signal.ended), leftRunning };
       break;
     }
     const wallTimeMs = Math.round(performance.now() - started);
@@ -151,7 +170,7 @@ export async function* execute(
       ...(files.length ? { files } : {}),
       ...(figuresCut ? { filesCut: figuresCut } : {}),
     };
-    return { ok: true, result };
+    return { outcome: { ok: true, result }, leftRunning };
   } finally {
     request.signal.removeEventListener("abort", onAbort);
     kernel.onLost = null;

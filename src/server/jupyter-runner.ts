@@ -3,9 +3,10 @@
 export const EXIT_TYPE = "application/vnd.execute-code-ui.exit+json";
 /** How it hands over a figure with its alt text and size: a display message of this type. */
 const FIGURE_TYPE = "application/vnd.execute-code-ui.figure+json";
-/** Figures a run may leave, each at most this big; the rest are counted, not kept. */
+/** Figures a run may leave, each at most this big, together at most that; the rest are counted, not kept. */
 export const MAX_FIGURES = 10;
 export const MAX_FIGURE_BYTES = 5 * 1024 * 1024;
+export const MAX_RUN_FIGURE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Runs the program as `python -c` would: its frames named `<exec>` as in the
@@ -74,14 +75,20 @@ def run(source, namespace):
 
 if "matplotlib.pyplot" in sys.modules:
     sys.modules["matplotlib.pyplot"].show = lambda *args, **kwargs: hand_over_figures()
+import threading
+before = set(threading.enumerate())
 status = run(base64.b64decode(PROGRAM).decode("utf-8"), get_ipython().user_ns)
 try:
     hand_over_figures()
 except Exception:
     pass
+# What the program started and left running: it would go on past the run's time.
+left = [thread for thread in threading.enumerate() if thread not in before and thread.is_alive()]
+if "multiprocessing" in sys.modules:
+    left += sys.modules["multiprocessing"].active_children()
 sys.stdout.flush()
 sys.stderr.flush()
-publish_display_data({"${EXIT_TYPE}": {"code": status}})
+publish_display_data({"${EXIT_TYPE}": {"code": status, "left": len(left)}})
 `;
 
 /** The cell the kernel gets: the runner, handed the program as base64 so no character of it is read as Python here. */
@@ -103,20 +110,22 @@ const isPixels = (value: unknown): value is number =>
 /**
  * A figure in a display message: the runner's (with what the figure says
  * of itself), or a PNG the kernel showed by itself (its size from the
- * PNG's header, its description unknown).
+ * PNG's header, its description unknown). "too big" past `maxBytes`, told
+ * from the base64's length before anything is decoded.
  */
-export function figureOf(data: Record<string, unknown>): Figure | null {
+export function figureOf(data: Record<string, unknown>, maxBytes: number): Figure | "too big" | null {
   const own = data[FIGURE_TYPE] as { png?: unknown; alt?: unknown; width?: unknown; height?: unknown } | undefined;
-  if (own && typeof own.png === "string") {
+  const png = own && typeof own.png === "string" ? own.png : data["image/png"];
+  if (typeof png !== "string") return null;
+  if (Math.floor((png.length * 3) / 4) > maxBytes) return "too big";
+  const bytes = Buffer.from(png, "base64");
+  if (own && png === own.png) {
     return {
-      bytes: Buffer.from(own.png, "base64"),
-      alt: typeof own.alt === "string" && own.alt ? own.alt : "A figure",
+      bytes,
+      alt: typeof own.alt === "string" && own.alt ? own.alt.slice(0, 300) : "A figure",
       ...(isPixels(own.width) && isPixels(own.height) ? { width: own.width, height: own.height } : {}),
     };
   }
-  const png = data["image/png"];
-  if (typeof png !== "string") return null;
-  const bytes = Buffer.from(png, "base64");
   // The IHDR chunk: width and height, big-endian, after the 8-byte signature and the chunk's length and type.
   const width = bytes.length >= 24 ? bytes.readUInt32BE(16) : 0;
   const height = bytes.length >= 24 ? bytes.readUInt32BE(20) : 0;

@@ -2,6 +2,16 @@ import { execute, failed, startFailure, type Kernel, type Services } from "./jup
 import { createRunFileHolder } from "./run-file-holder.js";
 import type { Sandbox, SandboxEvent, SandboxRunRequest } from "./sandbox.js";
 
+/** What stands in for a message the library would refuse: valid, answering nothing, ignored. */
+const IGNORED_MESSAGE = {
+  header: { msg_id: "", msg_type: "execute-code-ui-ignored", session: "", username: "", version: "5.3", date: "" },
+  parent_header: {},
+  metadata: {},
+  content: {},
+  channel: "iopub",
+  buffers: [],
+};
+
 export interface JupyterSandboxOptions {
   /**
    * Base URL of a Jupyter server, Jupyter Kernel Gateway or Enterprise
@@ -59,8 +69,9 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
   const maxPerStudent = options.maxChatKernelsPerStudent ?? 3;
   // In the order they were last used: the one idle the longest first.
   const chats = new Map<string, ChatKernel>();
-  // Kernels running or starting, of every mode: what the Jupyter server holds for this sandbox.
-  let kernelsOpen = 0;
+  // Kernels started and not yet shut down, of every mode: what the Jupyter server holds for this sandbox.
+  const open = new Set<Kernel>();
+  let starting = 0;
   /** Shuts down the chat kernel idle the longest among those `which` picks; false when none is idle. */
   const shutOldestIdle = (which: (chat: ChatKernel) => boolean) => {
     for (const [key, chat] of chats) {
@@ -74,57 +85,103 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
   };
   // A kernel keeps no files for later: a run's figures are held here for the file route.
   const holder = createRunFileHolder();
-  let services:
-    | Promise<{ api: Services; settings: ReturnType<Services["ServerConnection"]["makeSettings"]> }>
-    | undefined;
-
-  const connect = () =>
-    (services ??= import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@jupyterlab/services").then((api) => ({
+  let services: Promise<{ api: Services; validateMessage: (message: unknown) => void }> | undefined;
+  const load = () =>
+    (services ??= Promise.all([
+      import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@jupyterlab/services"),
+      import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@jupyterlab/services/lib/kernel/validate.js"),
+    ]).then(([api, validate]) => ({
       api,
-      settings: api.ServerConnection.makeSettings({
-        baseUrl: baseUrl.href,
-        wsUrl: baseUrl.href.replace(/^http/, "ws"),
-        token: options.token,
-        // A WebSocket carries no header: the token goes in its URL, as browsers send it.
-        appendToken: true,
-        fetch: globalThis.fetch,
-        Request: globalThis.Request,
-        Headers: globalThis.Headers,
-        WebSocket: globalThis.WebSocket,
-      }),
+      validateMessage: (validate as { validateMessage: (message: unknown) => void }).validateMessage,
     })));
+
+  /**
+   * The server's settings for one kernel. A message the library would refuse
+   * (a program can send any) throws where no one catches it, on the event
+   * loop every student shares: here it ends that kernel instead.
+   */
+  const settingsFor = ({ api, validateMessage }: Awaited<ReturnType<typeof load>>, onMalformed: () => void) => {
+    const settings = api.ServerConnection.makeSettings({
+      baseUrl: baseUrl.href,
+      wsUrl: baseUrl.href.replace(/^http/, "ws"),
+      token: options.token,
+      // A WebSocket carries no header: the token goes in its URL, as browsers send it.
+      appendToken: true,
+      fetch: globalThis.fetch,
+      Request: globalThis.Request,
+      Headers: globalThis.Headers,
+      WebSocket: globalThis.WebSocket,
+    });
+    const { serialize, deserialize } = settings.serializer;
+    return {
+      ...settings,
+      serializer: {
+        serialize,
+        deserialize(data: ArrayBuffer, protocol?: string) {
+          try {
+            const message = deserialize(data, protocol);
+            validateMessage(message);
+            return message;
+          } catch {
+            onMalformed();
+            return IGNORED_MESSAGE;
+          }
+        },
+      },
+    } as typeof settings;
+  };
 
   const countOf = (owner: string) => [...chats.values()].filter((chat) => chat.owner === owner).length;
 
   /** A new kernel, connected and answering; its process is shut down by `shutDown`. */
   async function openKernel(signal: AbortSignal): Promise<Kernel> {
-    kernelsOpen++;
-    let model: Awaited<ReturnType<Services["KernelAPI"]["startNew"]>>;
-    let api: Services;
-    let settings: ReturnType<Services["ServerConnection"]["makeSettings"]>;
+    starting++;
     try {
-      ({ api, settings } = await connect());
-      model = await api.KernelAPI.startNew({ name: kernelName }, settings);
-    } catch (error) {
-      kernelsOpen--;
-      throw error;
+      return await startKernel(signal);
+    } finally {
+      starting--;
     }
+  }
+
+  async function startKernel(signal: AbortSignal): Promise<Kernel> {
+    const loaded = await load();
+    const { api } = loaded;
+    // Told before the kernel exists, where a malformed message can already come.
+    let lose: (why: string) => void = () => undefined;
+    const settings = settingsFor(loaded, () => lose("The Python kernel sent a message that is not Jupyter's."));
+    const started = api.KernelAPI.startNew({ name: kernelName }, settings);
+    // A start that comes after Stop is shut down at once: the server keeps no kernel for no one.
+    void started.then(
+      (model) => {
+        if (signal.aborted) void api.KernelAPI.shutdownKernel(model.id, settings).catch(() => undefined);
+      },
+      () => undefined,
+    );
+    const model = await new Promise<Awaited<typeof started>>((resolve, reject) => {
+      const stop = () => reject(signal.reason);
+      if (signal.aborted) return stop();
+      signal.addEventListener("abort", stop, { once: true });
+      started.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+    });
     const connection = new api.KernelConnection({ model, serverSettings: settings, handleComms: false });
-    let closed = false;
     const kernel: Kernel = {
       connection,
       lost: null,
       onLost: null,
+      stillThere: () =>
+        api.KernelAPI.getKernelModel(model.id, settings).then(
+          (found) => found !== undefined,
+          () => false,
+        ),
       shutDown() {
-        if (closed) return;
-        closed = true;
-        kernelsOpen--;
+        if (!open.delete(kernel)) return;
         kernel.lost ??= "The Python kernel was shut down.";
         void api.KernelAPI.shutdownKernel(model.id, settings).catch(() => undefined);
         connection.dispose();
       },
     };
-    const lose = (why: string) => {
+    open.add(kernel);
+    lose = (why) => {
       if (kernel.lost) return;
       kernel.lost = why;
       kernel.onLost?.(why);
@@ -185,6 +242,8 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         return;
       }
       const owner = JSON.stringify([request.tenantId, request.participantId]);
+      // A chat's kernel lost while it waited (it died, its connection broke) is shut down, never left running.
+      if (held?.kernel?.lost) held.kernel.shutDown();
       let kernel: Kernel | null = held?.kernel && !held.kernel.lost ? held.kernel : null;
       const chat: ChatKernel | null = key ? (held ?? { owner, kernel: null, busy: false }) : null;
       if (key && chat) {
@@ -196,12 +255,16 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
       }
       let keep = false;
       try {
+        if (kernel && !(await kernel.stillThere())) {
+          kernel.shutDown();
+          kernel = null;
+        }
         if (!kernel) {
           yield { kind: "queued" };
           // Room for one more kernel: the student's own chat kernel idle the longest goes first, then anyone's.
           while (chat && countOf(owner) > maxPerStudent && shutOldestIdle((other) => other.owner === owner));
-          while (kernelsOpen >= maxKernels && shutOldestIdle(() => true));
-          if (kernelsOpen >= maxKernels || (chat && countOf(owner) > maxPerStudent)) {
+          while (open.size + starting >= maxKernels && shutOldestIdle(() => true));
+          if (open.size + starting >= maxKernels || (chat && countOf(owner) > maxPerStudent)) {
             const message = "Every Python kernel is in use; try again shortly.";
             yield { kind: "done", outcome: { ok: false, result: { status: "busy", retryAfterMs: null, message } } };
             return;
@@ -215,22 +278,32 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
           }
           if (chat) chat.kernel = kernel;
         }
-        const outcome = yield* execute(kernel, request, holder);
+        const { outcome, leftRunning } = yield* execute(kernel, request, holder);
+        // Only a run that ended by itself, and left nothing running past its time, leaves its chat's kernel.
+        keep = chat !== null && outcome.ok && !kernel.lost && leftRunning === 0;
+        if (chat && outcome.ok && leftRunning !== 0 && outcome.result.status === "completed") {
+          const { stderr } = outcome.result;
+          const notice =
+            "The program left threads or processes running, so this chat's Python session was ended: the next run starts without its variables.";
+          outcome.result.stderr = `${stderr}${stderr && !stderr.endsWith("\n") ? "\n" : ""}${notice}\n`;
+        }
         yield { kind: "done", outcome };
-        // Only a run that ended by itself leaves its chat's kernel for the next one.
-        keep = chat !== null && outcome.ok && !kernel.lost;
       } finally {
         if (!keep) kernel?.shutDown();
         if (key && chat) {
           chat.busy = false;
           if (!keep) chats.delete(key);
           else {
-            chat.idle = setTimeout(() => {
-              chats.delete(key);
+            const forget = () => {
+              clearTimeout(chat.idle);
+              if (chats.get(key) === chat) chats.delete(key);
               chat.kernel?.shutDown();
-            }, idleMs);
+            };
+            chat.idle = setTimeout(forget, idleMs);
             // A waiting kernel does not keep the server's process alive by itself.
             chat.idle.unref?.();
+            // Lost while it waits: shut down now, not at the chat's next run.
+            kernel!.onLost = forget;
           }
         }
       }
@@ -239,11 +312,9 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
       return holder.read(owner, ref);
     },
     async close() {
-      for (const chat of chats.values()) {
-        clearTimeout(chat.idle);
-        chat.kernel?.shutDown();
-      }
+      for (const chat of chats.values()) clearTimeout(chat.idle);
       chats.clear();
+      for (const kernel of [...open]) kernel.shutDown();
     },
   };
 }

@@ -17,6 +17,8 @@ export interface RunFileHolderOptions {
   ttlMs?: number;
   /** Bytes held across all runs; the oldest runs' files go first past it. @default 256 MiB */
   maxBytes?: number;
+  /** Bytes held for one student; past it, their own oldest runs' files go, never another's. @default 32 MiB */
+  maxBytesPerOwner?: number;
 }
 
 interface HeldRun {
@@ -35,6 +37,7 @@ interface HeldRun {
 export function createRunFileHolder(options: RunFileHolderOptions = {}) {
   const ttlMs = options.ttlMs ?? 30 * 60_000;
   const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+  const maxPerOwner = options.maxBytesPerOwner ?? 32 * 1024 * 1024;
   // In insertion order: the oldest run first.
   const runs = new Map<string, HeldRun>();
   let total = 0;
@@ -56,7 +59,7 @@ export function createRunFileHolder(options: RunFileHolderOptions = {}) {
       const sessionId = randomUUID();
       const run: HeldRun = { owner: ownerKey(owner), files: new Map(), bytes: 0, expires: now + ttlMs };
       const kept = files.flatMap((file) => {
-        if (file.bytes.length > maxBytes) return [];
+        if (run.bytes + file.bytes.length > Math.min(maxBytes, maxPerOwner)) return [];
         const fileId = randomUUID();
         run.files.set(fileId, file);
         run.bytes += file.bytes.length;
@@ -65,6 +68,15 @@ export function createRunFileHolder(options: RunFileHolderOptions = {}) {
       if (!kept.length) return [];
       runs.set(sessionId, run);
       total += run.bytes;
+      // The student's own oldest runs make room first; past the whole cap, anyone's oldest.
+      let theirs = 0;
+      for (const held of runs.values()) if (held.owner === run.owner) theirs += held.bytes;
+      for (const [oldest, held] of runs) {
+        if (theirs <= maxPerOwner || oldest === sessionId) break;
+        if (held.owner !== run.owner) continue;
+        theirs -= held.bytes;
+        drop(oldest);
+      }
       for (const [oldest] of runs) {
         if (total <= maxBytes || oldest === sessionId) break;
         drop(oldest);

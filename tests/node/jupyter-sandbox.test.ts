@@ -112,6 +112,23 @@ describe("the Jupyter sandbox", () => {
     expect((await route.handle(new Request(url(result.files![1]!)), { participantId: "eve" })).status).toBe(404);
   }, 60_000);
 
+  it("a message the library would refuse ends that run, not the server; a figure too big is counted, not kept", async () => {
+    const malformed = [
+      "k = get_ipython().kernel",
+      "s = k.session",
+      "s.send(k.iopub_socket, s.msg('stream', {'name': 'stdout'}, parent=k.get_parent()), ident=b'x')",
+      "import time",
+      "time.sleep(5)",
+    ].join("\n");
+    expect(resultOf(await events(malformed))).toMatchObject({ status: "error", code: "sandbox_failed" });
+    expect(await noKernelsLeft()).toEqual([]);
+    const huge =
+      'from IPython.display import publish_display_data\npublish_display_data({"image/png": "A" * 8_000_000})';
+    const result = resultOf(await events(huge)) as { files?: unknown[]; filesCut?: number };
+    expect(result).toMatchObject({ status: "completed", exitCode: 0, filesCut: 1 });
+    expect(result.files).toBeUndefined();
+  }, 60_000);
+
   it("says that input() cannot read typed input, instead of waiting for it", async () => {
     const result = resultOf(await events('name = input("Name? ")\nprint(name)'));
     expect(result).toMatchObject({ status: "completed", exitCode: 1 });
@@ -262,6 +279,31 @@ describe("a kernel per chat", () => {
       await sandbox.close();
     }
   }, 120_000);
+
+  it("a chat kernel lost while it waits is shut down, and one left running threads is ended with the run", async () => {
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
+    try {
+      await runIn(sandbox, inChat("w1")("kept = 1"));
+      const [held] = await jupyter.kernels();
+      await fetch(`${jupyter.url}api/kernels/${held!.id}`, {
+        method: "DELETE",
+        headers: { authorization: `token ${jupyter.token}` },
+      });
+      expect(await noKernelsLeft()).toEqual([]);
+      expect(await runIn(sandbox, inChat("w1")("print('kept' in globals())"))).toMatchObject({ stdout: "False\n" });
+
+      const threads = await runIn(
+        sandbox,
+        inChat("w2")("import threading, time\nthreading.Thread(target=time.sleep, args=(30,)).start()\nkept = 2"),
+      );
+      expect(threads).toMatchObject({ status: "completed", exitCode: 0 });
+      expect(threads.stderr).toMatch(/left threads or processes running, so this chat's Python session was ended/);
+      expect(await runIn(sandbox, inChat("w2")("print('kept' in globals())"))).toMatchObject({ stdout: "False\n" });
+    } finally {
+      await sandbox.close();
+    }
+    expect(await noKernelsLeft()).toEqual([]);
+  }, 90_000);
 
   it("a chat whose run is stopped starts again with a fresh kernel, and an idle chat's kernel is shut down", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat", idleMs: 500 });
