@@ -13,6 +13,7 @@ import {
 import type { RunFileHolder } from "./run-file-holder.js";
 import { readRetryAfterMs } from "./retry-after.js";
 import type { SandboxOutcome } from "./sandbox-client.js";
+import { outputSoFar } from "./sandbox-stream.js";
 import type { SandboxEvent, SandboxRunRequest } from "./sandbox.js";
 
 export const failed = (code: string, message: string): SandboxOutcome => ({
@@ -129,15 +130,7 @@ export async function* execute(
       if (signal === "aborted") throw request.signal.reason;
       if (signal === "output") {
         outputWaiting = false;
-        yield {
-          kind: "output",
-          progress: {
-            status: "running",
-            stdout: stdout.text,
-            stderr: stderr.text,
-            truncated: { stdout: stdout.cut, stderr: stderr.cut },
-          },
-        };
+        yield outputSoFar(stdout, stderr);
         continue;
       }
       if (signal.ended) return { outcome: failed("sandbox_failed", signal.ended), leftRunning };

@@ -2,6 +2,17 @@ import { CappedText } from "../contract/truncate.js";
 import { resultFromAnswer, type OutputLimits, type SandboxOutcome } from "./sandbox-client.js";
 import type { SandboxEvent } from "./sandbox.js";
 
+/** The output so far, within its caps, as the event a sandbox tells while the program runs. */
+export const outputSoFar = (stdout: CappedText, stderr: CappedText): SandboxEvent => ({
+  kind: "output",
+  progress: {
+    status: "running",
+    stdout: stdout.text,
+    stderr: stderr.text,
+    truncated: { stdout: stdout.cut, stderr: stderr.cut },
+  },
+});
+
 /** The non-empty lines of a streamed body, as they arrive. */
 export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const reader = body.getReader();
@@ -75,15 +86,7 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
       (event.stream === "stdout" || event.stream === "stderr")
     ) {
       (event.stream === "stdout" ? stdout : stderr).add(event.text);
-      yield {
-        kind: "output",
-        progress: {
-          status: "running",
-          stdout: stdout.text,
-          stderr: stderr.text,
-          truncated: { stdout: stdout.cut, stderr: stderr.cut },
-        },
-      };
+      yield outputSoFar(stdout, stderr);
     }
     // Other event types are for other clients: skipped.
   }
