@@ -467,9 +467,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       return;
     }
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    // Programs run elsewhere (Jupyter): the health says so, not the mock sandbox's engine that keeps only uploads.
+    if (options.sandbox && path === "/v1/health" && req.method === "GET") {
+      sendJson(res, 200, {
+        status: "ok",
+        sandbox: options.sandbox.kind,
+        keepsVariables: !!options.sandbox.keepsVariables,
+      });
+      return;
+    }
     if (sandbox?.handle(req, res)) return;
     if (servePyodide(req, res)) return;
-    const path = (req.url ?? "/").split("?")[0] ?? "/";
     if (path.startsWith("/api/") && path !== "/api/generate") {
       serveChats(req, res, path).catch(fail(res));
       return;

@@ -356,6 +356,11 @@ describe("the harness on Jupyter kernels, a kernel per chat", () => {
           .map((line) => JSON.parse(line.slice(6)) as { type: string; output?: unknown; preliminary?: boolean });
         return chunks.findLast((chunk) => chunk.type === "tool-output-available" && !chunk.preliminary)?.output;
       };
+      expect(await (await fetch(`${harness.url}/v1/health`)).json()).toEqual({
+        status: "ok",
+        sandbox: "jupyter",
+        keepsVariables: true,
+      });
       expect(await say("chat-a", "m1", "total = 6 * 7")).toMatchObject({ status: "completed", exitCode: 0 });
       expect(await say("chat-a", "m2", "print(total)")).toMatchObject({ stdout: "42\n", exitCode: 0 });
       const other = (await say("chat-b", "m1", "print(total)")) as { exitCode: number; stderr: string };
