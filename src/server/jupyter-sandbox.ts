@@ -1,16 +1,7 @@
-import { execute, failed, startFailure, type Kernel, type Services } from "./jupyter-run.js";
+import { kernelSettings, loadJupyterClient } from "./jupyter-client.js";
+import { execute, failed, startFailure, type Kernel } from "./jupyter-run.js";
 import { createRunFileHolder } from "./run-file-holder.js";
 import type { Sandbox, SandboxEvent, SandboxRunRequest } from "./sandbox.js";
-
-/** What stands in for a message the library would refuse: valid, answering nothing, ignored. */
-const IGNORED_MESSAGE = {
-  header: { msg_id: "", msg_type: "execute-code-ui-ignored", session: "", username: "", version: "5.3", date: "" },
-  parent_header: {},
-  metadata: {},
-  content: {},
-  channel: "iopub",
-  buffers: [],
-};
 
 export interface JupyterSandboxOptions {
   /**
@@ -85,52 +76,6 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
   };
   // A kernel keeps no files for later: a run's figures are held here for the file route.
   const holder = createRunFileHolder();
-  let services: Promise<{ api: Services; validateMessage: (message: unknown) => void }> | undefined;
-  const load = () =>
-    (services ??= Promise.all([
-      import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@jupyterlab/services"),
-      import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@jupyterlab/services/lib/kernel/validate.js"),
-    ]).then(([api, validate]) => ({
-      api,
-      validateMessage: (validate as { validateMessage: (message: unknown) => void }).validateMessage,
-    })));
-
-  /**
-   * The server's settings for one kernel. A message the library would refuse
-   * (a program can send any) throws where no one catches it, on the event
-   * loop every student shares: here it ends that kernel instead.
-   */
-  const settingsFor = ({ api, validateMessage }: Awaited<ReturnType<typeof load>>, onMalformed: () => void) => {
-    const settings = api.ServerConnection.makeSettings({
-      baseUrl: baseUrl.href,
-      wsUrl: baseUrl.href.replace(/^http/, "ws"),
-      token: options.token,
-      // A WebSocket carries no header: the token goes in its URL, as browsers send it.
-      appendToken: true,
-      fetch: globalThis.fetch,
-      Request: globalThis.Request,
-      Headers: globalThis.Headers,
-      WebSocket: globalThis.WebSocket,
-    });
-    const { serialize, deserialize } = settings.serializer;
-    return {
-      ...settings,
-      serializer: {
-        serialize,
-        deserialize(data: ArrayBuffer, protocol?: string) {
-          try {
-            const message = deserialize(data, protocol);
-            validateMessage(message);
-            return message;
-          } catch {
-            onMalformed();
-            return IGNORED_MESSAGE;
-          }
-        },
-      },
-    } as typeof settings;
-  };
-
   const countOf = (owner: string) => [...chats.values()].filter((chat) => chat.owner === owner).length;
 
   /** A new kernel, connected and answering; its process is shut down by `shutDown`. */
@@ -144,11 +89,13 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
   }
 
   async function startKernel(signal: AbortSignal): Promise<Kernel> {
-    const loaded = await load();
+    const loaded = await loadJupyterClient();
     const { api } = loaded;
     // Told before the kernel exists, where a malformed message can already come.
     let lose: (why: string) => void = () => undefined;
-    const settings = settingsFor(loaded, () => lose("The Python kernel sent a message that is not Jupyter's."));
+    const settings = kernelSettings(loaded, { url: baseUrl, token: options.token }, () =>
+      lose("The Python kernel sent a message that is not Jupyter's."),
+    );
     const started = api.KernelAPI.startNew({ name: kernelName }, settings);
     // A start that comes after Stop is shut down at once: the server keeps no kernel for no one.
     void started.then(
