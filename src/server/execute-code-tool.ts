@@ -138,7 +138,7 @@ export function createExecuteCodeTool(
   };
   const sandbox = ctx.sandbox ?? codeapiSandbox({ url: ctx.sandboxUrl, signing: ctx.signing, fetch: ctx.fetch });
   // The chat's files as of this model run; a run's new files go to the calls after it.
-  const keepsFiles = ctx.files !== undefined;
+  const keepsFiles = ctx.files !== undefined && sandbox.keepsFiles !== false;
   const files = new Map((ctx.files ?? []).map((file) => [file.name, file]));
   const given = () =>
     [...files.values()]

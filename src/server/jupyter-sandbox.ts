@@ -163,6 +163,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
   return {
     kind: "jupyter",
     keepsVariables: perChat,
+    keepsFiles: false,
     async *run(request: SandboxRunRequest): AsyncGenerator<SandboxEvent> {
       if (request.files.length) {
         yield {

@@ -47,6 +47,8 @@ export interface Sandbox {
   readonly kind: string;
   /** Whether a chat's runs share one Python session (what the tool tells the model). */
   readonly keepsVariables?: boolean;
+  /** Whether it gives a run the chat's files and keeps what runs write (what the tool tells the model). @default true */
+  readonly keepsFiles?: boolean;
   run(request: SandboxRunRequest): AsyncIterable<SandboxEvent>;
   /**
    * A run's file for its owner, where this sandbox holds its runs' files

@@ -235,6 +235,15 @@ describe("a kernel per chat", () => {
     expect(description(shared, "c1")).toMatch(/share one Python session: variables, functions and imports/);
     expect(description(fresh, "c1")).toMatch(/nothing is kept between runs/);
     expect(description(shared)).toMatch(/nothing is kept between runs/);
+    // It keeps no files: the model is not told of a working directory that holds them.
+    const withFiles = createExecuteCodeTool({
+      sandbox: shared,
+      participantId: "ada",
+      tenantId: "course-7",
+      chatId: "c1",
+      files: [],
+    });
+    expect(withFiles.description).not.toMatch(/working directory/);
   });
 
   it("a student's chat kernels are bounded: the one idle the longest goes, never another student's; a full sandbox is busy", async () => {
