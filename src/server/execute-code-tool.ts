@@ -5,7 +5,7 @@ import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS 
 import { DEFAULT_QUEUE_TIMEOUT_MS, runClock } from "./run-clock.js";
 import { toNeedsApproval, type ApprovalPolicy } from "./approval-gate.js";
 import { describeModelOutput } from "./model-output.js";
-import { describeNetworkError, type SandboxOutcome } from "./sandbox-client.js";
+import { describeNetworkError, sandboxError, type SandboxOutcome } from "./sandbox-client.js";
 import { codeapiSandbox, type Sandbox } from "./sandbox.js";
 import { throttleLatest } from "./throttle-latest.js";
 import type { TokenMinter, TokenMinterOptions } from "./token.js";
@@ -246,10 +246,7 @@ export function createExecuteCodeTool(
       } finally {
         clock.stop();
       }
-      outcome ??= {
-        ok: false,
-        result: { status: "error", code: "stream_ended", message: "The code runner's stream ended without a result." },
-      };
+      outcome ??= sandboxError("stream_ended", "The code runner's stream ended without a result.");
 
       const { result } = outcome;
       keep(result);

@@ -12,39 +12,30 @@ import {
 } from "./jupyter-runner.js";
 import type { RunFileHolder } from "./run-file-holder.js";
 import { readRetryAfterMs } from "./retry-after.js";
-import type { SandboxOutcome } from "./sandbox-client.js";
+import { sandboxBusy, sandboxError, type SandboxOutcome } from "./sandbox-client.js";
 import { outputSoFar } from "./sandbox-stream.js";
 import type { SandboxEvent, SandboxRunRequest } from "./sandbox.js";
-
-export const failed = (code: string, message: string): SandboxOutcome => ({
-  ok: false,
-  result: { status: "error", code, message },
-});
 
 /** Why a kernel could not be had, as a result the model can explain: the server's answer, or the network's. */
 export async function startFailure(error: unknown): Promise<SandboxOutcome> {
   const response = (error as { response?: Response }).response;
   if (response instanceof Response) {
     if (response.status === 401 || response.status === 403)
-      return failed(
+      return sandboxError(
         "sandbox_unauthorized",
         `The Jupyter server refused the request (HTTP ${response.status}). This is a set-up problem on the server (its token), not a problem with the program.`,
       );
     if (response.status === 429 || response.status === 503)
-      return {
-        ok: false,
-        result: {
-          status: "busy",
-          retryAfterMs: readRetryAfterMs(response.headers.get("retry-after"), undefined),
-          message: "The Jupyter server has no room for another Python kernel right now.",
-        },
-      };
-    return failed(
+      return sandboxBusy(
+        "The Jupyter server has no room for another Python kernel right now.",
+        readRetryAfterMs(response.headers.get("retry-after"), undefined),
+      );
+    return sandboxError(
       "sandbox_failed",
       `The Jupyter server could not start a Python kernel (HTTP ${response.status}). The program did not run; trying again later can help.`,
     );
   }
-  return failed(
+  return sandboxError(
     "sandbox_unavailable",
     "The Jupyter server cannot be reached right now, so the program did not run. Try again in a minute.",
   );
@@ -113,7 +104,7 @@ export async function* execute(
   kernel.onLost = (why) => signals.push({ ended: why });
   try {
     if (request.signal.aborted) throw request.signal.reason;
-    if (kernel.lost) return { outcome: failed("sandbox_failed", kernel.lost), leftRunning };
+    if (kernel.lost) return { outcome: sandboxError("sandbox_failed", kernel.lost), leftRunning };
     const future = kernel.connection.requestExecute(
       { code: runnerCell(request.code), allow_stdin: false, store_history: false, stop_on_error: true },
       true,
@@ -133,7 +124,7 @@ export async function* execute(
         yield outputSoFar(stdout, stderr);
         continue;
       }
-      if (signal.ended) return { outcome: failed("sandbox_failed", signal.ended), leftRunning };
+      if (signal.ended) return { outcome: sandboxError("sandbox_failed", signal.ended), leftRunning };
       break;
     }
     const wallTimeMs = Math.round(performance.now() - started);

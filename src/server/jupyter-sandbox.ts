@@ -1,5 +1,6 @@
 import { kernelSettings, loadJupyterClient } from "./jupyter-client.js";
-import { execute, failed, startFailure, type Kernel } from "./jupyter-run.js";
+import { execute, startFailure, type Kernel } from "./jupyter-run.js";
+import { sandboxBusy, sandboxError } from "./sandbox-client.js";
 import { createRunFileHolder } from "./run-file-holder.js";
 import type { Sandbox, SandboxEvent, SandboxRunRequest } from "./sandbox.js";
 
@@ -168,7 +169,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
       if (request.files.length) {
         yield {
           kind: "done",
-          outcome: failed(
+          outcome: sandboxError(
             "files_unsupported",
             "This Jupyter sandbox cannot give a program the chat's files yet, so it did not run. Run it without them.",
           ),
@@ -182,10 +183,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
       if (held?.busy) {
         yield {
           kind: "done",
-          outcome: {
-            ok: false,
-            result: { status: "busy", retryAfterMs: null, message: "A program of this chat is still running." },
-          },
+          outcome: sandboxBusy("A program of this chat is still running."),
         };
         return;
       }
@@ -214,7 +212,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
           while (open.size + starting >= maxKernels && shutOldestIdle(() => true));
           if (open.size + starting >= maxKernels || (chat && countOf(owner) > maxPerStudent)) {
             const message = "Every Python kernel is in use; try again shortly.";
-            yield { kind: "done", outcome: { ok: false, result: { status: "busy", retryAfterMs: null, message } } };
+            yield { kind: "done", outcome: sandboxBusy(message) };
             return;
           }
           try {

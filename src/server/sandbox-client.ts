@@ -36,9 +36,16 @@ export interface OutputLimits {
 /** What came back from one call, before it is turned into the kit's result. */
 export type SandboxOutcome = { ok: true; result: ExecuteCodeResult } | { ok: false; result: ExecuteCodeResult };
 
-const error = (code: string, message: string): SandboxOutcome => ({
+/** A run that did not happen or did not finish, with a code and words the model can explain. */
+export const sandboxError = (code: string, message: string): SandboxOutcome => ({
   ok: false,
   result: { status: "error", code, message },
+});
+
+/** A run that never started because the sandbox had no room, with when to try again if known. */
+export const sandboxBusy = (message: string, retryAfterMs: number | null = null): SandboxOutcome => ({
+  ok: false,
+  result: { status: "busy", retryAfterMs, message },
 });
 
 function firstLine(text: string): string {
@@ -97,41 +104,37 @@ export async function readSandboxResponse(response: Response, limits: OutputLimi
   }
 
   if (response.status === 429) {
-    return {
-      ok: false,
-      result: {
-        status: "busy",
-        retryAfterMs: readRetryAfterMs(response.headers.get("retry-after"), body),
-        message: "The code runner is busy (too many runs in a short time).",
-      },
-    };
+    return sandboxBusy(
+      "The code runner is busy (too many runs in a short time).",
+      readRetryAfterMs(response.headers.get("retry-after"), body),
+    );
   }
   if (response.status === 401 || response.status === 403) {
-    return error(
+    return sandboxError(
       "sandbox_unauthorized",
       `The code runner refused the request (HTTP ${response.status}: ${sandboxMessage(body, text) || "not authorised"}). This is a set-up problem on the server, not a problem with the program.`,
     );
   }
   if (response.status === 413) {
-    return error(
+    return sandboxError(
       "program_too_large",
       `The code runner refused the program as too large: ${sandboxMessage(body, text)}`,
     );
   }
   if (response.status >= 400 && response.status < 500) {
-    return error(
+    return sandboxError(
       "sandbox_rejected",
       `The code runner rejected the request (HTTP ${response.status}): ${sandboxMessage(body, text) || "no reason given"}.`,
     );
   }
   if (response.status >= 500) {
-    return error(
+    return sandboxError(
       "sandbox_failed",
       `The code runner failed (HTTP ${response.status})${text ? `: ${sandboxMessage(body, text)}` : ""}. The program may not have run; trying again later can help.`,
     );
   }
   if (body === undefined) {
-    return error(
+    return sandboxError(
       "malformed_response",
       `The code runner answered with something that is not JSON: ${firstLine(text) || "(empty body)"}`,
     );
@@ -143,7 +146,7 @@ export async function readSandboxResponse(response: Response, limits: OutputLimi
 export function resultFromAnswer(body: unknown, text: string, limits: OutputLimits): SandboxOutcome {
   const parsed = parseSandboxResponse(body);
   if (!parsed.success) {
-    return error(
+    return sandboxError(
       "malformed_response",
       `The code runner's answer is missing fields (${parsed.problems.join(", ")}): ${firstLine(text)}`,
     );

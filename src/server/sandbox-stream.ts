@@ -1,5 +1,5 @@
 import { CappedText } from "../contract/truncate.js";
-import { resultFromAnswer, type OutputLimits, type SandboxOutcome } from "./sandbox-client.js";
+import { resultFromAnswer, sandboxError, type OutputLimits } from "./sandbox-client.js";
 import type { SandboxEvent } from "./sandbox.js";
 
 /** The output so far, within its caps, as the event a sandbox tells while the program runs. */
@@ -35,11 +35,6 @@ export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerat
   }
 }
 
-const failed = (code: string, message: string): SandboxOutcome => ({
-  ok: false,
-  result: { status: "error", code, message },
-});
-
 /**
  * Reads a sandbox's NDJSON answer: `{"type":"queued"}` when the program
  * waits for a free slot, `{"type":"started"}` when it starts,
@@ -51,7 +46,7 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
   const stdout = new CappedText(limits.stdout);
   const stderr = new CappedText(limits.stderr);
   if (!response.body) {
-    yield { kind: "done", outcome: failed("malformed_response", "The code runner's stream had no body.") };
+    yield { kind: "done", outcome: sandboxError("malformed_response", "The code runner's stream had no body.") };
     return;
   }
   for await (const line of readLines(response.body)) {
@@ -61,7 +56,10 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
     } catch {
       yield {
         kind: "done",
-        outcome: failed("malformed_response", `The code runner sent a line that is not JSON: ${line.slice(0, 200)}`),
+        outcome: sandboxError(
+          "malformed_response",
+          `The code runner sent a line that is not JSON: ${line.slice(0, 200)}`,
+        ),
       };
       return;
     }
@@ -92,7 +90,7 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
   }
   yield {
     kind: "done",
-    outcome: failed(
+    outcome: sandboxError(
       "stream_ended",
       "The code runner stopped answering in the middle of the run. The program may or may not have finished; run it again to see its output.",
     ),
