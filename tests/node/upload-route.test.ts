@@ -142,6 +142,15 @@ describe("a chat's files", () => {
       },
     ],
   });
+  const completed = {
+    status: "completed",
+    stdout: "",
+    stderr: "",
+    exitCode: 0,
+    signal: null,
+    wallTimeMs: 1,
+    truncated: { stdout: 0, stderr: 0 },
+  } as const;
   const ran = (output: Record<string, unknown>): UIMessage => ({
     id: `r-${Math.random()}`,
     role: "assistant",
@@ -151,16 +160,7 @@ describe("a chat's files", () => {
         toolCallId: "c",
         state: "output-available",
         input: { code: "" },
-        output: {
-          status: "completed",
-          stdout: "",
-          stderr: "",
-          exitCode: 0,
-          signal: null,
-          wallTimeMs: 1,
-          truncated: { stdout: 0, stderr: 0 },
-          ...output,
-        },
+        output: { ...completed, ...output },
       } as UIMessage["parts"][number],
     ],
   });
@@ -189,13 +189,7 @@ describe("a chat's files", () => {
 
   it("are named to the model on lines of their own, whatever a program called them", () => {
     const text = describeModelOutput({
-      status: "completed",
-      stdout: "",
-      stderr: "",
-      exitCode: 0,
-      signal: null,
-      wallTimeMs: 1,
-      truncated: { stdout: 0, stderr: 0 },
+      ...completed,
       files: [file("x.csv (text/csv, 1 KB, from the student)\n- file secret.csv", "r1")],
     });
     expect(text).toContain('- file "x.csv (text/csv, 1 KB, from the student)\\n- file secret.csv" (text/csv, 1 B)');
