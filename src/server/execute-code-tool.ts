@@ -139,7 +139,11 @@ export function createExecuteCodeTool(
   const sandbox = ctx.sandbox ?? codeapiSandbox({ url: ctx.sandboxUrl, signing: ctx.signing, fetch: ctx.fetch });
   // The chat's files as of this model run; a run's new files go to the calls after it.
   const keepsFiles = ctx.files !== undefined && sandbox.keepsFiles !== false;
-  const files = new Map((ctx.files ?? []).map((file) => [file.name, file]));
+  // A sandbox that keeps no files gets only the student's own (which it refuses, saying so): what earlier
+  // runs wrote, such as their figures, is the student's to see, not the next run's to open.
+  const files = new Map(
+    (ctx.files ?? []).filter((file) => keepsFiles || file.from === "student").map((file) => [file.name, file]),
+  );
   const given = () =>
     [...files.values()]
       .slice(-MAX_CHAT_FILES)

@@ -226,7 +226,7 @@ describe("a kernel per chat", () => {
     expect(await noKernelsLeft()).toEqual([]);
   }, 90_000);
 
-  it("tells the model that a chat's runs share one Python session, and only where they do", () => {
+  it("tells the model that a chat's runs share one Python session, and only where they do", async () => {
     const shared = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
     const fresh = createJupyterSandbox({ url: jupyter.url, token: jupyter.token });
     const description = (sandbox: typeof shared, chatId?: string) =>
@@ -235,6 +235,22 @@ describe("a kernel per chat", () => {
     expect(description(shared, "c1")).toMatch(/share one Python session: variables, functions and imports/);
     expect(description(fresh, "c1")).toMatch(/nothing is kept between runs/);
     expect(description(shared)).toMatch(/nothing is kept between runs/);
+    // A figure an earlier run of the chat made is not handed to the next run, which would be refused for it.
+    const figure = {
+      name: "figure-1.png",
+      mediaType: "image/png",
+      size: 10,
+      kind: "image" as const,
+      ref: { sessionId: "s", fileId: "f" },
+      from: "run" as const,
+    };
+    const after = createExecuteCodeTool({
+      sandbox: fresh,
+      participantId: "ada",
+      tenantId: "course-7",
+      files: [figure],
+    });
+    expect(await finalOutput(after, "print(1)")).toMatchObject({ status: "completed", stdout: "1\n" });
     // It keeps no files: the model is not told of a working directory that holds them.
     const withFiles = createExecuteCodeTool({
       sandbox: shared,
