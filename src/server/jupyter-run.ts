@@ -48,7 +48,8 @@ export type Connection = InstanceType<Services["KernelConnection"]>;
 /** A kernel of this sandbox: its connection, and the run it is doing (told if the kernel goes). */
 export interface Kernel {
   connection: Connection;
-  shutDown(): void;
+  /** Shuts its process down on the server; the promise is that request's end (never a rejection). */
+  shutDown(): Promise<void>;
   /** Whether the server still has it: one shut down from outside (culled, deleted) tells its connection nothing. */
   stillThere(): Promise<boolean>;
   /** Why it can run nothing more (its connection lost, its process dead), once it cannot. */

@@ -70,7 +70,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
       if (chat.busy || !which(chat)) continue;
       clearTimeout(chat.idle);
       chats.delete(key);
-      chat.kernel?.shutDown();
+      void chat.kernel?.shutDown();
       return true;
     }
     return false;
@@ -121,11 +121,11 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
           (found) => found !== undefined,
           () => false,
         ),
-      shutDown() {
+      async shutDown() {
         if (!open.delete(kernel)) return;
         kernel.lost ??= "The Python kernel was shut down.";
-        void api.KernelAPI.shutdownKernel(model.id, settings).catch(() => undefined);
         connection.dispose();
+        await api.KernelAPI.shutdownKernel(model.id, settings).catch(() => undefined);
       },
     };
     open.add(kernel);
@@ -155,7 +155,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         );
       }).finally(() => (kernel.onLost = null));
     } catch (error) {
-      kernel.shutDown();
+      void kernel.shutDown();
       throw error;
     }
     return kernel;
@@ -189,7 +189,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
       }
       const owner = JSON.stringify([request.tenantId, request.participantId]);
       // A chat's kernel lost while it waited (it died, its connection broke) is shut down, never left running.
-      if (held?.kernel?.lost) held.kernel.shutDown();
+      if (held?.kernel?.lost) void held.kernel.shutDown();
       let kernel: Kernel | null = held?.kernel && !held.kernel.lost ? held.kernel : null;
       const chat: ChatKernel | null = key ? (held ?? { owner, kernel: null, busy: false }) : null;
       if (key && chat) {
@@ -202,7 +202,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
       let keep = false;
       try {
         if (kernel && !(await kernel.stillThere())) {
-          kernel.shutDown();
+          void kernel.shutDown();
           kernel = null;
         }
         if (!kernel) {
@@ -235,7 +235,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         }
         yield { kind: "done", outcome };
       } finally {
-        if (!keep) kernel?.shutDown();
+        if (!keep) void kernel?.shutDown();
         if (key && chat) {
           chat.busy = false;
           if (!keep) chats.delete(key);
@@ -243,7 +243,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
             const forget = () => {
               clearTimeout(chat.idle);
               if (chats.get(key) === chat) chats.delete(key);
-              chat.kernel?.shutDown();
+              void chat.kernel?.shutDown();
             };
             chat.idle = setTimeout(forget, idleMs);
             // A waiting kernel does not keep the server's process alive by itself.
@@ -260,7 +260,8 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
     async close() {
       for (const chat of chats.values()) clearTimeout(chat.idle);
       chats.clear();
-      for (const kernel of [...open]) kernel.shutDown();
+      // Waited for, so that a server stopping right after leaves no kernel running on the Jupyter server.
+      await Promise.all([...open].map((kernel) => kernel.shutDown()));
     },
   };
 }
