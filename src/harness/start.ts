@@ -37,6 +37,16 @@ function sandboxFromEnv() {
     );
     process.exit(2);
   }
+  // A kernel runs with whatever rights its Jupyter server gives it: on a server beside this one, as this
+  // user, a program reads the chats' database and its secrets. Only an operator who isolated the kernels says so.
+  if (process.env.JUPYTER_ISOLATED !== "1") {
+    console.error(
+      "SANDBOX=jupyter: a Jupyter kernel is not a sandbox. Each program runs with the rights the Jupyter server gives its kernels; " +
+        "on a local server that is this user, who can read the chats in data/ and their secrets. Run the kernels isolated " +
+        "(Enterprise Gateway's pods, a container per kernel; docs/jupyter.md), then set JUPYTER_ISOLATED=1.",
+    );
+    process.exit(2);
+  }
   return createJupyterSandbox({ url, token, kernels });
 }
 
