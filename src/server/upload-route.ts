@@ -1,6 +1,7 @@
 import { HttpRefusal, jsonResponse, refusalResponse } from "./http.js";
 import { createSandboxFiles, type SandboxFiles, type SandboxFilesOptions } from "./sandbox-files.js";
 import { readStudentFiles, uploadBodyLimit, type StudentFileCaps } from "./student-files.js";
+import { createUploadBudget, DEFAULT_UPLOAD_BUDGET, type MeteredUpload } from "./upload-budget.js";
 
 export interface UploadRouteOptions extends SandboxFilesOptions {
   /**
@@ -19,12 +20,25 @@ export interface UploadRouteOptions extends SandboxFilesOptions {
    */
   maxTotalBytes?: number;
   /**
-   * Bytes of all uploads this route reads at once (each is held in memory
-   * on its way to the sandbox); past it an upload is answered 503 with
-   * `Retry-After`. Each participant has at most two uploads on the way.
-   * @default 64 MiB
+   * Bytes of all uploads this route holds at once (each is held in memory
+   * on its way to the sandbox), counted as they arrive; past it an upload
+   * is answered 503 with `Retry-After`.
+   * @default 128 MiB
    */
   maxBytesInFlight?: number;
+  /**
+   * Bytes one participant's uploads may hold at once; past it their upload
+   * is answered 429. Each participant also has at most two uploads on the way.
+   * @default one upload at its largest (`maxTotalBytes` and framing)
+   */
+  maxParticipantBytesInFlight?: number;
+  /**
+   * Slowest average rate an upload's body may arrive at after its first
+   * ten seconds; a slower one is answered 408 and keeps nothing, so an
+   * idle or trickling connection cannot hold the memory others need.
+   * @default 64 KiB a second (a 10 MiB file in under three minutes)
+   */
+  minBytesPerSecond?: number;
   /**
    * The app's URL of a kept file (its file route), which the message's file part carries.
    * @default `/api/files/{sessionId}/{fileId}`
@@ -67,11 +81,15 @@ export function createUploadRoute(options: UploadRouteOptions) {
     maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_CAPS.maxFiles,
     maxTotalBytes: options.maxTotalBytes ?? DEFAULT_UPLOAD_CAPS.maxTotalBytes,
   };
-  const maxBytesInFlight = options.maxBytesInFlight ?? 64 * 1024 * 1024;
-  let bytesInFlight = 0;
+  const budget = createUploadBudget({
+    maxBytesInFlight: options.maxBytesInFlight ?? DEFAULT_UPLOAD_BUDGET.maxBytesInFlight,
+    maxParticipantBytesInFlight: options.maxParticipantBytesInFlight ?? uploadBodyLimit(caps),
+    minBytesPerSecond: options.minBytesPerSecond ?? DEFAULT_UPLOAD_BUDGET.minBytesPerSecond,
+    graceMs: DEFAULT_UPLOAD_BUDGET.graceMs,
+  });
   const uploading = new Map<string, number>();
-  /** Holds room for an upload of up to `bytes` for the participant; answers its release, or refuses. */
-  const reserve = (participantId: string, bytes: number) => {
+  /** Counts the participant's upload while it lasts, or refuses a third. */
+  const admit = (participantId: string) => {
     if ((uploading.get(participantId) ?? 0) >= MAX_UPLOADS_PER_PARTICIPANT) {
       throw new HttpRefusal(
         429,
@@ -81,19 +99,8 @@ export function createUploadRoute(options: UploadRouteOptions) {
         { "retry-after": "2" },
       );
     }
-    if (bytesInFlight + bytes > maxBytesInFlight) {
-      throw new HttpRefusal(
-        503,
-        "server_busy",
-        "The server is taking many files at once; try again in a moment.",
-        {},
-        { "retry-after": "5" },
-      );
-    }
-    bytesInFlight += bytes;
     uploading.set(participantId, (uploading.get(participantId) ?? 0) + 1);
     return () => {
-      bytesInFlight -= bytes;
       const left = (uploading.get(participantId) ?? 1) - 1;
       if (left) uploading.set(participantId, left);
       else uploading.delete(participantId);
@@ -105,17 +112,15 @@ export function createUploadRoute(options: UploadRouteOptions) {
   return {
     caps,
     async handle(request: Request, { participantId }: { participantId: string }): Promise<Response> {
-      let release: () => void = () => undefined;
+      let leave: () => void = () => undefined;
+      let body: MeteredUpload | undefined;
       try {
         if (request.method !== "POST")
           throw new HttpRefusal(405, "method_not_allowed", "Use POST.", {}, { allow: "POST" });
-        // Room for the body as its length says, or for the largest allowed: it is read with that cap.
-        const said = Number(request.headers.get("content-length") ?? Number.NaN);
-        const limit = uploadBodyLimit(caps);
-        release = reserve(participantId, Number.isFinite(said) ? Math.min(said, limit) : limit);
+        leave = admit(participantId);
+        body = budget.open(participantId, request.body);
         const checked = await readStudentFiles(
-          // Node's (the server entry's only runtime) web streams are async iterable; the DOM types do not say so.
-          request.body as AsyncIterable<Uint8Array> | null,
+          body.chunks,
           { contentType: request.headers.get("content-type"), contentLength: request.headers.get("content-length") },
           caps,
         );
@@ -132,7 +137,8 @@ export function createUploadRoute(options: UploadRouteOptions) {
         if (error instanceof HttpRefusal) return refusalResponse(error);
         throw error;
       } finally {
-        release();
+        body?.release();
+        leave();
       }
     },
   };

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createScriptedExecutor } from "../../src/harness";
 import { chatFiles, createExecuteCodeTool, createUploadRoute, type UploadedFile } from "../../src/server";
 import { describeModelOutput } from "../../src/server/model-output";
+import { createUploadBudget } from "../../src/server/upload-budget";
 import { finalOutput } from "./tool-runs";
 import { startSandbox } from "./sandbox-fixture";
 
@@ -99,6 +100,120 @@ describe("the upload route", () => {
     await vi.waitFor(() => expect(waiting).toHaveLength(3));
     for (const go of waiting) go();
     expect((await Promise.all([first, second, other])).map((result) => result.status)).toEqual([201, 201, 201]);
+  });
+});
+
+/** A body its test feeds by hand: `send` bytes, then `end` (or never). */
+function handFedBody() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>({
+    start(given) {
+      controller = given;
+    },
+  });
+  return {
+    stream,
+    send: (bytes: number) => controller.enqueue(new Uint8Array(bytes)),
+    end: () => controller.close(),
+  };
+}
+
+async function drain(chunks: AsyncIterable<Uint8Array>) {
+  let size = 0;
+  for await (const chunk of chunks) size += chunk.length;
+  return size;
+}
+
+describe("the memory uploads share", () => {
+  it("is not held by connections that say a large length and send nothing", async () => {
+    const route = routeFor({ maxBytesInFlight: 1024 * 1024 });
+    const idle = [handFedBody(), handFedBody()];
+    const stalled = idle.map(({ stream }) =>
+      route.handle(
+        new Request("http://app.test/api/uploads", {
+          method: "POST",
+          body: stream,
+          duplex: "half",
+          headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(512 * 1024) },
+        } as RequestInit),
+        { participantId: "mallory" },
+      ),
+    );
+    expect(await upload(route, [["scores.csv", "a,b\n1,2\n"]])).toMatchObject({ status: 201 });
+    for (const body of idle) body.end();
+    expect((await Promise.all(stalled)).map((response) => response.status)).toEqual([400, 400]);
+  });
+
+  const budget = (options: Partial<Parameters<typeof createUploadBudget>[0]> = {}) =>
+    createUploadBudget({
+      maxBytesInFlight: 1000,
+      maxParticipantBytesInFlight: 500,
+      minBytesPerSecond: 1_000_000,
+      graceMs: 5_000,
+      ...options,
+    });
+
+  it("holds each body's bytes as they arrive, at most a share for one student, until released", async () => {
+    const shared = budget();
+    const first = handFedBody();
+    const mine = shared.open("mallory", first.stream);
+    first.send(400);
+    first.end();
+    expect(await drain(mine.chunks)).toBe(400);
+    expect(shared.bytesInFlight).toBe(400);
+
+    const second = handFedBody();
+    second.send(200);
+    await expect(drain(shared.open("mallory", second.stream).chunks)).rejects.toMatchObject({
+      status: 429,
+      message: "Your other files on their way are as much as one student may send at once; wait for them.",
+    });
+
+    const ada = handFedBody();
+    const hers = shared.open("ada", ada.stream);
+    ada.send(400);
+    ada.end();
+    expect(await drain(hers.chunks)).toBe(400);
+    const bob = handFedBody();
+    const his = shared.open("bob", bob.stream);
+    bob.send(100);
+    bob.send(150);
+    await expect(drain(his.chunks)).rejects.toMatchObject({ status: 503, code: "server_busy" });
+    his.release();
+    expect(shared.bytesInFlight).toBe(800);
+    hers.release();
+    mine.release();
+    mine.release();
+    expect(shared.bytesInFlight).toBe(0);
+  });
+
+  it("cuts a body slower than the minimum rate, and keeps one that keeps pace", async () => {
+    const shared = budget({
+      maxParticipantBytesInFlight: 10_000,
+      maxBytesInFlight: 10_000,
+      minBytesPerSecond: 10_000,
+      graceMs: 100,
+    });
+    const slow = handFedBody();
+    const trickle = shared.open("mallory", slow.stream);
+    slow.send(100); // buys 10 ms past the grace, then nothing comes
+    await expect(drain(trickle.chunks)).rejects.toMatchObject({
+      status: 408,
+      message: "The file arrived too slowly and was not kept; check the connection and try again.",
+    });
+    trickle.release();
+
+    const steady = handFedBody();
+    const paced = shared.open("ada", steady.stream);
+    const received = drain(paced.chunks);
+    for (let i = 0; i < 3; i += 1) {
+      steady.send(500); // 50 ms of credit each
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    steady.end();
+    expect(await received).toBe(1500);
+    paced.release();
+    expect(shared.bytesInFlight).toBe(0);
   });
 });
 

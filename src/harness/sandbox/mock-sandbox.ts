@@ -7,6 +7,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
 import { MAX_CODE_LENGTH } from "../../contract/input.js";
 import { HttpRefusal } from "../../server/http.js";
+import { uploadBodyLimit } from "../../server/student-files.js";
+import { createUploadBudget, DEFAULT_UPLOAD_BUDGET } from "../../server/upload-budget.js";
 import { sendJson as json } from "../node-json.js";
 import { readJsonBody } from "../read-json-body.js";
 import { changedFiles, type Executor } from "./executor.js";
@@ -158,7 +160,17 @@ export function createMockSandbox(options: MockSandboxOptions) {
   const clockTolerance = options.clockToleranceSeconds ?? 30;
   const replays = createReplayGuard();
   const scheduler = createRunScheduler(options.schedule);
-  const maxUploadFileBytes = options.maxUploadFileBytes ?? DEFAULT_MAX_UPLOAD_FILE_BYTES;
+  const uploadCaps = {
+    maxFileBytes: options.maxUploadFileBytes ?? DEFAULT_MAX_UPLOAD_FILE_BYTES,
+    maxFiles: MAX_UPLOAD_FILES,
+    // No more than one owner may keep (the store's share of each).
+    maxTotalBytes: options.maxFileStoreBytesPerUser ?? DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER,
+  };
+  // Uploads in memory: counted as they arrive, one upload's worth a user, cut when they trickle.
+  const uploadBudget = createUploadBudget({
+    ...DEFAULT_UPLOAD_BUDGET,
+    maxParticipantBytesInFlight: uploadBodyLimit(uploadCaps),
+  });
   const runFiles = createRunFileStore({
     ttlMs: options.fileTtlMs,
     maxBytes: options.maxFileStoreBytes,
@@ -226,12 +238,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
     const claims = await authenticate(req);
     const participant = `${String(claims.tenant_id)}:${claims.sub}`;
     if (!rateAllows(res, participant)) return;
-    const files = await readUpload(req, {
-      maxFileBytes: maxUploadFileBytes,
-      maxFiles: MAX_UPLOAD_FILES,
-      // No more than one owner may keep (the store's share of each).
-      maxTotalBytes: options.maxFileStoreBytesPerUser ?? DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER,
-    });
+    const files = await readUpload(req, uploadCaps, uploadBudget, participant);
     const sessionId = claims.jti!;
     const kept = runFiles.put(sessionId, participant, files);
     if (kept.notKept) {
