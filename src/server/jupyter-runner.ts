@@ -75,6 +75,10 @@ def run(source, namespace):
 
 if "matplotlib.pyplot" in sys.modules:
     sys.modules["matplotlib.pyplot"].show = lambda *args, **kwargs: hand_over_figures()
+# A figure the kernel's own backend shows (pyplot imported by the program): its PNG is the backend's, its words ours.
+get_ipython().display_formatter.mimebundle_formatter.for_type_by_name(
+    "matplotlib.figure", "Figure", lambda figure: {"${FIGURE_TYPE}": {"alt": describe(figure)}}
+)
 import threading
 before = set(threading.enumerate())
 status = run(base64.b64decode(PROGRAM).decode("utf-8"), get_ipython().user_ns)
@@ -109,25 +113,22 @@ const isPixels = (value: unknown): value is number =>
 
 /**
  * A figure in a display message: the runner's (with what the figure says
- * of itself), or a PNG the kernel showed by itself (its size from the
- * PNG's header, its description unknown). "too big" past `maxBytes`, told
+ * of itself), or a PNG the kernel's backend showed (its size from the PNG's
+ * header, its words the runner's where it added them, else unknown). "too big" past `maxBytes`, told
  * from the base64's length before anything is decoded.
  */
 export function figureOf(data: Record<string, unknown>, maxBytes: number): Figure | "too big" | null {
   const own = data[FIGURE_TYPE] as { png?: unknown; alt?: unknown; width?: unknown; height?: unknown } | undefined;
-  const png = own && typeof own.png === "string" ? own.png : data["image/png"];
+  const ownPng = own && typeof own.png === "string" ? own.png : null;
+  const png = ownPng ?? data["image/png"];
   if (typeof png !== "string") return null;
   if (Math.floor((png.length * 3) / 4) > maxBytes) return "too big";
   const bytes = Buffer.from(png, "base64");
-  if (own && png === own.png) {
-    return {
-      bytes,
-      alt: typeof own.alt === "string" && own.alt ? own.alt.slice(0, 300) : "A figure",
-      ...(isPixels(own.width) && isPixels(own.height) ? { width: own.width, height: own.height } : {}),
-    };
-  }
+  const alt = own && typeof own.alt === "string" && own.alt ? own.alt.slice(0, 300) : "A figure";
+  if (ownPng && isPixels(own!.width) && isPixels(own!.height))
+    return { bytes, alt, width: own!.width, height: own!.height };
   // The IHDR chunk: width and height, big-endian, after the 8-byte signature and the chunk's length and type.
   const width = bytes.length >= 24 ? bytes.readUInt32BE(16) : 0;
   const height = bytes.length >= 24 ? bytes.readUInt32BE(20) : 0;
-  return { bytes, alt: "A figure", ...(isPixels(width) && isPixels(height) ? { width, height } : {}) };
+  return { bytes, alt, ...(isPixels(width) && isPixels(height) ? { width, height } : {}) };
 }

@@ -89,12 +89,12 @@ describe("the Jupyter sandbox", () => {
     const result = resultOf(seen) as { files?: ExecuteCodeRunFile[] };
     expect(result).toMatchObject({ status: "completed", exitCode: 0 });
     expect(result.files).toEqual([
-      // Shown by the kernel's own plt.show() in a kernel that had not loaded pyplot: its size, not what it says.
+      // Shown by the kernel's own plt.show() in a kernel that had not loaded pyplot: its PNG's size, the runner's words.
       expect.objectContaining({
         name: "figure-1.png",
         mediaType: "image/png",
         kind: "image",
-        alt: "A figure",
+        alt: "Squares, x: n",
         width: expect.any(Number),
       }),
       expect.objectContaining({ name: "figure-2.png", alt: "Bars", width: 640, height: 480 }),
