@@ -1,0 +1,87 @@
+// The demo on Jupyter kernels, a kernel per chat: the card's programs do
+// what they do on the kit's own sandbox, and a chat's variables are there
+// in its next run and nowhere else.
+import { expect, test } from "@playwright/test";
+import { executeCodeCard } from "../src/testing";
+import { at, python, send } from "./helpers";
+import { PORTS } from "./playwright.config";
+
+test.describe("the demo on Jupyter kernels, a kernel per chat", () => {
+  test("a second message uses a variable the first defined, and a new chat does not see it", async ({ page }) => {
+    await page.goto(at(PORTS.jupyter));
+    await send(page, python('x = 6 * 7\nprint("x is", x)'));
+    const first = executeCodeCard(page, 0);
+    expect(await first.waitForEnd(), await first.root.innerText()).toBe("succeeded");
+    expect(await first.text("stdout")).toBe("x is 42\n");
+
+    await send(page, python("print(x + 1)"));
+    const second = executeCodeCard(page, 1);
+    expect(await second.waitForEnd(), await second.root.innerText()).toBe("succeeded");
+    expect(await second.text("stdout")).toBe("43\n");
+
+    await page.getByRole("button", { name: "New chat" }).click();
+    await expect(page.locator("[data-slot=execute-code]")).toHaveCount(0);
+    await send(page, python("print(x)"));
+    const fresh = executeCodeCard(page, 0);
+    await fresh.waitForPhase("failed");
+    await expect(fresh.error).toHaveText("NameError: name 'x' is not defined");
+    await expect(fresh.code.locator("[data-error]")).toHaveAttribute("data-line", "1");
+  });
+
+  test("print, a traceback that names the program's line, and exit codes", async ({ page }) => {
+    await page.goto(at(PORTS.jupyter));
+    await page.getByRole("button", { name: "Show me a real traceback" }).click();
+    const card = executeCodeCard(page);
+    await card.waitForPhase("failed");
+    expect(await card.exitCode()).toBe(1);
+    await expect(card.error).toHaveText("ZeroDivisionError: division by zero");
+    await expect(card.code.locator("[data-error]")).toHaveAttribute("data-line", "2");
+    expect(await card.text("stdout")).toBe("scores: []\n");
+    const stderr = await card.text("stderr");
+    expect(stderr).toContain("ZeroDivisionError: division by zero");
+    expect(stderr).not.toContain("ipykernel");
+    await expect(page.getByText("The error was: ZeroDivisionError: division by zero")).toBeVisible();
+
+    await page.getByRole("button", { name: "Exit with code 3" }).click();
+    const exited = executeCodeCard(page, 1);
+    await exited.waitForPhase("failed");
+    expect(await exited.exitCode()).toBe(3);
+    expect(await exited.text("stdout")).toBe("leaving early\n");
+  });
+
+  test("a plot shows in the card as a figure with alt text from its title", async ({ page }) => {
+    await page.goto(at(PORTS.jupyter));
+    await page.getByRole("button", { name: "Plot the squares and save them as a CSV" }).click();
+    const card = executeCodeCard(page);
+    expect(await card.waitForEnd(), await card.root.innerText()).toBe("succeeded");
+    const figure = card.root.locator('[data-slot="execute-code-figures"] img');
+    await expect(figure).toHaveAttribute("alt", "Squares, x: n, y: n squared");
+    await expect
+      .poll(() => figure.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+      .toBeGreaterThan(0);
+  });
+
+  test("input() is explained rather than waited for", async ({ page }) => {
+    await page.goto(at(PORTS.jupyter));
+    await send(page, python('name = input("Name? ")\nprint("Hello", name)'));
+    const card = executeCodeCard(page);
+    await card.waitForPhase("failed");
+    expect(await card.text("stderr")).toMatch(
+      /input\(\) cannot read typed input here: put the values in the program\.\n$/,
+    );
+  });
+
+  test("a program past the time limit times out, and the chat's next run works", async ({ page }) => {
+    await page.goto(at(PORTS.jupyter));
+    await send(page, python('print("before the loop", flush=True)\nwhile True:\n    pass'));
+    const card = executeCodeCard(page, 0);
+    await card.waitForPhase("timed-out");
+    await expect(card.message).toContainText("Stopped after 4 s");
+    expect(await card.text("stdout")).toBe("before the loop\n");
+
+    await send(page, python("print(6 * 7)"));
+    const next = executeCodeCard(page, 1);
+    expect(await next.waitForEnd(), await next.root.innerText()).toBe("succeeded");
+    expect(await next.text("stdout")).toBe("42\n");
+  });
+});
