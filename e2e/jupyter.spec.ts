@@ -18,6 +18,10 @@ test.describe("the demo on Jupyter kernels, a kernel per chat", () => {
     const second = executeCodeCard(page, 1);
     expect(await second.waitForEnd(), await second.root.innerText()).toBe("succeeded");
     expect(await second.text("stdout")).toBe("43\n");
+    // The card says which run started from the chat's earlier ones.
+    const continued = '[data-slot="execute-code-continued"]';
+    await expect(second.root.locator(continued)).toHaveText("Continues from earlier runs in this chat");
+    await expect(first.root.locator(continued)).toHaveCount(0);
 
     await page.getByRole("button", { name: "New chat" }).click();
     await expect(page.locator("[data-slot=execute-code]")).toHaveCount(0);

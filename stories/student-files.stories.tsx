@@ -4,7 +4,11 @@ import { AttachmentChip, ExecuteCodeCard, type ExecuteCodeRunFile } from "../src
 import { call, completed } from "./fixtures";
 import { card, slot } from "./story-helpers";
 
-/** A student's files: the chips they attach, what a run used, and the first rows of a table it wrote. */
+/**
+ * What a run starts from and leaves: the chips of the files a student
+ * attaches, what a run used (their files, a chat's earlier variables), and
+ * the first rows of a table it wrote.
+ */
 const meta = {
   title: "ExecuteCodeCard/Student files",
   component: ExecuteCodeCard,
@@ -116,6 +120,16 @@ export const FileGoneBeforeTheRun: Story = {
     await expect(slot(card(canvasElement), "files-gone")).toHaveTextContent(
       "Gone before the run: scores.csv. Files are kept for a while after their last use; attach them again.",
     );
+  },
+};
+
+/** On a sandbox that keeps a chat's Python session (Jupyter, a kernel per chat): the run used an earlier run's variables. */
+export const ContinuesEarlierRuns: Story = {
+  args: call("print(sum(scores) / len(scores))", {
+    result: completed({ stdout: "4.0\n", continued: true }),
+  }),
+  play: async ({ canvasElement }) => {
+    await expect(slot(card(canvasElement), "continued")).toHaveTextContent("Continues from earlier runs in this chat");
   },
 };
 

@@ -94,12 +94,17 @@ describe("labels", () => {
     });
     await show(call("print('x' * 100_000)", { result: completed({ stdout: "x".repeat(100_000) }) }));
     await show(call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) }));
-    // A run given the student's files, which wrote a table longer than the card shows.
+    // A run given the student's files and the chat's earlier variables, which wrote a table longer than the card shows.
     const rows = `n,square\n${Array.from({ length: 40 }, (_, n) => `${n},${n * n}`).join("\n")}\n`;
     await show(
       {
         ...call("x", {
-          result: completed({ files: [squaresCsv], filesUsed: ["scores.csv"], filesGone: ["old.csv"] }),
+          result: completed({
+            files: [squaresCsv],
+            filesUsed: ["scores.csv"],
+            filesGone: ["old.csv"],
+            continued: true,
+          }),
         }),
         fileUrl: () => `data:text/csv,${encodeURIComponent(rows)}`,
       },

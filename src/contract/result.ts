@@ -51,6 +51,8 @@ export const completedResultSchema = v.object({
   filesGone: v.optional(v.array(v.string())),
   /** Given files the program removed: the chat's next runs do not get them. */
   filesRemoved: v.optional(v.array(v.string())),
+  /** True when the run started from the variables earlier runs of its chat left (a sandbox that keeps a chat's session). */
+  continued: v.optional(v.boolean()),
 });
 
 /** The program ran past the time limit; what it printed so far is kept. */
@@ -66,6 +68,7 @@ export const timeoutResultSchema = v.object({
   filesUsed: v.optional(v.array(v.string())),
   filesGone: v.optional(v.array(v.string())),
   filesRemoved: v.optional(v.array(v.string())),
+  continued: v.optional(v.boolean()),
 });
 
 /**

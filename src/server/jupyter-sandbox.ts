@@ -205,6 +205,8 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
           void kernel.shutDown();
           kernel = null;
         }
+        // The chat's earlier runs left this kernel its variables: the card says the run continues them.
+        const continued = kernel !== null;
         if (!kernel) {
           yield { kind: "queued" };
           // Room for one more kernel: the student's own chat kernel idle the longest goes first, then anyone's.
@@ -233,6 +235,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
             "The program left threads or processes running, so this chat's Python session was ended: the next run starts without its variables.";
           outcome.result.stderr = `${stderr}${stderr && !stderr.endsWith("\n") ? "\n" : ""}${notice}\n`;
         }
+        if (continued && outcome.ok && outcome.result.status === "completed") outcome.result.continued = true;
         yield { kind: "done", outcome };
       } finally {
         if (!keep) void kernel?.shutDown();

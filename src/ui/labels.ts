@@ -84,6 +84,8 @@ export interface ExecuteCodeLabels {
   filesUsed: string;
   /** Files the run was to be given that the sandbox no longer kept. */
   filesGone: (names: string) => string;
+  /** A run that started from the variables the chat's earlier runs left. */
+  continued: string;
   /** A table a run wrote, shown in part: its name. */
   tablePreview: (name: string) => string;
   /** Under a table shown in part: how many rows are shown. */
@@ -168,6 +170,7 @@ export const englishLabels: ExecuteCodeLabels = {
   filesUsed: "Used:",
   filesGone: (names) =>
     `Gone before the run: ${names}. Files are kept for a while after their last use; attach them again.`,
+  continued: "Continues from earlier runs in this chat",
   tablePreview: (name) => `First rows of ${name}`,
   tableRowsShown: (rows) => `The first ${rows} rows. Download the file for all of them.`,
 };

@@ -139,12 +139,18 @@ export function Files({ asChild, className, ...props }: FilesProps) {
       </Component>
     );
   }
-  const { used, gone } = view.inputs;
-  if (!PHASE_LOOK[view.phase].output || view.files.length + used.length + gone.length === 0) return null;
+  const { used, gone, continued } = view.inputs;
+  if (!PHASE_LOOK[view.phase].output || (view.files.length + used.length + gone.length === 0 && !continued))
+    return null;
   const figures = view.files.filter((file) => file.kind === "image");
   const others = view.files.filter((file) => file.kind !== "image");
   return (
     <Component data-slot="execute-code-files" className={cn("ecu-files", className)} {...props}>
+      {continued && (
+        <p data-slot="execute-code-continued" className="ecu-files-used">
+          {labels.continued}
+        </p>
+      )}
       {used.length > 0 && (
         <p data-slot="execute-code-files-used" className="ecu-files-used">
           {labels.filesUsed}{" "}

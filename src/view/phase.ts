@@ -99,8 +99,12 @@ export interface ExecuteCodeView {
   output: ExecuteCodeOutput | null;
   /** Figures and files the run left; empty when there are none. */
   files: ExecuteCodeRunFile[];
-  /** Of the files the run was given: those it opened, and those that were gone before it ran. */
-  inputs: { used: string[]; gone: string[] };
+  /**
+   * What the run started from: of the files it was given, those it opened
+   * and those that were gone before it ran; and whether it continued the
+   * chat's earlier runs (their variables were there).
+   */
+  inputs: { used: string[]; gone: string[]; continued: boolean };
   exit: { code: number | null; signal: string | null } | null;
   wallTimeMs: number | null;
   timeoutMs: number | null;
@@ -116,10 +120,17 @@ export interface ExecuteCodeView {
   errorLine: number | null;
 }
 
+/** What a finished or timed-out run started from. */
+const inputsOf = (result: { filesUsed?: string[]; filesGone?: string[]; continued?: boolean }) => ({
+  used: result.filesUsed ?? [],
+  gone: result.filesGone ?? [],
+  continued: result.continued === true,
+});
+
 const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete" | "title"> = {
   output: null,
   files: [],
-  inputs: { used: [], gone: [] },
+  inputs: { used: [], gone: [], continued: false },
   exit: null,
   wallTimeMs: null,
   timeoutMs: null,
@@ -191,7 +202,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
           truncated: normalized.truncated,
         },
         files: normalized.files ?? [],
-        inputs: { used: normalized.filesUsed ?? [], gone: normalized.filesGone ?? [] },
+        inputs: inputsOf(normalized),
         exit: { code: normalized.exitCode, signal: normalized.signal },
         wallTimeMs: normalized.wallTimeMs,
         exception: failed ? pythonException(normalized.stderr) : null,
@@ -207,7 +218,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
           truncated: normalized.truncated,
         },
         files: normalized.files ?? [],
-        inputs: { used: normalized.filesUsed ?? [], gone: normalized.filesGone ?? [] },
+        inputs: inputsOf(normalized),
         wallTimeMs: normalized.wallTimeMs,
         timeoutMs: normalized.timeoutMs,
       };

@@ -207,11 +207,15 @@ describe("a kernel per chat", () => {
   it("keeps a chat's variables for its next run, and no other chat or student sees them", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
     try {
-      expect(await runIn(sandbox, inChat("c1")("scores = [3, 4, 5]\nprint(len(scores))"))).toMatchObject({
-        stdout: "3\n",
+      const first = await runIn(sandbox, inChat("c1")("scores = [3, 4, 5]\nprint(len(scores))"));
+      expect(first).toMatchObject({ stdout: "3\n", exitCode: 0 });
+      // The card says which runs started from the chat's earlier ones.
+      expect(first).not.toHaveProperty("continued");
+      expect(await runIn(sandbox, inChat("c1")("print(sum(scores))"))).toMatchObject({
+        stdout: "12\n",
         exitCode: 0,
+        continued: true,
       });
-      expect(await runIn(sandbox, inChat("c1")("print(sum(scores))"))).toMatchObject({ stdout: "12\n", exitCode: 0 });
       // An error in a run keeps the chat's kernel and what it held.
       expect(await runIn(sandbox, inChat("c1")("1 / 0"))).toMatchObject({ exitCode: 1 });
       expect(await runIn(sandbox, inChat("c1")("print(max(scores))"))).toMatchObject({ stdout: "5\n" });
@@ -219,6 +223,7 @@ describe("a kernel per chat", () => {
         const result = await runIn(sandbox, other("print(scores)"));
         expect(result.exitCode).toBe(1);
         expect(result.stderr).toMatch(/NameError: name 'scores' is not defined\n$/);
+        expect(result).not.toHaveProperty("continued");
       }
     } finally {
       await sandbox.close();
