@@ -23,6 +23,7 @@ import { chromiumArgs, chromiumPath } from "../scripts/chromium.ts";
 import { createPythonTokenizer } from "../src/ui/highlight/python-tokenizer";
 import { largeProgram } from "../stories/fixtures";
 import { demoSpeed } from "./demo-speed.ts";
+import { backendFigures } from "./backends.ts";
 import { engineFigures } from "./engine-figures.ts";
 import { median } from "./median.ts";
 import { expectedTokens } from "./page/colours";
@@ -511,6 +512,7 @@ async function serverFigures() {
   };
   return {
     engines,
+    backends: await backendFigures(),
     toolOverhead: median(times),
     pyodidePrint: median(pooled),
     pyodideBackToBack: median(backToBack),
@@ -544,6 +546,42 @@ const row = (
 ) =>
   `| ${area} | ${figure} | ${kit} | ${baseline} | ${ratio} | ${budget} | ${holds === null ? "" : holds ? "yes" : "**no**"} |`;
 const ratio = (a: number, b2: number) => `${(b2 / a).toFixed(1)}×`;
+/** The backends side by side: Jupyter a kernel per chat in the kit's column, per run and codeapi beside it. */
+const backendRows = (backends: Awaited<ReturnType<typeof backendFigures>>) => {
+  const { codeapi, perRun, perChat } = backends;
+  if (!perChat || !perRun) return [];
+  const three = (pick: (f: NonNullable<typeof codeapi>) => string) =>
+    `${pick(perChat)} / ${pick(perRun)} / ${codeapi ? pick(codeapi) : "—"}`;
+  return [
+    row(
+      "6 backends",
+      "`print(1)` in a chat, Jupyter per chat / per run / codeapi",
+      three((f) => ms(f.print)),
+      "",
+      "",
+      "",
+      null,
+    ),
+    row(
+      "6 backends",
+      "a small plot shown, same order",
+      three((f) => ms(f.plot)),
+      "",
+      "",
+      "",
+      null,
+    ),
+    row(
+      "6 backends",
+      "one-line runs a second, 4 at a time, a chat each, same order",
+      three((f) => f.perSecond.toFixed(1)),
+      "",
+      "",
+      "",
+      null,
+    ),
+  ];
+};
 const count = (values: number[]) => String(median(values));
 const baselines =
   "the naive baseline calls shiki's `codeToHtml` (JavaScript regex engine, stock Python grammar) on every delta and sets the HTML, as common chat kits do; the same-tokenizer row re-highlights the whole program with the kit's own tokenizer on every delta";
@@ -795,6 +833,7 @@ const rows = [
           "",
           null,
         ),
+        ...backendRows(server.backends),
         ...(server.engines.cpython
           ? [
               row(
