@@ -30,6 +30,12 @@ export interface JupyterSandboxOptions {
   maxKernels?: number;
   /** Chat kernels one student has at once; past it, their kernel idle the longest goes. @default 3 */
   maxChatKernelsPerStudent?: number;
+  /**
+   * Runs on a kernel of their own (a kernel per run, or a run without a
+   * chat) one student has at once; past it, their next run is `busy`, so
+   * that no student takes every kernel. @default 2
+   */
+  maxRunsPerStudent?: number;
 }
 
 /** A chat's kernel, while it has one: busy with a run or waiting for the next. */
@@ -59,6 +65,9 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
   const idleMs = options.idleMs ?? 600_000;
   const maxKernels = options.maxKernels ?? 32;
   const maxPerStudent = options.maxChatKernelsPerStudent ?? 3;
+  const maxRunsPerStudent = options.maxRunsPerStudent ?? 2;
+  // Runs on kernels of their own, by student, while they last.
+  const ownRuns = new Map<string, number>();
   // In the order they were last used: the one idle the longest first.
   const chats = new Map<string, ChatKernel>();
   // Kernels started and not yet shut down, of every mode: what the Jupyter server holds for this sandbox.
@@ -188,6 +197,13 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         return;
       }
       const owner = JSON.stringify([request.tenantId, request.participantId]);
+      if (!key && (ownRuns.get(owner) ?? 0) >= maxRunsPerStudent) {
+        const message =
+          "Your programs already running use every Python kernel one student may have; wait for one to end.";
+        yield { kind: "done", outcome: sandboxBusy(message) };
+        return;
+      }
+      if (!key) ownRuns.set(owner, (ownRuns.get(owner) ?? 0) + 1);
       // A chat's kernel lost while it waited (it died, its connection broke) is shut down, never left running.
       if (held?.kernel?.lost) void held.kernel.shutDown();
       let kernel: Kernel | null = held?.kernel && !held.kernel.lost ? held.kernel : null;
@@ -238,6 +254,11 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         if (continued && outcome.ok && outcome.result.status === "completed") outcome.result.continued = true;
         yield { kind: "done", outcome };
       } finally {
+        if (!key) {
+          const left = (ownRuns.get(owner) ?? 1) - 1;
+          if (left) ownRuns.set(owner, left);
+          else ownRuns.delete(owner);
+        }
         if (!keep) void kernel?.shutDown();
         if (key && chat) {
           chat.busy = false;

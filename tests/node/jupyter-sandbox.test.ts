@@ -158,6 +158,44 @@ describe("the Jupyter sandbox", () => {
     expect(await noKernelsLeft()).toEqual([]);
   }, 60_000);
 
+  it("one student's runs do not take every kernel: past their share, their next run is busy, another's goes", async () => {
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, maxRunsPerStudent: 1 });
+    const stop = new AbortController();
+    try {
+      let going!: () => void;
+      const started = new Promise<void>((resolve) => (going = resolve));
+      const long = (async () => {
+        const run = sandbox.run(request("import time\nprint('going', flush=True)\ntime.sleep(30)", stop.signal));
+        for await (const event of run) if (event.kind === "output") going();
+      })().catch(() => undefined);
+      await started;
+      const again: SandboxEvent[] = [];
+      for await (const event of sandbox.run(request("print(2)"))) again.push(event);
+      expect(again.at(-1)).toMatchObject({
+        kind: "done",
+        outcome: {
+          ok: false,
+          result: {
+            status: "busy",
+            message: "Your programs already running use every Python kernel one student may have; wait for one to end.",
+          },
+        },
+      });
+      const other: SandboxEvent[] = [];
+      for await (const event of sandbox.run({ ...request("print(3)"), participantId: "bob" })) other.push(event);
+      expect(resultOf(other)).toMatchObject({ status: "completed", stdout: "3\n" });
+      stop.abort(new Error("done"));
+      await long;
+      // Once it ended, the student's next run goes.
+      const after: SandboxEvent[] = [];
+      for await (const event of sandbox.run(request("print(4)"))) after.push(event);
+      expect(resultOf(after)).toMatchObject({ status: "completed", stdout: "4\n" });
+    } finally {
+      stop.abort(new Error("done"));
+      await sandbox.close();
+    }
+  }, 90_000);
+
   it("through the tool: a program past the time limit is a timeout that keeps its output, and its kernel goes", async () => {
     const tool = createExecuteCodeTool({
       sandbox: createJupyterSandbox({ url: jupyter.url, token: jupyter.token }),
