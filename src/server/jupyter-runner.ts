@@ -108,13 +108,16 @@ export interface Figure {
   height?: number;
 }
 
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
 const isPixels = (value: unknown): value is number =>
   typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 100_000;
 
 /**
  * A figure in a display message: the runner's (with what the figure says
  * of itself), or a PNG the kernel's backend showed (its size from the PNG's
- * header, its words the runner's where it added them, else unknown). "too big" past `maxBytes`, told
+ * header, its words the runner's where it added them, else unknown). Bytes
+ * that are not a PNG are no figure. "too big" past `maxBytes`, told
  * from the base64's length before anything is decoded.
  */
 export function figureOf(data: Record<string, unknown>, maxBytes: number): Figure | "too big" | null {
@@ -124,6 +127,8 @@ export function figureOf(data: Record<string, unknown>, maxBytes: number): Figur
   if (typeof png !== "string") return null;
   if (Math.floor((png.length * 3) / 4) > maxBytes) return "too big";
   const bytes = Buffer.from(png, "base64");
+  // Served from the app's origin as image/png: only what is one.
+  if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return null;
   const alt = own && typeof own.alt === "string" && own.alt ? own.alt.slice(0, 300) : "A figure";
   if (ownPng && isPixels(own!.width) && isPixels(own!.height))
     return { bytes, alt, width: own!.width, height: own!.height };

@@ -15,7 +15,7 @@ export interface HeldFileOwner {
 export interface RunFileHolderOptions {
   /** How long a run's files are kept after the run. @default 1 800 000 (30 minutes) */
   ttlMs?: number;
-  /** Bytes held across all runs; the oldest runs' files go first past it. @default 256 MiB */
+  /** Bytes held across all runs; past it, the oldest files of the student holding the most go first. @default 256 MiB */
   maxBytes?: number;
   /** Bytes held for one student; past it, their own oldest runs' files go, never another's. @default 32 MiB */
   maxBytesPerOwner?: number;
@@ -77,9 +77,15 @@ export function createRunFileHolder(options: RunFileHolderOptions = {}) {
         theirs -= held.bytes;
         drop(oldest);
       }
-      for (const [oldest] of runs) {
-        if (total <= maxBytes || oldest === sessionId) break;
-        drop(oldest);
+      // Past the whole cap, the student holding the most gives way first: many students' worth
+      // of one person's cookies cannot push out everyone else's files.
+      while (total > maxBytes) {
+        const held = new Map<string, number>();
+        for (const [id, other] of runs)
+          if (id !== sessionId) held.set(other.owner, (held.get(other.owner) ?? 0) + other.bytes);
+        if (!held.size) break;
+        const most = [...held].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+        drop([...runs].find(([id, other]) => other.owner === most && id !== sessionId)![0]);
       }
       return kept;
     },
