@@ -173,7 +173,7 @@ export function createExecuteCodeTool(
             ? `there is no network. `
             : `there is no network and nothing is kept between runs, so put everything the program needs in it. `) +
         (sandbox.keepsVariables && ctx.chatId
-          ? `The runs of this chat share one Python session: variables, functions and imports of earlier runs are still there, unless a run was stopped or the session was idle for long, when it starts again empty. `
+          ? `The runs of this chat share one Python session: variables, functions, imports and the files in the working directory of earlier runs are still there, unless a run was stopped or the session was idle for long, when it starts again empty. Files a run writes there are shown to the student. `
           : "") +
         `Print what you want to see. ` +
         `Runs stop after ${Math.round(timeoutMs / 1000)} s.`,

@@ -1,18 +1,25 @@
 // One program on a connected kernel, and how a kernel that cannot be had is told.
 import type { ExecuteCodeResult } from "../contract/index.js";
 import { CappedText } from "../contract/truncate.js";
+import { uniqueFileName } from "../contract/file-name.js";
 import {
   EXIT_TYPE,
   figureOf,
   MAX_FIGURE_BYTES,
   MAX_FIGURES,
+  MAX_FILE_BYTES,
+  MAX_FILES,
   MAX_RUN_FIGURE_BYTES,
+  MAX_RUN_FILE_BYTES,
   runnerCell,
+  writtenFilesOf,
   type Figure,
+  type WrittenFile,
 } from "./jupyter-runner.js";
-import type { RunFileHolder } from "./run-file-holder.js";
+import { mediaTypeOfName } from "./media-type.js";
+import type { HeldFile, RunFileHolder } from "./run-file-holder.js";
 import { readRetryAfterMs } from "./retry-after.js";
-import { sandboxBusy, sandboxError, type SandboxOutcome } from "./sandbox-client.js";
+import { sandboxBusy, sandboxError, SHOWN_IMAGES, type SandboxOutcome } from "./sandbox-client.js";
 import { outputSoFar } from "./sandbox-stream.js";
 import type { SandboxEvent, SandboxRunRequest } from "./sandbox.js";
 
@@ -73,6 +80,15 @@ export async function* execute(
   const figures: Figure[] = [];
   let figureBytes = 0;
   let figuresCut = 0;
+  const written: WrittenFile[] = [];
+  let writtenBytes = 0;
+  let writtenCut = 0;
+  const roomForWritten = (bytes: number) => {
+    if (written.length >= MAX_FILES || bytes > MAX_FILE_BYTES || writtenBytes + bytes > MAX_RUN_FILE_BYTES)
+      return false;
+    writtenBytes += bytes;
+    return true;
+  };
   const signals = new EventQueue<"output" | "aborted" | { ended: string }>();
   let outputWaiting = false;
   const take = (message: KernelMessage) => {
@@ -97,6 +113,11 @@ export async function* execute(
       else if (figure) {
         figures.push(figure);
         figureBytes += figure.bytes.length;
+      }
+      const files = writtenFilesOf(data, roomForWritten);
+      if (files) {
+        written.push(...files.files);
+        writtenCut += files.cut;
       }
     }
   };
@@ -129,20 +150,27 @@ export async function* execute(
       break;
     }
     const wallTimeMs = Math.round(performance.now() - started);
-    const files = holder
-      .keep(
-        request,
-        figures.map((figure, n) => ({ name: `figure-${n + 1}.png`, mediaType: "image/png", bytes: figure.bytes })),
-      )
-      .map((held, n) => ({
-        name: held.name,
-        mediaType: held.mediaType,
-        size: held.bytes.length,
-        kind: "image" as const,
-        alt: figures[n]!.alt,
-        ...(figures[n]!.width && figures[n]!.height ? { width: figures[n]!.width, height: figures[n]!.height } : {}),
-        ref: held.ref,
-      }));
+    // The files it wrote by their names, its figures beside them under names of their own.
+    const taken = new Set(written.map((file) => file.name));
+    const named: Array<HeldFile & Partial<Pick<Figure, "alt" | "width" | "height">>> = [
+      ...written.map((file) => ({ ...file, mediaType: mediaTypeOfName(file.name) })),
+      ...figures.map((figure, n) => {
+        const name = uniqueFileName(`figure-${n + 1}.png`, taken);
+        taken.add(name);
+        return { ...figure, name, mediaType: "image/png" };
+      }),
+    ];
+    const held = holder.keep(request, named);
+    const files = held.map((file) => ({
+      name: file.name,
+      mediaType: file.mediaType,
+      size: file.bytes.length,
+      kind: SHOWN_IMAGES.has(file.mediaType) ? ("image" as const) : ("file" as const),
+      ...(file.alt ? { alt: file.alt } : {}),
+      ...(file.width && file.height ? { width: file.width, height: file.height } : {}),
+      ref: file.ref,
+    }));
+    const cut = figuresCut + writtenCut + named.length - held.length;
     const result: ExecuteCodeResult = {
       status: "completed",
       // No exit said: the runner itself did not finish (the kernel's own error).
@@ -153,7 +181,7 @@ export async function* execute(
       wallTimeMs,
       truncated: { stdout: stdout.cut, stderr: stderr.cut },
       ...(files.length ? { files } : {}),
-      ...(figuresCut ? { filesCut: figuresCut } : {}),
+      ...(cut ? { filesCut: cut } : {}),
     };
     return { outcome: { ok: true, result }, leftRunning };
   } finally {

@@ -3,20 +3,91 @@
 export const EXIT_TYPE = "application/vnd.execute-code-ui.exit+json";
 /** How it hands over a figure with its alt text and size: a display message of this type. */
 const FIGURE_TYPE = "application/vnd.execute-code-ui.figure+json";
+/** How it hands over the files a run wrote: a display message of this type. */
+export const FILES_TYPE = "application/vnd.execute-code-ui.files+json";
 /** Figures a run may leave, each at most this big, together at most that; the rest are counted, not kept. */
 export const MAX_FIGURES = 10;
 export const MAX_FIGURE_BYTES = 5 * 1024 * 1024;
 export const MAX_RUN_FIGURE_BYTES = 16 * 1024 * 1024;
+/** Files a run may leave, as the harness's sandbox allows; the rest are counted, not kept. */
+export const MAX_FILES = 20;
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_RUN_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Runs the program as `python -c` would: its frames named `<exec>` as in the
  * kit's own sandbox, `sys.exit` taken as the exit code, and the traceback
  * starting at the program (not at this runner). It runs in the kernel's own
- * namespace; the runner's names stay in a dictionary of their own.
+ * namespace; the runner's names stay in a dictionary of their own. Its
+ * working directory is the kernel's own, made on its first run and removed
+ * when it ends; the files a run changed there are handed over after it.
  */
 const RUNNER = `
-import base64, io, sys, traceback
+import atexit, base64, io, os, shutil, stat, sys, tempfile, traceback, types
 from IPython.display import publish_display_data
+
+state = sys.modules.get("execute_code_ui_state")
+if state is None:
+    # Not the server's directory, which every kernel on it shares: one of this kernel's own.
+    state = types.ModuleType("execute_code_ui_state")
+    state.workdir = tempfile.mkdtemp(prefix="execute-code-ui-")
+    atexit.register(shutil.rmtree, state.workdir, True)
+    sys.modules["execute_code_ui_state"] = state
+os.makedirs(state.workdir, exist_ok=True)
+os.chdir(state.workdir)
+
+def files_now():
+    # Regular files only, never through a link; at most 10,000 entries, 16 folders deep.
+    found = {}
+    top = state.workdir.count(os.sep)
+    for folder, folders, names in os.walk(state.workdir):
+        if folder.count(os.sep) - top >= 16:
+            folders[:] = []
+        for name in names:
+            if len(found) >= 10000:
+                return found
+            path = os.path.join(folder, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                found[os.path.relpath(path, state.workdir)] = (info.st_ino, info.st_size, info.st_mtime_ns)
+    return found
+
+def read_regular(path, limit):
+    # At most limit + 1 bytes of a regular file, never blocked on a FIFO: past the limit it is not kept.
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+def hand_over_files(before):
+    kept, cut, total = [], 0, 0
+    for name in sorted(name for name, mark in files_now().items() if before.get(name) != mark):
+        room = min(${MAX_FILE_BYTES}, ${MAX_RUN_FILE_BYTES} - total)
+        try:
+            data = read_regular(os.path.join(state.workdir, name), room) if len(kept) < ${MAX_FILES} else None
+        except OSError:
+            data = None
+        if data is None or len(data) > room:
+            cut += 1
+            continue
+        total += len(data)
+        shown = os.fsencode(name).decode("utf-8", "replace")
+        kept.append({"name": shown, "data": base64.b64encode(data).decode()})
+    if kept or cut:
+        publish_display_data({"${FILES_TYPE}": {"files": kept, "cut": cut}})
 
 def describe(figure):
     parts = []
@@ -81,11 +152,16 @@ get_ipython().display_formatter.mimebundle_formatter.for_type_by_name(
 )
 import threading
 before = set(threading.enumerate())
+files_before = files_now()
 status = run(base64.b64decode(PROGRAM).decode("utf-8"), get_ipython().user_ns)
 try:
     hand_over_figures()
 except Exception:
     pass
+try:
+    hand_over_files(files_before)
+except Exception as error:
+    print(f"The files the program wrote could not be handed over: {error}", file=sys.stderr)
 # What the program started and left running: it would go on past the run's time.
 left = [thread for thread in threading.enumerate() if thread not in before and thread.is_alive()]
 if "multiprocessing" in sys.modules:
@@ -136,4 +212,36 @@ export function figureOf(data: Record<string, unknown>, maxBytes: number): Figur
   const width = bytes.length >= 24 ? bytes.readUInt32BE(16) : 0;
   const height = bytes.length >= 24 ? bytes.readUInt32BE(20) : 0;
   return { bytes, alt, ...(isPixels(width) && isPixels(height) ? { width, height } : {}) };
+}
+
+/** A file a run wrote, as the runner handed it over. */
+export interface WrittenFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * The files in a display message of the runner's (a program can send one
+ * too: it is no more than writing them), each kept while `room` says there
+ * is room for it, told from the base64's length before anything is decoded;
+ * the rest, and those the runner counted, are `cut`.
+ */
+export function writtenFilesOf(
+  data: Record<string, unknown>,
+  room: (bytes: number) => boolean,
+): { files: WrittenFile[]; cut: number } | null {
+  const sent = data[FILES_TYPE] as { files?: unknown; cut?: unknown } | undefined;
+  if (!sent || !Array.isArray(sent.files)) return null;
+  const files: WrittenFile[] = [];
+  let cut = typeof sent.cut === "number" && Number.isInteger(sent.cut) && sent.cut > 0 ? sent.cut : 0;
+  for (const entry of sent.files as Array<{ name?: unknown; data?: unknown }>) {
+    const { name, data: encoded } = entry ?? {};
+    if (typeof name !== "string" || !name || name.length > 1024 || typeof encoded !== "string") continue;
+    if (!room(Math.floor((encoded.length * 3) / 4))) {
+      cut++;
+      continue;
+    }
+    files.push({ name, bytes: Buffer.from(encoded, "base64") });
+  }
+  return { files, cut };
 }

@@ -53,7 +53,10 @@ export function createRunFileHolder(options: RunFileHolderOptions = {}) {
   };
   return {
     /** Keeps one run's files; their references, in the order given. Past the cap, older runs' files go. */
-    keep(owner: HeldFileOwner, files: HeldFile[]): Array<HeldFile & { ref: { sessionId: string; fileId: string } }> {
+    keep<F extends HeldFile>(
+      owner: HeldFileOwner,
+      files: F[],
+    ): Array<F & { ref: { sessionId: string; fileId: string } }> {
       const now = Date.now();
       sweep(now);
       const sessionId = randomUUID();

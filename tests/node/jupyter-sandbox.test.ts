@@ -269,13 +269,56 @@ describe("a kernel per chat", () => {
     expect(await noKernelsLeft()).toEqual([]);
   }, 90_000);
 
+  it("hands over the files a run wrote in its kernel's own directory, within the caps, to their owner", async () => {
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
+    try {
+      const program = [
+        "import os",
+        'open("means.csv", "w").write("student,mean\\nada,4.5\\n")',
+        'os.makedirs("out", exist_ok=True)',
+        'open("out/notes.txt", "w").write("hello")',
+        'open("big.bin", "wb").write(b"x" * (11 * 1024 * 1024))',
+        'os.symlink("/etc/passwd", "passwd")',
+        "print(os.getcwd() != os.path.expanduser('~'))",
+      ].join("\n");
+      const first = await runIn(sandbox, inChat("files")(program));
+      expect(first).toMatchObject({ status: "completed", exitCode: 0, stdout: "True\n", filesCut: 1 });
+      const files = (first as { files?: ExecuteCodeRunFile[] }).files!;
+      expect(files.map((file) => [file.name, file.mediaType, file.kind, file.size])).toEqual([
+        ["means.csv", "text/csv", "file", 21],
+        ["out/notes.txt", "text/plain", "file", 5],
+      ]);
+      const route = createRunFileRoute({ sandbox, tenantId: "course-7" });
+      const url = `http://localhost/api/files/${files[0]!.ref.sessionId}/${files[0]!.ref.fileId}`;
+      expect(await (await route.handle(new Request(url), { participantId: "ada" })).text()).toBe(
+        "student,mean\nada,4.5\n",
+      );
+      expect((await route.handle(new Request(url), { participantId: "eve" })).status).toBe(404);
+      // The chat's next run finds them where it left them, and hands over only what it changed.
+      const next = await runIn(
+        sandbox,
+        inChat("files")('print(open("means.csv").read().count("\\n"))\nopen("out/notes.txt", "a").write("!")'),
+      );
+      expect(next).toMatchObject({ stdout: "2\n", continued: true });
+      expect((next as { files?: ExecuteCodeRunFile[] }).files!.map((file) => [file.name, file.size])).toEqual([
+        ["out/notes.txt", 6],
+      ]);
+      // Another chat's kernel has a directory of its own.
+      expect(await runIn(sandbox, inChat("other")('import os\nprint(sorted(os.listdir(".")))'))).toMatchObject({
+        stdout: "[]\n",
+      });
+    } finally {
+      await sandbox.close();
+    }
+  }, 90_000);
+
   it("tells the model that a chat's runs share one Python session, and only where they do", async () => {
     const shared = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
     const fresh = createJupyterSandbox({ url: jupyter.url, token: jupyter.token });
     const description = (sandbox: typeof shared, chatId?: string) =>
       createExecuteCodeTool({ sandbox, participantId: "ada", tenantId: "course-7", ...(chatId ? { chatId } : {}) })
         .description!;
-    expect(description(shared, "c1")).toMatch(/share one Python session: variables, functions and imports/);
+    expect(description(shared, "c1")).toMatch(/share one Python session: variables, functions, imports and the files in the working directory/);
     expect(description(fresh, "c1")).toMatch(/nothing is kept between runs/);
     expect(description(shared)).toMatch(/nothing is kept between runs/);
     // A figure an earlier run of the chat made is not handed to the next run, which would be refused for it.
@@ -294,7 +337,7 @@ describe("a kernel per chat", () => {
       files: [figure],
     });
     expect(await finalOutput(after, "print(1)")).toMatchObject({ status: "completed", stdout: "1\n" });
-    // It keeps no files: the model is not told of a working directory that holds them.
+    // It takes none of the chat's files: the model is not told of a working directory that holds them.
     const withFiles = createExecuteCodeTool({
       sandbox: shared,
       participantId: "ada",
@@ -302,7 +345,7 @@ describe("a kernel per chat", () => {
       chatId: "c1",
       files: [],
     });
-    expect(withFiles.description).not.toMatch(/working directory/);
+    expect(withFiles.description).not.toMatch(/holds the files the student attached/);
   });
 
   it("a student's chat kernels are bounded: the one idle the longest goes, never another student's; a full sandbox is busy", async () => {

@@ -3,7 +3,7 @@ import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequ
 import { inheritedDescriptors, sandboxStdio } from "./inherited-descriptors.js";
 import { createLineSplitter } from "./line-splitter.js";
 import { processTreeRss } from "./process-memory.js";
-import { mediaTypeOfName } from "./run-directory.js";
+import { mediaTypeOfName } from "../../server/media-type.js";
 import { isRelativePath } from "./run-inputs.js";
 
 // What this process was handed without close-on-exec: read once, replaced by /dev/null in every interpreter.

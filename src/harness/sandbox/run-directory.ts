@@ -1,9 +1,7 @@
 import { constants } from "node:fs";
 import { open, opendir } from "node:fs/promises";
-import { Mime } from "mime";
-import otherTypes from "mime/types/other.js";
-import standardTypes from "mime/types/standard.js";
 import { uniqueFileName } from "../../contract/file-name.js";
+import { mediaTypeOfName } from "../../server/media-type.js";
 import type { RunFileInput, RunFileOutput } from "./executor.js";
 
 /** The caps on the files one run may leave. */
@@ -24,11 +22,6 @@ const MAX_ENTRIES = 10_000;
 const MAX_DEPTH = 16;
 // Never a link, never blocked on a FIFO.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-const mime = new Mime(standardTypes, otherTypes).define({ "text/x-python": ["py"] }, true);
-
-/** The media type a file's name suggests. */
-export const mediaTypeOfName = (name: string) => mime.getType(name) ?? "application/octet-stream";
 
 /** A regular file's bytes if it has at most `limit` of them; null for anything else. */
 async function readRegular(path: string | Buffer, limit: number): Promise<Buffer | null> {

@@ -1,0 +1,8 @@
+import { Mime } from "mime";
+import otherTypes from "mime/types/other.js";
+import standardTypes from "mime/types/standard.js";
+
+const mime = new Mime(standardTypes, otherTypes).define({ "text/x-python": ["py"] }, true);
+
+/** The media type a file's name suggests: what a file a run wrote is served and shown as. */
+export const mediaTypeOfName = (name: string) => mime.getType(name) ?? "application/octet-stream";
