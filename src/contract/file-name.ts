@@ -6,6 +6,20 @@ const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}<>:"|?*\\/]/gu;
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length;
 
+/** The longest start of `text` of at most `budget` UTF-8 bytes, whole characters only, in one pass. */
+function utf8Prefix(text: string, budget: number): string {
+  let used = 0;
+  let end = 0;
+  for (const char of text) {
+    const point = char.codePointAt(0)!;
+    const size = point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
+    if (used + size > budget) break;
+    used += size;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
+
 /**
  * The name a student's file is stored under in the sandbox: the last path
  * segment of what they gave, with control, bidi and path characters made
@@ -15,17 +29,18 @@ const utf8Length = (text: string) => new TextEncoder().encode(text).length;
 export function safeFileName(given: string): string {
   const last = given.split(/[/\\]/).filter(Boolean).at(-1) ?? "";
   // No leading dot: never `.`, `..` or a hidden file.
+  // Each step is linear in the name's length, however long a name a request carries.
   let name =
     last
       .normalize("NFC")
       .replace(UNSAFE, "_")
-      .replace(/^[\s.]+|\s+$/g, "") || "file";
+      .replace(/^[\s.]+/, "")
+      .trimEnd() || "file";
   if (utf8Length(name) > MAX_NAME_BYTES) {
     const dot = name.lastIndexOf(".");
     const extension = dot > 0 && name.length - dot <= 10 ? name.slice(dot) : "";
-    let stem = name.slice(0, name.length - extension.length);
-    while (utf8Length(stem + extension) > MAX_NAME_BYTES) stem = Array.from(stem).slice(0, -1).join("");
-    name = stem + extension;
+    name =
+      utf8Prefix(name.slice(0, name.length - extension.length), MAX_NAME_BYTES - utf8Length(extension)) + extension;
   }
   return name;
 }

@@ -22,6 +22,8 @@ export interface CheckedStudentFile {
   mediaType: string;
 }
 
+const MAX_GIVEN_NAME_CHARS = 1024;
+
 /** The whole upload is refused past this: every file at its largest, and the framing. */
 export const uploadBodyLimit = (caps: StudentFileCaps) =>
   Math.min(caps.maxFiles * caps.maxFileBytes, caps.maxTotalBytes) + 64 * 1024;
@@ -46,6 +48,14 @@ export function checkStudentFiles(form: FormData, caps: StudentFileCaps): Checke
   if (given.reduce((sum, file) => sum + file.size, 0) > caps.maxTotalBytes) throw uploadTooLarge(caps);
   const taken = new Set<string>();
   return given.map((file) => {
+    // A name no file system gives: refused before any work on it.
+    if (file.name.length > MAX_GIVEN_NAME_CHARS) {
+      throw new HttpRefusal(
+        400,
+        "file_name_too_long",
+        `A file's name may be at most ${MAX_GIVEN_NAME_CHARS} characters; rename the file and attach it again.`,
+      );
+    }
     const name = uniqueFileName(safeFileName(file.name), taken);
     const mediaType = studentFileType(name);
     if (!mediaType) {

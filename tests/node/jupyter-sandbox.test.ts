@@ -318,7 +318,9 @@ describe("a kernel per chat", () => {
     const description = (sandbox: typeof shared, chatId?: string) =>
       createExecuteCodeTool({ sandbox, participantId: "ada", tenantId: "course-7", ...(chatId ? { chatId } : {}) })
         .description!;
-    expect(description(shared, "c1")).toMatch(/share one Python session: variables, functions, imports and the files in the working directory/);
+    expect(description(shared, "c1")).toMatch(
+      /share one Python session: variables, functions, imports and the files in the working directory/,
+    );
     expect(description(fresh, "c1")).toMatch(/nothing is kept between runs/);
     expect(description(shared)).toMatch(/nothing is kept between runs/);
     // A figure an earlier run of the chat made is not handed to the next run, which would be refused for it.

@@ -73,6 +73,20 @@ describe("the upload route", () => {
     });
   });
 
+  it("refuses a name longer than any file system gives, and keeps a long one's start and extension in 120 bytes", async () => {
+    expect(await upload(routeFor(), [[`${"a".repeat(2000)}.csv`, "1"]])).toEqual({
+      status: 400,
+      body: {
+        error: "file_name_too_long",
+        message: "A file's name may be at most 1024 characters; rename the file and attach it again.",
+      },
+    });
+    const { body } = await upload(routeFor(), [[`${"é".repeat(300)} ${" ".repeat(300)}x.csv`, "1"]]);
+    const stored = body.files![0]!.storedName;
+    expect(stored).toBe(`${"é".repeat(58)}.csv`);
+    expect(Buffer.byteLength(stored)).toBeLessThanOrEqual(120);
+  });
+
   it("says the file did not reach a sandbox that is down, and one student has at most two uploads on the way", async () => {
     const down = createUploadRoute({ sandboxUrl: "http://127.0.0.1:9", signing: sandbox.signing, tenantId: "t" });
     expect(await upload(down, [["a.csv", "1"]])).toEqual({
