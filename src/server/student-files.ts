@@ -1,3 +1,4 @@
+import { Busboy } from "@fastify/busboy";
 import { bytesInWords } from "../contract/bytes-in-words.js";
 import { safeFileName, STUDENT_FILE_EXTENSIONS, studentFileType, uniqueFileName } from "../contract/file-name.js";
 import { HttpRefusal, mediaTypeOf } from "./http.js";
@@ -23,6 +24,9 @@ export interface CheckedStudentFile {
 }
 
 const MAX_GIVEN_NAME_CHARS = 1024;
+/** Text fields an upload may carry beside its files (they are not read). */
+const MAX_FIELDS = 8;
+const PARSE_SLICE_BYTES = 64 * 1024;
 
 /** The whole upload is refused past this: every file at its largest, and the framing. */
 export const uploadBodyLimit = (caps: StudentFileCaps) =>
@@ -41,8 +45,7 @@ const uploadTooLarge = (caps: StudentFileCaps) =>
  * a safe name (`safeFileName`) unique in the upload. Refuses the whole
  * upload with the reason in words (400, 413, 415) rather than keep part of it.
  */
-export function checkStudentFiles(form: FormData, caps: StudentFileCaps): CheckedStudentFile[] {
-  const given = [...form.values()].filter((value): value is File => typeof value !== "string");
+export function checkStudentFiles(given: GivenFile[], caps: StudentFileCaps): CheckedStudentFile[] {
   if (!given.length) throw new HttpRefusal(400, "no_files", "The upload has no files.");
   if (given.length > caps.maxFiles) throw uploadTooLarge(caps);
   if (given.reduce((sum, file) => sum + file.size, 0) > caps.maxTotalBytes) throw uploadTooLarge(caps);
@@ -74,14 +77,24 @@ export function checkStudentFiles(form: FormData, caps: StudentFileCaps): Checke
       );
     }
     taken.add(name);
-    return { file, givenName: file.name, name, mediaType };
+    return { file: new File(file.bytes as BlobPart[], file.name), givenName: file.name, name, mediaType };
   });
+}
+
+/** A file as the upload carried it: its name, its size, and its bytes while it is within the cap. */
+export interface GivenFile {
+  name: string;
+  size: number;
+  /** Empty past `maxFileBytes`: such a file is counted, never held. */
+  bytes: Uint8Array[];
 }
 
 /**
  * The checked files of a multipart upload, from its body however the
- * server holds it (a Node request, a Web request's stream): nothing past
- * the caps is read, whatever the length header said.
+ * server holds it (a Node request, a Web request's stream), parsed as it
+ * arrives (`@fastify/busboy`): nothing past the caps is read or held,
+ * whatever the length header said, and an upload of more parts than its
+ * files could make is refused at the first one too many.
  */
 export async function readStudentFiles(
   body: AsyncIterable<Uint8Array> | null,
@@ -93,21 +106,69 @@ export async function readStudentFiles(
   }
   const limit = uploadBodyLimit(caps);
   if (Number(headers.contentLength ?? 0) > limit) throw uploadTooLarge(caps);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body ?? []) {
-    size += chunk.length;
-    // Leaving the loop stops the body's stream.
-    if (size > limit) throw uploadTooLarge(caps);
-    chunks.push(chunk);
-  }
-  let form: FormData;
+  const unreadable = () => new HttpRefusal(400, "invalid_upload", "The upload is not readable multipart/form-data.");
+  let parser: ReturnType<typeof Busboy>;
   try {
-    form = await new Response(new Blob(chunks as BlobPart[]), {
+    parser = Busboy({
       headers: { "content-type": headers.contentType! },
-    }).formData();
+      // The name as the student gave it, path and all, in UTF-8 as browsers send it; safeFileName makes it safe.
+      preservePath: true,
+      defCharset: "utf8",
+      limits: {
+        files: caps.maxFiles,
+        // A few text fields beside the files, as forms send; no more.
+        parts: caps.maxFiles + MAX_FIELDS,
+        fields: MAX_FIELDS,
+        fieldSize: 1024,
+        headerPairs: 16,
+      },
+    });
   } catch {
-    throw new HttpRefusal(400, "invalid_upload", "The upload is not readable multipart/form-data.");
+    throw unreadable();
   }
-  return checkStudentFiles(form, caps);
+  const given: GivenFile[] = [];
+  let refusal: HttpRefusal | null = null;
+  const refuse = (why: HttpRefusal) => {
+    refusal ??= why;
+  };
+  parser.on("file", (_field, stream, filename) => {
+    const file: GivenFile = { name: filename ?? "", size: 0, bytes: [] };
+    given.push(file);
+    stream.on("data", (chunk: Buffer) => {
+      file.size += chunk.length;
+      if (file.size <= caps.maxFileBytes) file.bytes.push(chunk);
+      else file.bytes = [];
+    });
+  });
+  parser.on("filesLimit", () => refuse(uploadTooLarge(caps)));
+  parser.on("partsLimit", () => refuse(uploadTooLarge(caps)));
+  parser.on("fieldsLimit", () => refuse(unreadable()));
+  const ended = new Promise<void>((resolve, reject) => {
+    parser.on("finish", resolve);
+    parser.on("error", reject);
+  });
+  // A parser's error is the upload's: it is told once, at its end.
+  ended.catch(() => undefined);
+  let size = 0;
+  try {
+    for await (const chunk of body ?? []) {
+      size += chunk.length;
+      // Leaving the loop stops the body's stream.
+      if (size > limit) throw uploadTooLarge(caps);
+      // In slices, so that however large a chunk comes, parsing stops soon after a refusal.
+      for (let at = 0; at < chunk.length; at += PARSE_SLICE_BYTES) {
+        if (refusal) throw refusal;
+        const slice = chunk.subarray(at, at + PARSE_SLICE_BYTES);
+        if (!parser.write(slice)) await new Promise((resolve) => parser.once("drain", resolve));
+      }
+    }
+    parser.end();
+    await ended;
+  } catch (error) {
+    parser.destroy();
+    if (error instanceof HttpRefusal) throw error;
+    throw unreadable();
+  }
+  if (refusal) throw refusal;
+  return checkStudentFiles(given, caps);
 }

@@ -87,6 +87,28 @@ describe("the upload route", () => {
     expect(Buffer.byteLength(stored)).toBeLessThanOrEqual(120);
   });
 
+  it("refuses an upload of thousands of tiny parts at the first one too many, files or text fields alike", async () => {
+    const parts = (count: number, part: (n: number) => string) =>
+      `${Array.from({ length: count }, (_, n) => `--b\r\n${part(n)}\r\n`).join("")}--b--\r\n`;
+    const send = (body: string) =>
+      routeFor().handle(
+        new Request("http://app.test/api/uploads", {
+          method: "POST",
+          body,
+          headers: { "content-type": "multipart/form-data; boundary=b" },
+        }),
+        { participantId: "ada" },
+      );
+    const files = await send(
+      parts(50_000, (n) => `Content-Disposition: form-data; name="file"; filename="${n}.csv"\r\n\r\n1`),
+    );
+    expect(files.status).toBe(413);
+    expect(((await files.json()) as { error: string }).error).toBe("upload_too_large");
+    const fields = await send(parts(50_000, (n) => `Content-Disposition: form-data; name="f${n}"\r\n\r\nx`));
+    expect(fields.status).toBe(400);
+    expect(((await fields.json()) as { error: string }).error).toBe("invalid_upload");
+  });
+
   it("says the file did not reach a sandbox that is down, and one student has at most two uploads on the way", async () => {
     const down = createUploadRoute({ sandboxUrl: "http://127.0.0.1:9", signing: sandbox.signing, tenantId: "t" });
     expect(await upload(down, [["a.csv", "1"]])).toEqual({
