@@ -30,7 +30,7 @@ import type { Sandbox } from "../server/sandbox.js";
 import { sendWebResponse, toWebRequest } from "../server/chat/node-adapter.js";
 import { matchChatRoute } from "../server/chat/routes.js";
 import { createChatHandler } from "./chat-handler.js";
-import { createParticipantCookies, type ParticipantCookieOptions } from "./participant-cookie.js";
+import { addressKey, createParticipantCookies, type ParticipantCookieOptions } from "./participant-cookie.js";
 import { createPyodideFileHandler } from "./pyodide-files.js";
 import { HttpRefusal } from "../server/http.js";
 import { sendJson, sendRefusal } from "./node-json.js";
@@ -409,6 +409,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
 
   let runFiles: ReturnType<typeof createRunFileRoute> | null = null;
   let uploads: ReturnType<typeof createUploadRoute> | null = null;
+  const uploadClients = new WeakMap<Request, string>();
 
   async function serveChats(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const isFile = RUN_FILE_PATH.test(path);
@@ -432,8 +433,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       return sendJson(res, 200, session, { "cache-control": "no-store" });
     }
     if (isUpload) {
-      uploads ??= createUploadRoute({ sandboxUrl, signing, tenantId: TENANT_ID, sandboxFiles: attachments });
-      return sendWebResponse(res, await uploads.handle(toWebRequest(req, res), { participantId }));
+      // Many cookies of one address share that address's part of the uploads' memory.
+      uploads ??= createUploadRoute({
+        sandboxUrl,
+        signing,
+        tenantId: TENANT_ID,
+        sandboxFiles: attachments,
+        clientOf: (request) => uploadClients.get(request),
+      });
+      const request = toWebRequest(req, res);
+      uploadClients.set(request, addressKey(req.socket.remoteAddress));
+      return sendWebResponse(res, await uploads.handle(request, { participantId }));
     }
     if (isFile) {
       // The sandbox answers only the run's owner: a file of another participant is a 404.

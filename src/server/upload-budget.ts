@@ -1,8 +1,9 @@
 // The memory that uploads on their way to the sandbox share. A body's bytes
 // count as they arrive, not as its length header says, so a connection
-// that sends nothing holds nothing; each student may hold only part of
-// the whole; and a body that arrives slower than a minimum rate is cut,
-// so holding memory costs its holder a steady stream of bytes.
+// that sends nothing holds nothing; each student, and each client where
+// the app can tell them apart, may hold only part of the whole; and a body
+// that arrives slower than a minimum rate, or stops, is cut, so holding
+// memory costs its holder a steady stream of bytes.
 import { HttpRefusal } from "./http.js";
 
 export interface UploadBudgetOptions {
@@ -10,9 +11,11 @@ export interface UploadBudgetOptions {
   maxBytesInFlight: number;
   /** Bytes one participant's uploads together may hold. */
   maxParticipantBytesInFlight: number;
+  /** Bytes the uploads of one client (an address, as the app tells it) together may hold. */
+  maxClientBytesInFlight?: number;
   /** Slowest average rate a body may arrive at, once `graceMs` has passed. */
   minBytesPerSecond: number;
-  /** Time a body has before the rate counts. */
+  /** Time a body has before the rate counts, and the longest it may pause. */
   graceMs: number;
 }
 
@@ -39,6 +42,15 @@ const busy = () =>
     { "retry-after": "5" },
   );
 
+const clientBusy = () =>
+  new HttpRefusal(
+    429,
+    "uploads_in_progress",
+    "Many files from your network are on their way already; try again in a moment.",
+    {},
+    { "retry-after": "5" },
+  );
+
 const yoursOnTheWay = () =>
   new HttpRefusal(
     429,
@@ -57,12 +69,12 @@ const tooSlow = () =>
 
 export function createUploadBudget(options: UploadBudgetOptions) {
   let inFlight = 0;
+  // By participant ("p" and the id) and by client ("c" and the key).
   const held = new Map<string, number>();
-  const give = (participantId: string, bytes: number) => {
-    inFlight -= bytes;
-    const left = (held.get(participantId) ?? 0) - bytes;
-    if (left > 0) held.set(participantId, left);
-    else held.delete(participantId);
+  const add = (key: string, bytes: number) => {
+    const now = (held.get(key) ?? 0) + bytes;
+    if (now > 0) held.set(key, now);
+    else held.delete(key);
   };
 
   return {
@@ -71,13 +83,18 @@ export function createUploadBudget(options: UploadBudgetOptions) {
       return inFlight;
     },
     /** Meters a request body; each chunk is held until `release`, or the body is refused in words. */
-    open(participantId: string, body: ReadableStream<Uint8Array> | null): MeteredUpload {
+    open(participantId: string, body: ReadableStream<Uint8Array> | null, client?: string): MeteredUpload {
       let taken = 0;
+      const mine = `p${participantId}`;
+      const theirs = client === undefined ? null : `c${client}`;
       const take = (bytes: number) => {
-        if ((held.get(participantId) ?? 0) + bytes > options.maxParticipantBytesInFlight) throw yoursOnTheWay();
+        if ((held.get(mine) ?? 0) + bytes > options.maxParticipantBytesInFlight) throw yoursOnTheWay();
+        if (theirs && (held.get(theirs) ?? 0) + bytes > (options.maxClientBytesInFlight ?? Infinity))
+          throw clientBusy();
         if (inFlight + bytes > options.maxBytesInFlight) throw busy();
         inFlight += bytes;
-        held.set(participantId, (held.get(participantId) ?? 0) + bytes);
+        add(mine, bytes);
+        if (theirs) add(theirs, bytes);
         taken += bytes;
       };
       async function* chunks(): AsyncGenerator<Uint8Array> {
@@ -88,8 +105,12 @@ export function createUploadBudget(options: UploadBudgetOptions) {
         let cut = false;
         try {
           for (;;) {
-            // The latest moment the next bytes may come: the grace, and the time the bytes so far buy.
-            const due = started + options.graceMs + (taken / options.minBytesPerSecond) * 1000;
+            // The latest moment the next bytes may come: the grace and the time the bytes so far buy,
+            // and never a pause longer than the grace.
+            const due = Math.min(
+              started + options.graceMs + (taken / options.minBytesPerSecond) * 1000,
+              Date.now() + options.graceMs,
+            );
             timer = setTimeout(
               () => {
                 cut = true;
@@ -116,7 +137,9 @@ export function createUploadBudget(options: UploadBudgetOptions) {
         release() {
           if (released) return;
           released = true;
-          give(participantId, taken);
+          inFlight -= taken;
+          add(mine, -taken);
+          if (theirs) add(theirs, -taken);
         },
       };
     },

@@ -34,11 +34,22 @@ export interface UploadRouteOptions extends SandboxFilesOptions {
   maxParticipantBytesInFlight?: number;
   /**
    * Slowest average rate an upload's body may arrive at after its first
-   * ten seconds; a slower one is answered 408 and keeps nothing, so an
-   * idle or trickling connection cannot hold the memory others need.
+   * ten seconds; a slower one, or one that pauses ten seconds, is answered
+   * 408 and keeps nothing, so an idle or trickling connection cannot hold
+   * the memory others need.
    * @default 64 KiB a second (a 10 MiB file in under three minutes)
    */
   minBytesPerSecond?: number;
+  /**
+   * Where an upload comes from beyond its participant, such as the client's
+   * address as your proxy tells it: the uploads of one client together hold
+   * at most `maxClientBytesInFlight`, so that many sign-ins of one person
+   * cannot take all of `maxBytesInFlight`. Leave it out where many students
+   * share an address you cannot tell apart.
+   */
+  clientOf?: (request: Request) => string | null | undefined;
+  /** @default twice `maxParticipantBytesInFlight` */
+  maxClientBytesInFlight?: number;
   /**
    * The app's URL of a kept file (its file route), which the message's file part carries.
    * @default `/api/files/{sessionId}/{fileId}`
@@ -84,6 +95,8 @@ export function createUploadRoute(options: UploadRouteOptions) {
   const budget = createUploadBudget({
     maxBytesInFlight: options.maxBytesInFlight ?? DEFAULT_UPLOAD_BUDGET.maxBytesInFlight,
     maxParticipantBytesInFlight: options.maxParticipantBytesInFlight ?? uploadBodyLimit(caps),
+    maxClientBytesInFlight:
+      options.maxClientBytesInFlight ?? 2 * (options.maxParticipantBytesInFlight ?? uploadBodyLimit(caps)),
     minBytesPerSecond: options.minBytesPerSecond ?? DEFAULT_UPLOAD_BUDGET.minBytesPerSecond,
     graceMs: DEFAULT_UPLOAD_BUDGET.graceMs,
   });
@@ -118,7 +131,7 @@ export function createUploadRoute(options: UploadRouteOptions) {
         if (request.method !== "POST")
           throw new HttpRefusal(405, "method_not_allowed", "Use POST.", {}, { allow: "POST" });
         leave = admit(participantId);
-        body = budget.open(participantId, request.body);
+        body = budget.open(participantId, request.body, options.clientOf?.(request) ?? undefined);
         const checked = await readStudentFiles(
           body.chunks,
           { contentType: request.headers.get("content-type"), contentLength: request.headers.get("content-length") },
@@ -134,8 +147,11 @@ export function createUploadRoute(options: UploadRouteOptions) {
         }));
         return jsonResponse(201, { files });
       } catch (error) {
-        if (error instanceof HttpRefusal) return refusalResponse(error);
-        throw error;
+        if (!(error instanceof HttpRefusal)) throw error;
+        const refused = refusalResponse(error);
+        // Refused with its body perhaps unread: the connection is not kept for another request.
+        if (body) refused.headers.set("connection", "close");
+        return refused;
       } finally {
         body?.release();
         leave();

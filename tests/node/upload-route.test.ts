@@ -223,6 +223,33 @@ describe("the memory uploads share", () => {
     expect(shared.bytesInFlight).toBe(0);
   });
 
+  it("holds at most a client's share for all the students of one client", async () => {
+    const shared = budget({ maxParticipantBytesInFlight: 500, maxClientBytesInFlight: 700 });
+    const first = handFedBody();
+    const one = shared.open("m1", first.stream, "10.0.0.9");
+    first.send(400);
+    first.end();
+    await drain(one.chunks);
+    const second = handFedBody();
+    second.send(400);
+    await expect(drain(shared.open("m2", second.stream, "10.0.0.9").chunks)).rejects.toMatchObject({
+      status: 429,
+      message: "Many files from your network are on their way already; try again in a moment.",
+    });
+    const elsewhere = handFedBody();
+    elsewhere.send(400);
+    elsewhere.end();
+    expect(await drain(shared.open("ada", elsewhere.stream, "10.0.0.7").chunks)).toBe(400);
+  });
+
+  it("cuts a body that pauses longer than the grace, whatever its bytes so far bought", async () => {
+    const shared = budget({ minBytesPerSecond: 1, graceMs: 100 });
+    const paused = handFedBody();
+    const upload = shared.open("mallory", paused.stream);
+    paused.send(400); // 400 s of credit at 1 byte a second, then silence
+    await expect(drain(upload.chunks)).rejects.toMatchObject({ status: 408 });
+  });
+
   it("cuts a body slower than the minimum rate, and keeps one that keeps pace", async () => {
     const shared = budget({
       maxParticipantBytesInFlight: 10_000,
@@ -239,17 +266,24 @@ describe("the memory uploads share", () => {
     });
     trickle.release();
 
+    // Room to spare for a busy machine: pauses of a third of the grace, credit for five times them.
+    const patient = budget({
+      maxParticipantBytesInFlight: 10_000,
+      maxBytesInFlight: 10_000,
+      minBytesPerSecond: 1000,
+      graceMs: 300,
+    });
     const steady = handFedBody();
-    const paced = shared.open("ada", steady.stream);
+    const paced = patient.open("ada", steady.stream);
     const received = drain(paced.chunks);
     for (let i = 0; i < 3; i += 1) {
-      steady.send(500); // 50 ms of credit each
-      await new Promise((resolve) => setTimeout(resolve, 40));
+      steady.send(500); // half a second of credit each
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     steady.end();
     expect(await received).toBe(1500);
     paced.release();
-    expect(shared.bytesInFlight).toBe(0);
+    expect(patient.bytesInFlight).toBe(0);
   });
 });
 
