@@ -30,6 +30,7 @@ import type { Sandbox } from "../server/sandbox.js";
 import { sendWebResponse, toWebRequest } from "../server/chat/node-adapter.js";
 import { matchChatRoute } from "../server/chat/routes.js";
 import { createChatHandler } from "./chat-handler.js";
+import { limitConnections, type ConnectionLimits } from "./connection-limits.js";
 import { addressKey, createParticipantCookies, type ParticipantCookieOptions } from "./participant-cookie.js";
 import { createPyodideFileHandler } from "./pyodide-files.js";
 import { HttpRefusal } from "../server/http.js";
@@ -164,6 +165,8 @@ export interface HarnessOptions {
    * rebinding. A harness bound to another address answers any Host.
    */
   allowedHosts?: string[];
+  /** Open connections one address, and all, may have. */
+  connections?: ConnectionLimits;
   /** Folder of the built demo page. */
   demoDir?: string;
   /**
@@ -505,6 +508,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     serveDemo(req, res).catch(() => res.writeHead(500).end());
   });
 
+  limitConnections(server, options.connections);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 3210, host, resolve);
