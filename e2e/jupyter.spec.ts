@@ -88,4 +88,33 @@ test.describe("the demo on Jupyter kernels, a kernel per chat", () => {
     expect(await next.waitForEnd(), await next.root.innerText()).toBe("succeeded");
     expect(await next.text("stdout")).toBe("42\n");
   });
+
+  test("a student's CSV goes into the chat's kernel; a figure and the table it wrote come out, and the next run reads that table", async ({
+    page,
+  }) => {
+    await page.goto(at(PORTS.jupyter));
+    const chooser = page.waitForEvent("filechooser");
+    await page.getByRole("button", { name: "Attach files" }).click();
+    await (await chooser).setFiles([
+      {
+        name: "scores.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from("student,score\nada,90\nada,70\nbob,60\nbob,80\ncy,75\n"),
+      },
+    ]);
+    await expect(page.locator("[data-slot=execute-code-attachment]")).toHaveAttribute("data-state", "ready");
+    await send(page, "Plot the mean score per student");
+    const card = executeCodeCard(page, 0);
+    expect(await card.waitForEnd(), await card.root.innerText()).toBe("succeeded");
+    expect(await card.text("stdout")).toMatch(/ada\s+80\.0\nbob\s+70\.0\ncy\s+75\.0/);
+    await expect(card.root.getByRole("img", { name: /^Mean per student/ })).toBeVisible();
+    const table = card.root.getByRole("region", { name: "First rows of means.csv" });
+    await expect(table.locator("tbody tr")).toHaveCount(3);
+
+    // The table the first run wrote is still in the chat's working directory.
+    await send(page, python('import csv\nrows = list(csv.reader(open("means.csv")))\nprint(len(rows), rows[1])'));
+    const second = executeCodeCard(page, 1);
+    expect(await second.waitForEnd(), await second.root.innerText()).toBe("succeeded");
+    expect(await second.text("stdout")).toBe("4 ['ada', '80.0']\n");
+  });
 });

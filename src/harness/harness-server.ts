@@ -333,7 +333,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   };
   // Made on first use: the mock sandbox's URL is known once the server listens.
   let sandboxFiles: SandboxFiles | null = null;
-  const filesOfSandbox = () => (sandboxFiles ??= createSandboxFiles({ sandboxUrl, signing, tenantId: TENANT_ID }));
+  // A sandbox that holds the students' uploads itself (Jupyter) takes them; else the mock sandbox does.
+  const filesOfSandbox = () =>
+    (sandboxFiles ??=
+      options.sandbox?.studentFiles?.(TENANT_ID) ?? createSandboxFiles({ sandboxUrl, signing, tenantId: TENANT_ID }));
   const attachments: SandboxFiles = {
     upload: (...args) => filesOfSandbox().upload(...args),
     read: (...args) => filesOfSandbox().read(...args),

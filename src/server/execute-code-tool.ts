@@ -9,7 +9,8 @@ import { describeNetworkError, sandboxError, type SandboxOutcome } from "./sandb
 import { codeapiSandbox, type Sandbox } from "./sandbox.js";
 import { throttleLatest } from "./throttle-latest.js";
 import type { TokenMinter, TokenMinterOptions } from "./token.js";
-import { describeChatFiles, MAX_CHAT_FILES, type ChatFile } from "./chat-files.js";
+import { MAX_CHAT_FILES, type ChatFile } from "./chat-files.js";
+import { describeExecuteCode } from "./execute-code-description.js";
 
 export interface ExecutionCost {
   /** The flat cost of one execution, in the unit the host chose. */
@@ -160,23 +161,13 @@ export function createExecuteCodeTool(
   return tool({
     description:
       ctx.description ??
-      `Run a Python 3 program and get back what it printed (stdout and stderr) and its exit code. ` +
-        (ctx.packages?.length
-          ? `The standard library and ${ctx.packages.join(", ")} are available, nothing else; `
-          : `Only the standard library is available; `) +
-        (keepsFiles
-          ? `there is no network. The program runs in a working directory that holds the files the student attached and the files earlier runs of this chat wrote (open them by name); files it writes stay for the next runs, and the student sees them. ` +
-            (files.size
-              ? `Files there now:\n${describeChatFiles([...files.values()].slice(-MAX_CHAT_FILES)).join("\n")}\n`
-              : `There are no files there yet. `)
-          : sandbox.keepsVariables && ctx.chatId
-            ? `there is no network. `
-            : `there is no network and nothing is kept between runs, so put everything the program needs in it. `) +
-        (sandbox.keepsVariables && ctx.chatId
-          ? `The runs of this chat share one Python session: variables, functions, imports and the files in the working directory of earlier runs are still there, unless a run was stopped or the session was idle for long, when it starts again empty. Files a run writes there are shown to the student. `
-          : "") +
-        `Print what you want to see. ` +
-        `Runs stop after ${Math.round(timeoutMs / 1000)} s.`,
+      describeExecuteCode({
+        packages: ctx.packages,
+        keepsFiles,
+        sharesSession: !!(sandbox.keepsVariables && ctx.chatId),
+        files: [...files.values()].slice(-MAX_CHAT_FILES),
+        timeoutMs,
+      }),
     inputSchema: executeCodeInputSchema,
     needsApproval: toNeedsApproval(ctx.approval),
     // An async generator: while a streaming sandbox runs the program, the

@@ -15,6 +15,24 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_RUN_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
+ * The kernel's own state, kept between its runs: its working directory (not
+ * the server's, which every kernel on it shares; made on first use, removed
+ * when the kernel ends) and the student's files already written there.
+ */
+export const KERNEL_STATE = `
+import atexit, os, shutil, sys, tempfile, types
+state = sys.modules.get("execute_code_ui_state")
+if state is None:
+    state = types.ModuleType("execute_code_ui_state")
+    state.workdir = tempfile.mkdtemp(prefix="execute-code-ui-")
+    state.given = {}
+    atexit.register(shutil.rmtree, state.workdir, True)
+    sys.modules["execute_code_ui_state"] = state
+os.makedirs(state.workdir, exist_ok=True)
+os.chdir(state.workdir)
+`;
+
+/**
  * Runs the program as `python -c` would: its frames named `<exec>` as in the
  * kit's own sandbox, `sys.exit` taken as the exit code, and the traceback
  * starting at the program (not at this runner). It runs in the kernel's own
@@ -23,18 +41,9 @@ export const MAX_RUN_FILE_BYTES = 16 * 1024 * 1024;
  * when it ends; the files a run changed there are handed over after it.
  */
 const RUNNER = `
-import atexit, base64, io, os, shutil, stat, sys, tempfile, traceback, types
+import base64, io, os, stat, sys, traceback
 from IPython.display import publish_display_data
-
-state = sys.modules.get("execute_code_ui_state")
-if state is None:
-    # Not the server's directory, which every kernel on it shares: one of this kernel's own.
-    state = types.ModuleType("execute_code_ui_state")
-    state.workdir = tempfile.mkdtemp(prefix="execute-code-ui-")
-    atexit.register(shutil.rmtree, state.workdir, True)
-    sys.modules["execute_code_ui_state"] = state
-os.makedirs(state.workdir, exist_ok=True)
-os.chdir(state.workdir)
+${KERNEL_STATE}
 
 def files_now():
     # Regular files only, never through a link; at most 10,000 entries, 16 folders deep.

@@ -1,4 +1,7 @@
-import { kernelSettings, loadJupyterClient } from "./jupyter-client.js";
+import { HttpRefusal } from "./http.js";
+import { giveFiles } from "./jupyter-given-files.js";
+import { startKernel } from "./jupyter-kernel.js";
+import type { SandboxFiles } from "./sandbox-files.js";
 import { execute, startFailure, type Kernel } from "./jupyter-run.js";
 import { sandboxBusy, sandboxError } from "./sandbox-client.js";
 import { createRunFileHolder } from "./run-file-holder.js";
@@ -58,7 +61,16 @@ interface ChatKernel {
  * (`createRunFileRoute({ sandbox })`); other files do not come back from it
  * yet, and a run given the chat's files is refused.
  */
-export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & { close(): Promise<void> } {
+export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & {
+  /**
+   * The students' uploads for this sandbox: the upload route's and the chat
+   * endpoints' `sandboxFiles` and `attachments`. Held in this server's
+   * memory for their owner, as runs' files are, and written into a run's
+   * working directory when the tool gives it them.
+   */
+  studentFiles(tenantId: string): SandboxFiles;
+  close(): Promise<void>;
+} {
   const baseUrl = new URL(options.url);
   const kernelName = options.kernelName ?? "python3";
   const perChat = options.kernels === "per-chat";
@@ -84,90 +96,20 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
     }
     return false;
   };
-  // A kernel keeps no files for later: a run's figures are held here for the file route.
+  // A kernel keeps no files for later: a run's figures and files are held here for the file route,
+  // and the students' uploads beside them, each for their owner.
   const holder = createRunFileHolder();
+  const uploads = createRunFileHolder();
   const countOf = (owner: string) => [...chats.values()].filter((chat) => chat.owner === owner).length;
 
   /** A new kernel, connected and answering; its process is shut down by `shutDown`. */
   async function openKernel(signal: AbortSignal): Promise<Kernel> {
     starting++;
     try {
-      return await startKernel(signal);
+      return await startKernel({ url: baseUrl, token: options.token, kernelName, open }, signal);
     } finally {
       starting--;
     }
-  }
-
-  async function startKernel(signal: AbortSignal): Promise<Kernel> {
-    const loaded = await loadJupyterClient();
-    const { api } = loaded;
-    // Told before the kernel exists, where a malformed message can already come.
-    let lose: (why: string) => void = () => undefined;
-    const settings = kernelSettings(loaded, { url: baseUrl, token: options.token }, () =>
-      lose("The Python kernel sent a message that is not Jupyter's."),
-    );
-    const started = api.KernelAPI.startNew({ name: kernelName }, settings);
-    // A start that comes after Stop is shut down at once: the server keeps no kernel for no one.
-    void started.then(
-      (model) => {
-        if (signal.aborted) void api.KernelAPI.shutdownKernel(model.id, settings).catch(() => undefined);
-      },
-      () => undefined,
-    );
-    const model = await new Promise<Awaited<typeof started>>((resolve, reject) => {
-      const stop = () => reject(signal.reason);
-      if (signal.aborted) return stop();
-      signal.addEventListener("abort", stop, { once: true });
-      started.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
-    });
-    const connection = new api.KernelConnection({ model, serverSettings: settings, handleComms: false });
-    const kernel: Kernel = {
-      connection,
-      lost: null,
-      onLost: null,
-      stillThere: () =>
-        api.KernelAPI.getKernelModel(model.id, settings).then(
-          (found) => found !== undefined,
-          () => false,
-        ),
-      async shutDown() {
-        if (!open.delete(kernel)) return;
-        kernel.lost ??= "The Python kernel was shut down.";
-        connection.dispose();
-        await api.KernelAPI.shutdownKernel(model.id, settings).catch(() => undefined);
-      },
-    };
-    open.add(kernel);
-    lose = (why) => {
-      if (kernel.lost) return;
-      kernel.lost = why;
-      kernel.onLost?.(why);
-    };
-    // A connection lost in the middle of a run loses its output with it: the kernel is done.
-    let connected = false;
-    connection.connectionStatusChanged.connect((_, status) => {
-      if (status === "connected") connected = true;
-      else if (connected || status === "disconnected") lose("The connection to the Python kernel was lost.");
-    });
-    connection.statusChanged.connect((_, status) => {
-      if (status === "dead" || status === "autorestarting") lose("The Python kernel stopped in the middle of the run.");
-    });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const stop = () => reject(signal.reason);
-        if (signal.aborted) return stop();
-        signal.addEventListener("abort", stop, { once: true });
-        kernel.onLost = (why) => reject(new Error(why));
-        connection.info.then(
-          () => resolve(),
-          () => reject(new Error("The Python kernel did not answer.")),
-        );
-      }).finally(() => (kernel.onLost = null));
-    } catch (error) {
-      void kernel.shutDown();
-      throw error;
-    }
-    return kernel;
   }
 
   return {
@@ -175,16 +117,15 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
     keepsVariables: perChat,
     keepsFiles: false,
     async *run(request: SandboxRunRequest): AsyncGenerator<SandboxEvent> {
-      if (request.files.length) {
-        yield {
-          kind: "done",
-          outcome: sandboxError(
-            "files_unsupported",
-            "This Jupyter sandbox cannot give a program the chat's files yet, so it did not run. Run it without them.",
-          ),
-        };
-        return;
-      }
+      // The student's files it is given, as this sandbox holds them for their owner; the rest are gone.
+      const found = request.files.map((ref) => ({
+        ref,
+        held: uploads.read(request, { sessionId: ref.session_id, fileId: ref.id }),
+      }));
+      const given = found.flatMap(({ ref, held }) =>
+        held ? [{ name: held.name, fileId: ref.id, bytes: held.bytes }] : [],
+      );
+      const gone = found.filter(({ held }) => !held).map(({ ref }) => ref.name);
       // A chat's kernel is its owner's: the key holds the tenant and the participant as well as the chat.
       const key =
         perChat && request.chatId ? JSON.stringify([request.tenantId, request.participantId, request.chatId]) : null;
@@ -242,7 +183,18 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
           }
           if (chat) chat.kernel = kernel;
         }
+        try {
+          await giveFiles(kernel, given, request.signal);
+        } catch (error) {
+          if (request.signal.aborted) throw request.signal.reason;
+          const why =
+            kernel.lost ??
+            `The student's files could not be put in the working directory (${(error as Error).message}).`;
+          yield { kind: "done", outcome: sandboxError("sandbox_failed", why) };
+          return;
+        }
         const { outcome, leftRunning } = yield* execute(kernel, request, holder);
+        if (gone.length && outcome.ok && outcome.result.status === "completed") outcome.result.filesGone = gone;
         // Only a run that ended by itself, and left nothing running past its time, leaves its chat's kernel.
         keep = chat !== null && outcome.ok && !kernel.lost && leftRunning === 0;
         if (chat && outcome.ok && leftRunning !== 0 && outcome.result.status === "completed") {
@@ -279,7 +231,43 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
       }
     },
     async readFile(owner, ref) {
-      return holder.read(owner, ref);
+      return holder.read(owner, ref) ?? uploads.read(owner, ref);
+    },
+    studentFiles(tenantId) {
+      return {
+        async upload(participantId, files) {
+          const owner = { participantId, tenantId };
+          const kept = uploads.keep(
+            owner,
+            await Promise.all(
+              files.map(async (file) => ({
+                name: file.name,
+                mediaType: file.mediaType,
+                bytes: new Uint8Array(await file.file.arrayBuffer()),
+              })),
+            ),
+          );
+          if (kept.length < files.length) {
+            throw new HttpRefusal(
+              507,
+              "no_room",
+              "The sandbox has no room for these files now (each student's files are bounded); try again with fewer or smaller files later.",
+            );
+          }
+          return kept.map((file) => ({
+            ...file.ref,
+            name: file.name,
+            mediaType: file.mediaType,
+            size: file.bytes.length,
+          }));
+        },
+        async read(participantId, ref) {
+          const file = uploads.read({ participantId, tenantId }, ref);
+          return file
+            ? { ...ref, name: file.name, mediaType: file.mediaType, size: file.bytes.length, bytes: file.bytes }
+            : null;
+        },
+      };
     },
     async close() {
       for (const chat of chats.values()) clearTimeout(chat.idle);

@@ -13,7 +13,7 @@ export interface HeldFileOwner {
 }
 
 export interface RunFileHolderOptions {
-  /** How long a run's files are kept after the run. @default 1 800 000 (30 minutes) */
+  /** How long a run's files are kept after the run, or after their last read. @default 1 800 000 (30 minutes) */
   ttlMs?: number;
   /** Bytes held across all runs; past it, the oldest files of the student holding the most go first. @default 256 MiB */
   maxBytes?: number;
@@ -92,11 +92,14 @@ export function createRunFileHolder(options: RunFileHolderOptions = {}) {
       }
       return kept;
     },
-    /** A file for its owner, or null: someone else's, expired, or never there. */
+    /** A file for its owner, or null: someone else's, expired, or never there. Its run's files stay `ttlMs` from now. */
     read(owner: HeldFileOwner, ref: { sessionId: string; fileId: string }): HeldFile | null {
       const run = runs.get(ref.sessionId);
-      if (!run || run.expires <= Date.now() || run.owner !== ownerKey(owner)) return null;
-      return run.files.get(ref.fileId) ?? null;
+      const now = Date.now();
+      if (!run || run.expires <= now || run.owner !== ownerKey(owner)) return null;
+      const file = run.files.get(ref.fileId) ?? null;
+      if (file) run.expires = now + ttlMs;
+      return file;
     },
   };
 }

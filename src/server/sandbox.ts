@@ -8,6 +8,7 @@ import {
   type SandboxOutcome,
 } from "./sandbox-client.js";
 import type { HeldFile, HeldFileOwner } from "./run-file-holder.js";
+import type { SandboxFiles } from "./sandbox-files.js";
 import { readSandboxStream } from "./sandbox-stream.js";
 import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
 
@@ -56,6 +57,11 @@ export interface Sandbox {
    * else's, or one that expired.
    */
   readFile?(owner: HeldFileOwner, ref: { sessionId: string; fileId: string }): Promise<HeldFile | null>;
+  /**
+   * The students' uploads, where this sandbox holds them itself: the upload
+   * route's `sandboxFiles` and the chat endpoints' `attachments`.
+   */
+  studentFiles?(tenantId: string): SandboxFiles;
 }
 
 export interface CodeapiSandboxOptions {

@@ -3,7 +3,15 @@ import { createSandboxFiles, type SandboxFiles, type SandboxFilesOptions } from 
 import { readStudentFiles, uploadBodyLimit, type StudentFileCaps } from "./student-files.js";
 import { createUploadBudget, DEFAULT_UPLOAD_BUDGET, type MeteredUpload } from "./upload-budget.js";
 
-export interface UploadRouteOptions extends SandboxFilesOptions {
+/**
+ * The route's caps and budget, and where the files go: a codeapi sandbox
+ * (`sandboxUrl`, `signing`, `tenantId`), or `sandboxFiles` (the chat
+ * endpoints' `attachments`, or a Jupyter sandbox's `studentFiles(tenantId)`).
+ */
+export type UploadRouteOptions = UploadRouteSettings &
+  (SandboxFilesOptions | { sandboxFiles: SandboxFiles; sandboxUrl?: never });
+
+interface UploadRouteSettings {
   /**
    * Largest file a student may attach, in bytes (the mock sandbox takes up to 10 MiB).
    * @default 10 MiB
@@ -119,7 +127,7 @@ export function createUploadRoute(options: UploadRouteOptions) {
       else uploading.delete(participantId);
     };
   };
-  const sandbox = options.sandboxFiles ?? createSandboxFiles(options);
+  const sandbox = options.sandboxFiles ?? createSandboxFiles(options as SandboxFilesOptions);
   const fileUrl =
     options.fileUrl ?? ((ref) => `/api/files/${encodeURIComponent(ref.sessionId)}/${encodeURIComponent(ref.fileId)}`);
   return {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecuteCodeRunFile } from "../../src/contract";
 import {
   createExecuteCodeTool,
+  createUploadRoute,
   createJupyterSandbox,
   createRunFileRoute,
   type ExecuteCodeResult,
@@ -208,17 +209,60 @@ describe("the Jupyter sandbox", () => {
     expect(await noKernelsLeft()).toEqual([]);
   }, 90_000);
 
-  it("refuses a run given the chat's files, which it cannot pass on yet, instead of running without them", async () => {
-    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token });
-    const seen: SandboxEvent[] = [];
-    const given = {
-      ...request("print(open('scores.csv').read())"),
-      files: [{ id: "f", session_id: "s", name: "scores.csv" }],
-    };
-    for await (const event of sandbox.run(given)) seen.push(event);
-    expect(resultOf(seen)).toMatchObject({ status: "error", code: "files_unsupported" });
-    expect(await jupyter.kernels()).toEqual([]);
-  });
+  it("gives a run the student's uploads, through the upload route, to their owner alone", async () => {
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
+    try {
+      const route = createUploadRoute({ sandboxFiles: sandbox.studentFiles("course-7") });
+      const form = new FormData();
+      form.append("file", new Blob(["student,score\nada,4\nbob,5\n"]), "scores.csv");
+      // Larger than one cell carries: it goes in pieces.
+      form.append("file", new Blob([new Uint8Array(9 * 1024 * 1024).fill(65)]), "big.txt");
+      const uploaded = await route.handle(new Request("http://app.test/api/uploads", { method: "POST", body: form }), {
+        participantId: "ada",
+      });
+      expect(uploaded.status).toBe(201);
+      const { files } = (await uploaded.json()) as { files: Array<{ storedName: string; url: string; size: number }> };
+      const refOf = (url: string) => {
+        const [sessionId, fileId] = url.split("/").slice(-2) as [string, string];
+        return { sessionId, fileId };
+      };
+      const chatFile = (file: (typeof files)[number]) => ({
+        name: file.storedName,
+        mediaType: "text/plain",
+        size: file.size,
+        ref: refOf(file.url),
+        from: "student" as const,
+      });
+      const tool = (participantId: string, chatId: string) =>
+        createExecuteCodeTool({
+          sandbox,
+          participantId,
+          tenantId: "course-7",
+          chatId,
+          files: files.map(chatFile),
+        });
+      expect(tool("ada", "c1").description).toMatch(
+        /holds the files the student attached[^]*- scores\.csv \(text\/plain, 26 B/,
+      );
+      const read = "import os\nprint(open('scores.csv').read().count('\\n'), os.path.getsize('big.txt'))";
+      expect(await finalOutput(tool("ada", "c1"), `${read}\nopen('scores.csv', 'a').write('cy,3\\n')`)).toMatchObject({
+        status: "completed",
+        stdout: "3 9437184\n",
+      });
+      // The chat's kernel keeps what its program did to them: they are not written over.
+      expect(await finalOutput(tool("ada", "c1"), read)).toMatchObject({ stdout: "4 9437184\n", continued: true });
+      // Another student with the same references gets nothing of them.
+      const eve = (await finalOutput(tool("eve", "e1"), "import os\nprint(sorted(os.listdir('.')))")) as {
+        stdout: string;
+        filesGone?: string[];
+      };
+      expect(eve.stdout).toBe("[]\n");
+      expect(eve.filesGone).toEqual(["scores.csv", "big.txt"]);
+    } finally {
+      await sandbox.close();
+    }
+    expect(await noKernelsLeft()).toEqual([]);
+  }, 90_000);
 
   it("a wrong token is a set-up error, an unreachable server says it cannot be reached", async () => {
     expect(resultOf(await events("print(1)", { token: "wrong" }))).toMatchObject({
