@@ -242,7 +242,7 @@ describe("the Jupyter sandbox", () => {
           files: files.map(chatFile),
         });
       expect(tool("ada", "c1").description).toMatch(
-        /holds the files the student attached[^]*- scores\.csv \(text\/plain, 26 B/,
+        /holds the files the student attached \(open them by name\):\n- scores\.csv \(text\/plain, 26 B/,
       );
       const read = "import os\nprint(open('scores.csv').read().count('\\n'), os.path.getsize('big.txt'))";
       expect(await finalOutput(tool("ada", "c1"), `${read}\nopen('scores.csv', 'a').write('cy,3\\n')`)).toMatchObject({
