@@ -284,10 +284,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
         },
       }));
   // What the model is told it may import: CPython's libraries, where it runs them (known once it has loaded them).
+  // With no executor of its own (Jupyter), the sandbox says what its kernels have.
   const packages = () =>
-    ((executor?.health?.().python as { modules?: string[] } | undefined)?.modules ?? []).filter(
-      (name) => !name.includes("."),
-    );
+    executor
+      ? ((executor.health?.().python as { modules?: string[] } | undefined)?.modules ?? []).filter(
+          (name) => !name.includes("."),
+        )
+      : undefined;
   const sandbox = !executor
     ? null
     : createMockSandbox({

@@ -1,8 +1,8 @@
 import { describeChatFiles, type ChatFile } from "./chat-files.js";
 
 export interface ExecuteCodeDescriptionFacts {
-  /** Packages besides the standard library, as the tool's options name them. */
-  packages?: string[];
+  /** Packages besides the standard library, as the tool's options or the sandbox name them; null when not known yet. */
+  packages?: readonly string[] | null;
   /** Whether runs get the chat's files and keep what they write (a codeapi sandbox with the chat's files). */
   keepsFiles: boolean;
   /** Whether this chat's runs share one Python session (a Jupyter kernel per chat). */
@@ -17,9 +17,11 @@ export function describeExecuteCode(facts: ExecuteCodeDescriptionFacts): string 
   const listed = facts.files.length ? `${describeChatFiles(facts.files).join("\n")}\n` : "";
   return (
     `Run a Python 3 program and get back what it printed (stdout and stderr) and its exit code. ` +
-    (facts.packages?.length
-      ? `The standard library and ${facts.packages.join(", ")} are available, nothing else; `
-      : `Only the standard library is available; `) +
+    (facts.packages === null
+      ? `The standard library is available, and whatever else the Python kernel has installed (an import says); `
+      : facts.packages?.length
+        ? `The standard library and ${facts.packages.join(", ")} are available, nothing else; `
+        : `Only the standard library is available; `) +
     (facts.keepsFiles
       ? `there is no network. The program runs in a working directory that holds the files the student attached and the files earlier runs of this chat wrote (open them by name); files it writes stay for the next runs, and the student sees them. ` +
         (listed ? `Files there now:\n${listed}` : `There are no files there yet. `)

@@ -162,7 +162,7 @@ export function createExecuteCodeTool(
     description:
       ctx.description ??
       describeExecuteCode({
-        packages: ctx.packages,
+        packages: ctx.packages ?? sandbox.packages,
         keepsFiles,
         sharesSession: !!(sandbox.keepsVariables && ctx.chatId),
         files: [...files.values()].slice(-MAX_CHAT_FILES),

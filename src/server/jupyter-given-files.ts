@@ -1,8 +1,9 @@
 // The student's files, into a kernel's working directory before a run: in
 // cells of at most a few MiB each (a Jupyter server takes WebSocket
 // messages of 10 MiB at most), and only those the kernel does not hold yet.
-import { KERNEL_STATE } from "./jupyter-runner.js";
+import { cell, runCell } from "./jupyter-cells.js";
 import type { Kernel } from "./jupyter-run.js";
+import { KERNEL_STATE } from "./jupyter-runner.js";
 
 /** A student's file for a run: its name in the working directory, its id, its bytes. */
 export interface GivenFile {
@@ -37,24 +38,6 @@ finally:
 if LAST:
     state.given[NAME] = KEY
 `;
-
-/** A cell that runs `source` in a dictionary of its own with `names`, leaving the kernel's namespace as it was. */
-const cell = (source: string, names: Record<string, unknown> = {}) =>
-  `exec(compile(${JSON.stringify(source)}, "<execute-code-ui>", "exec"), __import__("json").loads(${JSON.stringify(JSON.stringify(names))}))`;
-
-/** Runs one cell, silently; its display data of `type`, or throws the kernel's error. */
-async function runCell(kernel: Kernel, code: string, type?: string): Promise<unknown> {
-  let found: unknown;
-  const future = kernel.connection.requestExecute({ code, silent: false, store_history: false, allow_stdin: false });
-  future.onIOPub = (message) => {
-    const data = (message.content as { data?: Record<string, unknown> }).data;
-    if (type && data && type in data) found = data[type];
-  };
-  const reply = await future.done;
-  const content = reply.content as { status?: string; ename?: string; evalue?: string };
-  if (content.status !== "ok") throw new Error(`${content.ename ?? "Error"}: ${content.evalue ?? ""}`);
-  return found;
-}
 
 /** Writes the files the kernel does not hold yet (or holds another version of) into its working directory. */
 export async function giveFiles(kernel: Kernel, files: readonly GivenFile[], signal: AbortSignal): Promise<void> {

@@ -1,4 +1,5 @@
 import { HttpRefusal } from "./http.js";
+import { kernelPackages } from "./jupyter-cells.js";
 import { giveFiles } from "./jupyter-given-files.js";
 import { startKernel } from "./jupyter-kernel.js";
 import type { SandboxFiles } from "./sandbox-files.js";
@@ -100,6 +101,8 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
   // and the students' uploads beside them, each for their owner.
   const holder = createRunFileHolder();
   const uploads = createRunFileHolder();
+  // What its kernels can import, asked of the first one that starts.
+  let packages: string[] | null = null;
   const countOf = (owner: string) => [...chats.values()].filter((chat) => chat.owner === owner).length;
 
   /** A new kernel, connected and answering; its process is shut down by `shutDown`. */
@@ -116,6 +119,9 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
     kind: "jupyter",
     keepsVariables: perChat,
     keepsFiles: false,
+    get packages() {
+      return packages;
+    },
     async *run(request: SandboxRunRequest): AsyncGenerator<SandboxEvent> {
       // The student's files it is given, as this sandbox holds them for their owner; the rest are gone.
       const found = request.files.map((ref) => ({
@@ -184,6 +190,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
           if (chat) chat.kernel = kernel;
         }
         try {
+          packages ??= await kernelPackages(kernel).catch(() => null);
           await giveFiles(kernel, given, request.signal);
         } catch (error) {
           if (request.signal.aborted) throw request.signal.reason;

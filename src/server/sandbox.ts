@@ -50,6 +50,12 @@ export interface Sandbox {
   readonly keepsVariables?: boolean;
   /** Whether it gives a run the chat's files and keeps what runs write (what the tool tells the model). @default true */
   readonly keepsFiles?: boolean;
+  /**
+   * The packages besides the standard library a program may import, where
+   * the sandbox knows them (null: not known yet); the tool's own `packages`
+   * come first.
+   */
+  readonly packages?: readonly string[] | null;
   run(request: SandboxRunRequest): AsyncIterable<SandboxEvent>;
   /**
    * A run's file for its owner, where this sandbox holds its runs' files

@@ -365,6 +365,13 @@ describe("a kernel per chat", () => {
     expect(description(shared, "c1")).toMatch(
       /share one Python session: variables, functions, imports and the files in the working directory/,
     );
+    // The packages its kernels have, once one has started; until then, no list it cannot vouch for.
+    expect(description(fresh)).toMatch(/whatever else the Python kernel has installed/);
+    const probe = createExecuteCodeTool({ sandbox: fresh, participantId: "ada", tenantId: "course-7" });
+    expect(await finalOutput(probe, "print(1)")).toMatchObject({ stdout: "1\n" });
+    const installed = ["numpy", "pandas", "matplotlib"].filter((name) => description(fresh).includes(name));
+    expect(installed).toEqual(["numpy", "pandas", "matplotlib"]);
+    expect(description(fresh)).toMatch(/^Run a Python 3 program [^;]* are available, nothing else;/);
     expect(description(fresh, "c1")).toMatch(/nothing is kept between runs/);
     expect(description(shared)).toMatch(/nothing is kept between runs/);
     // A figure an earlier run of the chat made is not handed to the next run, which would be refused for it.
