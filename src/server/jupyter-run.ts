@@ -64,11 +64,21 @@ export interface Kernel {
   onLost: ((why: string) => void) | null;
 }
 
-/** One program on a connected kernel: its output as it comes, then its outcome. Throws the abort's reason on Stop. */
+/** How long an interrupted program has to end before its kernel is given up. */
+const INTERRUPT_GRACE_MS = 3000;
+
+/**
+ * One program on a connected kernel: its output as it comes, then its
+ * outcome. Throws the abort's reason on Stop or the time limit; with
+ * `interrupted`, it first interrupts the kernel and, if the runner then
+ * ends within a few seconds, tells how many threads and processes the
+ * program left (so that a chat's kernel, and its variables, may stay).
+ */
 export async function* execute(
   kernel: Kernel,
   request: SandboxRunRequest,
   holder: RunFileHolder,
+  interrupted?: (leftRunning: number) => void,
 ): AsyncGenerator<SandboxEvent, { outcome: SandboxOutcome; leftRunning: number }> {
   // What the kernel says is taken in as it comes, within the caps: however fast a program prints,
   // this holds its capped output and at most one of each signal below.
@@ -121,6 +131,24 @@ export async function* execute(
       }
     }
   };
+  /** Interrupts the kernel and waits, a little, for the runner to end and say what the program left. */
+  const interrupt = async () => {
+    await kernel.connection.interrupt().catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), INTERRUPT_GRACE_MS)));
+    try {
+      for (;;) {
+        const next = await Promise.race([signals.next(), late]);
+        if (next === "late") return;
+        if (typeof next === "object") {
+          if (!next.ended && exitCode !== null && leftRunning >= 0) interrupted?.(leftRunning);
+          return;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const onAbort = () => signals.push("aborted");
   request.signal.addEventListener("abort", onAbort, { once: true });
   kernel.onLost = (why) => signals.push({ ended: why });
@@ -140,7 +168,10 @@ export async function* execute(
     const started = performance.now();
     for (;;) {
       const signal = await signals.next();
-      if (signal === "aborted") throw request.signal.reason;
+      if (signal === "aborted") {
+        if (interrupted) await interrupt();
+        throw request.signal.reason;
+      }
       if (signal === "output") {
         outputWaiting = false;
         yield outputSoFar(stdout, stderr);

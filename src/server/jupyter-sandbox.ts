@@ -22,7 +22,8 @@ export interface JupyterSandboxOptions {
    * `"per-run"` (the default): a fresh kernel for each run, shut down when
    * it ends. `"per-chat"`: a kernel for each chat (the tool's `chatId`)
    * whose variables are there in the chat's next run; shut down after
-   * `idleMs` without a run, or when a run is stopped or runs out of time.
+   * `idleMs` without a run, or when a run stopped by Stop or the time
+   * limit does not end at the kernel's interrupt.
    */
   kernels?: "per-run" | "per-chat";
   /** How long a chat's kernel waits for its next run. @default 600 000 (10 minutes) */
@@ -200,7 +201,14 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
           yield { kind: "done", outcome: sandboxError("sandbox_failed", why) };
           return;
         }
-        const { outcome, leftRunning } = yield* execute(kernel, request, holder);
+        // Stopped or out of time: a chat's kernel is interrupted, and kept (with its variables) if the
+        // program ended at the interrupt and left nothing running.
+        const onInterrupted = chat
+          ? (left: number) => {
+              keep = left === 0 && !kernel!.lost;
+            }
+          : undefined;
+        const { outcome, leftRunning } = yield* execute(kernel, request, holder, onInterrupted);
         if (gone.length && outcome.ok && outcome.result.status === "completed") outcome.result.filesGone = gone;
         // Only a run that ended by itself, and left nothing running past its time, leaves its chat's kernel.
         keep = chat !== null && outcome.ok && !kernel.lost && leftRunning === 0;

@@ -361,7 +361,7 @@ describe("a kernel per chat", () => {
     const fresh = createJupyterSandbox({ url: jupyter.url, token: jupyter.token });
     const description = (sandbox: typeof shared, chatId?: string) =>
       createExecuteCodeTool({ sandbox, participantId: "ada", tenantId: "course-7", ...(chatId ? { chatId } : {}) })
-        .description!;
+        .description as string;
     expect(description(shared, "c1")).toMatch(
       /share one Python session: variables, functions, imports and the files in the working directory/,
     );
@@ -469,21 +469,28 @@ describe("a kernel per chat", () => {
     expect(await noKernelsLeft()).toEqual([]);
   }, 90_000);
 
-  it("a chat whose run is stopped starts again with a fresh kernel, and an idle chat's kernel is shut down", async () => {
+  it("a chat's stopped run is interrupted: the chat keeps its variables if the program ended there, else starts afresh", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat", idleMs: 500 });
-    try {
-      await runIn(sandbox, inChat("c3")("kept = 1"));
+    /** Runs `code` in chat c3 and stops it once it has printed. */
+    const stopAfterOutput = async (code: string) => {
       const stop = new AbortController();
       const stopped = (async () => {
-        for await (const event of sandbox.run({
-          ...inChat("c3")('print("going", flush=True)\nimport time\ntime.sleep(60)'),
-          signal: stop.signal,
-        }))
+        for await (const event of sandbox.run({ ...inChat("c3")(code), signal: stop.signal }))
           if (event.kind === "output") stop.abort(new Error("stopped"));
       })();
       await expect(stopped).rejects.toThrow("stopped");
-      const after = await runIn(sandbox, inChat("c3")("print('kept' in globals())"));
-      expect(after).toMatchObject({ stdout: "False\n", exitCode: 0 });
+    };
+    const kept = async () => (await runIn(sandbox, inChat("c3")("print('kept' in globals())"))).stdout;
+    try {
+      await runIn(sandbox, inChat("c3")("kept = 1"));
+      await stopAfterOutput('print("going", flush=True)\nimport time\ntime.sleep(60)');
+      expect(await kept()).toBe("True\n");
+      // A program that catches the interrupt and goes on: its kernel is shut down, the chat starts empty.
+      await stopAfterOutput(
+        'import time\nprint("going", flush=True)\nwhile True:\n    try:\n        time.sleep(60)\n    except KeyboardInterrupt:\n        pass',
+      );
+      expect(await kept()).toBe("False\n");
+      // Idle past idleMs, the chat's kernel is shut down.
       expect(await noKernelsLeft()).toEqual([]);
     } finally {
       await sandbox.close();
