@@ -58,10 +58,11 @@ interface ChatKernel {
  * and stderr stream as live output; a failing program's traceback names its
  * lines as the kit's own sandbox does. A kernel is not a sandbox by itself:
  * what isolates one student's program from another's and from the network is
- * the server's (Enterprise Gateway's pods, a container per kernel). A
- * run's figures are held in this server's memory for the file route
- * (`createRunFileRoute({ sandbox })`); other files do not come back from it
- * yet, and a run given the chat's files is refused.
+ * the server's (Enterprise Gateway's pods, a container per kernel). Each
+ * kernel works in a directory of its own; a run's figures and the files it
+ * wrote there are held in this server's memory for the file route
+ * (`createRunFileRoute({ sandbox })`), and so are the students' uploads
+ * (`studentFiles`), which a run given them finds in its directory.
  */
 export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & {
   /**
