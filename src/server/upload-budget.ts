@@ -13,9 +13,9 @@ export interface UploadBudgetOptions {
   maxParticipantBytesInFlight: number;
   /** Bytes the uploads of one client (an address, as the app tells it) together may hold. */
   maxClientBytesInFlight?: number;
-  /** Slowest average rate a body may arrive at, once `graceMs` has passed. */
+  /** Slowest rate a body may arrive at, over any stretch longer than `graceMs`. */
   minBytesPerSecond: number;
-  /** Time a body has before the rate counts, and the longest it may pause. */
+  /** Slack: the time a body has before its first bytes, and the most its earlier bytes can buy ahead. */
   graceMs: number;
 }
 
@@ -100,17 +100,13 @@ export function createUploadBudget(options: UploadBudgetOptions) {
       async function* chunks(): AsyncGenerator<Uint8Array> {
         if (!body) return;
         const reader = body.getReader();
-        const started = Date.now();
+        // The latest moment the next bytes may come. Each chunk moves it on by the time its bytes buy at
+        // the minimum rate, never more than the grace ahead: a fast start banks no minutes of silence.
+        let due = Date.now() + options.graceMs;
         let timer: ReturnType<typeof setTimeout> | undefined;
         let cut = false;
         try {
           for (;;) {
-            // The latest moment the next bytes may come: the grace and the time the bytes so far buy,
-            // and never a pause longer than the grace.
-            const due = Math.min(
-              started + options.graceMs + (taken / options.minBytesPerSecond) * 1000,
-              Date.now() + options.graceMs,
-            );
             timer = setTimeout(
               () => {
                 cut = true;
@@ -124,6 +120,7 @@ export function createUploadBudget(options: UploadBudgetOptions) {
             if (cut) throw tooSlow();
             if (done) return;
             take(value.length);
+            due = Math.min(due + (value.length / options.minBytesPerSecond) * 1000, Date.now() + options.graceMs);
             yield value;
           }
         } finally {

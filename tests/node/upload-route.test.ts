@@ -242,12 +242,26 @@ describe("the memory uploads share", () => {
     expect(await drain(shared.open("ada", elsewhere.stream, "10.0.0.7").chunks)).toBe(400);
   });
 
-  it("cuts a body that pauses longer than the grace, whatever its bytes so far bought", async () => {
-    const shared = budget({ minBytesPerSecond: 1, graceMs: 100 });
-    const paused = handFedBody();
-    const upload = shared.open("mallory", paused.stream);
-    paused.send(400); // 400 s of credit at 1 byte a second, then silence
-    await expect(drain(upload.chunks)).rejects.toMatchObject({ status: 408 });
+  it("cuts a body that trickles after a fast start: its first bytes buy no more than the grace", async () => {
+    const shared = budget({
+      maxParticipantBytesInFlight: 1e6,
+      maxBytesInFlight: 1e6,
+      minBytesPerSecond: 1000,
+      graceMs: 200,
+    });
+    const trickling = handFedBody();
+    const upload = shared.open("mallory", trickling.stream);
+    const refused = expect(drain(upload.chunks)).rejects.toMatchObject({ status: 408 });
+    trickling.send(500_000); // 500 s at the minimum rate, were it banked
+    const trickle = setInterval(() => {
+      try {
+        trickling.send(1);
+      } catch {
+        clearInterval(trickle); // cancelled: the body was cut
+      }
+    }, 20);
+    await refused;
+    clearInterval(trickle);
   });
 
   it("cuts a body slower than the minimum rate, and keeps one that keeps pace", async () => {
