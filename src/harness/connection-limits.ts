@@ -1,11 +1,20 @@
 import type { Server } from "node:http";
+import { isIP } from "node:net";
 import { addressKey } from "./participant-cookie.js";
+
+/** 127.0.0.0/8, ::1, or an IPv4-mapped 127.x address, as a socket reports it. */
+export const isLoopback = (address: string | undefined) => {
+  const bare = (address ?? "").replace(/^::ffff:/i, "");
+  return (isIP(bare) === 4 && bare.startsWith("127.")) || bare === "::1";
+};
 
 export interface ConnectionLimits {
   /** Open connections one address may have; past it a new one is closed at once. @default 256 */
   perAddress?: number;
   /** Open connections in all, well under the process's file descriptors. @default 8192 */
   total?: number;
+  /** Addresses not counted per address. @default loopback: this server's own calls, and a proxy on this host */
+  exempt?: (address: string | undefined) => boolean;
 }
 
 /**
@@ -20,6 +29,9 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
   server.headersTimeout = 20_000;
   const open = new Map<string, number>();
   server.on("connection", (socket) => {
+    // Loopback is this server's own calls to its sandbox, and a proxy on this host that stands for
+    // everyone: limit connections at that proxy, not here.
+    if ((limits.exempt ?? isLoopback)(socket.remoteAddress)) return;
     const address = addressKey(socket.remoteAddress);
     const count = (open.get(address) ?? 0) + 1;
     if (count > perAddress) {

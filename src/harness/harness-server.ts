@@ -30,7 +30,7 @@ import type { Sandbox } from "../server/sandbox.js";
 import { sendWebResponse, toWebRequest } from "../server/chat/node-adapter.js";
 import { matchChatRoute } from "../server/chat/routes.js";
 import { createChatHandler } from "./chat-handler.js";
-import { limitConnections, type ConnectionLimits } from "./connection-limits.js";
+import { isLoopback, limitConnections, type ConnectionLimits } from "./connection-limits.js";
 import { addressKey, createParticipantCookies, type ParticipantCookieOptions } from "./participant-cookie.js";
 import { createPyodideFileHandler } from "./pyodide-files.js";
 import { HttpRefusal } from "../server/http.js";
@@ -451,7 +451,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
         clientOf: (request) => uploadClients.get(request),
       });
       const request = toWebRequest(req, res);
-      uploadClients.set(request, addressKey(req.socket.remoteAddress));
+      // Behind a proxy on this host every student is loopback: no address to tell them apart by.
+      if (!isLoopback(req.socket.remoteAddress)) uploadClients.set(request, addressKey(req.socket.remoteAddress));
       return sendWebResponse(res, await uploads.handle(request, { participantId }));
     }
     if (isFile) {

@@ -3,11 +3,17 @@
 import { createServer } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { limitConnections } from "../../src/harness/connection-limits";
 
-const server = createServer((_, res) => res.end("ok"));
-afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
+let server = createServer();
+beforeEach(() => {
+  server = createServer((_, res) => res.end("ok"));
+});
+afterEach(() => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 /** A connection, and whether the server closed it within a moment. */
 async function open(port: number): Promise<{ socket: Socket; closed: boolean }> {
@@ -21,7 +27,8 @@ async function open(port: number): Promise<{ socket: Socket; closed: boolean }> 
 
 describe("the harness's connection limits", () => {
   it("close an address's connections past its share, and take new ones once it has fewer", async () => {
-    limitConnections(server, { perAddress: 3 });
+    // Loopback is exempt by default (the server's own calls); counted here as a client's address.
+    limitConnections(server, { perAddress: 3, exempt: () => false });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     const first = await Promise.all([open(port), open(port), open(port)]);
@@ -33,5 +40,14 @@ describe("the harness's connection limits", () => {
     const again = await open(port);
     expect(again.closed).toBe(false);
     for (const { socket } of [...first, again]) socket.destroy();
+  });
+
+  it("do not count loopback, which is the server's own calls to its sandbox and a proxy on its host", async () => {
+    limitConnections(server, { perAddress: 2 });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const opened = await Promise.all([open(port), open(port), open(port), open(port)]);
+    expect(opened.map((c) => c.closed)).toEqual([false, false, false, false]);
+    for (const { socket } of opened) socket.destroy();
   });
 });
