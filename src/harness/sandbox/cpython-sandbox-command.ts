@@ -56,6 +56,8 @@ export function bwrapArgs(python: string, script: string[], runUsers = false): s
     "--ro-bind",
     "/usr",
     "/usr",
+    // What the host installed by hand (tools, their settings and tokens) is not the interpreter's.
+    ...(python.startsWith("/usr/local/") ? [] : ["--tmpfs", "/usr/local"]),
     "--symlink",
     "usr/lib",
     "/lib",
