@@ -48,6 +48,8 @@ export default defineConfig({
         plugins: [storybookTest({ configDir: path.join(dirname, ".storybook") })],
         test: {
           name: "storybook",
+          // A story that streams takes seconds of its own; on a busy machine its waits grow, not its checks.
+          testTimeout: 60_000,
           browser: {
             enabled: true,
             headless: true,

@@ -365,6 +365,8 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
           "print('killed', sorted(os.waitpid(pid, 0)[1] & 0x7F for pid in children))",
           "open('report.txt', 'w').write('went on')",
         ].join("\n"),
+        // A gigabyte written under memory pressure on a busy machine: far more time than the 5 s it sleeps.
+        60_000,
       );
       // Two children of 560 MB each do not fit in 1024 MB: the kernel stops one of them.
       expect(result).toMatchObject({ exitCode: 0, signal: null, stdout: "killed [0, 9]\n" });
