@@ -41,10 +41,10 @@ interface UploadRouteSettings {
    */
   maxParticipantBytesInFlight?: number;
   /**
-   * Slowest average rate an upload's body may arrive at after its first
-   * ten seconds; a slower one, or one that pauses ten seconds, is answered
-   * 408 and keeps nothing, so an idle or trickling connection cannot hold
-   * the memory others need.
+   * Slowest rate an upload's body may arrive at, with ten seconds of slack
+   * that its earlier bytes cannot bank more of; a slower one is answered
+   * 408 and keeps nothing, so neither an idle connection nor a fast start
+   * followed by a trickle holds the memory others need.
    * @default 64 KiB a second (a 10 MiB file in under three minutes)
    */
   minBytesPerSecond?: number;
@@ -100,11 +100,11 @@ export function createUploadRoute(options: UploadRouteOptions) {
     maxFiles: options.maxFiles ?? DEFAULT_UPLOAD_CAPS.maxFiles,
     maxTotalBytes: options.maxTotalBytes ?? DEFAULT_UPLOAD_CAPS.maxTotalBytes,
   };
+  const participantShare = options.maxParticipantBytesInFlight ?? uploadBodyLimit(caps);
   const budget = createUploadBudget({
     maxBytesInFlight: options.maxBytesInFlight ?? DEFAULT_UPLOAD_BUDGET.maxBytesInFlight,
-    maxParticipantBytesInFlight: options.maxParticipantBytesInFlight ?? uploadBodyLimit(caps),
-    maxClientBytesInFlight:
-      options.maxClientBytesInFlight ?? 2 * (options.maxParticipantBytesInFlight ?? uploadBodyLimit(caps)),
+    maxParticipantBytesInFlight: participantShare,
+    maxClientBytesInFlight: options.maxClientBytesInFlight ?? 2 * participantShare,
     minBytesPerSecond: options.minBytesPerSecond ?? DEFAULT_UPLOAD_BUDGET.minBytesPerSecond,
     graceMs: DEFAULT_UPLOAD_BUDGET.graceMs,
   });
