@@ -32,6 +32,32 @@ test.describe("the demo on Jupyter kernels, a kernel per chat", () => {
     await expect(fresh.code.locator("[data-error]")).toHaveAttribute("data-line", "1");
   });
 
+  test("Restart Python: the next run starts without the chat's variables, and the card and the reply say so", async ({
+    page,
+  }) => {
+    await page.goto(at(PORTS.jupyter));
+    await send(page, python("total = 10\nprint(total)"));
+    const first = executeCodeCard(page, 0);
+    expect(await first.waitForEnd(), await first.root.innerText()).toBe("succeeded");
+
+    await send(page, `Restart Python, then:\n${python('print("total" in globals())')}`);
+    const restarted = executeCodeCard(page, 1);
+    expect(await restarted.waitForEnd(), await restarted.root.innerText()).toBe("succeeded");
+    expect(await restarted.text("stdout")).toBe("False\n");
+    await expect(restarted.root.locator('[data-slot="execute-code-restarted"]')).toHaveText(
+      "Python was restarted: earlier runs' variables are gone",
+    );
+    await expect(restarted.root.locator('[data-slot="execute-code-continued"]')).toHaveCount(0);
+    await expect(page.getByText("I restarted Python first.")).toBeVisible();
+
+    // The fresh session is the chat's from then on.
+    await send(page, python("total = 5\nprint(total * 2)"));
+    const after = executeCodeCard(page, 2);
+    expect(await after.waitForEnd(), await after.root.innerText()).toBe("succeeded");
+    expect(await after.text("stdout")).toBe("10\n");
+    await expect(after.root.locator('[data-slot="execute-code-continued"]')).toHaveCount(1);
+  });
+
   test("print, a traceback that names the program's line, and exit codes", async ({ page }) => {
     await page.goto(at(PORTS.jupyter));
     await page.getByRole("button", { name: "Show me a real traceback" }).click();

@@ -133,6 +133,21 @@ export const ContinuesEarlierRuns: Story = {
   },
 };
 
+/** The model asked for a fresh Python session (`restart: true`): the run did not see earlier runs' variables. */
+export const RestartedPython: Story = {
+  args: call('print("x" in globals())', {
+    args: { code: 'print("x" in globals())', restart: true },
+    argsText: JSON.stringify({ code: 'print("x" in globals())', restart: true }),
+    result: completed({ stdout: "False\n", restarted: true }),
+  }),
+  play: async ({ canvasElement }) => {
+    await expect(slot(card(canvasElement), "restarted")).toHaveTextContent(
+      "Python was restarted: earlier runs' variables are gone",
+    );
+    expect(slot(card(canvasElement), "continued")).toBeNull();
+  },
+};
+
 /** The chips as the composer and a sent message show them. */
 function Chips() {
   return (

@@ -112,6 +112,7 @@ describe("labels", () => {
         await screen.findByRole("region", { name: "«tablePreview»" });
       },
     );
+    await show(call("x", { result: completed({ restarted: true }) }));
     await show(
       call("import os; os.kill(0, 9)", {
         result: {

@@ -12,6 +12,15 @@ export const executeCodeInputSchema = z.object({
       z.maxLength(MAX_CODE_LENGTH, `The program is longer than ${MAX_CODE_LENGTH.toLocaleString("en")} characters.`),
       z.describe("The complete Python 3 program to run. Print what you want to see."),
     ),
+  restart: z.optional(
+    z
+      .boolean()
+      .check(
+        z.describe(
+          "Where the chat's runs share one Python session: true starts this program in a fresh one, without the variables and imports of earlier runs.",
+        ),
+      ),
+  ),
 });
 
 export type ExecuteCodeInput = z.infer<typeof executeCodeInputSchema>;

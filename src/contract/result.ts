@@ -53,6 +53,8 @@ export const completedResultSchema = v.object({
   filesRemoved: v.optional(v.array(v.string())),
   /** True when the run started from the variables earlier runs of its chat left (a sandbox that keeps a chat's session). */
   continued: v.optional(v.boolean()),
+  /** True when the run was asked to start in a fresh Python session (`restart`), and did: earlier runs' variables were gone. */
+  restarted: v.optional(v.boolean()),
 });
 
 /** The program ran past the time limit; what it printed so far is kept. */
@@ -69,6 +71,7 @@ export const timeoutResultSchema = v.object({
   filesGone: v.optional(v.array(v.string())),
   filesRemoved: v.optional(v.array(v.string())),
   continued: v.optional(v.boolean()),
+  restarted: v.optional(v.boolean()),
 });
 
 /**

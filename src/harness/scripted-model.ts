@@ -5,7 +5,7 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
-import { programFor } from "./scripted-programs.js";
+import { programFor, RESTART_PROGRAM, RESTART_REQUEST } from "./scripted-programs.js";
 
 export interface ScriptedModelOptions {
   /** Name of the code tool the model calls. */
@@ -99,7 +99,8 @@ export function replyToToolResult(text: string): string {
       ? ` It drew ${figures.length === 1 ? "one figure" : `${figures.length} figures`}, ${figures.join(", ")}.`
       : "";
     const wrote = files.length ? ` It wrote ${files.join(", ")}, which you can download under the output.` : "";
-    return `The program ${status}. ${printed}${failure}${drew}${wrote}`;
+    const restarted = /^python session: restarted/m.test(text) ? "I restarted Python first. " : "";
+    return `${restarted}The program ${status}. ${printed}${failure}${drew}${wrote}`;
   }
   return `The code did not give a result: ${text.split("\n")[0]}`;
 }
@@ -145,19 +146,24 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
   const decide = (
     prompt: LanguageModelV3Prompt,
     tools: LanguageModelV3CallOptions["tools"],
-  ): { text: string } | { code: string } => {
+  ): { text: string } | { input: { code: string; restart?: true } } => {
     const toolText = textOfTool(prompt);
     if (toolText !== null) return { text: replyToToolResult(toolText) };
     const user = lastOf(prompt, (message) => message.role === "user");
     const message =
       user?.role === "user" ? user.content.map((part) => (part.type === "text" ? part.text : "")).join("\n") : "";
     if (message.trim() === DESCRIBE_PROMPT) return { text: describePrompt(prompt) };
-    // The chat's files, as the server named them in the tool's description.
-    const files = tools?.find((tool) => tool.name === toolName && tool.type === "function");
-    const code = programFor(message, files?.type === "function" ? (files.description ?? "") : "");
-    return code === null
-      ? { text: "Send me a Python program in a ```python block, or try one of the example prompts, and I will run it." }
-      : { code };
+    // The chat's files, as the server named them in the tool's description, and whether its runs share a
+    // session the model may restart.
+    const found = tools?.find((tool) => tool.name === toolName && tool.type === "function");
+    const description = found?.type === "function" ? (found.description ?? "") : "";
+    const restart = RESTART_REQUEST.test(message) && description.includes("`restart: true`");
+    const code = programFor(message, description) ?? (restart ? RESTART_PROGRAM : null);
+    if (code === null)
+      return {
+        text: "Send me a Python program in a ```python block, or try one of the example prompts, and I will run it.",
+      };
+    return { input: restart ? { code, restart } : { code } };
   };
 
   return {
@@ -175,9 +181,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
             warnings: [],
           }
         : {
-            content: [
-              { type: "tool-call", toolCallId: newCallId(), toolName, input: JSON.stringify({ code: answer.code }) },
-            ],
+            content: [{ type: "tool-call", toolCallId: newCallId(), toolName, input: JSON.stringify(answer.input) }],
             finishReason: { unified: "tool-calls", raw: "tool_calls" },
             usage,
             warnings: [],
@@ -190,7 +194,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
         parts = textParts(answer.text, 6);
       } else {
         const id = newCallId();
-        const input = JSON.stringify({ code: answer.code });
+        const input = JSON.stringify(answer.input);
         parts = [
           { type: "tool-input-start", id, toolName },
           ...chunked(input, inputChunks).map(

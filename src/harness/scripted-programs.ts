@@ -102,6 +102,10 @@ function highestIn(table: string): string {
   ].join("\n");
 }
 
+/** A message asking for a fresh Python session, and what runs in it when the message gives no program. */
+export const RESTART_REQUEST = /\brestart (?:python|the kernel|the session)\b/i;
+export const RESTART_PROGRAM = 'import sys\n\nprint("Python", sys.version.split()[0], "in a fresh session")';
+
 /**
  * The program a user message asks for: a fenced Python block as written; for
  * a table the student attached (or gave earlier: `files`, the tool's

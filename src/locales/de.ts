@@ -84,6 +84,7 @@ export const germanLabels: ExecuteCodeLabels = {
   filesGone: (names) =>
     `Vor dem Lauf verfallen: ${names}. Dateien bleiben eine Weile nach ihrer letzten Nutzung; hänge sie erneut an.`,
   continued: "Setzt die früheren Läufe dieses Chats fort",
+  restarted: "Python wurde neu gestartet: Variablen früherer Läufe sind weg",
   tablePreview: (name) => `Erste Zeilen von ${name}`,
   tableRowsShown: (rows) => `Die ersten ${rows} Zeilen. Lade die Datei für alle herunter.`,
 };

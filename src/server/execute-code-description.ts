@@ -33,7 +33,7 @@ export function describeExecuteCode(facts: ExecuteCodeDescriptionFacts): string 
           ? `The program's working directory holds the files the student attached (open them by name):\n${listed}`
           : "")) +
     (facts.sharesSession
-      ? `The runs of this chat share one Python session: variables, functions, imports and the files in the working directory of earlier runs are still there, unless a stopped run did not end when interrupted or the session was idle for long, when it starts again empty. Files a run writes there are shown to the student. `
+      ? `The runs of this chat share one Python session: variables, functions, imports and the files in the working directory of earlier runs are still there, unless a stopped run did not end when interrupted or the session was idle for long, when it starts again empty. Files a run writes there are shown to the student. To restart Python (the student asks to, or the session's state is in the way), call with \`restart: true\`: that program runs in a fresh session. `
       : "") +
     `Print what you want to see. ` +
     `Runs stop after ${Math.round(facts.timeoutMs / 1000)} s.`

@@ -173,7 +173,7 @@ export function createExecuteCodeTool(
     // An async generator: while a streaming sandbox runs the program, the
     // chat gets the output so far as preliminary results (the model only ever
     // sees the last one, the final result).
-    async *execute({ code }, { abortSignal, toolCallId }): AsyncGenerator<ExecuteCodeProgress> {
+    async *execute({ code, restart }, { abortSignal, toolCallId }): AsyncGenerator<ExecuteCodeProgress> {
       const started = performance.now();
       const clock = runClock(timeoutMs, queueTimeoutMs);
       const signal = abortSignal ? AbortSignal.any([abortSignal, clock.signal]) : clock.signal;
@@ -188,6 +188,7 @@ export function createExecuteCodeTool(
           participantId: ctx.participantId,
           tenantId: ctx.tenantId,
           ...(ctx.chatId ? { chatId: ctx.chatId } : {}),
+          ...(restart ? { restart } : {}),
           timeoutMs,
           limits,
           signal,

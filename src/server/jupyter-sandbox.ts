@@ -153,9 +153,10 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         return;
       }
       if (!key) ownRuns.set(owner, (ownRuns.get(owner) ?? 0) + 1);
-      // A chat's kernel lost while it waited (it died, its connection broke) is shut down, never left running.
-      if (held?.kernel?.lost) void held.kernel.shutDown();
-      let kernel: Kernel | null = held?.kernel && !held.kernel.lost ? held.kernel : null;
+      // A chat's kernel lost while it waited (it died, its connection broke), or one the model asked
+      // to restart, is shut down, never left running.
+      const dropped = held?.kernel && (held.kernel.lost || request.restart) ? held.kernel : null;
+      let kernel: Kernel | null = held?.kernel && !dropped ? held.kernel : null;
       const chat: ChatKernel | null = key ? (held ?? { owner, kernel: null, busy: false }) : null;
       if (key && chat) {
         chat.busy = true;
@@ -166,6 +167,8 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
       }
       let keep = false;
       try {
+        // Waited for, so that a restarted chat never has two kernels at once.
+        if (dropped) await dropped.shutDown();
         if (kernel && !(await kernel.stillThere())) {
           void kernel.shutDown();
           kernel = null;
@@ -219,7 +222,10 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
             "The program left threads or processes running, so this chat's Python session was ended: the next run starts without its variables.";
           outcome.result.stderr = `${stderr}${stderr && !stderr.endsWith("\n") ? "\n" : ""}${notice}\n`;
         }
-        if (continued && outcome.ok && outcome.result.status === "completed") outcome.result.continued = true;
+        if (outcome.ok && (outcome.result.status === "completed" || outcome.result.status === "timeout")) {
+          if (continued) outcome.result.continued = true;
+          else if (chat && request.restart) outcome.result.restarted = true;
+        }
         yield { kind: "done", outcome };
       } finally {
         if (!key) {

@@ -26,6 +26,13 @@ function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
   ];
 }
 
+/** The Python session the run had, where the sandbox keeps one per chat. */
+function session(result: { continued?: boolean; restarted?: boolean }): string[] {
+  if (result.continued) return ["python session: continued from this chat's earlier runs (their variables were there)"];
+  if (result.restarted) return ["python session: restarted as asked (earlier runs' variables were gone)"];
+  return [];
+}
+
 /** Which given files the program read, and which were gone before it ran. */
 function inputs(result: { filesUsed?: string[]; filesGone?: string[] }): string[] {
   return [
@@ -46,6 +53,7 @@ export function describeModelOutput(output: unknown): string {
       const exit = result.signal ? `killed by ${result.signal}` : `exit code: ${result.exitCode ?? "unknown"}`;
       return [
         exit,
+        ...session(result),
         stream("stdout", result.stdout, result.truncated.stdout),
         stream("stderr", result.stderr, result.truncated.stderr),
         ...files(result.files, result.filesCut),
@@ -59,6 +67,7 @@ export function describeModelOutput(output: unknown): string {
         stream("stderr", result.stderr, result.truncated.stderr),
         ...files(result.files, result.filesCut),
         ...inputs(result),
+        ...session(result),
       ].join("\n");
     case "busy":
       return `The code runner is busy and did not run the program.${result.retryAfterMs === null ? "" : ` It can take another run in ${Math.ceil(result.retryAfterMs / 1000)} s.`} Tell the student, and do not guess the output.`;

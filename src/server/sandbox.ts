@@ -21,6 +21,11 @@ export interface SandboxRunRequest {
   tenantId: string;
   /** The chat the run belongs to, where the tool knows it: a sandbox may keep state per chat. */
   chatId?: string;
+  /**
+   * The model asked for a fresh Python session: a sandbox that keeps the
+   * chat's session drops it first, and says so (`restarted`) in the result.
+   */
+  restart?: boolean;
   /** The tool's limit for the run itself, in ms (a sandbox may have a shorter one of its own). */
   timeoutMs: number;
   /** Characters of stdout and stderr kept; the rest is counted. */

@@ -86,6 +86,8 @@ export interface ExecuteCodeLabels {
   filesGone: (names: string) => string;
   /** A run that started from the variables the chat's earlier runs left. */
   continued: string;
+  /** A run that started in a fresh Python session, as the model asked (a sandbox that keeps a chat's session). */
+  restarted: string;
   /** A table a run wrote, shown in part: its name. */
   tablePreview: (name: string) => string;
   /** Under a table shown in part: how many rows are shown. */
@@ -171,6 +173,7 @@ export const englishLabels: ExecuteCodeLabels = {
   filesGone: (names) =>
     `Gone before the run: ${names}. Files are kept for a while after their last use; attach them again.`,
   continued: "Continues from earlier runs in this chat",
+  restarted: "Python was restarted: earlier runs' variables are gone",
   tablePreview: (name) => `First rows of ${name}`,
   tableRowsShown: (rows) => `The first ${rows} rows. Download the file for all of them.`,
 };

@@ -139,16 +139,18 @@ export function Files({ asChild, className, ...props }: FilesProps) {
       </Component>
     );
   }
-  const { used, gone, continued } = view.inputs;
-  if (!PHASE_LOOK[view.phase].output || (view.files.length + used.length + gone.length === 0 && !continued))
-    return null;
+  const { used, gone, session } = view.inputs;
+  if (!PHASE_LOOK[view.phase].output || (view.files.length + used.length + gone.length === 0 && !session)) return null;
   const figures = view.files.filter((file) => file.kind === "image");
   const others = view.files.filter((file) => file.kind !== "image");
   return (
     <Component data-slot="execute-code-files" className={cn("ecu-files", className)} {...props}>
-      {continued && (
-        <p data-slot="execute-code-continued" className="ecu-files-used">
-          {labels.continued}
+      {session && (
+        <p
+          data-slot={session === "continued" ? "execute-code-continued" : "execute-code-restarted"}
+          className="ecu-files-used"
+        >
+          {labels[session]}
         </p>
       )}
       {used.length > 0 && (

@@ -101,10 +101,11 @@ export interface ExecuteCodeView {
   files: ExecuteCodeRunFile[];
   /**
    * What the run started from: of the files it was given, those it opened
-   * and those that were gone before it ran; and whether it continued the
-   * chat's earlier runs (their variables were there).
+   * and those that were gone before it ran; and the Python session it ran
+   * in, where a sandbox keeps one per chat: the one the chat's earlier runs
+   * left (their variables were there), or a fresh one the model asked for.
    */
-  inputs: { used: string[]; gone: string[]; continued: boolean };
+  inputs: { used: string[]; gone: string[]; session: "continued" | "restarted" | null };
   exit: { code: number | null; signal: string | null } | null;
   wallTimeMs: number | null;
   timeoutMs: number | null;
@@ -121,16 +122,21 @@ export interface ExecuteCodeView {
 }
 
 /** What a finished or timed-out run started from. */
-const inputsOf = (result: { filesUsed?: string[]; filesGone?: string[]; continued?: boolean }) => ({
+const inputsOf = (result: {
+  filesUsed?: string[];
+  filesGone?: string[];
+  continued?: boolean;
+  restarted?: boolean;
+}): ExecuteCodeView["inputs"] => ({
   used: result.filesUsed ?? [],
   gone: result.filesGone ?? [],
-  continued: result.continued === true,
+  session: result.continued === true ? "continued" : result.restarted === true ? "restarted" : null,
 });
 
 const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete" | "title"> = {
   output: null,
   files: [],
-  inputs: { used: [], gone: [], continued: false },
+  inputs: { used: [], gone: [], session: null },
   exit: null,
   wallTimeMs: null,
   timeoutMs: null,

@@ -313,6 +313,31 @@ describe("a kernel per chat", () => {
     expect(await noKernelsLeft()).toEqual([]);
   }, 90_000);
 
+  it("restarts a chat's Python when the model asks, and tells the model and the card that it did", async () => {
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
+    const tool = createExecuteCodeTool({ sandbox, participantId: "ada", tenantId: "course-7", chatId: "c1" });
+    try {
+      expect(tool.description).toMatch(/To restart Python .* call with `restart: true`/);
+      expect(await finalOutput(tool, "scores = [3, 4, 5]")).toMatchObject({ status: "completed", exitCode: 0 });
+      const kernelsBefore = (await jupyter.kernels()).map((kernel) => kernel.id);
+      const restarted = await finalOutput(tool, { code: 'print("scores" in globals())', restart: true });
+      expect(restarted).toMatchObject({ status: "completed", stdout: "False\n", restarted: true });
+      expect(restarted).not.toHaveProperty("continued");
+      const toModel = tool.toModelOutput!({ toolCallId: "call-1", input: { code: "" }, output: restarted as never });
+      expect(JSON.stringify(toModel)).toMatch(/python session: restarted as asked/);
+      // The chat's old kernel is gone, not left beside the new one.
+      const kernelsAfter = (await jupyter.kernels()).map((kernel) => kernel.id);
+      expect(kernelsAfter).toHaveLength(1);
+      expect(kernelsBefore).not.toContain(kernelsAfter[0]);
+      // The fresh session is the chat's from then on.
+      expect(await finalOutput(tool, "x = 2\nprint(x)")).toMatchObject({ stdout: "2\n", continued: true });
+      expect(await finalOutput(tool, "print(x + 1)")).toMatchObject({ stdout: "3\n", continued: true });
+    } finally {
+      await sandbox.close();
+    }
+    expect(await noKernelsLeft()).toEqual([]);
+  }, 90_000);
+
   it("hands over the files a run wrote in its kernel's own directory, within the caps, to their owner", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
     try {

@@ -10,6 +10,7 @@ import {
   programFor,
   replyToToolResult,
 } from "../../src/harness";
+import { RESTART_PROGRAM } from "../../src/harness/scripted-programs";
 import { createExecuteCodeTool } from "../../src/server";
 import { startSandbox } from "./sandbox-fixture";
 
@@ -97,6 +98,38 @@ describe("the scripted model with the real server tool", () => {
     const [a, b] = await Promise.all([chat("```python\nprint(1)\n```"), chat("```python\nprint(22)\n```")]);
     expect(a.text).toContain("ran 8 chars");
     expect(b.text).toContain("ran 9 chars");
+  });
+});
+
+describe("the scripted model asked to restart Python", () => {
+  const callFor = async (text: string, description: string) => {
+    const model = createScriptedModel({ chunkDelayMs: 0 });
+    const { content } = await model.doGenerate({
+      prompt: [{ role: "user", content: [{ type: "text", text }] }],
+      tools: [{ type: "function", name: "execute_code", description, inputSchema: {} }],
+    });
+    const call = content.find((part) => part.type === "tool-call");
+    return call?.type === "tool-call" ? JSON.parse(call.input) : null;
+  };
+
+  it("asks for a fresh session only where the tool offers one, and runs the given program in it", async () => {
+    const shared = "The runs of this chat share one Python session … call with `restart: true`: …";
+    expect(await callFor("Restart Python please", shared)).toEqual({ code: RESTART_PROGRAM, restart: true });
+    expect(await callFor("Restart Python, then:\n```python\nprint(x)\n```", shared)).toEqual({
+      code: "print(x)",
+      restart: true,
+    });
+    // Every run is fresh already where the tool says nothing of a session: nothing to restart, nothing to run.
+    expect(await callFor("Restart Python please", "nothing is kept between runs")).toBeNull();
+    expect(await callFor("```python\nprint(x)\n```", shared)).toEqual({ code: "print(x)" });
+  });
+
+  it("says it restarted Python when the result says so", () => {
+    expect(
+      replyToToolResult(
+        "exit code: 0\npython session: restarted as asked (earlier runs' variables were gone)\nstdout:\nFalse\nstderr:\n",
+      ),
+    ).toBe("I restarted Python first. The program finished with exit code 0. Its first line of output is: False.");
   });
 });
 

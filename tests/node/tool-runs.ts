@@ -1,20 +1,26 @@
-import type { createExecuteCodeTool } from "../../src/server";
+import type { createExecuteCodeTool, ExecuteCodeInput } from "../../src/server";
 
 type Tool = ReturnType<typeof createExecuteCodeTool>;
 
 /** Runs the tool as the AI SDK does: every preliminary output, then the final one. */
-export async function runTool(tool: Tool, code: string, abortSignal?: AbortSignal) {
+export async function runTool(tool: Tool, input: string | ExecuteCodeInput, abortSignal?: AbortSignal) {
   const outputs: unknown[] = [];
-  for await (const output of tool.execute!(
-    { code },
-    { toolCallId: "call-1", messages: [], abortSignal, context: {} },
-  ) as AsyncIterable<unknown>) {
+  for await (const output of tool.execute!(typeof input === "string" ? { code: input } : input, {
+    toolCallId: "call-1",
+    messages: [],
+    abortSignal,
+    context: {},
+  }) as AsyncIterable<unknown>) {
     outputs.push(output);
   }
   return { final: outputs.at(-1), preliminary: outputs.slice(0, -1) };
 }
 
 /** The final output alone. */
-export async function finalOutput(tool: Tool, code: string, abortSignal?: AbortSignal): Promise<unknown> {
-  return (await runTool(tool, code, abortSignal)).final;
+export async function finalOutput(
+  tool: Tool,
+  input: string | ExecuteCodeInput,
+  abortSignal?: AbortSignal,
+): Promise<unknown> {
+  return (await runTool(tool, input, abortSignal)).final;
 }
