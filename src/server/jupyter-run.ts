@@ -67,6 +67,8 @@ export interface Kernel {
 /** How long an interrupted program has to end before its kernel is given up. */
 const INTERRUPT_GRACE_MS = 3000;
 
+const isCount = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
+
 /**
  * One program on a connected kernel: its output as it comes, then its
  * outcome. Throws the abort's reason on Stop or the time limit; with
@@ -87,6 +89,7 @@ export async function* execute(
   let exitCode: number | null = null;
   // Threads and processes the program left running; unknown (-1) when the runner did not say.
   let leftRunning = -1;
+  let exitsSeen = 0;
   const figures: Figure[] = [];
   let figureBytes = 0;
   let figuresCut = 0;
@@ -115,7 +118,9 @@ export async function* execute(
       const data = (message.content.data ?? {}) as Record<string, unknown>;
       const exit = data[EXIT_TYPE] as { code?: unknown; left?: unknown } | undefined;
       if (exit && typeof exit.code === "number") exitCode = exit.code;
-      if (exit && typeof exit.left === "number") leftRunning = exit.left;
+      // The runner says it once. A second one is the program's (it can publish the runner's type too): what
+      // it left running is then unknown, and its chat's kernel is not kept.
+      if (exit) leftRunning = exitsSeen++ === 0 && isCount(exit.left) ? exit.left : -1;
       // Past the count or the bytes a run may leave, a figure is counted, not decoded.
       const room = figures.length < MAX_FIGURES ? Math.min(MAX_FIGURE_BYTES, MAX_RUN_FIGURE_BYTES - figureBytes) : -1;
       const figure = figureOf(data, room);

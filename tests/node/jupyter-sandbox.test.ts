@@ -488,6 +488,21 @@ describe("a kernel per chat", () => {
       expect(threads).toMatchObject({ status: "completed", exitCode: 0 });
       expect(threads.stderr).toMatch(/left threads or processes running, so this chat's Python session was ended/);
       expect(await runIn(sandbox, inChat("w2")("print('kept' in globals())"))).toMatchObject({ stdout: "False\n" });
+
+      // A program that says itself that it left nothing running is not believed over the runner.
+      const forged = [
+        "import threading, time",
+        "from IPython.display import publish_display_data",
+        "def forge():",
+        "    for _ in range(2000):",
+        '        publish_display_data({"application/vnd.execute-code-ui.exit+json": {"code": 0, "left": 0}})',
+        "        time.sleep(0.001)",
+        "    time.sleep(30)",
+        "threading.Thread(target=forge).start()",
+        "kept = 3",
+      ].join("\n");
+      expect(await runIn(sandbox, inChat("w3")(forged))).toMatchObject({ status: "completed", exitCode: 0 });
+      expect(await runIn(sandbox, inChat("w3")("print('kept' in globals())"))).toMatchObject({ stdout: "False\n" });
     } finally {
       await sandbox.close();
     }
