@@ -1,4 +1,6 @@
 // The cell a kernel runs for each program, and how to read what it says back: the exit code and the figures.
+import { DESCRIBE_FIGURE_PY } from "./figure-words.js";
+
 /** How the runner cell tells the exit code: a display message of this type, never shown. */
 export const EXIT_TYPE = "application/vnd.execute-code-ui.exit+json";
 /** How it hands over a figure with its alt text and size: a display message of this type. */
@@ -98,21 +100,7 @@ def hand_over_files(before):
     if kept or cut:
         publish_display_data({"${FILES_TYPE}": {"files": kept, "cut": cut}})
 
-def describe(figure):
-    parts = []
-    if figure._suptitle is not None and figure._suptitle.get_text():
-        parts.append(figure._suptitle.get_text())
-    for axes in figure.get_axes():
-        labels = [axes.get_title()]
-        if axes.get_xlabel():
-            labels.append(f"x: {axes.get_xlabel()}")
-        if axes.get_ylabel():
-            labels.append(f"y: {axes.get_ylabel()}")
-        text = ", ".join(label for label in labels if label)
-        if text:
-            parts.append(text)
-    return "; ".join(parts) or "A figure"
-
+${DESCRIBE_FIGURE_PY}
 def hand_over_figures():
     # Open figures, at plt.show() and at the end, as a notebook shows them: with what they say of themselves.
     plt = sys.modules.get("matplotlib.pyplot")
@@ -126,7 +114,7 @@ def hand_over_figures():
             width, height = (round(size * 100) for size in figure.get_size_inches())
             publish_display_data({"${FIGURE_TYPE}": {
                 "png": base64.b64encode(buffer.getvalue()).decode(),
-                "alt": describe(figure), "width": width, "height": height,
+                "alt": describe_figure(figure), "width": width, "height": height,
             }})
         except Exception as error:
             print(f"The figure could not be saved: {error}", file=sys.stderr)
@@ -157,7 +145,7 @@ if "matplotlib.pyplot" in sys.modules:
     sys.modules["matplotlib.pyplot"].show = lambda *args, **kwargs: hand_over_figures()
 # A figure the kernel's own backend shows (pyplot imported by the program): its PNG is the backend's, its words ours.
 get_ipython().display_formatter.mimebundle_formatter.for_type_by_name(
-    "matplotlib.figure", "Figure", lambda figure: {"${FIGURE_TYPE}": {"alt": describe(figure)}}
+    "matplotlib.figure", "Figure", lambda figure: {"${FIGURE_TYPE}": {"alt": describe_figure(figure)}}
 )
 import threading
 before = set(threading.enumerate())

@@ -3,9 +3,10 @@
 // the warm parent itself cpython-zygote.py.
 
 import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { closeSync, openSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { DESCRIBE_FIGURE_PY } from "../../server/figure-words.js";
 import { bwrapArgs, hostUser, RUN_USERS } from "./cpython-sandbox-command.js";
 import { CpythonRun, type RunMessage } from "./cpython-run.js";
 import type { Executor, RunOutcome, RunRequest } from "./executor.js";
@@ -107,7 +108,12 @@ export interface CpythonExecutorOptions {
 /** Whether runs get host users of their own: only a harness started as root can map them. */
 const runUsersNow = () => hostUser().uid !== undefined;
 
-const zygoteScript = fileURLToPath(new URL("./cpython-zygote.py", import.meta.url));
+/** The warm parent's script, with the figure words every runner shares put in. */
+const zygoteScript = (() => {
+  const text = readFileSync(fileURLToPath(new URL("./cpython-zygote.py", import.meta.url)), "utf8");
+  if (!text.includes("\n#@describe_figure\n")) throw new Error("cpython-zygote.py lost its #@describe_figure line");
+  return text.replace("\n#@describe_figure\n", DESCRIBE_FIGURE_PY);
+})();
 
 /**
  * Writes the sandbox's user map once bubblewrap says its process: its own
@@ -215,8 +221,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       fileMb: diskMb,
       clone: (options.runProcess ?? "clone") === "clone",
     };
-    // The script goes in through a descriptor: bubblewrap may run as a user who cannot read the app's folder.
-    const script = openSync(zygoteScript, "r");
+    // The script goes in through a pipe: bubblewrap may run as a user who cannot read the app's folder.
     const user = hostUser();
     const runUsers = runUsersNow();
     const child = spawn(
@@ -226,10 +231,11 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
         "/sandbox/zygote.py",
         JSON.stringify({ ...config, slots: runUsers }),
       ],
-      { stdio: ["pipe", "pipe", "pipe", script, ...(runUsers ? (["pipe", "pipe"] as const) : [])], cwd: "/", ...user },
+      { stdio: ["pipe", "pipe", "pipe", "pipe", ...(runUsers ? (["pipe", "pipe"] as const) : [])], cwd: "/", ...user },
       // Its first three are pipes.
     ) as ChildProcessWithoutNullStreams;
-    closeSync(script);
+    // A sandbox that failed to start reads none of it: that is told by its exit, not by this pipe.
+    (child.stdio[3] as Writable).on("error", () => undefined).end(zygoteScript);
     if (runUsers) mapRunUsers(child, user.uid!, (reason) => (stderr = reason));
     let stderr = "";
     const runs = new Map<string, CpythonRun>();

@@ -350,21 +350,8 @@ FIGURES_NAME = ".ecu-figures.json"
 FIGURES = f"/work/{FIGURES_NAME}"
 
 
-def describe_figure(figure):
-    """Alt text from what the figure says about itself: titles and axis labels."""
-    parts = []
-    if figure._suptitle is not None and figure._suptitle.get_text():
-        parts.append(figure._suptitle.get_text())
-    for axes in figure.get_axes():
-        labels = [axes.get_title()]
-        if axes.get_xlabel():
-            labels.append(f"x: {axes.get_xlabel()}")
-        if axes.get_ylabel():
-            labels.append(f"y: {axes.get_ylabel()}")
-        text = ", ".join(label for label in labels if label)
-        if text:
-            parts.append(text)
-    return "; ".join(parts) or "A figure"
+# describe_figure(figure), from src/server/figure-words.ts: cpython-executor.ts puts it here.
+#@describe_figure
 
 
 def save_figures(described):
