@@ -1,4 +1,3 @@
-import { HttpRefusal } from "./http.js";
 import { kernelPackages } from "./jupyter-cells.js";
 import { giveFiles } from "./jupyter-given-files.js";
 import { startKernel } from "./jupyter-kernel.js";
@@ -6,6 +5,7 @@ import type { SandboxFiles } from "./sandbox-files.js";
 import { execute, startFailure, type Kernel } from "./jupyter-run.js";
 import { sandboxBusy, sandboxError } from "./sandbox-client.js";
 import { createRunFileHolder } from "./run-file-holder.js";
+import { heldStudentFiles } from "./held-student-files.js";
 import type { Sandbox, SandboxEvent, SandboxRunRequest } from "./sandbox.js";
 
 export interface JupyterSandboxOptions {
@@ -255,42 +255,7 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
     async readFile(owner, ref) {
       return holder.read(owner, ref) ?? uploads.read(owner, ref);
     },
-    studentFiles(tenantId) {
-      return {
-        async upload(participantId, files) {
-          const owner = { participantId, tenantId };
-          const kept = uploads.keep(
-            owner,
-            await Promise.all(
-              files.map(async (file) => ({
-                name: file.name,
-                mediaType: file.mediaType,
-                bytes: new Uint8Array(await file.file.arrayBuffer()),
-              })),
-            ),
-          );
-          if (kept.length < files.length) {
-            throw new HttpRefusal(
-              507,
-              "no_room",
-              "The sandbox has no room for these files now (each student's files are bounded); try again with fewer or smaller files later.",
-            );
-          }
-          return kept.map((file) => ({
-            ...file.ref,
-            name: file.name,
-            mediaType: file.mediaType,
-            size: file.bytes.length,
-          }));
-        },
-        async read(participantId, ref) {
-          const file = uploads.read({ participantId, tenantId }, ref);
-          return file
-            ? { ...ref, name: file.name, mediaType: file.mediaType, size: file.bytes.length, bytes: file.bytes }
-            : null;
-        },
-      };
-    },
+    studentFiles: (tenantId) => heldStudentFiles(uploads, tenantId),
     async close() {
       for (const chat of chats.values()) clearTimeout(chat.idle);
       chats.clear();

@@ -1,0 +1,40 @@
+import { HttpRefusal } from "./http.js";
+import type { RunFileHolder } from "./run-file-holder.js";
+import type { SandboxFiles } from "./sandbox-files.js";
+
+/**
+ * The students' uploads of one tenant, held in this server's memory for
+ * their owner (a sandbox that keeps no files of its own, such as Jupyter's):
+ * what the upload route and the chat endpoints take as `sandboxFiles`.
+ */
+export function heldStudentFiles(uploads: RunFileHolder, tenantId: string): SandboxFiles {
+  return {
+    async upload(participantId, files) {
+      const owner = { participantId, tenantId };
+      const kept = uploads.keep(
+        owner,
+        await Promise.all(
+          files.map(async (file) => ({
+            name: file.name,
+            mediaType: file.mediaType,
+            bytes: new Uint8Array(await file.file.arrayBuffer()),
+          })),
+        ),
+      );
+      if (kept.length < files.length) {
+        throw new HttpRefusal(
+          507,
+          "no_room",
+          "The sandbox has no room for these files now (each student's files are bounded); try again with fewer or smaller files later.",
+        );
+      }
+      return kept.map((file) => ({ ...file.ref, name: file.name, mediaType: file.mediaType, size: file.bytes.length }));
+    },
+    async read(participantId, ref) {
+      const file = uploads.read({ participantId, tenantId }, ref);
+      return file
+        ? { ...ref, name: file.name, mediaType: file.mediaType, size: file.bytes.length, bytes: file.bytes }
+        : null;
+    },
+  };
+}
