@@ -35,6 +35,8 @@ export function workerMain(scope: DedicatedWorkerGlobalScope, importModule: (url
     "    except BaseException:",
     "        etype, value, tb = sys.exc_info()",
     "        traceback.print_exception(etype, value, tb.tb_next)",
+    '        if etype is EOFError and str(value) == "EOF when reading a line":',
+    '            print("input() cannot read typed input here: put the values in the program.", file=sys.stderr)',
     "        return 1",
     "    finally:",
     "        sys.stdout.flush()",

@@ -117,6 +117,14 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(result.stderr).toContain("ZeroDivisionError: division by zero");
     });
 
+    it("says that input() cannot read typed input, at once", async () => {
+      const result = await run('name = input("Your name? ")\nprint(name)');
+      expect(result.exitCode).toBe(1);
+      expect(result.stderr).toMatch(
+        /EOFError: EOF when reading a line\ninput\(\) cannot read typed input here: put the values in the program\.\n$/,
+      );
+    });
+
     it("saves a matplotlib figure in the working directory", async () => {
       const result = await run(
         "import matplotlib.pyplot as plt, os\nplt.plot([1, 2, 3])\nplt.savefig('plot.png')\nprint(os.path.getsize('plot.png') > 1000)",

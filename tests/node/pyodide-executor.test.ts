@@ -53,8 +53,10 @@ describe("the Pyodide executor runs Python as a real interpreter would", () => {
     expect(result.stderr).toContain("NameError: name 'secret' is not defined");
   });
 
-  it("treats input() as end of input", async () => {
-    expect((await run("input()")).stderr).toContain("EOFError");
+  it("treats input() as end of input, and says why", async () => {
+    const { stderr } = await run("input()");
+    expect(stderr).toContain("EOFError");
+    expect(stderr).toMatch(/\ninput\(\) cannot read typed input here: put the values in the program\.\n$/);
   });
 
   it("ends a run past its time limit, keeps what it printed, and runs the next program", async () => {

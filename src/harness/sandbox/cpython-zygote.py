@@ -272,6 +272,8 @@ def __ecu_run(source):
     except BaseException:
         etype, value, tb = sys.exc_info()
         traceback.print_exception(etype, value, tb.tb_next)
+        if etype is EOFError and str(value) == "EOF when reading a line":
+            print("input() cannot read typed input here: put the values in the program.", file=sys.stderr)
         return 1
 """
 # Made once here, so that a run's process does not compile or build them (every page it writes is a copy).

@@ -72,6 +72,8 @@ def __sandbox_run(source):
         if tb is not None and tb.tb_frame.f_code.co_name == "__sandbox_run":
             tb = tb.tb_next
         traceback.print_exception(type(error), error, tb)
+        if type(error) is EOFError and str(error) == "EOF when reading a line":
+            print("input() cannot read typed input here: put the values in the program.", file=sys.stderr)
         status = 1
     finally:
         sys.stdout.flush()
