@@ -245,8 +245,32 @@ export const TimedOut: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "timed-out");
-    await expect(slot(root, "message")).toHaveTextContent("Stopped after 5 s");
+    await expect(slot(root, "message")).toHaveTextContent(
+      "Stopped after 5 s: the program ran too long. What it printed until then is below.",
+    );
     await expect(slot(root, "stdout")).toHaveTextContent("20000000");
+  },
+};
+
+/** Out of time before it printed anything: the message says so, once, and points at nothing below. */
+export const TimedOutSilent: Story = {
+  args: call("while True:\n    pass", {
+    result: {
+      status: "timeout",
+      timeoutMs: 5000,
+      stdout: "",
+      stderr: "",
+      wallTimeMs: 5003,
+      truncated: { stdout: 0, stderr: 0 },
+    },
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(slot(root, "message")).toHaveTextContent(
+      "Stopped after 5 s: the program ran too long. It printed nothing before then.",
+    );
+    await expect(slot(root, "message")).not.toHaveTextContent(/below/);
+    await expect(slot(root, "no-output")).toBeNull();
   },
 };
 

@@ -95,7 +95,11 @@ describe("ExecuteCodeCard: DOM contract", () => {
     rerender(<ExecuteCodeCard {...call("while 1: pass", { result: { timedOut: true, timeoutMs: 1000 } })} />);
     // The code's pane alone: no empty output pane.
     expect(slot(container, "")!.querySelectorAll('[role="group"]')).toHaveLength(1);
-    expect(slot(container, "no-output")).toHaveTextContent("The program printed nothing.");
+    // Said once, by the timeout's message, which points at no output below.
+    expect(slot(container, "no-output")).toBeNull();
+    expect(slot(container, "message")).toHaveTextContent(
+      "Stopped after 1 s: the program ran too long. It printed nothing before then.",
+    );
   });
 
   it("names each card by what its program is about and its phase, for a screen reader's list of groups", () => {

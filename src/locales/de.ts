@@ -45,10 +45,8 @@ export const germanLabels: ExecuteCodeLabels = {
   spokenWallTime: (duration) => `Lief ${duration}`,
   stop: "Programm beenden",
   raised: "Das Programm brach ab mit",
-  timedOut: (limit) =>
-    limit
-      ? `Nach ${limit} gestoppt: Das Programm lief zu lange. Was es bis dahin ausgab, steht darunter.`
-      : "Gestoppt: Das Programm lief zu lange. Was es bis dahin ausgab, steht darunter.",
+  timedOut: (limit, printed) =>
+    `${limit ? `Nach ${limit} gestoppt` : "Gestoppt"}: Das Programm lief zu lange. ${printed ? "Was es bis dahin ausgab, steht darunter." : "Bis dahin gab es nichts aus."}`,
   busy: (seconds) =>
     seconds
       ? `Die Sandbox ist ausgelastet. Neuer Versuch in ${seconds} s.`

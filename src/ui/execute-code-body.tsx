@@ -129,7 +129,8 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
           />
         );
       })}
-      {!stdout && !stderr && !look.live && view.phase !== "cancelled" && (
+      {/* A timed-out run's message says itself that it printed nothing. */}
+      {!stdout && !stderr && !look.live && view.phase !== "cancelled" && view.phase !== "timed-out" && (
         <p data-slot="execute-code-no-output" className="ecu-no-output">
           {labels.noOutput}
         </p>

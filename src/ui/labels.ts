@@ -43,7 +43,8 @@ export interface ExecuteCodeLabels {
   raised: string;
   /** Name of the icon button that stops a running program. */
   stop: string;
-  timedOut: (limit: string | null) => string;
+  /** A run stopped at the time limit (`limit`, when known); `printed` says whether its output is below. */
+  timedOut: (limit: string | null, printed: boolean) => string;
   busy: (seconds: string | null) => string;
   busyNow: string;
   /** Asks again after a busy sandbox: the model's answer, and its program, once more. */
@@ -136,10 +137,8 @@ export const englishLabels: ExecuteCodeLabels = {
   spokenWallTime: (duration) => `Ran for ${duration}`,
   stop: "End the program",
   raised: "The program stopped with",
-  timedOut: (limit) =>
-    limit
-      ? `Stopped after ${limit}: the program ran too long. What it printed until then is below.`
-      : "Stopped: the program ran too long. What it printed until then is below.",
+  timedOut: (limit, printed) =>
+    `${limit ? `Stopped after ${limit}` : "Stopped"}: the program ran too long. ${printed ? "What it printed until then is below." : "It printed nothing before then."}`,
   busy: (seconds) =>
     seconds ? `The sandbox is busy. Try again in ${seconds} s.` : "The sandbox is busy. Try again shortly.",
   busyNow: "The sandbox is busy. You can try again now.",

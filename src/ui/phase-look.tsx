@@ -67,7 +67,10 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
     icon: Timer,
     tone: "warning",
     message: (view, labels) =>
-      labels.timedOut(view.timeoutMs === null ? null : formatDuration(view.timeoutMs, labels.numbers)),
+      labels.timedOut(
+        view.timeoutMs === null ? null : formatDuration(view.timeoutMs, labels.numbers),
+        !!(view.output?.stdout || view.output?.stderr),
+      ),
     output: true,
   },
   busy: {
