@@ -16,6 +16,8 @@ test.describe("the harness demo, as a person uses it", () => {
     expect(await card.exitCode()).toBe(0);
     await expect(card.status).toHaveText(/^Finished\s*exit 0$/);
     await expect(card.code).toHaveText(`${code}\n`, { useInnerText: true });
+    // Neither a title nor a comment: the card is "Python", not "import math".
+    await expect(card.title).toHaveText("Python");
     await expect(
       page.getByText("The program finished with exit code 0. Its first line of output is: 1 1"),
     ).toBeVisible();
@@ -134,6 +136,8 @@ test.describe("the harness demo, as a person uses it", () => {
     await page.getByRole("button", { name: "Exit with code 3" }).click();
     const card = executeCodeCard(page);
     await card.waitForPhase("failed");
+    // The model's title for the program heads its card.
+    await expect(card.title).toHaveText("Leave with exit code 3");
     expect(await card.exitCode()).toBe(3);
     await expect(card.exit).toHaveText("exit 3");
     expect(await card.text("stdout")).toBe("leaving early\n");
@@ -145,7 +149,9 @@ test.describe("the harness demo, as a person uses it", () => {
     const card = executeCodeCard(page);
     await card.waitForPhase("running");
     await card.waitForPhase("timed-out");
-    await expect(card.message).toContainText("Stopped after 3 s");
+    await expect(card.message).toHaveText(
+      "Stopped after 3 s: the program ran too long. What it printed until then is below.",
+    );
     expect(await card.text("stdout")).toBe("before the loop\n");
   });
 

@@ -183,6 +183,30 @@ export const ConcealedTextIsShown: Story = {
   },
 };
 
+/** The model's own title for the program (the tool input's `title`) heads the card, shown as text. */
+export const TitledByTheModel: Story = {
+  args: call("import pandas as pd\nprint(pd.read_csv('scores.csv').groupby('group').mean())", {
+    args: {
+      title: "Mean score per <b>group</b>",
+      code: "import pandas as pd\nprint(pd.read_csv('scores.csv').groupby('group').mean())",
+    },
+    result: completed({ stdout: "group\na    3.5\nb    4.0\n" }),
+  }),
+  play: async ({ canvasElement }) => {
+    const title = slot(card(canvasElement), "title");
+    await expect(title).toHaveTextContent("Mean score per <b>group</b>");
+    await expect(title?.querySelector("b")).toBeNull();
+  },
+};
+
+/** Without a title or a comment, the card is headed "Python", not by a line of code. */
+export const UntitledProgram: Story = {
+  args: call("n = 0\nwhile n < 3:\n    n += 1\nprint(n)", { result: completed({ stdout: "3\n" }) }),
+  play: async ({ canvasElement }) => {
+    await expect(slot(card(canvasElement), "title")).toHaveTextContent(/^Python$/);
+  },
+};
+
 export const LongOutputDark: Story = { ...LongOutput, parameters: { theme: "dark" } };
 
 const areaStates = {
@@ -194,6 +218,7 @@ const areaStates = {
   "HTML-looking output": HtmlLookingOutput.args,
   "Invisible characters": InvisibleCharacters.args,
   "Concealed text": ConcealedTextIsShown.args,
+  "Titled by the model": TitledByTheModel.args,
 };
 
 /** Every state of this area side by side. */

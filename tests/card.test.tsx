@@ -106,10 +106,17 @@ describe("ExecuteCodeCard: DOM contract", () => {
     const { rerender } = render(
       <ExecuteCodeCard {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) })} />,
     );
-    expect(screen.getByRole("group", { name: "def mean(values): Failed" })).toHaveAttribute(
-      "data-slot",
-      "execute-code",
+    // Without a title or a comment, the tool's name: a line of code says little of what it is for.
+    expect(screen.getByRole("group", { name: "Python Failed" })).toHaveAttribute("data-slot", "execute-code");
+    rerender(
+      <ExecuteCodeCard
+        {...call(tracebackCode, {
+          args: { title: "Mean of no scores", code: tracebackCode },
+          result: completed({ stderr: tracebackStderr, exitCode: 1 }),
+        })}
+      />,
     );
+    expect(screen.getByRole("group", { name: "Mean of no scores Failed" })).toBeInTheDocument();
     rerender(
       <ExecuteCodeCard
         {...call("# Mean of the scores\nprint(sum([1, 2]) / 2)", { result: completed({ stdout: "1.5\n" }) })}

@@ -198,16 +198,34 @@ describe("deriveExecuteCodeView: phases", () => {
 const complete = { type: "complete" } as const;
 
 describe("programTitle: what a card is titled after", () => {
-  it("is the program's first comment, else its first line of code", () => {
+  it("is the model's title, else the program's first comment, never a line of code", () => {
     expect(programTitle("# Primes below 50\nprint([p for p in range(50)])")).toBe("Primes below 50");
-    expect(programTitle("\n\nimport math\nprint(math.pi)")).toBe("import math");
+    expect(programTitle("import math\n# the circle's area\nprint(math.pi)")).toBe("the circle's area");
     expect(programTitle("#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n## Squares\n")).toBe("Squares");
+    expect(programTitle("n = 0\nwhile n < 3:\n    n += 1")).toBeNull();
+    expect(programTitle("# a comment\nx = 1", "Count to three")).toBe("Count to three");
+    // On one line, whatever the model put in it; an empty one is none.
+    expect(programTitle("x = 1", "Mean\nper\tgroup ")).toBe("Mean per group");
+    expect(programTitle("# Squares", "  ")).toBe("Squares");
   });
 
   it("is nothing before there is code, and never longer than 80 characters", () => {
     expect(programTitle("")).toBeNull();
     expect(programTitle("  \n#\n")).toBeNull();
-    expect(programTitle(`x = "${"a".repeat(200)}"`)).toHaveLength(80);
+    expect(programTitle(`# ${"a".repeat(200)}`)).toHaveLength(80);
+    expect(programTitle("x", "b".repeat(200))).toHaveLength(80);
+  });
+});
+
+describe("the card's title from the tool input", () => {
+  it("shows the model's title as it streams, before the program has come", () => {
+    const streaming = { status: { type: "running" } as const, argsText: '{"title":"Mean score per gr' };
+    expect(deriveExecuteCodeView(streaming).title).toBe("Mean score per gr");
+    const both = { ...streaming, argsText: '{"title":"Mean score","code":"# load\\nimport pan' };
+    expect(deriveExecuteCodeView(both)).toMatchObject({ title: "Mean score", code: "# load\nimport pan" });
+    const done = { status: complete, args: { title: "Squares", code: "print(1)" } };
+    expect(deriveExecuteCodeView(done).title).toBe("Squares");
+    expect(deriveExecuteCodeView({ status: complete, args: { code: "x = 1" } }).title).toBeNull();
   });
 });
 

@@ -5,7 +5,7 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
-import { programFor, RESTART_PROGRAM, RESTART_REQUEST } from "./scripted-programs.js";
+import { DEMO_PROGRAMS, programFor, RESTART_PROGRAM, RESTART_REQUEST } from "./scripted-programs.js";
 
 export interface ScriptedModelOptions {
   /** Name of the code tool the model calls. */
@@ -146,7 +146,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
   const decide = (
     prompt: LanguageModelV3Prompt,
     tools: LanguageModelV3CallOptions["tools"],
-  ): { text: string } | { input: { code: string; restart?: true } } => {
+  ): { text: string } | { input: { title?: string; code: string; restart?: true } } => {
     const toolText = textOfTool(prompt);
     if (toolText !== null) return { text: replyToToolResult(toolText) };
     const user = lastOf(prompt, (message) => message.role === "user");
@@ -163,7 +163,9 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
       return {
         text: "Send me a Python program in a ```python block, or try one of the example prompts, and I will run it.",
       };
-    return { input: restart ? { code, restart } : { code } };
+    // A demo program has a title, as a real model would give; a program the student wrote is theirs to title.
+    const title = DEMO_PROGRAMS.find((demo) => demo.code === code)?.title;
+    return { input: { ...(title ? { title } : {}), code, ...(restart ? { restart } : {}) } };
   };
 
   return {

@@ -2,40 +2,47 @@
 // program, or a program over the chat's tables.
 
 /** Plain-language prompts the demo offers, each with the program it runs. */
-export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; code: string }> = [
+export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; title: string; code: string }> = [
   {
     prompt: "Add up the numbers from 1 to 100",
     match: /1 to 100|sum/i,
+    title: "Sum of 1 to 100",
     code: "total = sum(range(1, 101))\nprint(total)",
   },
   {
     prompt: "Show me a real traceback",
     match: /traceback|error/i,
+    title: "The mean of an empty list",
     code: 'def mean(values):\n    return sum(values) / len(values)\n\nscores = []\nprint("scores:", scores)\nprint(mean(scores))',
   },
   {
     prompt: "Exit with code 3",
     match: /exit/i,
+    title: "Leave with exit code 3",
     code: 'import sys\n\nprint("leaving early")\nsys.exit(3)',
   },
   {
     prompt: "Count slowly, printing as it goes",
     match: /slowly|as it goes|tick/i,
+    title: "Count to three, slowly",
     code: 'import time\n\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(1)',
   },
   {
     prompt: "Loop forever",
     match: /forever|infinite/i,
+    title: "A loop that never ends",
     code: "n = 0\nwhile True:\n    n += 1",
   },
   {
     prompt: "Print a colourful report",
     match: /colou?r/i,
+    title: "A report in colour",
     code: 'GREEN, RED, BOLD, RESET = "\\033[32m", "\\033[31m", "\\033[1m", "\\033[0m"\nprint(f"{BOLD}Report{RESET}")\nprint(f"{GREEN}passed: 3{RESET}")\nprint(f"{RED}failed: 1{RESET}")',
   },
   {
     prompt: "Plot the squares and save them as a CSV",
     match: /plot|figure|csv/i,
+    title: "Squares: a plot and a CSV",
     code: [
       "import csv",
       "import matplotlib.pyplot as plt",

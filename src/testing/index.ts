@@ -18,7 +18,7 @@ export interface ExecuteCodeCardHandle {
   exit: Locator;
   status: Locator;
   message: Locator;
-  /** What the program is about (its first comment or first line), the card's title. */
+  /** What the program is about (the model's title, or its first comment), the card's title. */
   title: Locator;
   /** A failed run's exception ("ZeroDivisionError: division by zero"), in the header. */
   error: Locator;

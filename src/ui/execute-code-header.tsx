@@ -31,9 +31,9 @@ export function Header({ asChild, className, children, ...props }: PartProps<"di
 }
 
 /**
- * What the program is about (its first comment or first line), or the tool's
- * name ("Python") before there is code; with the program's invisible
- * characters marked as the code pane marks them.
+ * What the program is about (the model's title for it, or its first
+ * comment), else the tool's name ("Python"); with invisible characters
+ * marked as the code pane marks them.
  */
 export function Title({ asChild, className, children, ...props }: PartProps<"span">) {
   const { view, labels, titleId } = useExecuteCode();

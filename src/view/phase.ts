@@ -13,7 +13,7 @@ import { programTitle } from "./program-title.js";
 import { pythonLines } from "./python-lines.js";
 import { pythonException } from "./python-exception.js";
 import { findProgramFrames } from "./traceback.js";
-import { isCompleteJson, readStreamingCode } from "./streaming-args.js";
+import { isCompleteJson, readStreamingCode, readStreamingString } from "./streaming-args.js";
 
 /** Every state an `execute_code` card can be in. */
 export const EXECUTE_CODE_PHASES = [
@@ -161,6 +161,16 @@ function readCode(state: ExecuteCodeCallState, complete: boolean): string {
   return parsed ?? "";
 }
 
+/** The model's title for the program, as far as it has come. */
+function readTitle(state: ExecuteCodeCallState): string | null {
+  const fromArgs =
+    state.args && typeof state.args === "object" && "title" in state.args
+      ? (state.args as { title?: unknown }).title
+      : undefined;
+  if (typeof fromArgs === "string") return fromArgs;
+  return state.argsText ? readStreamingString(state.argsText, "title") : null;
+}
+
 function argsComplete(state: ExecuteCodeCallState): boolean {
   if (state.argsComplete !== undefined) return state.argsComplete;
   if (state.argsText) return isCompleteJson(state.argsText);
@@ -270,7 +280,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
 export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeView {
   const complete = argsComplete(state);
   const code = readCode(state, complete);
-  const base = { code, codeComplete: complete, title: programTitle(code) };
+  const base = { code, codeComplete: complete, title: programTitle(code, readTitle(state)) };
   const { approval, status } = state;
 
   // A denial outranks the error result that runtimes attach to it.

@@ -1,4 +1,3 @@
-const CODE_KEY = /"code"\s*:\s*"/;
 /**
  * A JSON string body up to its closing quote, leaving out an escape sequence
  * cut in half. Written as an unrolled loop so the regular expression engine
@@ -20,14 +19,16 @@ export function isCompleteJson(argsText: string): boolean {
   }
 }
 
+const KEYS = { code: /"code"\s*:\s*"/, title: /"title"\s*:\s*"/ };
+
 /**
- * Reads the `code` string out of tool arguments that are still streaming,
- * e.g. `{"code":"for i in range(3):\n    pri`. An escape sequence cut in half
- * is left out until the rest of it arrives. Returns null when no `code`
- * value has started yet.
+ * Reads the `code` or `title` string out of tool arguments that are still
+ * streaming, e.g. `{"code":"for i in range(3):\n    pri`. An escape
+ * sequence cut in half is left out until the rest of it arrives. Returns
+ * null when that value has not started yet.
  */
-export function readStreamingCode(argsText: string): string | null {
-  const key = CODE_KEY.exec(argsText);
+export function readStreamingString(argsText: string, name: keyof typeof KEYS): string | null {
+  const key = KEYS[name].exec(argsText);
   if (!key) return null;
   STRING_BODY.lastIndex = key.index + key[0].length;
   const body = STRING_BODY.exec(argsText)?.[0] ?? "";
@@ -37,3 +38,6 @@ export function readStreamingCode(argsText: string): string | null {
     return body;
   }
 }
+
+/** The `code` string of streaming tool arguments (`readStreamingString`). */
+export const readStreamingCode = (argsText: string): string | null => readStreamingString(argsText, "code");
