@@ -10,9 +10,8 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import { HttpRefusal } from "../server/http.js";
+import { HttpRefusal, readJsonBytes } from "../server/http.js";
 import { sendJson, sendRefusal } from "./node-json.js";
-import { readJsonBody } from "./read-json-body.js";
 import { checkSameOriginJson } from "./request-guard.js";
 import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server/index.js";
 
@@ -48,7 +47,7 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const badRequest = (message: string) => new HttpRefusal(400, "invalid_request", message);
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(req, MAX_BODY_BYTES);
+  const body = await readJsonBytes(req, MAX_BODY_BYTES);
   if (body && typeof body === "object") return body as Record<string, unknown>;
   throw badRequest("The request body is not a JSON object.");
 }

@@ -47,6 +47,21 @@ async function toolOutput(response: Response): Promise<{ status?: string } | und
   return output;
 }
 
+describe("POST /api/chat with a body too large or not JSON", () => {
+  it("is refused with the codes the chat endpoints use, and runs nothing", async () => {
+    const h = await harness();
+    const post = (body: string) =>
+      fetch(`${h.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const large = await post(JSON.stringify({ padding: "x".repeat(3 * 1024 * 1024) }));
+    expect(large.status).toBe(413);
+    expect(await large.json()).toMatchObject({ error: "too_large", message: "The request body is too large." });
+    const broken = await post("{not json");
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: "invalid_json" });
+    expect(h.programs).toEqual([]);
+  });
+});
+
 describe("POST /api/chat from another site", () => {
   it("refuses a JSON post with a foreign Origin with 403, and runs nothing", async () => {
     const h = await harness();

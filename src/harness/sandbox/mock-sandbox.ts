@@ -6,11 +6,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
 import { MAX_CODE_LENGTH } from "../../contract/input.js";
-import { HttpRefusal } from "../../server/http.js";
+import { HttpRefusal, readJsonBytes } from "../../server/http.js";
 import { uploadBodyLimit } from "../../server/student-files.js";
 import { createUploadBudget, DEFAULT_UPLOAD_BUDGET } from "../../server/upload-budget.js";
 import { sendJson as json } from "../node-json.js";
-import { readJsonBody } from "../read-json-body.js";
 import { changedFiles, type Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard } from "./replay-guard.js";
@@ -263,7 +262,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
 
   async function exec(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const claims = await authenticate(req);
-    const body = (await readJsonBody(req, MAX_BODY_BYTES)) as { lang?: unknown; code?: unknown; files?: unknown };
+    const body = (await readJsonBytes(req, MAX_BODY_BYTES)) as { lang?: unknown; code?: unknown; files?: unknown };
     if (body?.lang !== "py") throw new HttpRefusal(400, "unsupported_language", 'Only "py" is supported.');
     if (typeof body.code !== "string" || !body.code) throw new HttpRefusal(400, "missing_code", "No program was sent.");
     if (body.code.length > MAX_CODE_LENGTH) {
