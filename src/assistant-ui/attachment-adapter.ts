@@ -1,6 +1,7 @@
 import type { AttachmentAdapter, CompleteAttachment, PendingAttachment } from "@assistant-ui/react";
 import { STUDENT_FILE_EXTENSIONS, studentFileType } from "../contract/file-name.js";
 import { formatBytes } from "../ui/format.js";
+import { errorMessage } from "../contract/error-message.js";
 
 export interface ExecuteCodeAttachmentOptions {
   /**
@@ -121,7 +122,7 @@ export function createExecuteCodeAttachmentAdapter(options: ExecuteCodeAttachmen
     try {
       reply = await answer;
     } catch (error) {
-      return void (yield refuse(messages.failed(file.name, error instanceof Error ? error.message : String(error))));
+      return void (yield refuse(messages.failed(file.name, errorMessage(error))));
     }
     let body: { files?: Uploaded[]; message?: string } | null = null;
     try {

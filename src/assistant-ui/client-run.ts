@@ -3,6 +3,7 @@ import { RUN_STOPPED, type ExecuteCodeResult, type ExecuteCodeRunningResult } fr
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../contract/limits.js";
 import { truncateText } from "../contract/truncate.js";
 import type { ExecuteCodeRunner } from "../contract/runner.js";
+import { errorMessage } from "../contract/error-message.js";
 
 export type { ExecuteCodeRunner };
 
@@ -170,7 +171,7 @@ export function useClientRun({
             : {
                 status: "error",
                 code: "client_failed",
-                message: `Python failed in this browser: ${error instanceof Error ? error.message : String(error)}`,
+                message: `Python failed in this browser: ${errorMessage(error)}`,
               },
       )
       .then((result) => {

@@ -14,6 +14,7 @@ import { HttpRefusal, readJsonBytes } from "../server/http.js";
 import { sendJson, sendRefusal } from "./node-json.js";
 import { checkSameOriginJson } from "./request-guard.js";
 import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server/index.js";
+import { errorMessage } from "../contract/error-message.js";
 
 /** Longest `/api/generate` prompt: as long as a chat message may be. */
 const MAX_PROMPT_CHARS = 100_000;
@@ -123,7 +124,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
       body = await readJson(req);
       if (!Array.isArray(body.messages)) throw badRequest("The request has no messages.");
     } catch (error) {
-      return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
+      return sendJson(res, 400, { error: errorMessage(error) });
     }
     const { messages, expiredToolCallIds } = expiry.expireStale(body.messages as UIMessage[]);
     const tools = gateCodeExecution(options.tools(req, caller), gateOptions(body));
@@ -139,7 +140,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
     const stream = result
       .toUIMessageStream({
         originalMessages: messages,
-        onError: (error) => (error instanceof Error ? error.message : String(error)),
+        onError: errorMessage,
       })
       .pipeThrough(
         new TransformStream<UIMessageChunk, UIMessageChunk>({
@@ -172,7 +173,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
       if (body.prompt.length > MAX_PROMPT_CHARS)
         throw badRequest(`The prompt is longer than ${MAX_PROMPT_CHARS} characters.`);
     } catch (error) {
-      return sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
+      return sendJson(res, 400, { error: errorMessage(error) });
     }
     const gate = gateOptions(body);
     const asked = (["confirmCodeExecution", "confirmAllTools"] as const).filter((name) => gate[name]);

@@ -42,6 +42,7 @@ import { createDefaultExecutor, type SandboxEngine } from "./sandbox/default-exe
 import { createRateLimiter, type RateLimit } from "./sandbox/rate-limiter.js";
 import { createScriptedModel } from "./scripted-model.js";
 import { createStaticHandler } from "./static-files.js";
+import { errorMessage } from "../contract/error-message.js";
 
 export interface HarnessOptions {
   /**
@@ -468,7 +469,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   }
 
   const fail = (res: ServerResponse) => (error: unknown) => {
-    log({ type: "chat_error", message: error instanceof Error ? error.message : String(error) });
+    log({ type: "chat_error", message: errorMessage(error) });
     if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
     res.end("The chat failed.");
   };

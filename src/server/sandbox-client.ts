@@ -9,6 +9,7 @@ import {
 import { readRetryAfterMs } from "./retry-after.js";
 import { truncateText } from "../contract/truncate.js";
 import { mediaTypeOf } from "./http.js";
+import { errorMessage } from "../contract/error-message.js";
 
 /** A kept file a run is given, as codeapi's `files` on exec name it. */
 export interface SandboxFileRef {
@@ -237,7 +238,7 @@ export function describeNetworkError(cause: unknown): ExecuteCodeResult {
   return {
     status: "error",
     code: "network_error",
-    message: `The code runner could not be reached (${cause instanceof Error ? cause.message : String(cause)}).`,
+    message: `The code runner could not be reached (${errorMessage(cause)}).`,
   };
 }
 

@@ -79,6 +79,15 @@ describe("the layers of src/", () => {
   });
 });
 
+describe("the browser's Python worker", () => {
+  it("imports nothing but types: its source text alone becomes the worker", () => {
+    const source = readFileSync(path.join(src, "client-executor/worker-main.ts"), "utf8");
+    const imports = source.match(/^import [^;]*;/gm) ?? [];
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((line) => !line.startsWith("import type "))).toEqual([]);
+  });
+});
+
 describe("the size of src/'s files", () => {
   it("keeps each file under 300 lines, or says near its top why it is longer", () => {
     const files = readdirSync(src, { recursive: true, withFileTypes: true })

@@ -29,6 +29,7 @@ import {
 import { DEMO_PROMPTS } from "./prompts.js";
 import { configs } from "./run-where.js";
 import { useDemoChat } from "./use-demo-chat.js";
+import { errorMessage } from "../../contract/error-message.js";
 
 const THEME_KEY = "demo-theme";
 const FILE_KINDS = STUDENT_FILE_EXTENSIONS.join(", ");
@@ -231,7 +232,7 @@ export function DemoApp() {
       },
       (error: unknown) => {
         setChosen(null);
-        setFailure(error instanceof Error ? error.message : String(error));
+        setFailure(errorMessage(error));
       },
     );
   };

@@ -13,6 +13,7 @@ import type { Executor, RunOutcome, RunRequest } from "./executor.js";
 import { createLineSplitter } from "./line-splitter.js";
 import { hostPidOf } from "./namespace-pids.js";
 import { probeRunCgroups, type RunCgroups } from "./run-cgroups.js";
+import { errorMessage } from "../../contract/error-message.js";
 
 export { probeCpython, type CpythonAvailability } from "./cpython-sandbox-command.js";
 
@@ -137,7 +138,7 @@ function mapRunUsers(child: ChildProcess, ownUser: number, onFailure: (reason: s
       writeFileSync(`/proc/${pid}/gid_map`, map);
       block.end("1");
     } catch (error) {
-      onFailure(`its users could not be mapped (${error instanceof Error ? error.message : String(error)})`);
+      onFailure(`its users could not be mapped (${errorMessage(error)})`);
       child.kill("SIGKILL");
     }
   });

@@ -6,6 +6,7 @@ import { childrenOf, hostPidOf } from "./namespace-pids.js";
 import type { RunCgroup } from "./run-cgroups.js";
 import { readRunFiles, type RunFileCaps } from "./run-directory.js";
 import { givenFilesAfterRun, isRelativePath } from "./run-inputs.js";
+import { errorMessage } from "../../contract/error-message.js";
 
 /** How many UTF-16 code units (a string's length) UTF-8 bytes decode to. */
 function utf16Length(bytes: Uint8Array): number {
@@ -183,7 +184,7 @@ export class CpythonRun {
 
   /** The run could not be started: it is ended, and its result says why. */
   private refuse(error: unknown) {
-    this.startFailure = `The sandbox could not start the program: ${error instanceof Error ? error.message : String(error)}`;
+    this.startFailure = `The sandbox could not start the program: ${errorMessage(error)}`;
     this.started = performance.now();
     this.kill();
   }

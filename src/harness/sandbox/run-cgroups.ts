@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Group, type Hierarchy, PREFIX, read, removeTree, v1Groups, v2Groups } from "./cgroup-hierarchies.js";
+import { errorMessage } from "../../contract/error-message.js";
 
 /** What one run may hold in all, whatever it does with its processes. */
 export interface RunLimits {
@@ -47,8 +48,6 @@ export interface RunCgroupsOptions {
 // Each set of groups has a folder of its own: executors in one process come and go apart.
 let made = 0;
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /**
  * Control groups for runs, where this process may make them: cgroup v2's
  * `memory.max` and `pids.max` under its own group where that hierarchy is
@@ -75,7 +74,7 @@ export function probeRunCgroups(options: RunCgroupsOptions = {}): RunCgroupsProb
     try {
       return { available: true, cgroups: pooled(v2Groups(join(root, unified), name)) };
     } catch (error) {
-      reasons.push(`cgroup v2 at ${join(root, unified)}: ${message(error)}`);
+      reasons.push(`cgroup v2 at ${join(root, unified)}: ${errorMessage(error)}`);
     }
   }
   const memory = v1("memory");
@@ -87,7 +86,7 @@ export function probeRunCgroups(options: RunCgroupsOptions = {}): RunCgroupsProb
         cgroups: pooled(v1Groups(join(root, "memory", memory), join(root, "pids", pids), name)),
       };
     } catch (error) {
-      reasons.push(`cgroup v1 under ${join(root, "memory", memory)}: ${message(error)}`);
+      reasons.push(`cgroup v1 under ${join(root, "memory", memory)}: ${errorMessage(error)}`);
     }
   }
   if (!reasons.length) reasons.push("no cgroup hierarchy with the memory and pids controllers is mounted");

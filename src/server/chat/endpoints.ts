@@ -41,6 +41,7 @@ import {
   type RawResult,
   type ToolResultContract,
 } from "./validate.js";
+import { errorMessage } from "../../contract/error-message.js";
 
 /** Another participant's chat does not exist, as far as the caller can tell. */
 const noSuchChat = () => new HttpRefusal(404, "not_found", "There is no such chat.");
@@ -66,8 +67,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     execute_code: executeCodeResultContract(),
     ...options.resultContracts,
   };
-  const describeError =
-    options.onError ?? ((error: unknown) => (error instanceof Error ? error.message : String(error)));
+  const describeError = options.onError ?? errorMessage;
   const log = options.log ?? (() => undefined);
   const streams = options.streams ?? createRunStreams();
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { errorMessage } from "../../contract/error-message.js";
 
 /**
  * A Web `Request` for a Node `http` request. Its `signal` aborts when the
@@ -71,7 +72,7 @@ export function toNodeHandler(
       .then((response) => sendWebResponse(res, response ?? new Response("Not found", { status: 404 })))
       .catch((error: unknown) => {
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: "internal", message: error instanceof Error ? error.message : String(error) }));
+        res.end(JSON.stringify({ error: "internal", message: errorMessage(error) }));
       });
 }
 

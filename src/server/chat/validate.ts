@@ -9,6 +9,7 @@ import { executeCodeResultSchema } from "../../contract/result.js";
 import type { AcceptedResult, ApprovalAnswer, PendingApproval, PendingCall } from "./calls.js";
 import type { DynamicToolSpec } from "./store.js";
 import { HttpRefusal } from "../http.js";
+import { errorMessage } from "../../contract/error-message.js";
 
 const invalid = (message: string, details?: Record<string, unknown>) =>
   new HttpRefusal(400, "invalid_request", message, details);
@@ -315,9 +316,7 @@ export function parseDynamicTools(
       try {
         fromJsonSchema(schema);
       } catch (error) {
-        throw invalid(
-          `tools[${index}].${label} is not a JSON Schema this server can use: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        throw invalid(`tools[${index}].${label} is not a JSON Schema this server can use: ${errorMessage(error)}`);
       }
     }
     return {
@@ -450,12 +449,9 @@ export function checkAnswers(
       try {
         output = contract(raw.output);
       } catch (error) {
-        throw invalid(
-          `The result of ${id} (${call.toolName}) was refused: ${error instanceof Error ? error.message : String(error)}.`,
-          {
-            tool_call_id: id,
-          },
-        );
+        throw invalid(`The result of ${id} (${call.toolName}) was refused: ${errorMessage(error)}.`, {
+          tool_call_id: id,
+        });
       }
     }
     return { toolCallId: id, isError: false, output };
