@@ -13,7 +13,8 @@ import {
 import { HttpRefusal, readJsonBytes } from "../server/http.js";
 import { sendJson, sendRefusal } from "./node-json.js";
 import { checkSameOriginJson } from "./request-guard.js";
-import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../server/index.js";
+import { createApprovalExpiry, gateCodeExecution, type GateOptions } from "../server/index.js";
+import { toldExpired } from "../server/approval-expiry.js";
 import { errorMessage } from "../contract/error-message.js";
 
 /** Longest `/api/generate` prompt: as long as a chat message may be. */
@@ -147,16 +148,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
           transform(chunk, controller) {
             // Start the clock before the browser can see the request.
             if (chunk.type === "tool-approval-request") expiry.recordRequest(chunk.approvalId);
-            // The stream's denial carries no reason: tell the card why.
-            if (chunk.type === "tool-output-denied" && expiredToolCallIds.has(chunk.toolCallId)) {
-              controller.enqueue({
-                type: "tool-output-available",
-                toolCallId: chunk.toolCallId,
-                output: expiredApprovalResult,
-              });
-              return;
-            }
-            controller.enqueue(chunk);
+            controller.enqueue(toldExpired(chunk, expiredToolCallIds));
           },
         }),
       );

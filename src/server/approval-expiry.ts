@@ -1,4 +1,4 @@
-import type { UIMessage } from "ai";
+import type { UIMessage, UIMessageChunk } from "ai";
 import { APPROVAL_EXPIRED, type ExecuteCodeErrorResult } from "../contract/index.js";
 
 /** What the card is sent for a call whose approval expired: it shows the expired state. */
@@ -7,6 +7,17 @@ export const expiredApprovalResult: ExecuteCodeErrorResult = {
   code: APPROVAL_EXPIRED,
   message: "The approval request expired, so this code was not run.",
 };
+
+/**
+ * A chunk of the stream to the browser as the card must see it: the
+ * denial of a call whose approval expired (which carries no reason) as
+ * `expiredApprovalResult`; any other chunk as it is.
+ */
+export function toldExpired(chunk: UIMessageChunk, expiredToolCallIds: ReadonlySet<string>): UIMessageChunk {
+  return chunk.type === "tool-output-denied" && expiredToolCallIds.has(chunk.toolCallId)
+    ? { type: "tool-output-available", toolCallId: chunk.toolCallId, output: expiredApprovalResult }
+    : chunk;
+}
 
 export interface ApprovalExpiryOptions {
   /**

@@ -1,7 +1,8 @@
 import { tool, type ToolSet, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createApprovalExpiry, gateCodeExecution, type GateOptions } from "../../src/server";
+import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../../src/server";
+import { toldExpired } from "../../src/server/approval-expiry";
 
 const make = (needsApproval?: boolean | (() => boolean)) =>
   tool({
@@ -140,5 +141,20 @@ describe("createApprovalExpiry", () => {
       ],
     } as never);
     expect(approvalOf(expiry.expireStale([answered("a9", true)]))).toEqual({ id: "a9", approved: true });
+  });
+});
+
+describe("toldExpired: the stream to the browser", () => {
+  it("turns the denial of an expired call into the expired result, and leaves every other chunk", () => {
+    const expired = new Set(["late"]);
+    expect(toldExpired({ type: "tool-output-denied", toolCallId: "late" }, expired)).toEqual({
+      type: "tool-output-available",
+      toolCallId: "late",
+      output: expiredApprovalResult,
+    });
+    const refused = { type: "tool-output-denied", toolCallId: "refused" } as const;
+    expect(toldExpired(refused, expired)).toBe(refused);
+    const text = { type: "text-delta", id: "t", delta: "late" } as const;
+    expect(toldExpired(text, expired)).toBe(text);
   });
 });

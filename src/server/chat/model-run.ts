@@ -9,7 +9,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import { expiredApprovalResult } from "../approval-expiry.js";
+import { toldExpired } from "../approval-expiry.js";
 import { pendingApprovals, pendingCalls, settleStoppedCalls } from "./calls.js";
 import type { ChatLogEvent } from "./options.js";
 import type { RunStreams } from "./run-streams.js";
@@ -116,21 +116,12 @@ export function createModelRuns(deps: ModelRunsOptions) {
         .pipeThrough(
           new TransformStream<UIMessageChunk, UIMessageChunk>({
             transform(chunk, controller) {
-              // The stream's denial carries no reason: tell the card this one expired.
-              if (chunk.type === "tool-output-denied" && expiredCallIds.has(chunk.toolCallId)) {
-                controller.enqueue({
-                  type: "tool-output-available",
-                  toolCallId: chunk.toolCallId,
-                  output: expiredApprovalResult,
-                });
-                return;
-              }
               // The run's end is told once it is stored (onEnd runs before this stream flushes).
               if (chunk.type === "finish") {
                 finishChunk = chunk;
                 return;
               }
-              controller.enqueue(chunk);
+              controller.enqueue(toldExpired(chunk, expiredCallIds));
             },
             flush(controller) {
               if (finishChunk) controller.enqueue(finishChunk);
