@@ -1,11 +1,13 @@
 // valibot keeps the browser bundle small: the card validates every result it renders.
 import * as v from "valibot";
 
-/** Characters the server cut from each stream; 0 when nothing was cut. */
+/** A whole number, 0 or more. */
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const pixels = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000));
+/** Milliseconds, or null where not known. */
 const duration = v.nullable(v.pipe(v.number(), v.minValue(0)));
 
+/** Characters the server cut from each stream; 0 when nothing was cut. */
 export const truncationSchema = v.object({
   stdout: count,
   stderr: count,
