@@ -6,6 +6,7 @@ import type { ComponentProps, MouseEvent } from "react";
 import { cn } from "./cn.js";
 import { useExecuteCode } from "./context.js";
 import type { AsChild } from "./execute-code-root.js";
+import type { ExecuteCodePhase } from "../view/index.js";
 import { Icon } from "./icon.js";
 
 /** A part's click handler: the host's own first, then the part's action unless the host prevented it. */
@@ -21,21 +22,42 @@ export interface RetryProps extends ComponentProps<"button">, AsChild {
   onRetry: () => void;
 }
 
-/** Try again, once the sandbox said it was busy. */
-export function Retry({ asChild, className, children, onRetry, onClick, ...props }: RetryProps) {
-  const { view, labels } = useExecuteCode();
-  if (view.phase !== "busy") return null;
+/** A button of the card's that shows in one phase and does one thing: Retry, Stop. */
+function ActionButton({
+  phase,
+  slotName,
+  action,
+  asChild,
+  onClick,
+  ...props
+}: ComponentProps<"button"> &
+  AsChild & { phase: ExecuteCodePhase; slotName: "execute-code-retry" | "execute-code-stop"; action: () => void }) {
+  const { view } = useExecuteCode();
+  if (view.phase !== phase) return null;
   const Component = asChild ? Slot.Root : "button";
   return (
     <Component
       type={asChild ? undefined : "button"}
-      data-slot="execute-code-retry"
+      data-slot={slotName}
+      onClick={thenUnlessPrevented(onClick, action)}
+      {...props}
+    />
+  );
+}
+
+/** Try again, once the sandbox said it was busy. */
+export function Retry({ className, children, onRetry, ...props }: RetryProps) {
+  const { labels } = useExecuteCode();
+  return (
+    <ActionButton
+      phase="busy"
+      slotName="execute-code-retry"
+      action={onRetry}
       className={cn("ecu-button ecu-retry", className)}
-      onClick={thenUnlessPrevented(onClick, onRetry)}
       {...props}
     >
       {children ?? labels.retry}
-    </Component>
+    </ActionButton>
   );
 }
 
@@ -49,22 +71,20 @@ export interface StopProps extends ComponentProps<"button">, AsChild {
  * of media players and chat apps, named for what it does (so that it is not
  * a second "Stop" beside the composer's).
  */
-export function Stop({ asChild, className, children, onStop, onClick, ...props }: StopProps) {
-  const { view, labels } = useExecuteCode();
-  if (view.phase !== "running") return null;
-  const Component = asChild ? Slot.Root : "button";
+export function Stop({ className, children, onStop, ...props }: StopProps) {
+  const { labels } = useExecuteCode();
   return (
-    <Component
-      type={asChild ? undefined : "button"}
-      data-slot="execute-code-stop"
+    <ActionButton
+      phase="running"
+      slotName="execute-code-stop"
+      action={onStop}
       aria-label={labels.stop}
       title={labels.stop}
       className={cn("ecu-icon-button ecu-stop", className)}
-      onClick={thenUnlessPrevented(onClick, onStop)}
       {...props}
     >
       {children ?? <Icon node={CircleStop} aria-hidden className="ecu:size-4" />}
-    </Component>
+    </ActionButton>
   );
 }
 
