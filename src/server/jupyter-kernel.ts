@@ -9,6 +9,8 @@ export interface KernelServer {
   token: string;
   kernelName: string;
   open: Set<Kernel>;
+  /** Told once the kernel is in `open`, while it is still connecting (a count of starting kernels stops counting it). */
+  onOpen?: () => void;
 }
 
 /** A new kernel, connected and answering; its process is shut down by `shutDown`. */
@@ -53,6 +55,7 @@ export async function startKernel(server: KernelServer, signal: AbortSignal): Pr
     },
   };
   open.add(kernel);
+  server.onOpen?.();
   lose = (why) => {
     if (kernel.lost) return;
     kernel.lost = why;

@@ -109,11 +109,17 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
 
   /** A new kernel, connected and answering; its process is shut down by `shutDown`. */
   async function openKernel(signal: AbortSignal): Promise<Kernel> {
+    // Counted as starting until it is in `open`, never in both.
+    let counted = true;
+    const uncount = () => {
+      if (counted) starting--;
+      counted = false;
+    };
     starting++;
     try {
-      return await startKernel({ url: baseUrl, token: options.token, kernelName, open }, signal);
+      return await startKernel({ url: baseUrl, token: options.token, kernelName, open, onOpen: uncount }, signal);
     } finally {
-      starting--;
+      uncount();
     }
   }
 
