@@ -1,5 +1,6 @@
 // How this server talks to a Jupyter server: @jupyterlab/services, loaded when first needed, and one kernel's settings.
 import type { Services } from "./jupyter-run.js";
+import { cappedWebSocket } from "./jupyter-socket.js";
 
 /** What stands in for a message the library would refuse: valid, answering nothing, ignored. */
 const IGNORED_MESSAGE = {
@@ -14,6 +15,8 @@ const IGNORED_MESSAGE = {
 export interface JupyterClient {
   api: Services;
   validateMessage(message: unknown): void;
+  /** The WebSocket kernels' messages come through, bounded (jupyter-socket.ts). */
+  WebSocket: typeof globalThis.WebSocket;
 }
 
 let client: Promise<JupyterClient> | undefined;
@@ -23,9 +26,11 @@ export const loadJupyterClient = (): Promise<JupyterClient> =>
   (client ??= Promise.all([
     import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@jupyterlab/services"),
     import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "@jupyterlab/services/lib/kernel/validate.js"),
-  ]).then(([api, validate]) => ({
+    import("ws"),
+  ]).then(([api, validate, ws]) => ({
     api,
     validateMessage: (validate as { validateMessage: (message: unknown) => void }).validateMessage,
+    WebSocket: cappedWebSocket(ws.WebSocket) as unknown as typeof globalThis.WebSocket,
   })));
 
 /**
@@ -34,7 +39,7 @@ export const loadJupyterClient = (): Promise<JupyterClient> =>
  * loop every student shares: here it ends that kernel instead.
  */
 export function kernelSettings(
-  { api, validateMessage }: JupyterClient,
+  { api, validateMessage, WebSocket }: JupyterClient,
   server: { url: URL; token: string },
   onMalformed: () => void,
 ) {
@@ -47,7 +52,7 @@ export function kernelSettings(
     fetch: globalThis.fetch,
     Request: globalThis.Request,
     Headers: globalThis.Headers,
-    WebSocket: globalThis.WebSocket,
+    WebSocket,
   });
   const { serialize, deserialize } = settings.serializer;
   return {

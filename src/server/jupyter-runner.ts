@@ -96,9 +96,11 @@ def hand_over_files(before):
             continue
         total += len(data)
         shown = os.fsencode(name).decode("utf-8", "replace")
-        kept.append({"name": shown, "data": base64.b64encode(data).decode()})
-    if kept or cut:
-        publish_display_data({"${FILES_TYPE}": {"files": kept, "cut": cut}})
+        # One message a file: the server takes no message past what one file needs.
+        publish_display_data({"${FILES_TYPE}": {"files": [{"name": shown, "data": base64.b64encode(data).decode()}], "cut": 0}})
+        kept.append(shown)
+    if cut:
+        publish_display_data({"${FILES_TYPE}": {"files": [], "cut": cut}})
 
 ${DESCRIBE_FIGURE_PY}
 def hand_over_figures():

@@ -130,6 +130,35 @@ describe("the Jupyter sandbox", () => {
     expect(result.files).toBeUndefined();
   }, 60_000);
 
+  it("a kernel that sends one message too large, or too much at once, loses its run, not the server", async () => {
+    // Kinds of message Jupyter's output rate limit leaves out: the server takes in no more than its caps.
+    const send = (bytes: number, times: number) =>
+      [
+        "k = get_ipython().kernel",
+        `for _ in range(${times}):`,
+        `    k.session.send(k.iopub_socket, "status", content={"execution_state": "busy", "pad": "x" * ${bytes}}, parent=k.get_parent("shell"))`,
+        "import time",
+        "time.sleep(5)",
+      ].join("\n");
+    for (const program of [send(40_000_000, 1), send(12_000_000, 8)]) {
+      const result = resultOf(await events(program));
+      expect(result).toMatchObject({ status: "error", code: "sandbox_failed" });
+      expect((result as { message: string }).message).toMatch(/connection to the Python kernel was lost/);
+    }
+    expect(await noKernelsLeft()).toEqual([]);
+    // A run's files at their caps still come back whole, one message each.
+    const files = resultOf(
+      await events(
+        "import os\nfor n in range(3):\n    open(f'big-{n}.bin', 'wb').write(os.urandom(5_000_000))\nprint('wrote')",
+      ),
+    ) as { files?: Array<{ name: string; size: number }> };
+    expect(files.files?.map((file) => [file.name, file.size])).toEqual([
+      ["big-0.bin", 5_000_000],
+      ["big-1.bin", 5_000_000],
+      ["big-2.bin", 5_000_000],
+    ]);
+  }, 90_000);
+
   it("says that input() cannot read typed input, instead of waiting for it", async () => {
     const result = resultOf(await events('name = input("Name? ")\nprint(name)'));
     expect(result).toMatchObject({ status: "completed", exitCode: 1 });
