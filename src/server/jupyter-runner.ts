@@ -149,8 +149,37 @@ if "matplotlib.pyplot" in sys.modules:
 get_ipython().display_formatter.mimebundle_formatter.for_type_by_name(
     "matplotlib.figure", "Figure", lambda figure: {"${FIGURE_TYPE}": {"alt": describe_figure(figure)}}
 )
-import threading
+import asyncio, threading
+
+def children():
+    # The kernel's child processes as Linux lists them, however they were started.
+    found = set()
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as listed:
+                found.update(listed.read().split())
+    except OSError:
+        pass
+    return found
+
+def tasks():
+    try:
+        return {task for task in asyncio.all_tasks(asyncio.get_event_loop()) if not task.done()}
+    except Exception:
+        return set()
+
+def os_threads():
+    try:
+        return set(os.listdir("/proc/self/task"))
+    except OSError:
+        return set()
+
 before = set(threading.enumerate())
+# Every thread that runs Python, however it was started (threading, _thread).
+frames_before = set(sys._current_frames())
+os_threads_before = os_threads()
+children_before = children()
+tasks_before = tasks()
 files_before = files_now()
 status = run(base64.b64decode(PROGRAM).decode("utf-8"), get_ipython().user_ns)
 try:
@@ -162,9 +191,15 @@ try:
 except Exception as error:
     print(f"The files the program wrote could not be handed over: {error}", file=sys.stderr)
 # What the program started and left running: it would go on past the run's time.
-left = [thread for thread in threading.enumerate() if thread not in before and thread.is_alive()]
+threads = [thread for thread in threading.enumerate() if thread not in before and thread.is_alive()]
+# A thread started with _thread may not have begun to run Python yet: where the process has new threads, a moment for it.
+if os_threads() - os_threads_before:
+    __import__("time").sleep(0.05)
+left = threads + [ident for ident in sys._current_frames() if ident not in frames_before and ident not in {thread.ident for thread in threads}]
 if "multiprocessing" in sys.modules:
     left += sys.modules["multiprocessing"].active_children()
+left += sorted(children() - children_before)
+left += list(tasks() - tasks_before)
 sys.stdout.flush()
 sys.stderr.flush()
 publish_display_data({"${EXIT_TYPE}": {"code": status, "left": len(left)}})

@@ -518,6 +518,17 @@ describe("a kernel per chat", () => {
       expect(threads.stderr).toMatch(/left threads or processes running, so this chat's Python session was ended/);
       expect(await runIn(sandbox, inChat("w2")("print('kept' in globals())"))).toMatchObject({ stdout: "False\n" });
 
+      // Work started past the threading module is found too: a raw thread, a child process, an asyncio task.
+      for (const [chat, program] of [
+        ["w4", "import _thread, time\ndef wait():\n    time.sleep(30)\n_thread.start_new_thread(wait, ())\nkept = 4"],
+        ["w5", "import subprocess\nsubprocess.Popen(['sleep', '30'])\nkept = 5"],
+        ["w6", "import asyncio\nasyncio.get_event_loop().create_task(asyncio.sleep(30))\nkept = 6"],
+      ] as const) {
+        const result = await runIn(sandbox, inChat(chat)(program));
+        expect(result.stderr, program).toMatch(/left threads or processes running/);
+        expect(await runIn(sandbox, inChat(chat)("print('kept' in globals())"))).toMatchObject({ stdout: "False\n" });
+      }
+
       // A program that says itself that it left nothing running is not believed over the runner.
       const forged = [
         "import threading, time",
