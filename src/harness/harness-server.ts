@@ -345,11 +345,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     upload: (...args) => filesOfSandbox().upload(...args),
     read: (...args) => filesOfSandbox().read(...args),
   };
-  const toolsFor = (participantId: string, files?: ChatFile[], chatId?: string) => ({
+  const toolsFor = (participantId: string, files?: ChatFile[], chatId?: string, client?: string) => ({
     execute_code: createExecuteCodeTool({
       ...(options.sandbox ? { sandbox: options.sandbox } : { sandboxUrl, signing }),
       participantId,
       ...(chatId ? { chatId } : {}),
+      ...(client ? { clientId: client } : {}),
       files,
       tenantId: TENANT_ID,
       chatbotId: "harness",
@@ -369,8 +370,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     busyWaitMs: options.busyWaitMs,
     // The gate's switches come with the demo's requests and stay with the chat.
     readOptions: gateOptionsOf,
-    tools: ({ participantId, chatId, options: chatOptions, files }) =>
-      gateCodeExecution(toolsFor(participantId, files, chatId), chatOptions as GateOptions),
+    tools: ({ participantId, chatId, client, options: chatOptions, files }) =>
+      gateCodeExecution(toolsFor(participantId, files, chatId, client), chatOptions as GateOptions),
     // The student's files: attached in the composer, uploaded through /api/uploads, checked here.
     attachments,
     // A chat may run execute_code in the browser instead of the sandbox.
@@ -395,7 +396,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       if (participantId !== null) countChatRequest(participantId);
       return participantId;
     },
-    tools: (_req, { participantId }) => toolsFor(participantId!),
+    tools: (req, { participantId }) => toolsFor(participantId!, undefined, undefined, clientOf(req)),
   });
 
   /** Who is asking, after the same-origin rules: null when the request was refused (and answered). */
@@ -416,6 +417,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       return null;
     }
   }
+
+  /** A request's address, for caps per client; none for loopback (behind a proxy on this host every student is loopback). */
+  const clientOf = (req: IncomingMessage) =>
+    isLoopback(req.socket.remoteAddress) ? undefined : addressKey(req.socket.remoteAddress);
 
   let runFiles: ReturnType<typeof createRunFileRoute> | null = null;
   let uploads: ReturnType<typeof createUploadRoute> | null = null;
@@ -453,7 +458,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       });
       const request = toWebRequest(req, res);
       // Behind a proxy on this host every student is loopback: no address to tell them apart by.
-      if (!isLoopback(req.socket.remoteAddress)) uploadClients.set(request, addressKey(req.socket.remoteAddress));
+      const client = clientOf(req);
+      if (client) uploadClients.set(request, client);
       return sendWebResponse(res, await uploads.handle(request, { participantId }));
     }
     if (isFile) {
@@ -464,7 +470,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
         : createRunFileRoute({ sandboxUrl, signing, tenantId: TENANT_ID });
       return sendWebResponse(res, await runFiles.handle(toWebRequest(req, res), { participantId }));
     }
-    const response = await chats.handle(toWebRequest(req, res), { participantId });
+    const client = clientOf(req);
+    const response = await chats.handle(toWebRequest(req, res), { participantId, ...(client ? { client } : {}) });
     await sendWebResponse(res, response ?? new Response("Not found", { status: 404 }));
   }
 

@@ -59,6 +59,12 @@ export interface ExecuteCodeToolOptions {
   participantId: string;
   tenantId: string;
   chatbotId?: string;
+  /**
+   * Where the request came from (`ServerToolsContext.client`), where the
+   * host knows it: a sandbox may cap what one client's students hold
+   * together (`createJupyterSandbox`'s `maxKernelsPerClient`).
+   */
+  clientId?: string;
   /** The chat the tool runs for (`ServerToolsContext.chatId`): a sandbox with a kernel per chat keeps its state by it. */
   chatId?: string;
   /**
@@ -188,6 +194,7 @@ export function createExecuteCodeTool(
           participantId: ctx.participantId,
           tenantId: ctx.tenantId,
           ...(ctx.chatId ? { chatId: ctx.chatId } : {}),
+          ...(ctx.clientId ? { clientId: ctx.clientId } : {}),
           ...(restart ? { restart } : {}),
           timeoutMs,
           limits,

@@ -4,6 +4,7 @@ import { startKernel } from "./jupyter-kernel.js";
 import type { SandboxFiles } from "./sandbox-files.js";
 import { execute, startFailure, type Kernel } from "./jupyter-run.js";
 import { sandboxBusy, sandboxError } from "./sandbox-client.js";
+import { countsBy } from "./counts.js";
 import { createRunFileHolder } from "./run-file-holder.js";
 import { heldStudentFiles } from "./held-student-files.js";
 import type { Sandbox, SandboxEvent, SandboxRunRequest } from "./sandbox.js";
@@ -41,12 +42,21 @@ export interface JupyterSandboxOptions {
    * that no student takes every kernel. @default 2
    */
   maxRunsPerStudent?: number;
+  /**
+   * Kernels the students of one client (the tool's `clientId`: an address)
+   * hold together, chats' and runs' alike; past it, their chat kernel idle
+   * the longest goes, or the run is `busy`. Many cookies of one person stay
+   * within it. @default half of `maxKernels`
+   */
+  maxKernelsPerClient?: number;
 }
 
 /** A chat's kernel, while it has one: busy with a run or waiting for the next. */
 interface ChatKernel {
   /** Its student: the tenant and the participant. */
   owner: string;
+  /** Where its runs came from, where the tool knew it. */
+  client?: string;
   kernel: Kernel | null;
   busy: boolean;
   idle?: ReturnType<typeof setTimeout>;
@@ -81,8 +91,11 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
   const maxKernels = options.maxKernels ?? 32;
   const maxPerStudent = options.maxChatKernelsPerStudent ?? 3;
   const maxRunsPerStudent = options.maxRunsPerStudent ?? 2;
+  const maxPerClient = options.maxKernelsPerClient ?? Math.ceil(maxKernels / 2);
+  // Runs on kernels of their own, by client, while they last.
+  const clientRuns = countsBy();
   // Runs on kernels of their own, by student, while they last.
-  const ownRuns = new Map<string, number>();
+  const ownRuns = countsBy();
   // In the order they were last used: the one idle the longest first.
   const chats = new Map<string, ChatKernel>();
   // Kernels started and not yet shut down, of every mode: what the Jupyter server holds for this sandbox.
@@ -106,6 +119,8 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
   // What its kernels can import, asked of the first one that starts.
   let packages: string[] | null = null;
   const countOf = (owner: string) => [...chats.values()].filter((chat) => chat.owner === owner).length;
+  const clientCount = (client: string) =>
+    [...chats.values()].filter((chat) => chat.client === client).length + clientRuns.get(client);
 
   /** A new kernel, connected and answering; its process is shut down by `shutDown`. */
   async function openKernel(signal: AbortSignal): Promise<Kernel> {
@@ -152,18 +167,22 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         return;
       }
       const owner = JSON.stringify([request.tenantId, request.participantId]);
-      if (!key && (ownRuns.get(owner) ?? 0) >= maxRunsPerStudent) {
+      if (!key && ownRuns.get(owner) >= maxRunsPerStudent) {
         const message =
           "Your programs already running use every Python kernel one student may have; wait for one to end.";
         yield { kind: "done", outcome: sandboxBusy(message) };
         return;
       }
-      if (!key) ownRuns.set(owner, (ownRuns.get(owner) ?? 0) + 1);
+      const client = request.clientId;
+      if (!key) ownRuns.add(owner);
+      if (!key && client) clientRuns.add(client);
       // A chat's kernel lost while it waited (it died, its connection broke), or one the model asked
       // to restart, is shut down, never left running.
       const dropped = held?.kernel && (held.kernel.lost || request.restart) ? held.kernel : null;
       let kernel: Kernel | null = held?.kernel && !dropped ? held.kernel : null;
-      const chat: ChatKernel | null = key ? (held ?? { owner, kernel: null, busy: false }) : null;
+      const chat: ChatKernel | null = key
+        ? (held ?? { owner, ...(client ? { client } : {}), kernel: null, busy: false })
+        : null;
       if (key && chat) {
         chat.busy = true;
         clearTimeout(chat.idle);
@@ -185,7 +204,14 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
           yield { kind: "queued" };
           // Room for one more kernel: the student's own chat kernel idle the longest goes first, then anyone's.
           while (chat && countOf(owner) > maxPerStudent && shutOldestIdle((other) => other.owner === owner));
+          while (client && clientCount(client) > maxPerClient && shutOldestIdle((other) => other.client === client));
           while (open.size + starting >= maxKernels && shutOldestIdle(() => true));
+          if (client && clientCount(client) > maxPerClient) {
+            const message =
+              "The Python kernels open from your network are all in use; try again when one of its programs ends.";
+            yield { kind: "done", outcome: sandboxBusy(message) };
+            return;
+          }
           if (open.size + starting >= maxKernels || (chat && countOf(owner) > maxPerStudent)) {
             const message = "Every Python kernel is in use; try again shortly.";
             yield { kind: "done", outcome: sandboxBusy(message) };
@@ -234,11 +260,8 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         }
         yield { kind: "done", outcome };
       } finally {
-        if (!key) {
-          const left = (ownRuns.get(owner) ?? 1) - 1;
-          if (left) ownRuns.set(owner, left);
-          else ownRuns.delete(owner);
-        }
+        if (!key) ownRuns.remove(owner);
+        if (!key && client) clientRuns.remove(client);
         if (!keep) void kernel?.shutDown();
         if (key && chat) {
           chat.busy = false;

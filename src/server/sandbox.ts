@@ -21,6 +21,8 @@ export interface SandboxRunRequest {
   tenantId: string;
   /** The chat the run belongs to, where the tool knows it: a sandbox may keep state per chat. */
   chatId?: string;
+  /** Where the request came from, where the host knows it (`ExecuteCodeToolOptions.clientId`). */
+  clientId?: string;
   /**
    * The model asked for a fresh Python session: a sandbox that keeps the
    * chat's session drops it first, and says so (`restarted`) in the result.

@@ -188,6 +188,49 @@ describe("the Jupyter sandbox", () => {
     expect(await noKernelsLeft()).toEqual([]);
   }, 60_000);
 
+  it("many students of one client do not take every kernel: past the client's share, theirs is busy, another's goes", async () => {
+    const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, maxKernelsPerClient: 2 });
+    const stop = new AbortController();
+    const from = (participantId: string, clientId: string, code: string) => ({
+      ...request(code, stop.signal),
+      participantId,
+      clientId,
+    });
+    try {
+      // Two cookies of one address, each holding a kernel with a sleeping program.
+      const holding = ["m1", "m2"].map((student) => {
+        let going!: () => void;
+        const started = new Promise<void>((resolve) => (going = resolve));
+        const run = (async () => {
+          const code = "import time\nprint('going', flush=True)\ntime.sleep(30)";
+          for await (const event of sandbox.run(from(student, "203.0.113.7", code)))
+            if (event.kind === "output") going();
+        })().catch(() => undefined);
+        return { started, run };
+      });
+      await Promise.all(holding.map(({ started }) => started));
+      const third: SandboxEvent[] = [];
+      for await (const event of sandbox.run(from("m3", "203.0.113.7", "print(3)"))) third.push(event);
+      expect(third.at(-1)).toMatchObject({
+        kind: "done",
+        outcome: { ok: false, result: { status: "busy", message: expect.stringMatching(/from your network/) } },
+      });
+      const elsewhere: SandboxEvent[] = [];
+      for await (const event of sandbox.run({ ...from("ann", "198.51.100.2", "print(4)") })) elsewhere.push(event);
+      expect(resultOf(elsewhere)).toMatchObject({ status: "completed", stdout: "4\n" });
+      stop.abort(new Error("done"));
+      await Promise.all(holding.map(({ run }) => run));
+      const after: SandboxEvent[] = [];
+      for await (const event of sandbox.run({ ...request("print(5)"), participantId: "m3", clientId: "203.0.113.7" }))
+        after.push(event);
+      expect(resultOf(after)).toMatchObject({ status: "completed", stdout: "5\n" });
+    } finally {
+      stop.abort(new Error("done"));
+      await sandbox.close();
+    }
+    expect(await noKernelsLeft()).toEqual([]);
+  }, 90_000);
+
   it("one student's runs do not take every kernel: past their share, their next run is busy, another's goes", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, maxRunsPerStudent: 1 });
     const stop = new AbortController();

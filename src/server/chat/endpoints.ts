@@ -71,10 +71,11 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   const log = options.log ?? (() => undefined);
   const streams = options.streams ?? createRunStreams();
 
-  const serverTools = (chat: Pick<ChatRecord, "owner" | "id" | "options" | "messages">) =>
+  const serverTools = (chat: Pick<ChatRecord, "owner" | "id" | "options" | "messages">, client?: string) =>
     options.tools({
       participantId: chat.owner,
       chatId: chat.id,
+      ...(client ? { client } : {}),
       options: chat.options,
       files: chatFiles(chat.messages),
     });
@@ -87,7 +88,10 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   };
 
   /** The tools of one run: the server's, and the client's own (no execute: a call of one ends the loop). */
-  const toolSet = (chat: ChatRecord): ToolSet => ({ ...serverTools(chat), ...clientTools(chat.tools) });
+  const toolSet = (chat: ChatRecord, client?: string): ToolSet => ({
+    ...serverTools(chat, client),
+    ...clientTools(chat.tools),
+  });
 
   async function move(
     chat: ChatRecord,
@@ -201,7 +205,12 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
    * Takes what a request adds to a chat that has `settled` and runs the loop
    * on it. Answers go only to a chat that awaits them.
    */
-  async function continueChat(start: ChatRecord, submitted: Submission, body: Record<string, unknown>) {
+  async function continueChat(
+    start: ChatRecord,
+    submitted: Submission,
+    body: Record<string, unknown>,
+    caller: ChatCaller,
+  ) {
     let submission = submitted;
     const chat = start;
     if (submission.kind === "answers") {
@@ -224,7 +233,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "These calls were answered already.");
       const running = await move(submitted, "resume");
       if (!running) throw conflict(submitted, "The chat moved on before its answers were taken.");
-      return runs.start(running, expired);
+      return runs.start(running, expired, caller.client);
     }
 
     if (!canMove(chat.status, "start"))
@@ -251,7 +260,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       submission.kind === "message" ? 4 * JSON.stringify(submission.message).length : 0,
     );
     try {
-      const ran = await startRun(chat, submission, body);
+      const ran = await startRun(chat, submission, body, caller);
       void ran.settled.finally(release);
       return ran;
     } catch (error) {
@@ -265,6 +274,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     chat: ChatRecord,
     submission: Exclude<Submission, { kind: "answers" }>,
     body: Record<string, unknown>,
+    caller: ChatCaller,
   ) {
     let messages: UIMessage[];
     if (submission.kind === "message") {
@@ -287,7 +297,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     if (submission.kind === "message" && !chat.messages.some((message) => message.role === "user")) {
       await store.describe(chat.owner, chat.id, { title: titleOf(submission.message), ifUntitled: true });
     }
-    return runs.start(running, new Set());
+    return runs.start(running, new Set(), caller.client);
   }
 
   /** The run's UI message stream; or, for `Accept: application/json`, the chat once the run has ended. */
@@ -428,7 +438,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
         const chat = await settled(await load(caller, chatId));
         const text = userText([{ type: "text", text: body.text }], limits);
         const message: UIMessage = { id: `msg_${crypto.randomUUID()}`, role: "user", parts: [{ type: "text", text }] };
-        return respond(request, caller, await continueChat(chat, { kind: "message", message }, body));
+        return respond(request, caller, await continueChat(chat, { kind: "message", message }, body, caller));
       }),
 
     /**
@@ -452,7 +462,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
           results: body.results as RawResult[],
           approvals: (body.approvals ?? []) as RawApproval[],
         };
-        return respond(request, caller, await continueChat(chat, submission, {}));
+        return respond(request, caller, await continueChat(chat, submission, {}, caller));
       }),
 
     /**
@@ -475,7 +485,11 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
           });
         }
         chat = await settled(await abandonIfOrphaned(await abandonIfStale(chat)));
-        return respond(request, caller, await continueChat(chat, readAISDKSubmission(chat, body, limits), body));
+        return respond(
+          request,
+          caller,
+          await continueChat(chat, readAISDKSubmission(chat, body, limits), body, caller),
+        );
       }),
 
     /**

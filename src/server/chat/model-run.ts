@@ -45,7 +45,8 @@ export interface ModelRunsOptions {
   store: ChatStore;
   streams: RunStreams;
   /** The tools of one run of the chat. */
-  toolSet: (chat: ChatRecord) => ToolSet;
+  /** The tools of one run; `client` is its request's (`ChatCaller.client`). */
+  toolSet: (chat: ChatRecord, client?: string) => ToolSet;
   /** Moves the stored chat (a conditional write); null when another write came first. */
   move: (
     chat: ChatRecord,
@@ -72,7 +73,7 @@ export function createModelRuns(deps: ModelRunsOptions) {
    * goes away, until it ends or someone stops it. When it ends, the chat is
    * stored with what it awaits, if anything.
    */
-  async function start(chat: ChatRecord, expiredCallIds: ReadonlySet<string>): Promise<ModelRun> {
+  async function start(chat: ChatRecord, expiredCallIds: ReadonlySet<string>, client?: string): Promise<ModelRun> {
     const stopping = new AbortController();
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
@@ -80,7 +81,7 @@ export function createModelRuns(deps: ModelRunsOptions) {
     let finishChunk: UIMessageChunk | undefined;
     try {
       approvalSecret ??= deps.store.secret("approval");
-      const tools = deps.toolSet(chat);
+      const tools = deps.toolSet(chat, client);
       const result = streamText({
         model: deps.model,
         instructions: deps.instructions,

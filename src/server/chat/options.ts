@@ -9,11 +9,19 @@ import type { ChatLimits, ToolResultContract } from "./validate.js";
 /** Who is asking: decided by the host (its session, its sign-in), never read from the request body. */
 export interface ChatCaller {
   participantId: string;
+  /**
+   * Where the request came from (an address, or anything that outlasts one
+   * person's many identities), where the host knows it: handed to the tools
+   * as `client`, for caps that many cookies of one person cannot pass.
+   */
+  client?: string;
 }
 
 export interface ServerToolsContext {
   participantId: string;
   chatId: string;
+  /** The caller's `client`, where the host told it: `createExecuteCodeTool({ clientId })`. */
+  client?: string;
   /** The settings the chat keeps (see `readOptions`). */
   options: Record<string, unknown>;
   /** The chat's files, for `createExecuteCodeTool({ files })`: what the student attached and what runs wrote. */
