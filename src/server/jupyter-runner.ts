@@ -151,27 +151,27 @@ get_ipython().display_formatter.mimebundle_formatter.for_type_by_name(
 )
 import asyncio, threading
 
+def os_threads():
+    try:
+        return set(os.listdir("/proc/self/task"))
+    except OSError:
+        return set()
+
 def children():
     # The kernel's child processes as Linux lists them, however they were started.
     found = set()
-    try:
-        for task in os.listdir("/proc/self/task"):
+    for task in os_threads():
+        try:
             with open(f"/proc/self/task/{task}/children") as listed:
                 found.update(listed.read().split())
-    except OSError:
-        pass
+        except OSError:
+            pass
     return found
 
 def tasks():
     try:
         return {task for task in asyncio.all_tasks(asyncio.get_event_loop()) if not task.done()}
     except Exception:
-        return set()
-
-def os_threads():
-    try:
-        return set(os.listdir("/proc/self/task"))
-    except OSError:
         return set()
 
 before = set(threading.enumerate())
@@ -195,7 +195,8 @@ threads = [thread for thread in threading.enumerate() if thread not in before an
 # A thread started with _thread may not have begun to run Python yet: where the process has new threads, a moment for it.
 if os_threads() - os_threads_before:
     __import__("time").sleep(0.05)
-left = threads + [ident for ident in sys._current_frames() if ident not in frames_before and ident not in {thread.ident for thread in threads}]
+counted = frames_before | {thread.ident for thread in threads}
+left = threads + [ident for ident in sys._current_frames() if ident not in counted]
 if "multiprocessing" in sys.modules:
     left += sys.modules["multiprocessing"].active_children()
 left += sorted(children() - children_before)
