@@ -345,7 +345,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     upload: (...args) => filesOfSandbox().upload(...args),
     read: (...args) => filesOfSandbox().read(...args),
   };
-  const toolsFor = (participantId: string, files?: ChatFile[], chatId?: string, client?: string) => ({
+  const toolsFor = ({
+    participantId,
+    files,
+    chatId,
+    client,
+  }: {
+    participantId: string;
+    files?: ChatFile[];
+    chatId?: string;
+    client?: string;
+  }) => ({
     execute_code: createExecuteCodeTool({
       ...(options.sandbox ? { sandbox: options.sandbox } : { sandboxUrl, signing }),
       participantId,
@@ -370,8 +380,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     busyWaitMs: options.busyWaitMs,
     // The gate's switches come with the demo's requests and stay with the chat.
     readOptions: gateOptionsOf,
-    tools: ({ participantId, chatId, client, options: chatOptions, files }) =>
-      gateCodeExecution(toolsFor(participantId, files, chatId, client), chatOptions as GateOptions),
+    tools: ({ options: chatOptions, ...context }) => gateCodeExecution(toolsFor(context), chatOptions as GateOptions),
     // The student's files: attached in the composer, uploaded through /api/uploads, checked here.
     attachments,
     // A chat may run execute_code in the browser instead of the sandbox.
@@ -396,7 +405,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       if (participantId !== null) countChatRequest(participantId);
       return participantId;
     },
-    tools: (req, { participantId }) => toolsFor(participantId!, undefined, undefined, clientOf(req)),
+    tools: (req, { participantId }) => toolsFor({ participantId: participantId!, client: clientOf(req) }),
   });
 
   /** Who is asking, after the same-origin rules: null when the request was refused (and answered). */
