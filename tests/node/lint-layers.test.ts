@@ -1,6 +1,7 @@
-// `npm run lint` keeps the layers of src/ (DESIGN.md, biome.jsonc): a file
-// that reaches a layer below it is refused. Each probe is linted with the
-// project's configuration in a folder of its own, so nothing is written into src/.
+// `npm run lint` keeps the layers of src/ (docs/development.md; biome.layers.json,
+// written from scripts/layers.ts, which biome.jsonc extends): a file that reaches
+// a layer it may not is refused. Each probe is linted with the project's
+// configuration in a folder of its own, so nothing is written into src/.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -10,7 +11,9 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const biome = fileURLToPath(new URL("../../node_modules/.bin/biome", import.meta.url));
 const root = mkdtempSync(path.join(os.tmpdir(), "lint-layers-"));
-copyFileSync(new URL("../../biome.jsonc", import.meta.url), path.join(root, "biome.jsonc"));
+for (const file of ["biome.jsonc", "biome.layers.json"]) {
+  copyFileSync(new URL(`../../${file}`, import.meta.url), path.join(root, file));
+}
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function lint(file: string, source: string) {
@@ -32,6 +35,26 @@ describe("npm run lint and the layers", () => {
     );
     expect(result.refused).toBe(true);
     expect(result.output).toContain("src/ui imports only contract, view, never server");
+    expect(result.output).toContain("docs/development.md");
+  });
+
+  it("refuses a folder of src/, not a package of the same name", () => {
+    for (const file of ["src/ui/probe.ts", "src/ui/highlight/probe.ts"]) {
+      const server = lint(
+        file,
+        'import { createTokenMinter } from "../server/token.js";\nexport const probe = createTokenMinter;\n',
+      );
+      expect(server.output).toContain("src/ui imports only contract, view, never server");
+      const reactDom = lint(
+        file,
+        'import { renderToString } from "react-dom/server";\nexport const probe = renderToString;\n',
+      );
+      expect(reactDom.output).not.toContain("noRestrictedImports");
+      expect(reactDom.refused).toBe(false);
+    }
+    expect(
+      lint("src/ui/highlight/probe.ts", 'export { createTokenMinter } from "../../server/token.js";\n').refused,
+    ).toBe(true);
   });
 
   it("refuses the same reach by a type import, a re-export or a dynamic import", () => {
@@ -47,7 +70,7 @@ describe("npm run lint and the layers", () => {
     ).toBe(true);
   });
 
-  it("refuses Node in the browser's layers and React in the server", () => {
+  it("refuses Node in the browser's layers and React in the server, and lets the Playwright helpers use Node", () => {
     expect(
       lint("src/assistant-ui/probe.ts", 'import { readFileSync } from "node:fs";\nexport const probe = readFileSync;\n')
         .output,
@@ -55,10 +78,20 @@ describe("npm run lint and the layers", () => {
     expect(
       lint("src/server/probe.ts", 'import { useState } from "react";\nexport const probe = useState;\n').output,
     ).toContain("renders nothing: no React");
+    const testing = lint(
+      "src/testing/probe.ts",
+      'import { readFileSync } from "node:fs";\nexport const probe = readFileSync;\n',
+    );
+    expect(testing.output).not.toContain("noRestrictedImports");
+    expect(testing.refused).toBe(false);
+    expect(lint("src/testing/probe.ts", 'export { ExecuteCode } from "../ui/index.js";\n').output).toContain(
+      "src/testing imports only contract, view, never ui",
+    );
   });
 
   it("keeps the browser entry to the contract, the view and the card", () => {
-    expect(lint("src/index.ts", 'export { createChatEndpoints } from "./server/index.js";\n').refused).toBe(true);
+    const entry = lint("src/index.ts", 'export { createChatEndpoints } from "./server/index.js";\n');
+    expect(entry.output).toContain("src/index.ts imports only contract, view, ui, never server");
   });
 
   it("lets each layer import the layers above it", () => {
