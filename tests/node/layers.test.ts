@@ -1,26 +1,19 @@
-// The layers of src/ (DESIGN.md): each folder imports only from the layers
-// above it, the browser's layers never reach Node, and the server never
-// reaches React. Read from the import statements of every source file.
+// The layers of src/ (docs/development.md, "Layers"): each folder imports only
+// the folders the table of scripts/layers.ts allows it, the browser's layers
+// never reach Node, and the layers that render nothing never reach React. Read
+// from the import statements of every source file; biome.layers.json, which
+// `npm run lint` applies, is written from the same table.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { biomeLayersText, ENTRIES, LAYERS, type Layer } from "../../scripts/layers.ts";
 
 const src = fileURLToPath(new URL("../../src/", import.meta.url));
 
-/** The folders each layer may import from, besides its own. The harness, on top, may use any. */
-const ALLOWED: Record<string, string[]> = {
-  contract: [],
-  view: ["contract"],
-  ui: ["contract", "view"],
-  locales: ["contract", "view", "ui"],
-  "client-executor": ["contract"],
-  "assistant-ui": ["contract", "view", "ui", "client-executor"],
-  server: ["contract"],
-  testing: ["contract", "view"],
-};
-const BROWSER_LAYERS = ["contract", "view", "ui", "locales", "client-executor", "assistant-ui", "testing"];
-const NO_REACT = ["contract", "view", "server", "client-executor"];
+/** The table's row for a folder of src/ or a file directly in it; undefined for one the table does not know. */
+const rowOf = (layer: string): Layer | undefined =>
+  Object.hasOwn(LAYERS, layer) ? LAYERS[layer as keyof typeof LAYERS] : ENTRIES[layer];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -53,29 +46,42 @@ describe("the layers of src/", () => {
     expect(imports.filter((edge) => edge.layer === "server" && edge.specifier === "ai").length).toBeGreaterThan(0);
   });
 
-  it("each layer imports only its own folder and the layers above it", () => {
-    const crossings = imports.filter(
-      (edge) =>
-        edge.target !== null &&
-        edge.target !== edge.layer &&
-        ALLOWED[edge.layer] &&
-        !ALLOWED[edge.layer]!.includes(edge.target),
-    );
+  it("knows every folder of src/ and every source file directly in it (scripts/layers.ts)", () => {
+    const entries = readdirSync(src, { withFileTypes: true });
+    const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(folders.filter((folder) => !Object.hasOwn(LAYERS, folder))).toEqual([]);
+    const files = entries
+      .filter((entry) => entry.isFile() && /\.(ts|tsx)$/.test(entry.name))
+      .map((entry) => entry.name);
+    expect(files.filter((file) => !Object.hasOwn(ENTRIES, file))).toEqual([]);
+  });
+
+  it("biome.layers.json is what npm run layers:build writes from the table", () => {
+    const written = readFileSync(new URL("../../biome.layers.json", import.meta.url), "utf8");
+    expect(written, "biome.layers.json is stale: run npm run layers:build").toBe(biomeLayersText(src));
+  });
+
+  it("each layer imports only its own folder and the folders the table allows it", () => {
+    const crossings = imports.filter((edge) => {
+      if (edge.target === null || edge.target === edge.layer) return false;
+      const allowed = rowOf(edge.layer)?.imports ?? [];
+      return allowed !== "any" && !(allowed as readonly string[]).includes(edge.target);
+    });
     expect(crossings.map((edge) => `${edge.file} → ${edge.specifier}`)).toEqual([]);
   });
 
-  it("the browser's layers use nothing of Node, and the contract, the view and the server no React", () => {
-    const node = imports.filter((edge) => BROWSER_LAYERS.includes(edge.layer) && edge.specifier.startsWith("node:"));
+  it("the browser's layers use nothing of Node, and the layers that render nothing no React", () => {
+    const node = imports.filter((edge) => rowOf(edge.layer)?.browser !== false && edge.specifier.startsWith("node:"));
     expect(node.map((edge) => `${edge.file} → ${edge.specifier}`)).toEqual([]);
     const react = imports.filter(
-      (edge) => NO_REACT.includes(edge.layer) && /^(react|react-dom|@assistant-ui\/)/.test(edge.specifier),
+      (edge) => rowOf(edge.layer)?.react !== true && /^(react|react-dom|@assistant-ui\/)/.test(edge.specifier),
     );
     expect(react.map((edge) => `${edge.file} → ${edge.specifier}`)).toEqual([]);
   });
 
-  it("the browser entry is the contract, the view and the card", () => {
+  it("the browser entry imports exactly the folders the table gives it: the contract, the view and the card", () => {
     const entry = imports.filter((edge) => edge.file === "index.ts").map((edge) => edge.target);
-    expect(new Set(entry)).toEqual(new Set(["contract", "view", "ui"]));
+    expect(new Set(entry)).toEqual(new Set(ENTRIES["index.ts"]!.imports));
   });
 });
 
