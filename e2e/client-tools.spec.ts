@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { executeCodeCard, executeCodeCards } from "../src/testing";
+import { executeCodeCard, executeCodeCards, executeCodePart } from "../src/testing";
 import { at, python, recordPhases, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
@@ -61,8 +61,8 @@ test.describe("run in this browser", () => {
     await send(page, python('print("before the loop", flush=True)\nwhile True:\n    pass'));
     const card = executeCodeCard(page);
     await expect(card.stdout).toContainText("before the loop", { timeout: 200_000 });
-    await expect(card.root.locator('[data-slot="execute-code-timing"]')).toHaveText(/^\d+ s \/ \d+ s$/);
-    await card.root.locator('button[data-slot="execute-code-stop"]').click();
+    await expect(card.root.locator(executeCodePart("timing"))).toHaveText(/^\d+ s \/ \d+ s$/);
+    await card.root.locator(`button${executeCodePart("stop")}`).click();
     await card.waitForPhase("cancelled");
     // The server kept the stop as the call's result, with what the program printed.
     await expect

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { executeCodeCard, executeCodeCards } from "../src/testing";
+import { EXECUTE_CODE_CARD, executeCodeCard, executeCodeCards, executeCodePart } from "../src/testing";
 import { at, python, recordPhases, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
@@ -77,20 +77,23 @@ test.describe("the harness demo, as a person uses it", () => {
   test("a program that prints as it goes shows each line while it still runs", async ({ page }) => {
     await page.goto(at(PORTS.main));
     // Record what the card shows at each change: its phase and its stdout so far.
-    await page.evaluate(() => {
-      const seen: Array<{ phase: string | null; stdout: string }> = [];
-      (window as unknown as { seen: typeof seen }).seen = seen;
-      new MutationObserver(() => {
-        const card = document.querySelector("[data-slot=execute-code]");
-        if (!card) return;
-        const state = {
-          phase: card.getAttribute("data-phase"),
-          stdout: card.querySelector("[data-slot=execute-code-stdout] pre")?.textContent ?? "",
-        };
-        const last = seen.at(-1);
-        if (last?.phase !== state.phase || last.stdout !== state.stdout) seen.push(state);
-      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-    });
+    await page.evaluate(
+      ({ cardSelector, stdoutSelector }) => {
+        const seen: Array<{ phase: string | null; stdout: string }> = [];
+        (window as unknown as { seen: typeof seen }).seen = seen;
+        new MutationObserver(() => {
+          const card = document.querySelector(cardSelector);
+          if (!card) return;
+          const state = {
+            phase: card.getAttribute("data-phase"),
+            stdout: card.querySelector(`${stdoutSelector} pre`)?.textContent ?? "",
+          };
+          const last = seen.at(-1);
+          if (last?.phase !== state.phase || last.stdout !== state.stdout) seen.push(state);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      },
+      { cardSelector: EXECUTE_CODE_CARD, stdoutSelector: executeCodePart("stdout") },
+    );
     // The demo's tick program, with shorter pauses: this instance stops runs after 3 s.
     await send(page, python('import time\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(0.5)'));
     const card = executeCodeCard(page);
@@ -119,7 +122,7 @@ test.describe("the harness demo, as a person uses it", () => {
     await card.waitForPhase("failed");
     expect(await card.exitCode()).toBe(1);
     await expect(card.error).toHaveText("ZeroDivisionError: division by zero");
-    await expect(card.root.locator('[data-slot="execute-code-header"] [data-slot="execute-code-error"]')).toBeVisible();
+    await expect(card.root.locator(`${executeCodePart("header")} ${executeCodePart("error")}`)).toBeVisible();
     // The line it raised on is marked before any click.
     await expect(card.code.locator("[data-error]")).toHaveAttribute("data-line", "2");
     expect(await card.text("stdout")).toBe("scores: []\n");
@@ -180,8 +183,8 @@ test.describe("the harness demo, as a person uses it", () => {
     await send(page, python('print("before the loop", flush=True)\nwhile True:\n    pass'));
     const card = executeCodeCard(page);
     await expect(card.stdout).toContainText("before the loop");
-    await expect(card.root.locator('[data-slot="execute-code-timing"]')).toHaveText(/^\d+ s \/ 3 s$/);
-    await card.root.locator('button[data-slot="execute-code-stop"]').click();
+    await expect(card.root.locator(executeCodePart("timing"))).toHaveText(/^\d+ s \/ 3 s$/);
+    await card.root.locator(`button${executeCodePart("stop")}`).click();
     await card.waitForPhase("cancelled");
     expect(await card.text("stdout")).toBe("before the loop\n");
     await send(page, python("print(6 * 7)"));
@@ -206,7 +209,7 @@ test.describe("the harness demo, as a person uses it", () => {
       page.getByText("The program finished with exit code 0. Its first line of output is: tick 0"),
     ).toBeVisible();
     // Nothing left spinning, and the chat goes on.
-    await expect(card.root.locator('button[data-slot="execute-code-stop"]')).toHaveCount(0);
+    await expect(card.root.locator(`button${executeCodePart("stop")}`)).toHaveCount(0);
     await send(page, python("print(6 * 7)"));
     const next = executeCodeCard(page, 1);
     expect(await next.waitForEnd()).toBe("succeeded");
@@ -220,7 +223,7 @@ test.describe("the harness demo, as a person uses it", () => {
     await page.reload();
     const card = executeCodeCard(page);
     await expect(card.stdout).toContainText("before the loop");
-    await card.root.locator('button[data-slot="execute-code-stop"]').click();
+    await card.root.locator(`button${executeCodePart("stop")}`).click();
     expect(await card.waitForEnd()).toBe("cancelled");
     await send(page, python("print(6 * 7)"));
     const next = executeCodeCard(page, 1);
@@ -282,7 +285,7 @@ test.describe("the harness demo, as a person uses it", () => {
     await page.getByRole("button", { name: "Plot the squares and save them as a CSV" }).click();
     const card = executeCodeCard(page);
     expect(await card.waitForEnd(), await card.root.innerText()).toBe("succeeded");
-    const figure = card.root.locator('[data-slot="execute-code-figures"] img');
+    const figure = card.root.locator(`${executeCodePart("figures")} img`);
     await expect(figure).toHaveAttribute("alt", "Squares, x: n, y: n squared");
     await expect
       .poll(() => figure.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
@@ -300,7 +303,7 @@ test.describe("the harness demo, as a person uses it", () => {
     await page.keyboard.press("Escape");
     await expect(dialog).toHaveCount(0);
 
-    const csv = card.root.locator('a[data-slot="execute-code-file"]', { hasText: "squares.csv" });
+    const csv = card.root.locator(`a${executeCodePart("file")}`, { hasText: "squares.csv" });
     const download = page.waitForEvent("download");
     await csv.click();
     const saved = await (await download).path();

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { EXECUTE_CODE_CARD } from "../src/testing";
 
 export const at = (port: number) => `http://127.0.0.1:${port}/`;
 
@@ -12,7 +13,7 @@ export async function send(page: Page, text: string) {
 
 /** Records every phase the first card shows, however briefly. */
 export async function recordPhases(page: Page) {
-  await page.evaluate(() => {
+  await page.evaluate((cardSelector) => {
     const seen: string[] = [];
     (window as unknown as { phases: string[] }).phases = seen;
     const note = (phase: string | null | undefined) => {
@@ -20,7 +21,7 @@ export async function recordPhases(page: Page) {
     };
     // Every phase the first card had, from the records' old values: on a busy machine one callback sees several changes.
     new MutationObserver((records) => {
-      const card = document.querySelector("[data-slot=execute-code]");
+      const card = document.querySelector(cardSelector);
       for (const record of records) if (record.type === "attributes" && record.target === card) note(record.oldValue);
       note(card?.getAttribute("data-phase"));
     }).observe(document.body, {
@@ -30,6 +31,6 @@ export async function recordPhases(page: Page) {
       attributeFilter: ["data-phase"],
       attributeOldValue: true,
     });
-  });
+  }, EXECUTE_CODE_CARD);
   return () => page.evaluate(() => (window as unknown as { phases: string[] }).phases);
 }

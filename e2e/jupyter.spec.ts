@@ -2,7 +2,7 @@
 // what they do on the kit's own sandbox, and a chat's variables are there
 // in its next run and nowhere else.
 import { expect, test } from "@playwright/test";
-import { executeCodeCard } from "../src/testing";
+import { EXECUTE_CODE_CARD, executeCodeCard, executeCodePart } from "../src/testing";
 import { at, python, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
@@ -19,12 +19,12 @@ test.describe("the demo on Jupyter kernels, a kernel per chat", () => {
     expect(await second.waitForEnd(), await second.root.innerText()).toBe("succeeded");
     expect(await second.text("stdout")).toBe("43\n");
     // The card says which run started from the chat's earlier ones.
-    const continued = '[data-slot="execute-code-continued"]';
+    const continued = executeCodePart("continued");
     await expect(second.root.locator(continued)).toHaveText("Continues from earlier runs in this chat");
     await expect(first.root.locator(continued)).toHaveCount(0);
 
     await page.getByRole("button", { name: "New chat" }).click();
-    await expect(page.locator("[data-slot=execute-code]")).toHaveCount(0);
+    await expect(page.locator(EXECUTE_CODE_CARD)).toHaveCount(0);
     await send(page, python("print(x)"));
     const fresh = executeCodeCard(page, 0);
     await fresh.waitForPhase("failed");
@@ -44,10 +44,10 @@ test.describe("the demo on Jupyter kernels, a kernel per chat", () => {
     const restarted = executeCodeCard(page, 1);
     expect(await restarted.waitForEnd(), await restarted.root.innerText()).toBe("succeeded");
     expect(await restarted.text("stdout")).toBe("False\n");
-    await expect(restarted.root.locator('[data-slot="execute-code-restarted"]')).toHaveText(
+    await expect(restarted.root.locator(executeCodePart("restarted"))).toHaveText(
       "Python was restarted: earlier runs' variables are gone",
     );
-    await expect(restarted.root.locator('[data-slot="execute-code-continued"]')).toHaveCount(0);
+    await expect(restarted.root.locator(executeCodePart("continued"))).toHaveCount(0);
     await expect(page.getByText("I restarted Python first.")).toBeVisible();
 
     // The fresh session is the chat's from then on.
@@ -55,7 +55,7 @@ test.describe("the demo on Jupyter kernels, a kernel per chat", () => {
     const after = executeCodeCard(page, 2);
     expect(await after.waitForEnd(), await after.root.innerText()).toBe("succeeded");
     expect(await after.text("stdout")).toBe("10\n");
-    await expect(after.root.locator('[data-slot="execute-code-continued"]')).toHaveCount(1);
+    await expect(after.root.locator(executeCodePart("continued"))).toHaveCount(1);
   });
 
   test("print, a traceback that names the program's line, and exit codes", async ({ page }) => {
@@ -84,7 +84,7 @@ test.describe("the demo on Jupyter kernels, a kernel per chat", () => {
     await page.getByRole("button", { name: "Plot the squares and save them as a CSV" }).click();
     const card = executeCodeCard(page);
     expect(await card.waitForEnd(), await card.root.innerText()).toBe("succeeded");
-    const figure = card.root.locator('[data-slot="execute-code-figures"] img');
+    const figure = card.root.locator(`${executeCodePart("figures")} img`);
     await expect(figure).toHaveAttribute("alt", "Squares, x: n, y: n squared");
     await expect
       .poll(() => figure.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
@@ -128,7 +128,7 @@ test.describe("the demo on Jupyter kernels, a kernel per chat", () => {
         buffer: Buffer.from("student,score\nada,90\nada,70\nbob,60\nbob,80\ncy,75\n"),
       },
     ]);
-    await expect(page.locator("[data-slot=execute-code-attachment]")).toHaveAttribute("data-state", "ready");
+    await expect(page.locator(executeCodePart("attachment"))).toHaveAttribute("data-state", "ready");
     await send(page, "Plot the mean score per student");
     const card = executeCodeCard(page, 0);
     expect(await card.waitForEnd(), await card.root.innerText()).toBe("succeeded");

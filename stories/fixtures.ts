@@ -1,4 +1,4 @@
-import type { ExecuteCodeCallState, ExecuteCodeResult } from "../src";
+import type { ExecuteCodeCallState, ExecuteCodeCardProps, ExecuteCodePhase, ExecuteCodeResult } from "../src";
 
 /** Tool-call states for every phase and edge case, shared by the stories and the unit tests. */
 
@@ -129,3 +129,41 @@ export const squaresCsv = {
   kind: "file",
   ref: { sessionId: "run-1", fileId: "csv-1" },
 } as const;
+
+/** One state of each phase, as the gallery shows it and the tests read it. */
+export const galleryStates: Record<ExecuteCodePhase, ExecuteCodeCardProps> = {
+  writing: { status: running, args: {}, argsText: writingArgsText },
+  "awaiting-approval": {
+    ...call("print(sum(range(101)))", {
+      status: { type: "requires-action", reason: "interrupt" },
+      approval: { id: "a" },
+    }),
+    onApprove: () => undefined,
+    onDeny: () => undefined,
+  },
+  running: call(primesCode, { status: running }),
+  succeeded: call("print(sum(range(101)))", { result: completed({ stdout: "5050\n", wallTimeMs: 12 }) }),
+  failed: call(tracebackCode, { result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }) }),
+  "timed-out": call("while True: pass", {
+    result: {
+      status: "timeout",
+      timeoutMs: 5000,
+      stdout: "",
+      stderr: "",
+      wallTimeMs: 5000,
+      truncated: { stdout: 0, stderr: 0 },
+    },
+  }),
+  busy: call("print(1)", { result: { status: "busy", retryAfterMs: 12_000, message: "" } }),
+  denied: call("print(1)", { approval: { id: "a", approved: false, reason: "Try it yourself first." } }),
+  cancelled: call("print(1)", { status: { type: "incomplete", reason: "cancelled" } }),
+  error: call("print(1)", {
+    result: { status: "error", code: "sandbox_unavailable", message: "The sandbox is down." },
+  }),
+  unrecognised: call("print(1)", { result: { answer: 42 } }),
+  "awaiting-client": call("print(1)", {
+    status: { type: "requires-action", reason: "tool-calls" },
+    execution: "client",
+  }),
+  skipped: call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
+};

@@ -131,7 +131,7 @@ export const RunningWithStopOnAPhone: Story = {
     const root = card(canvasElement);
     const header = slot(root, "header")!.getBoundingClientRect();
     // Status, clock, Stop and the fold stay on the header's one line.
-    for (const name of ["status", "timing", "stop", "trigger"]) {
+    for (const name of ["status", "timing", "stop", "trigger"] as const) {
       const box = slot(root, name)!.getBoundingClientRect();
       await expect(box.bottom).toBeLessThanOrEqual(header.bottom + 0.5);
       await expect(box.right).toBeLessThanOrEqual(header.right + 0.5);

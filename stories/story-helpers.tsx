@@ -2,17 +2,9 @@ import type { StoryObj } from "@storybook/react-vite";
 import { useEffect, useState, type CSSProperties } from "react";
 import { expect, waitFor } from "storybook/test";
 import { EXECUTE_CODE_PHASES, ExecuteCodeCard, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
-import {
-  call,
-  completed,
-  longOutput,
-  primesCode,
-  running,
-  tracebackCode,
-  tracebackStderr,
-  writingArgsText,
-} from "./fixtures";
-import { EXECUTE_CODE_CARD, executeCodePart } from "../src/testing/selectors";
+import { call, completed, galleryStates, longOutput, running } from "./fixtures";
+import { EXECUTE_CODE_CARD } from "../src/testing/selectors";
+import { type ExecuteCodeSlot, type InternalSlot, slotSelector } from "../src/view/slots";
 import squaresPng from "./assets/squares.png";
 
 /** A story of the card. */
@@ -24,7 +16,8 @@ export const card = (root: HTMLElement) => {
   return element;
 };
 
-export const slot = (root: HTMLElement, name: string) => root.querySelector<HTMLElement>(executeCodePart(name));
+export const slot = (root: HTMLElement, name: ExecuteCodeSlot | InternalSlot) =>
+  root.querySelector<HTMLElement>(slotSelector(name));
 
 /** The height a scrolling area shows, in lines of its own text. */
 export const visibleLines = (element: HTMLElement) =>
@@ -148,43 +141,6 @@ export function ansiReadable(): NonNullable<CardStory["play"]> {
     }
   };
 }
-
-export const galleryStates: Record<ExecuteCodePhase, ExecuteCodeCardProps> = {
-  writing: { status: running, args: {}, argsText: writingArgsText },
-  "awaiting-approval": {
-    ...call("print(sum(range(101)))", {
-      status: { type: "requires-action", reason: "interrupt" },
-      approval: { id: "a" },
-    }),
-    onApprove: () => undefined,
-    onDeny: () => undefined,
-  },
-  running: call(primesCode, { status: running }),
-  succeeded: call("print(sum(range(101)))", { result: completed({ stdout: "5050\n", wallTimeMs: 12 }) }),
-  failed: call(tracebackCode, { result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }) }),
-  "timed-out": call("while True: pass", {
-    result: {
-      status: "timeout",
-      timeoutMs: 5000,
-      stdout: "",
-      stderr: "",
-      wallTimeMs: 5000,
-      truncated: { stdout: 0, stderr: 0 },
-    },
-  }),
-  busy: call("print(1)", { result: { status: "busy", retryAfterMs: 12_000, message: "" } }),
-  denied: call("print(1)", { approval: { id: "a", approved: false, reason: "Try it yourself first." } }),
-  cancelled: call("print(1)", { status: { type: "incomplete", reason: "cancelled" } }),
-  error: call("print(1)", {
-    result: { status: "error", code: "sandbox_unavailable", message: "The sandbox is down." },
-  }),
-  unrecognised: call("print(1)", { result: { answer: 42 } }),
-  "awaiting-client": call("print(1)", {
-    status: { type: "requires-action", reason: "tool-calls" },
-    execution: "client",
-  }),
-  skipped: call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
-};
 
 export function PhaseGallery({ width }: { width?: number }) {
   return (

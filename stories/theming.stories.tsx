@@ -2,17 +2,8 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
 import { germanLabels } from "../src/locales/de";
-import { ansiOutput, call, completed, tracebackCode, tracebackStderr } from "./fixtures";
-import {
-  card,
-  slot,
-  longOutputArgs,
-  ansiPalette,
-  ansiReadable,
-  galleryStates,
-  shadcnViolet,
-  areaGalleryStory,
-} from "./story-helpers";
+import { ansiOutput, call, completed, galleryStates, tracebackCode, tracebackStderr } from "./fixtures";
+import { card, slot, longOutputArgs, ansiPalette, ansiReadable, shadcnViolet, areaGalleryStory } from "./story-helpers";
 
 /** Colours, labels and focus: terminal colours in both schemes, German labels, a shadcn theme, keyboard focus. */
 const meta = {

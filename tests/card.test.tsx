@@ -2,12 +2,14 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { germanLabels } from "../src/locales/de";
-import { ExecuteCodeCard, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
+import { ExecuteCodeCard, type ExecuteCodeCardProps } from "../src";
+import { EXECUTE_CODE_PHASES, PHASES } from "../src/view/phases";
 import { readStreamingCode } from "../src/view/streaming-args";
 import {
   ansiOutput,
   call,
   completed,
+  galleryStates,
   htmlOutput,
   plotCode,
   primesCode,
@@ -17,38 +19,16 @@ import {
   squaresFigure,
   tracebackCode,
   tracebackStderr,
-  writingArgsText,
 } from "../stories/fixtures";
-import { EXECUTE_CODE_CARD, executeCodePart } from "../src/testing/selectors";
+import { EXECUTE_CODE_CARD } from "../src/testing/selectors";
+import { type ExecuteCodeSlot, type InternalSlot, slotSelector } from "../src/view/slots";
 import { shownCode } from "./shown-code";
 
-const slot = (container: HTMLElement, name: string) =>
-  container.querySelector<HTMLElement>(name ? executeCodePart(name) : EXECUTE_CODE_CARD);
+const slot = (container: HTMLElement, name: ExecuteCodeSlot | InternalSlot | "") =>
+  container.querySelector<HTMLElement>(name ? slotSelector(name) : EXECUTE_CODE_CARD);
 
-const everyPhase: [ExecuteCodePhase, ExecuteCodeCardProps][] = [
-  ["writing", { status: running, args: {}, argsText: writingArgsText }],
-  [
-    "awaiting-approval",
-    call("print(1)", { status: { type: "requires-action", reason: "interrupt" }, approval: { id: "a" } }),
-  ],
-  ["running", call("print(1)", { status: running })],
-  ["succeeded", call("print(1)", { result: completed({ stdout: "1\n" }) })],
-  ["failed", call("1/0", { result: completed({ stderr: "ZeroDivisionError", exitCode: 1 }) })],
-  ["timed-out", call("while 1: pass", { result: { timedOut: true, timeoutMs: 1000 } })],
-  ["busy", call("print(1)", { result: { status: "busy", retryAfterMs: 5000, message: "" } })],
-  ["denied", call("print(1)", { approval: { id: "a", approved: false } })],
-  ["cancelled", call("print(1)", { status: { type: "incomplete", reason: "cancelled" } })],
-  ["error", call("print(1)", { result: { status: "error", code: "x", message: "down" } })],
-  ["unrecognised", call("print(1)", { result: { answer: 42 } })],
-  [
-    "awaiting-client",
-    call("print(1)", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }),
-  ],
-  [
-    "skipped",
-    call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
-  ],
-];
+// One card of each phase, from the phase table, as the stories' gallery shows them.
+const everyPhase = EXECUTE_CODE_PHASES.map((phase) => [phase, galleryStates[phase]] as const);
 
 describe("ExecuteCodeCard: DOM contract", () => {
   it.each(everyPhase)("renders the %s phase with its contract attributes", (phase, props) => {
@@ -58,10 +38,9 @@ describe("ExecuteCodeCard: DOM contract", () => {
     const status = screen.getByRole("status");
     expect(status).toHaveAttribute("data-slot", "execute-code-status");
     expect(status.textContent).not.toBe("");
-    // Output shows only once the program has run; these runs printed on stdout alone, or nothing.
-    const ran = ["succeeded", "failed", "timed-out"].includes(phase);
-    expect(slot(container, "output") !== null).toBe(ran);
-    expect(slot(container, "stdout") !== null).toBe(phase === "succeeded");
+    // Output shows only once the program has run; the gallery's runs print on stdout, the failed one its traceback.
+    expect(slot(container, "output") !== null).toBe(PHASES[phase].ran);
+    expect(slot(container, "stdout") !== null).toBe(phase === "succeeded" || phase === "failed");
     expect(slot(container, "stderr") !== null).toBe(phase === "failed");
   });
 
@@ -182,7 +161,7 @@ describe("ExecuteCodeCard: hostile output", () => {
       />,
     );
     const noEscapes = () => {
-      for (const name of ["stdout", "stderr"]) {
+      for (const name of ["stdout", "stderr"] as const) {
         expect(slot(container, name)?.textContent ?? "").not.toMatch(/\x1b|\[\d+m|\[\?25l|\]0;/);
       }
     };

@@ -2,7 +2,8 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { deriveExecuteCodeView, ExecuteCodeCard, type ExecuteCodeCardProps } from "../src";
-import { EXECUTE_CODE_CARD, executeCodePart } from "../src/testing/selectors";
+import { EXECUTE_CODE_CARD } from "../src/testing/selectors";
+import { type ExecuteCodeSlot, type InternalSlot, slotSelector } from "../src/view/slots";
 import { programTitle } from "../src/view/program-title";
 import { pythonLines, withPythonLineBreaks } from "../src/view/python-lines";
 import { call, completed, running } from "../stories/fixtures";
@@ -16,8 +17,8 @@ const hiddenStatement = 'total = 42  # comment\rimport os; print("HIDDEN")';
 /** The last line looks indented under the `if`; the form feed puts it at the top level. */
 const formFeedProgram = 'import os\nif os.getenv("MODE") == "yes":\n    print("asked")\n    \fprint("always")\n';
 
-const slot = (container: HTMLElement, name: string) =>
-  container.querySelector<HTMLElement>(name ? executeCodePart(name) : EXECUTE_CODE_CARD)!;
+const slot = (container: HTMLElement, name: ExecuteCodeSlot | InternalSlot | "") =>
+  container.querySelector<HTMLElement>(name ? slotSelector(name) : EXECUTE_CODE_CARD)!;
 const codeLines = (container: HTMLElement) =>
   [...slot(container, "source").querySelectorAll<HTMLElement>(".ecu-code-line")].map((line) => line.textContent);
 const highlighted = (container: HTMLElement) =>

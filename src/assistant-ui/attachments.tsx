@@ -11,6 +11,7 @@ import {
 import { useState } from "react";
 import { AttachmentChip, englishAttachmentLabels, type AttachmentLabels } from "../ui/attachment-chip.js";
 import { cn } from "../ui/cn.js";
+import { slotName } from "../view/slots.js";
 
 /** The chip of the attachment in scope: a pending one with its progress or error, a sent one with its link. */
 function ScopedChip({ labels, removable }: { labels: AttachmentLabels; removable: boolean }) {
@@ -56,7 +57,7 @@ export function ExecuteCodeComposerAttachments({ labels = englishAttachmentLabel
     <div className={cn("ecu-card ecu-attachments", className)} role="group" aria-label={labels.attachments}>
       <ComposerPrimitive.Attachments>{() => <ScopedChip labels={labels} removable />}</ComposerPrimitive.Attachments>
       {refused && (
-        <p role="alert" data-slot="execute-code-attachment-error">
+        <p role="alert" data-slot={slotName("attachment-error")}>
           {refused}
         </p>
       )}

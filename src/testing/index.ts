@@ -1,8 +1,8 @@
 import type { Locator, Page } from "@playwright/test";
 import { ENDED_PHASES, type ExecuteCodePhase } from "../view/index.js";
-import { EXECUTE_CODE_CARD, executeCodePart } from "./selectors.js";
+import { EXECUTE_CODE_CARD, type ExecuteCodeSlot, executeCodePart } from "./selectors.js";
 
-export { EXECUTE_CODE_CARD, executeCodePart } from "./selectors.js";
+export { EXECUTE_CODE_CARD, EXECUTE_CODE_SLOTS, executeCodePart, type ExecuteCodeSlot } from "./selectors.js";
 
 /** Every `execute_code` card on the page, in order. */
 export function executeCodeCards(page: Page): Locator {
@@ -40,7 +40,7 @@ export interface ExecuteCodeCardHandle {
 export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHandle {
   const cards = executeCodeCards(page);
   const root = index === undefined ? cards.last() : cards.nth(index);
-  const slot = (name: string) => root.locator(executeCodePart(name));
+  const slot = (name: ExecuteCodeSlot) => root.locator(executeCodePart(name));
   const phase = async () => (await root.getAttribute("data-phase")) as ExecuteCodePhase;
   const waitForPhase = async (wanted: ExecuteCodePhase | ExecuteCodePhase[], options?: { timeout?: number }) => {
     const selector = [wanted]

@@ -5,6 +5,7 @@ import type { ApprovalReasonProps } from "./approval-reason.js";
 import { cn } from "./cn.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { lazyResource } from "./lazy-resource.js";
+import { slotName } from "../view/slots.js";
 
 export interface ApprovalBarProps extends Omit<ComponentProps<"div">, "onChange"> {
   labels: ExecuteCodeLabels;
@@ -55,7 +56,7 @@ export function ApprovalBar({ labels, onApprove, onDeny, onAnswered, className, 
   };
 
   return (
-    <div data-slot="execute-code-approval" className={cn("ecu-approval", className)} {...props}>
+    <div data-slot={slotName("approval")} className={cn("ecu-approval", className)} {...props}>
       <div className="ecu-approval-buttons">
         <button
           type="button"
@@ -81,7 +82,7 @@ export function ApprovalBar({ labels, onApprove, onDeny, onAnswered, className, 
         </Suspense>
       </div>
       {failed && (
-        <p role="alert" data-slot="execute-code-approval-error" className="ecu-approval-error">
+        <p role="alert" data-slot={slotName("approval-error")} className="ecu-approval-error">
           {labels.answerFailed}
         </p>
       )}

@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import { formatBytes, formatCount, type NumberSeparators } from "./format.js";
 import { VisibleText } from "./visible-text.js";
+import { slotName } from "../view/slots.js";
 
 export interface AttachmentLabels {
   numbers: NumberSeparators;
@@ -53,7 +54,7 @@ export function AttachmentChip({
   const state = error ? "error" : progress !== undefined ? "uploading" : "ready";
   const shown = <VisibleText text={name} />;
   return (
-    <span data-slot="execute-code-attachment" data-state={state} className="ecu-attachment">
+    <span data-slot={slotName("attachment")} data-state={state} className="ecu-attachment">
       {href ? (
         <a className="ecu-attachment-name" href={href} download={name}>
           {shown}
@@ -70,7 +71,7 @@ export function AttachmentChip({
         />
       )}
       {error && (
-        <span role="alert" data-slot="execute-code-attachment-error">
+        <span role="alert" data-slot={slotName("attachment-error")}>
           {error}
         </span>
       )}

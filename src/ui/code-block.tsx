@@ -14,6 +14,7 @@ import { useControllableOpen } from "./use-controllable.js";
 import { useFollowEnd } from "./use-follow-end.js";
 import { revealInvisible } from "./visible-text.js";
 import { useScrollFocus } from "./use-scroll-focus.js";
+import { slotName } from "../view/slots.js";
 
 /** Programs longer than this start folded, with "Show more" under them. */
 const FOLDED_LINES = 16;
@@ -162,7 +163,7 @@ const Gutter = memo(function Gutter({ lines }: { lines: number }) {
     <span
       aria-hidden
       className="ecu-code-gutter"
-      data-slot="execute-code-gutter"
+      data-slot={slotName("gutter")}
       style={{ "--ecu-gutter": `${String(lines).length}ch` } as CSSProperties}
     >
       {numbers}
@@ -289,7 +290,7 @@ export function CodeBlock({
 
   return (
     <Pane
-      slot="execute-code-source"
+      slot={slotName("source")}
       name={labels.code}
       labels={labels}
       lineCount={lines.length}

@@ -4,6 +4,7 @@ import { Check, Copy } from "lucide";
 import { useEffect, useState } from "react";
 import { cn } from "./cn.js";
 import { Icon } from "./icon.js";
+import { slotName } from "../view/slots.js";
 
 export interface CopyButtonProps {
   /** The text copied; a function so large output is only joined when clicked. */
@@ -24,7 +25,7 @@ export function CopyButton({ text, label, copiedLabel, className }: CopyButtonPr
   return (
     <button
       type="button"
-      data-slot="execute-code-copy"
+      data-slot={slotName("copy")}
       aria-label={copied ? copiedLabel : label}
       title={label}
       className={cn("ecu-icon-button", className)}

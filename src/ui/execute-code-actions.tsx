@@ -8,6 +8,7 @@ import { useExecuteCode } from "./context.js";
 import type { AsChild } from "./execute-code-root.js";
 import type { ExecuteCodePhase } from "../view/index.js";
 import { Icon } from "./icon.js";
+import { type ExecuteCodeSlot, slotName } from "../view/slots.js";
 
 /** A part's click handler: the host's own first, then the part's action unless the host prevented it. */
 const thenUnlessPrevented =
@@ -25,20 +26,20 @@ export interface RetryProps extends ComponentProps<"button">, AsChild {
 /** A button of the card's that shows in one phase and does one thing: Retry, Stop. */
 function ActionButton({
   phase,
-  slotName,
+  actionSlot,
   action,
   asChild,
   onClick,
   ...props
 }: ComponentProps<"button"> &
-  AsChild & { phase: ExecuteCodePhase; slotName: "execute-code-retry" | "execute-code-stop"; action: () => void }) {
+  AsChild & { phase: ExecuteCodePhase; actionSlot: Extract<ExecuteCodeSlot, "retry" | "stop">; action: () => void }) {
   const { view } = useExecuteCode();
   if (view.phase !== phase) return null;
   const Component = asChild ? Slot.Root : "button";
   return (
     <Component
       type={asChild ? undefined : "button"}
-      data-slot={slotName}
+      data-slot={slotName(actionSlot)}
       onClick={thenUnlessPrevented(onClick, action)}
       {...props}
     />
@@ -51,7 +52,7 @@ export function Retry({ className, children, onRetry, ...props }: RetryProps) {
   return (
     <ActionButton
       phase="busy"
-      slotName="execute-code-retry"
+      actionSlot="retry"
       action={onRetry}
       className={cn("ecu-button ecu-retry", className)}
       {...props}
@@ -76,7 +77,7 @@ export function Stop({ className, children, onStop, ...props }: StopProps) {
   return (
     <ActionButton
       phase="running"
-      slotName="execute-code-stop"
+      actionSlot="stop"
       action={onStop}
       aria-label={labels.stop}
       title={labels.stop}
@@ -100,7 +101,7 @@ export function Trigger({ asChild, className, children, onClick, ...props }: Com
   return (
     <Component
       type={asChild ? undefined : "button"}
-      data-slot="execute-code-trigger"
+      data-slot={slotName("trigger")}
       data-state={open ? "open" : "closed"}
       aria-controls={contentId}
       aria-expanded={open}

@@ -11,6 +11,7 @@ import type { AsChild, PartProps } from "./execute-code-root.js";
 import { OutputPane, type OutputPaneProps } from "./output-pane.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { StderrText } from "./stderr-text.js";
+import { slotName } from "../view/slots.js";
 
 /** Everything under the header: hidden, and not rendered, while the card is folded. */
 export function Content({ asChild, className, children, ...props }: ComponentProps<"div"> & AsChild) {
@@ -20,7 +21,7 @@ export function Content({ asChild, className, children, ...props }: ComponentPro
     <Component
       id={contentId}
       hidden={!open}
-      data-slot="execute-code-content"
+      data-slot={slotName("content")}
       data-state={open ? "open" : "closed"}
       className={cn("ecu-content", className)}
       {...props}
@@ -62,7 +63,7 @@ export function Message({ asChild, className, children, ...props }: PartProps<"d
   const Component = asChild ? Slot.Root : "div";
   return (
     <Component
-      data-slot="execute-code-message"
+      data-slot={slotName("message")}
       data-kind={view.phase}
       className={cn("ecu-message", className)}
       {...props}
@@ -111,7 +112,7 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
   } as const;
   const Component = asChild ? Slot.Root : "div";
   return (
-    <Component data-slot="execute-code-output" className={cn("ecu-output-group", className)} {...props}>
+    <Component data-slot={slotName("output")} className={cn("ecu-output-group", className)} {...props}>
       {(["stdout", "stderr"] as const).map((stream) => {
         const { text, tone, render, props: paneProps } = streams[stream];
         if (!text) return null;
@@ -131,7 +132,7 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
       })}
       {/* A timed-out run's message says itself that it printed nothing. */}
       {!stdout && !stderr && !look.live && view.phase !== "cancelled" && view.phase !== "timed-out" && (
-        <p data-slot="execute-code-no-output" className="ecu-no-output">
+        <p data-slot={slotName("no-output")} className="ecu-no-output">
           {labels.noOutput}
         </p>
       )}

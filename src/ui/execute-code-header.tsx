@@ -9,6 +9,7 @@ import { Icon } from "./icon.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { useElapsed } from "./use-elapsed.js";
 import { revealInvisible } from "./visible-text.js";
+import { slotName } from "../view/slots.js";
 
 /**
  * The card's header: its children on one row, and under them a failed run's
@@ -17,13 +18,13 @@ import { revealInvisible } from "./visible-text.js";
 export function Header({ asChild, className, children, ...props }: PartProps<"div">) {
   if (asChild) {
     return (
-      <Slot.Root data-slot="execute-code-header" className={cn("ecu-header", className)} {...props}>
+      <Slot.Root data-slot={slotName("header")} className={cn("ecu-header", className)} {...props}>
         {children}
       </Slot.Root>
     );
   }
   return (
-    <div data-slot="execute-code-header" className={cn("ecu-header", className)} {...props}>
+    <div data-slot={slotName("header")} className={cn("ecu-header", className)} {...props}>
       <div className="ecu-header-row">{children}</div>
       <ErrorSummary />
     </div>
@@ -42,7 +43,7 @@ export function Title({ asChild, className, children, ...props }: PartProps<"spa
   return (
     <Component
       id={titleId}
-      data-slot="execute-code-title"
+      data-slot={slotName("title")}
       className={cn("ecu-title", className)}
       title={children === undefined ? text : undefined}
       {...props}
@@ -58,7 +59,7 @@ export function ErrorSummary({ asChild, className, ...props }: PartProps<"p">) {
   if (view.phase !== "failed" || !view.exception) return null;
   const Component = asChild ? Slot.Root : "p";
   return (
-    <Component data-slot="execute-code-error" className={cn("ecu-error", className)} title={view.exception} {...props}>
+    <Component data-slot={slotName("error")} className={cn("ecu-error", className)} title={view.exception} {...props}>
       <span className="ecu-visually-hidden">{labels.raised} </span>
       <code>{view.exception}</code>
     </Component>
@@ -76,7 +77,7 @@ export function Status({ asChild, className, children, ...props }: PartProps<"di
   return (
     <Component
       role="status"
-      data-slot="execute-code-status"
+      data-slot={slotName("status")}
       data-tone={look.tone}
       className={cn("ecu-status", className)}
       {...props}
@@ -99,7 +100,7 @@ export function Exit({ asChild, className, ...props }: PartProps<"span">) {
   const Component = asChild ? Slot.Root : "span";
   return (
     <Component
-      data-slot="execute-code-exit"
+      data-slot={slotName("exit")}
       data-exit-code={code ?? undefined}
       data-signal={signal ?? undefined}
       className={cn("ecu-exit", className)}
@@ -136,7 +137,7 @@ export function Timing({ asChild, className, ...props }: PartProps<"span">) {
     <Component
       role="timer"
       aria-label={spoken}
-      data-slot="execute-code-timing"
+      data-slot={slotName("timing")}
       className={cn("ecu-timing", className)}
       {...props}
     >

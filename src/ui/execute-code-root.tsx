@@ -13,6 +13,7 @@ import { PHASE_LOOK } from "./phase-look.js";
 import { defaultFileUrl } from "./run-files.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { useStreamingView } from "./use-streaming-view.js";
+import { EXECUTE_CODE_ROOT_SLOT } from "../view/slots.js";
 
 export interface AsChild {
   /** Render the part's own element as its only child (Radix's `Slot`). */
@@ -104,7 +105,7 @@ export function Root({
         // Named by its title and phase ("Primes below 50 Failed"), so a screen reader can tell one card from the next.
         role="group"
         aria-labelledby={`${titleId} ${phaseId}`}
-        data-slot="execute-code"
+        data-slot={EXECUTE_CODE_ROOT_SLOT}
         data-state={open ? "open" : "closed"}
         data-phase={view.phase}
         data-tone={look.tone}

@@ -10,6 +10,7 @@ import { Pane, type PaneProps } from "./pane.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { useFollowEnd } from "./use-follow-end.js";
 import { useScrollFocus } from "./use-scroll-focus.js";
+import { slotName } from "../view/slots.js";
 
 /** Output longer than this starts folded. */
 const FOLDED_LINES = 12;
@@ -80,7 +81,7 @@ export function OutputPane({
 
   return (
     <Pane
-      slot={`execute-code-${stream}`}
+      slot={slotName(stream)}
       name={name}
       labels={labels}
       lineCount={lineCount}
@@ -92,7 +93,7 @@ export function OutputPane({
       data-tone={tone}
       footer={
         truncatedChars > 0 && (
-          <p className="ecu-notice" data-slot="execute-code-truncated">
+          <p className="ecu-notice" data-slot={slotName("truncated")}>
             {labels.truncated(name, formatCount(truncatedChars, labels.numbers))}
           </p>
         )
@@ -115,7 +116,7 @@ export function OutputPane({
             <>
               {render(shown.head)}
               {"\n"}
-              <span className="ecu-hidden-marker" data-slot="execute-code-hidden">
+              <span className="ecu-hidden-marker" data-slot={slotName("hidden")}>
                 {shown.hiddenLines > 0
                   ? labels.hiddenLines(formatCount(shown.hiddenLines, labels.numbers))
                   : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.numbers))}

@@ -5,10 +5,11 @@ import { cn } from "./cn.js";
 import { CopyButton } from "./copy-button.js";
 import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
+import { slotName } from "../view/slots.js";
 
 export interface PaneProps extends Omit<ComponentProps<"section">, "children" | "title"> {
   /** `data-slot` of the pane, part of the DOM contract. */
-  slot: string;
+  slot: ReturnType<typeof slotName>;
   /** The pane's name, in its header row beside the copy button. */
   name: string;
   labels: ExecuteCodeLabels;
@@ -76,7 +77,7 @@ export function Pane({
         <button
           type="button"
           className="ecu-pane-more"
-          data-slot="execute-code-show-more"
+          data-slot={slotName("show-more")}
           aria-expanded={open}
           aria-controls={bodyId}
           onClick={() => onOpenChange(!open)}

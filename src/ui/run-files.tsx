@@ -10,6 +10,7 @@ import type { ExecuteCodeLabels } from "./labels.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { isTable, TablePreview } from "./table-preview.js";
 import { VisibleText } from "./visible-text.js";
+import { slotName } from "../view/slots.js";
 
 /** Where the app serves a run's file: by default the harness's route, `/api/files/{sessionId}/{fileId}`. */
 export function defaultFileUrl(file: ExecuteCodeRunFile): string {
@@ -66,7 +67,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
     <figure className="ecu-figure" data-state={failed ? "unavailable" : "shown"}>
       {failed ? (
         <p
-          data-slot="execute-code-file-unavailable"
+          data-slot={slotName("file-unavailable")}
           className="ecu-file-unavailable"
           style={{ aspectRatio: `${width} / ${height}` }}
         >
@@ -75,7 +76,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
       ) : (
         <Dialog.Root onOpenChange={takeScheme}>
           <Dialog.Trigger
-            data-slot="execute-code-figure-open"
+            data-slot={slotName("figure-open")}
             className="ecu-figure-open"
             aria-label={labels.enlargeFigure(alt)}
           >
@@ -86,7 +87,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
             <div className="ecu-card ecu-figure-layer" data-theme={scheme}>
               <Dialog.Overlay className="ecu-figure-overlay" />
               <Dialog.Content
-                data-slot="execute-code-figure-dialog"
+                data-slot={slotName("figure-dialog")}
                 className="ecu-figure-dialog"
                 aria-describedby={undefined}
               >
@@ -98,7 +99,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
                   })}
                 </div>
                 <div className="ecu-figure-dialog-actions">
-                  <a data-slot="execute-code-figure-download" href={url} download={name} className="ecu-button">
+                  <a data-slot={slotName("figure-download")} href={url} download={name} className="ecu-button">
                     {download}
                   </a>
                   <Dialog.Close className="ecu-button">{labels.closeFigure}</Dialog.Close>
@@ -109,7 +110,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
         </Dialog.Root>
       )}
       <figcaption className="ecu-figure-caption">
-        <a data-slot="execute-code-file" href={url} download={name} className="ecu-file-link">
+        <a data-slot={slotName("file")} href={url} download={name} className="ecu-file-link">
           {download}
         </a>
       </figcaption>
@@ -132,8 +133,8 @@ export function Files({ asChild, className, ...props }: FilesProps) {
   const Component = asChild ? Slot.Root : "div";
   if (view.phase === "running" && drawsFigure(view.code)) {
     return (
-      <Component data-slot="execute-code-files" className={cn("ecu-files", className)} {...props}>
-        <div data-slot="execute-code-figure-pending" className="ecu-figure-pending">
+      <Component data-slot={slotName("files")} className={cn("ecu-files", className)} {...props}>
+        <div data-slot={slotName("figure-pending")} className="ecu-figure-pending">
           <p>{labels.figurePending}</p>
         </div>
       </Component>
@@ -144,17 +145,17 @@ export function Files({ asChild, className, ...props }: FilesProps) {
   const figures = view.files.filter((file) => file.kind === "image");
   const others = view.files.filter((file) => file.kind !== "image");
   return (
-    <Component data-slot="execute-code-files" className={cn("ecu-files", className)} {...props}>
+    <Component data-slot={slotName("files")} className={cn("ecu-files", className)} {...props}>
       {session && (
         <p
-          data-slot={session === "continued" ? "execute-code-continued" : "execute-code-restarted"}
+          data-slot={session === "continued" ? slotName("continued") : slotName("restarted")}
           className="ecu-files-used"
         >
           {labels[session]}
         </p>
       )}
       {used.length > 0 && (
-        <p data-slot="execute-code-files-used" className="ecu-files-used">
+        <p data-slot={slotName("files-used")} className="ecu-files-used">
           {labels.filesUsed}{" "}
           {used.map((name, index) => (
             <span key={name}>
@@ -167,12 +168,12 @@ export function Files({ asChild, className, ...props }: FilesProps) {
         </p>
       )}
       {gone.length > 0 && (
-        <p data-slot="execute-code-files-gone" className="ecu-files-gone">
+        <p data-slot={slotName("files-gone")} className="ecu-files-gone">
           {labels.filesGone(gone.join(", "))}
         </p>
       )}
       {figures.length > 0 && (
-        <div role="group" aria-label={labels.figures} data-slot="execute-code-figures" className="ecu-figures">
+        <div role="group" aria-label={labels.figures} data-slot={slotName("figures")} className="ecu-figures">
           {figures.map((file) => (
             <Figure
               key={`${file.ref.sessionId}/${file.ref.fileId}`}
@@ -189,7 +190,7 @@ export function Files({ asChild, className, ...props }: FilesProps) {
           {others.map((file) => (
             <li key={`${file.ref.sessionId}/${file.ref.fileId}`}>
               <a
-                data-slot="execute-code-file"
+                data-slot={slotName("file")}
                 href={fileUrl(file)}
                 download={baseName(file.name)}
                 className="ecu-file-chip"

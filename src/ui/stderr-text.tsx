@@ -3,6 +3,7 @@ import { findProgramFrames } from "../view/traceback.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { revealInvisible } from "./visible-text.js";
+import { slotName } from "../view/slots.js";
 
 const LINE_REF = /line (\d+)/;
 
@@ -38,7 +39,7 @@ export const StderrText = memo(function StderrText({ text, programLineCount, lab
         <button
           type="button"
           className="ecu-frame-link"
-          data-slot="execute-code-frame-link"
+          data-slot={slotName("frame-link")}
           data-target-line={frame.programLine}
           title={labels.goToLine(String(frame.programLine))}
           onClick={() => onGoToLine?.(frame.programLine)}

@@ -7,6 +7,7 @@ import { formatCount } from "./format.js";
 import { lazyResource } from "./lazy-resource.js";
 import { useScrollFocus } from "./use-scroll-focus.js";
 import { VisibleText } from "./visible-text.js";
+import { slotName } from "../view/slots.js";
 
 /** Rows shown below the header, and bytes of the file read for them. */
 const PREVIEW_ROWS = 20;
@@ -108,7 +109,7 @@ function TableView({
   const body = data.slice(0, PREVIEW_ROWS);
   const more = cut || data.length > PREVIEW_ROWS;
   return (
-    <figure data-slot="execute-code-table-preview" className="ecu-table-preview">
+    <figure data-slot={slotName("table-preview")} className="ecu-table-preview">
       <div
         ref={scroller}
         className="ecu-table-scroll"

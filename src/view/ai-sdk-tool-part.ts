@@ -1,4 +1,4 @@
-import type { ExecuteCodeCallState } from "./phase.js";
+import type { ExecuteCodeCallState } from "./view-types.js";
 
 /** The fields of an AI SDK tool UI part (`part.type === "tool-execute_code"`) that the card reads. */
 export interface AISDKToolPartLike {

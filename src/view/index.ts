@@ -1,10 +1,4 @@
-export {
-  deriveExecuteCodeView,
-  ENDED_PHASES,
-  EXECUTE_CODE_PHASES,
-  type ExecuteCodeCallState,
-  type ExecuteCodeOutput,
-  type ExecuteCodePhase,
-  type ExecuteCodeView,
-} from "./phase.js";
+export { deriveExecuteCodeView } from "./derive-view.js";
+export { ENDED_PHASES, EXECUTE_CODE_PHASES, PHASES, type ExecuteCodePhase, type PhaseFacts } from "./phases.js";
+export type { ExecuteCodeCallState, ExecuteCodeOutput, ExecuteCodeView } from "./view-types.js";
 export { fromAISDKToolPart, type AISDKToolPartLike } from "./ai-sdk-tool-part.js";
