@@ -4,16 +4,15 @@
 // blocks, the streaming reveal, the fold) share its render state; each
 // helper is local to it and small.
 
-import { Fragment, memo, useEffect, useState, type CSSProperties, type ReactNode } from "react";
+import { Fragment, memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { pythonLines } from "../view/python-lines.js";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines.js";
 import type { CodeToken } from "./highlight/types.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { Pane, type PaneProps } from "./pane.js";
 import { useControllableOpen } from "./use-controllable.js";
-import { useFollowEnd } from "./use-follow-end.js";
+import { ScrollingPre } from "./scrolling-pre.js";
 import { revealInvisible } from "./visible-text.js";
-import { useScrollFocus } from "./use-scroll-focus.js";
 import { slotName } from "../view/slots.js";
 
 /** Programs longer than this start folded, with "Show more" under them. */
@@ -254,9 +253,7 @@ export function CodeBlock({
   // reading the height forced a layout inside React's task, the longest part
   // of a card's first render.
   const streamed = reveal.liveFrom !== Number.POSITIVE_INFINITY;
-  const follow = useFollowEnd<HTMLPreElement>(streamed, code, true);
-  const scrollStop = useScrollFocus(follow.ref, `${code.length} ${expanded}`);
-  const codeRef = follow.ref;
+  const codeRef = useRef<HTMLPreElement>(null);
 
   useEffect(() => {
     if (focusedLine === null) return;
@@ -302,17 +299,18 @@ export function CodeBlock({
       {...props}
     >
       {(bodyId) => (
-        <pre
+        <ScrollingPre
           id={bodyId}
-          ref={follow.ref}
-          // A stop for the keyboard only while it scrolls.
-          tabIndex={scrollStop}
-          className="ecu-scroll ecu-code"
-          onScroll={follow.onScroll}
+          elementRef={codeRef}
+          follow={streamed}
+          followed={code}
+          followInFrame
+          measureKey={`${code.length} ${expanded}`}
+          className="ecu-code"
         >
           <Gutter lines={lines.length} />
           <code>{blocks}</code>
-        </pre>
+        </ScrollingPre>
       )}
     </Pane>
   );

@@ -8,8 +8,7 @@ import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { Pane, type PaneProps } from "./pane.js";
 import { useControllableOpen } from "./use-controllable.js";
-import { useFollowEnd } from "./use-follow-end.js";
-import { useScrollFocus } from "./use-scroll-focus.js";
+import { ScrollingPre } from "./scrolling-pre.js";
 import { slotName } from "../view/slots.js";
 
 /** Output longer than this starts folded. */
@@ -76,9 +75,6 @@ export function OutputPane({
   const shown = useMemo(() => (showAll || !cut ? ({ kind: "whole", text } as const) : cut), [showAll, cut, text]);
   const lineCount = useMemo(() => lineCountOf(text), [text]);
 
-  const follow = useFollowEnd<HTMLPreElement>(live, shown, false);
-  const scrollStop = useScrollFocus(follow.ref, `${text.length} ${open}`);
-
   return (
     <Pane
       slot={slotName(stream)}
@@ -101,14 +97,13 @@ export function OutputPane({
       {...props}
     >
       {(bodyId) => (
-        <pre
+        <ScrollingPre
           id={bodyId}
-          ref={follow.ref}
-          // A stop for the keyboard only while it scrolls.
-          tabIndex={scrollStop}
-          className="ecu-scroll ecu-output"
+          follow={live}
+          followed={shown}
+          measureKey={`${text.length} ${open}`}
+          className="ecu-output"
           data-live={live || undefined}
-          onScroll={follow.onScroll}
         >
           {shown.kind === "whole" ? (
             render(shown.text)
@@ -125,7 +120,7 @@ export function OutputPane({
               {render(shown.tail)}
             </>
           )}
-        </pre>
+        </ScrollingPre>
       )}
     </Pane>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useLayoutEffect, useRef, type UIEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, type RefObject, type UIEvent } from "react";
 
 /**
  * Keeps a scrolling element at its end while `active` and its `content`
@@ -9,22 +9,29 @@ import { useEffect, useLayoutEffect, useRef, type UIEvent } from "react";
  *
  * `inFrame` scrolls in the next animation frame, where the browser lays the
  * page out anyway, instead of in the commit, where reading the element's
- * height forces a layout inside React's task.
+ * height forces a layout inside React's task. `elementRef`, when given, is
+ * the ref it fills.
  */
-export function useFollowEnd<E extends HTMLElement>(active: boolean, content: unknown, inFrame: boolean) {
-  const ref = useRef<E>(null);
+export function useFollowEnd<E extends HTMLElement>(
+  active: boolean,
+  content: unknown,
+  inFrame: boolean,
+  elementRef?: RefObject<E | null>,
+) {
+  const ownRef = useRef<E>(null);
+  const ref = elementRef ?? ownRef;
   const following = useRef(true);
   /** Where the last scroll to the end left the element: only scrolling above it is the reader's. */
   const followedTo = useRef(0);
 
   useLayoutEffect(() => {
     if (active && !inFrame) scrollToEnd(ref.current, following.current, followedTo);
-  }, [active, content, inFrame]);
+  }, [active, content, inFrame, ref]);
   useEffect(() => {
     if (!active || !inFrame) return;
     const frame = requestAnimationFrame(() => scrollToEnd(ref.current, following.current, followedTo));
     return () => cancelAnimationFrame(frame);
-  }, [active, content, inFrame]);
+  }, [active, content, inFrame, ref]);
 
   const onScroll = (event: UIEvent<E>) => {
     const element = event.currentTarget;
