@@ -11,7 +11,7 @@ export {
 export { createChatHandler, type ChatHandlerOptions } from "./chat-handler.js";
 export { checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
 export { HttpRefusal } from "../server/http.js";
-export { createPyodideFileHandler, pyodidePackageDir } from "./pyodide-files.js";
+export { createPyodideFileHandler } from "./pyodide-files.js";
 export {
   createParticipantCookies,
   DEFAULT_NEW_PARTICIPANT_DAILY_LIMIT,
@@ -19,14 +19,7 @@ export {
   type ParticipantCookieOptions,
 } from "./participant-cookie.js";
 export { modelFromEnv, ModelEnvError, type ModelEnv } from "./model-from-env.js";
-export {
-  createScriptedModel,
-  DESCRIBE_PROMPT,
-  describePrompt,
-  replyToToolResult,
-  type ScriptedModelOptions,
-} from "./scripted-model.js";
-export { DEMO_PROGRAMS, programFor } from "./scripted-programs.js";
+export { createScriptedModel, type ScriptedModelOptions } from "./scripted-model.js";
 export { createMockSandbox, DEFAULT_SANDBOX_RATE_LIMIT, type MockSandboxOptions } from "./sandbox/mock-sandbox.js";
 export {
   startMockSandbox,

@@ -3,7 +3,8 @@
 // the host.
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScriptedExecutor, programFor, startHarness, type RunningHarness } from "../../src/harness";
+import { createScriptedExecutor, startHarness, type RunningHarness } from "../../src/harness";
+import { programFor } from "../../src/harness/scripted-programs";
 
 let harness: RunningHarness;
 beforeAll(async () => {

@@ -3,14 +3,9 @@ import { runInNewContext } from "node:vm";
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { stepCountIs, streamText } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createScriptedExecutor,
-  createScriptedModel,
-  DEMO_PROGRAMS,
-  programFor,
-  replyToToolResult,
-} from "../../src/harness";
-import { RESTART_PROGRAM } from "../../src/harness/scripted-programs";
+import { createScriptedExecutor, createScriptedModel } from "../../src/harness";
+import { replyToToolResult } from "../../src/harness/scripted-model";
+import { DEMO_PROGRAMS, programFor, RESTART_PROGRAM } from "../../src/harness/scripted-programs";
 import { createExecuteCodeTool } from "../../src/server";
 import { startSandbox } from "./sandbox-fixture";
 
