@@ -83,7 +83,7 @@ function titleStream(title: string): TitleStream {
  */
 export function createStoredChatsAdapter(options: StoredChatsOptions = {}): RemoteThreadListAdapter {
   const { call, chatsPath, chatPath } = client(options);
-  const describe = (remoteId: string, change: { title?: string | null; archived?: boolean }) =>
+  const setListing = (remoteId: string, change: { title?: string | null; archived?: boolean }) =>
     call<void>(chatPath(remoteId), { method: "PATCH", body: JSON.stringify(change) });
   const toThread = (chat: ListedChat) => ({
     status: chat.archived ? ("archived" as const) : ("regular" as const),
@@ -109,9 +109,9 @@ export function createStoredChatsAdapter(options: StoredChatsOptions = {}): Remo
       });
       return { remoteId: chat.id };
     },
-    rename: (remoteId, title) => describe(remoteId, { title }),
-    archive: (remoteId) => describe(remoteId, { archived: true }),
-    unarchive: (remoteId) => describe(remoteId, { archived: false }),
+    rename: (remoteId, title) => setListing(remoteId, { title }),
+    archive: (remoteId) => setListing(remoteId, { archived: true }),
+    unarchive: (remoteId) => setListing(remoteId, { archived: false }),
     delete: (remoteId) => call<void>(chatPath(remoteId), { method: "DELETE" }),
     fetch: (remoteId) => fetchChat(remoteId),
     // The server names a chat after its first message: the list takes that name once the first run is over.

@@ -66,7 +66,7 @@ const NAMES = new Map<number, string>([
   [0xffa0, "halfwidth Hangul filler"],
 ]);
 
-function describe(char: string): { codePoint: string; marker: string; label: string } {
+function markerFor(char: string): { codePoint: string; marker: string; label: string } {
   const value = char.codePointAt(0)!;
   const codePoint = `U+${value.toString(16).toUpperCase().padStart(4, "0")}`;
   // C0 controls and DEL show their abbreviation; the rest their code point.
@@ -91,7 +91,7 @@ export function revealInvisible(text: string, { code = false }: { code?: boolean
   let from = 0;
   for (const match of text.matchAll(hidden)) {
     if (match.index > from) parts.push(text.slice(from, match.index));
-    const { codePoint, marker, label } = describe(match[0]);
+    const { codePoint, marker, label } = markerFor(match[0]);
     parts.push(
       <span
         key={match.index}

@@ -69,7 +69,8 @@ function argsComplete(state: ExecuteCodeCallState): boolean {
   return typeof args?.code === "string";
 }
 
-function describe(value: unknown): string {
+/** What a thrown value or an error result says, in words. */
+function reasonOf(value: unknown): string {
   if (typeof value === "string") return value;
   if (value instanceof Error) return value.message;
   if (value && typeof value === "object" && "message" in value) {
@@ -91,8 +92,8 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
   if (isError) {
     const message =
       result && typeof result === "object" && "error" in result
-        ? describe((result as { error: unknown }).error)
-        : describe(result);
+        ? reasonOf((result as { error: unknown }).error)
+        : reasonOf(result);
     // The student moved on: not a failure of anything, and the code never ran.
     if (SKIPPED_BY_NEW_MESSAGE.test(message)) return { ...EMPTY_VIEW, phase: "skipped" };
     if (normalized.status !== "error") return { ...EMPTY_VIEW, phase: "error", error: { code: "tool_error", message } };
@@ -214,7 +215,7 @@ export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeV
           ...base,
           ...EMPTY_VIEW,
           phase: "error",
-          error: { code: "run_failed", message: status.error === undefined ? "" : describe(status.error) },
+          error: { code: "run_failed", message: status.error === undefined ? "" : reasonOf(status.error) },
         };
       }
       return { ...base, ...EMPTY_VIEW, phase: "cancelled", cancelReason: status.reason ?? null };

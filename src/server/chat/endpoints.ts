@@ -295,7 +295,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       throw conflict((await store.get(chat.owner, chat.id)) ?? chat, "Another request changed the chat first.");
     // A chat is listed under its first message until its owner names it.
     if (submission.kind === "message" && !chat.messages.some((message) => message.role === "user")) {
-      await store.describe(chat.owner, chat.id, { title: titleOf(submission.message), ifUntitled: true });
+      await store.setListing(chat.owner, chat.id, { title: titleOf(submission.message), ifUntitled: true });
     }
     return runs.start(running, new Set(), caller.client);
   }
@@ -412,7 +412,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       guarded(chatId, async () => {
         const body = await readBody(request, limits.maxBodyBytes);
         const change = readDescription(body);
-        if (!isValidId(chatId) || !(await store.describe(caller.participantId, chatId, change))) {
+        if (!isValidId(chatId) || !(await store.setListing(caller.participantId, chatId, change))) {
           throw noSuchChat();
         }
         return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });

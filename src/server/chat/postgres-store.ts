@@ -111,7 +111,7 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
       );
       return (result.rows as Parameters<typeof summaryFromRow>[0][]).map(summaryFromRow);
     },
-    async describe(owner, id, { ifUntitled, ...change }) {
+    async setListing(owner, id, { ifUntitled, ...change }) {
       const found = await db.query("SELECT 1 FROM ecu_chats WHERE owner = $1 AND id = $2", [owner, id]);
       if (!found.rowCount) return false;
       if (ifUntitled) {

@@ -137,7 +137,7 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
     async list(owner, { limit }) {
       return (list.all(owner, limit) as Parameters<typeof summaryFromRow>[0][]).map(summaryFromRow);
     },
-    async describe(owner, id, { ifUntitled, ...change }) {
+    async setListing(owner, id, { ifUntitled, ...change }) {
       if (!exists.get(owner, id)) return false;
       if (ifUntitled) {
         nameMeta.run(owner, id, change.title ?? null);

@@ -69,7 +69,7 @@ export interface ChatStore {
    * rename never conflicts with a run). With `ifUntitled`, the title is set
    * only while the chat has none. False when the owner has no such chat.
    */
-  describe(owner: string, id: string, change: ChatDescription & { ifUntitled?: boolean }): Promise<boolean>;
+  setListing(owner: string, id: string, change: ChatDescription & { ifUntitled?: boolean }): Promise<boolean>;
   /** Deletes a chat and what describes it; false when the owner has no such chat. */
   remove(owner: string, id: string): Promise<boolean>;
   /**

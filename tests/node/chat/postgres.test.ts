@@ -116,10 +116,10 @@ describe("two chat servers on one PostgreSQL", () => {
     expect(await first.get("ada", "same")).toEqual(chat);
 
     // The list: a chat named once from its first message, renamed, archived and deleted by its owner only.
-    expect(await first.describe("ada", "same", { title: "From the first message", ifUntitled: true })).toBe(true);
-    expect(await second.describe("ada", "same", { title: "Later message", ifUntitled: true })).toBe(true);
-    expect(await second.describe("ada", "same", { archived: true })).toBe(true);
-    expect(await first.describe("nobody", "same", { title: "x" })).toBe(false);
+    expect(await first.setListing("ada", "same", { title: "From the first message", ifUntitled: true })).toBe(true);
+    expect(await second.setListing("ada", "same", { title: "Later message", ifUntitled: true })).toBe(true);
+    expect(await second.setListing("ada", "same", { archived: true })).toBe(true);
+    expect(await first.setListing("nobody", "same", { title: "x" })).toBe(false);
     expect(await second.list("ada", { limit: 10 })).toEqual([
       { id: "same", status: "idle", title: "From the first message", archived: true, createdAt: 1, updatedAt: 1 },
     ]);
@@ -128,8 +128,8 @@ describe("two chat servers on one PostgreSQL", () => {
     ]);
     // A rename and an archive from two servers at once: both stay.
     await Promise.all([
-      first.describe("grace", "same", { title: "Renamed" }),
-      second.describe("grace", "same", { archived: true }),
+      first.setListing("grace", "same", { title: "Renamed" }),
+      second.setListing("grace", "same", { archived: true }),
     ]);
     expect(await first.list("grace", { limit: 10 })).toEqual([
       expect.objectContaining({ title: "Renamed", archived: true }),
