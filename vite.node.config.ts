@@ -37,7 +37,7 @@ function stayInNodeFolders(): Plugin {
   };
 }
 
-// The Node entries: the server tool, the harness, and the Playwright helpers.
+// The Node entries: the server tool, the harness, the sandbox service, and the Playwright helpers.
 export default defineConfig({
   plugins: [copySandboxScripts(), stayInNodeFolders()],
   build: {
@@ -52,6 +52,7 @@ export default defineConfig({
         "server/index": "src/server/index.ts",
         "harness/index": "src/harness/index.ts",
         "harness/start": "src/harness/start.ts",
+        "harness/sandbox/index": "src/harness/sandbox/index.ts",
         "testing/index": "src/testing/index.ts",
       },
       external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),

@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generateKeyPair } from "jose";
-import { createCpythonExecutor, createMockSandbox, probeCpython } from "../src/harness";
+import { createCpythonExecutor, createMockSandbox, probeCpython } from "../src/harness/sandbox";
 import { codeapiSandbox, createExecuteCodeTool, createJupyterSandbox, type Sandbox } from "../src/server";
 import { startJupyter } from "../tests/node/jupyter-server.ts";
 import { median } from "./median.ts";

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createCpythonExecutor } from "../src/harness/index.js";
+import { createCpythonExecutor } from "../src/harness/sandbox/index.js";
 import type { Executor } from "../src/harness/sandbox/executor.js";
 import { engineFigures } from "./engine-figures.ts";
 
@@ -16,7 +16,9 @@ type Make = (options: { runProcess: "clone" | "fork-twice" }) => Executor;
 
 const baselineDir = process.env.BENCH_BASELINE;
 if (!baselineDir) throw new Error("Set BENCH_BASELINE to the checkout to compare with (see the top of this file).");
-const baseline = (await import(pathToFileURL(resolve(baselineDir, "src/harness/index.ts")).href)) as {
+const baseline = (await import(
+  pathToFileURL(resolve(baselineDir, "src/harness/sandbox/cpython-executor.ts")).href
+)) as {
   createCpythonExecutor: Make;
 };
 

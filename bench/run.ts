@@ -16,7 +16,7 @@ import {
   createPyodideExecutor,
   createScriptedExecutor,
   probeCpython,
-} from "../src/harness";
+} from "../src/harness/sandbox";
 import { createStaticHandler } from "../src/harness/static-files";
 import { createExecuteCodeTool } from "../src/server";
 import { chromiumArgs, chromiumPath } from "../scripts/chromium.ts";

@@ -1,6 +1,6 @@
 import { createPublicKey } from "node:crypto";
 import { createServer } from "node:http";
-import { createMockSandbox, createPyodideExecutor } from "execute-code-ui/harness";
+import { createMockSandbox, createPyodideExecutor } from "execute-code-ui/sandbox";
 import { myApp } from "./your-app"; // yours: the rest of your routes
 
 // In your Node http server: the sandbox answers POST /v1/exec, you the rest.

@@ -1,5 +1,5 @@
 // tutor-server.ts: the whole server side of the tutor chat, as one Web handler.
-import type { StartedMockSandbox } from "execute-code-ui/harness";
+import type { StartedMockSandbox } from "execute-code-ui/sandbox";
 import {
   createChatEndpoints,
   createChatRoutes,
@@ -12,13 +12,14 @@ import {
   type ChatRouteHandler,
 } from "execute-code-ui/server";
 
-// The harness's mock sandbox and scripted model stand in for your sandbox service and model, so this runs
-// with no key. Node loads the harness as it is (it starts Python from files inside the package).
+// The mock sandbox and the harness's scripted model stand in for your sandbox service and model, so this
+// runs with no key. Node loads them as they are (the sandbox starts Python from files inside the package).
 const harness = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/harness");
+const mockSandbox = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/sandbox");
 let sandbox: Promise<StartedMockSandbox> | undefined;
 
 async function openRoutes(): Promise<ChatRouteHandler> {
-  const { createScriptedModel, startMockSandbox } = await harness();
+  const [{ createScriptedModel }, { startMockSandbox }] = await Promise.all([harness(), mockSandbox()]);
   const { url, signing } = await (sandbox ??= startMockSandbox()); // yours: { sandboxUrl, signing: your key }
   const ctx = { sandboxUrl: url, signing, tenantId: "course-7" };
   const sandboxFiles = createSandboxFiles(ctx);

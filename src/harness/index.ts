@@ -1,3 +1,7 @@
+// execute-code-ui/harness: the demo's server (chat, scripted model, the mock
+// sandbox behind it) for your own development server and tests. The sandbox
+// service alone, its engines and executors, is execute-code-ui/sandbox.
+
 // Before anything else loads: a Node too old is told so at start.
 import "../server/require-node.js";
 
@@ -20,28 +24,3 @@ export {
 } from "./participant-cookie.js";
 export { modelFromEnv, ModelEnvError, type ModelEnv } from "./model-from-env.js";
 export { createScriptedModel, type ScriptedModelOptions } from "./scripted-model.js";
-export { createMockSandbox, DEFAULT_SANDBOX_RATE_LIMIT, type MockSandboxOptions } from "./sandbox/mock-sandbox.js";
-export {
-  startMockSandbox,
-  type StartMockSandboxOptions,
-  type StartedMockSandbox,
-} from "./sandbox/start-mock-sandbox.js";
-export { createPyodideExecutor, type PyodideExecutorOptions } from "./sandbox/pyodide-executor.js";
-export {
-  createCpythonExecutor,
-  probeCpython,
-  type CpythonAvailability,
-  type CpythonExecutorOptions,
-} from "./sandbox/cpython-executor.js";
-export { createDefaultExecutor, type DefaultExecutorOptions, type SandboxEngine } from "./sandbox/default-executor.js";
-export { createScriptedExecutor, type ScriptedAnswer, type ScriptedChunk } from "./sandbox/scripted-executor.js";
-export type {
-  Executor,
-  OutputStream,
-  RunFileOutput,
-  RunOutcome,
-  RunRequest,
-  SandboxFault,
-} from "./sandbox/executor.js";
-export type { RateLimit } from "./sandbox/rate-limiter.js";
-export type { RunSchedule } from "./sandbox/run-scheduler.js";

@@ -4,7 +4,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScriptedExecutor, createScriptedModel } from "../../src/harness";
+import { createScriptedExecutor } from "../../src/harness/sandbox";
+import { createScriptedModel } from "../../src/harness";
 import {
   createChatEndpoints,
   createChatRoutes,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCpythonExecutor, probeCpython, type Executor, type RunOutcome } from "../../src/harness";
+import { createCpythonExecutor, probeCpython, type Executor, type RunOutcome } from "../../src/harness/sandbox";
 import { alive, processTree } from "./process-tree";
 
 let executor: Executor;

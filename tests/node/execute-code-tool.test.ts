@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { asSchema } from "ai";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness";
+import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness/sandbox";
 import { createExecuteCodeTool, createTokenMinter, mergeTools, type ExecuteCodeToolContext } from "../../src/server";
 import { describeModelOutput } from "../../src/server/model-output";
 import { AUDIENCE, ISSUER, listen, startSandbox } from "./sandbox-fixture";

@@ -2,7 +2,8 @@
 // who they are.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createParticipantCookies, createScriptedExecutor, startHarness, type HarnessOptions } from "../../src/harness";
+import { createParticipantCookies, startHarness, type HarnessOptions } from "../../src/harness";
+import { createScriptedExecutor } from "../../src/harness/sandbox";
 import { addressKey } from "../../src/harness/participant-cookie";
 
 const cleanups: Array<() => Promise<unknown>> = [];

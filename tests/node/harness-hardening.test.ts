@@ -3,8 +3,9 @@
 // the host.
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScriptedExecutor, startHarness, type RunningHarness } from "../../src/harness";
+import { createScriptedExecutor } from "../../src/harness/sandbox";
 import { programFor } from "../../src/harness/scripted-programs";
+import { startHarness, type RunningHarness } from "../../src/harness";
 
 let harness: RunningHarness;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createScriptedExecutor, type Executor, type RunOutcome, type ScriptedAnswer } from "../../src/harness";
+import { createScriptedExecutor, type Executor, type RunOutcome, type ScriptedAnswer } from "../../src/harness/sandbox";
 import { createExecuteCodeTool } from "../../src/server";
 import { throttleLatest } from "../../src/server/throttle-latest";
 import { listen, startSandbox } from "./sandbox-fixture";

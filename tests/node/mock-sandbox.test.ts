@@ -1,6 +1,6 @@
 import { SignJWT } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import { createScriptedExecutor } from "../../src/harness";
+import { createScriptedExecutor } from "../../src/harness/sandbox";
 import { AUDIENCE, ISSUER, startSandbox } from "./sandbox-fixture";
 
 const cleanups: Array<() => Promise<unknown>> = [];

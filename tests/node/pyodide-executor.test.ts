@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPyodideExecutor, type Executor, type RunOutcome } from "../../src/harness";
+import { createPyodideExecutor, type Executor, type RunOutcome } from "../../src/harness/sandbox";
 
 let executor: Executor;
 beforeAll(() => {

@@ -2,7 +2,7 @@
 // them for the run's owner, the tool names them in the result (never their
 // bytes), and the file route serves them to that student alone.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness";
+import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness/sandbox";
 import { replyToToolResult } from "../../src/harness/scripted-model";
 import { createExecuteCodeTool, createRunFileRoute, type ExecuteCodeRunFile } from "../../src/server";
 import { createRunFileStore } from "../../src/harness/sandbox/run-file-store";

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generateKeyPair } from "jose";
-import { createMockSandbox, type MockSandboxOptions } from "../../src/harness";
-import type { Executor } from "../../src/harness";
+import { createMockSandbox, type MockSandboxOptions } from "../../src/harness/sandbox";
+import type { Executor } from "../../src/harness/sandbox";
 import { createTokenMinter } from "../../src/server";
 
 export const ISSUER = "test-issuer";

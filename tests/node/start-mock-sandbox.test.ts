@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createScriptedExecutor, startMockSandbox, type StartedMockSandbox } from "../../src/harness";
+import { createScriptedExecutor, startMockSandbox, type StartedMockSandbox } from "../../src/harness/sandbox";
 import { createExecuteCodeTool } from "../../src/server";
 import { finalOutput } from "./tool-runs";
 

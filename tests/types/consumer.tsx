@@ -5,7 +5,8 @@ import { ExecuteCodeCard, normalizeExecuteCodeResult, deriveExecuteCodeView, eng
 import { ExecuteCodeToolUI, makeExecuteCodeRenderer } from "execute-code-ui/assistant-ui";
 import { germanLabels } from "execute-code-ui/locales/de";
 import { buildExecuteCodeTool, createExecuteCodeTool, executeCodeInputSchema } from "execute-code-ui/server";
-import { createMockSandbox, createScriptedModel } from "execute-code-ui/harness";
+import { createScriptedModel } from "execute-code-ui/harness";
+import { createMockSandbox } from "execute-code-ui/sandbox";
 import { executeCodeCard } from "execute-code-ui/testing";
 
 type IsAny<T> = 0 extends 1 & T ? true : false;

@@ -2,7 +2,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { createScriptedExecutor, startHarness, type RunningHarness } from "../../../src/harness";
+import { createScriptedExecutor } from "../../../src/harness/sandbox";
+import { startHarness, type RunningHarness } from "../../../src/harness";
 
 const run = promisify(execFile);
 let harness: RunningHarness | undefined;

@@ -7,7 +7,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createScriptedExecutor, startHarness, type HarnessOptions } from "../../../src/harness";
+import { createScriptedExecutor } from "../../../src/harness/sandbox";
+import { startHarness, type HarnessOptions } from "../../../src/harness";
 import { createSqliteChatStore } from "../../../src/server";
 
 const cleanups: Array<() => unknown> = [];

@@ -1,7 +1,8 @@
 // The README's harness behind a host's own sign-in: examples/harness-sign-in.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSignedInHarness } from "../../../examples/harness-sign-in";
-import { createScriptedExecutor, type RunningHarness } from "../../../src/harness";
+import { createScriptedExecutor } from "../../../src/harness/sandbox";
+import type { RunningHarness } from "../../../src/harness";
 
 let harness: RunningHarness | undefined;
 beforeAll(async () => {

@@ -1,10 +1,12 @@
 import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from "ai";
-import type { StartedMockSandbox } from "execute-code-ui/harness";
+import type { StartedMockSandbox } from "execute-code-ui/sandbox";
 import { createExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT } from "execute-code-ui/server";
 
-// The harness (scripted model, mock sandbox) starts Python processes from
-// files inside the package, so Node loads it as it is, not through the bundler.
+// The harness's scripted model and the mock sandbox (which starts Python
+// processes from files inside the package): Node loads them as they are, not
+// through the bundler.
 const harness = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/harness");
+const mockSandbox = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/sandbox");
 
 // The mock sandbox on a loopback port, started with the first request. In
 // production: your sandbox service's URL and signing key instead.
@@ -12,7 +14,7 @@ let sandbox: Promise<StartedMockSandbox> | undefined;
 
 export async function POST(req: Request) {
   const { messages }: { messages: UIMessage[] } = await req.json();
-  const { createScriptedModel, startMockSandbox } = await harness();
+  const [{ createScriptedModel }, { startMockSandbox }] = await Promise.all([harness(), mockSandbox()]);
   sandbox ??= startMockSandbox();
   const { url, signing } = await sandbox;
   const tools = {

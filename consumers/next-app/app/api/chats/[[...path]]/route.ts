@@ -1,4 +1,4 @@
-import type { StartedMockSandbox } from "execute-code-ui/harness";
+import type { StartedMockSandbox } from "execute-code-ui/sandbox";
 import {
   createChatEndpoints,
   createChatRoutes,
@@ -9,16 +9,18 @@ import {
   type ChatRouteHandler,
 } from "execute-code-ui/server";
 
-// The harness (scripted model, mock sandbox) starts Python processes from
-// files inside the package, so Node loads it as it is, not through the bundler.
+// The harness's scripted model and the mock sandbox (which starts Python
+// processes from files inside the package): Node loads them as they are, not
+// through the bundler.
 const harness = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/harness");
+const mockSandbox = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/sandbox");
 
 // Opened with the first request, so that building the app opens no database.
 let routes: Promise<ChatRouteHandler> | undefined;
 let sandbox: Promise<StartedMockSandbox> | undefined;
 
 async function openRoutes(): Promise<ChatRouteHandler> {
-  const { createScriptedModel, startMockSandbox } = await harness();
+  const [{ createScriptedModel }, { startMockSandbox }] = await Promise.all([harness(), mockSandbox()]);
   const { url, signing } = await (sandbox ??= startMockSandbox());
   const ctx = { sandboxUrl: url, signing, tenantId: "course-7" };
   const endpoints = createChatEndpoints({
