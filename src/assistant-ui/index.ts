@@ -3,7 +3,7 @@ export { makeExecuteCodeToolkit, executeCodeToolkit } from "./toolkit.js";
 export { makeExecuteCodeRenderer, ExecuteCodeToolRender, type ExecuteCodeToolProps } from "./renderer.js";
 export { makeExecuteCodeToolUI, ExecuteCodeToolUI } from "./tool-ui.js";
 export type { ExecuteCodeToolUIOptions, ExecuteCodeRendererOptions } from "./options.js";
-export { CLIENT_DENIED, clientDeniedResult, type ExecuteCodeRunner } from "./client-run.js";
+export { CLIENT_DENIED, type ExecuteCodeRunner } from "./client-run.js";
 export { createStoredChatsAdapter, storedChatHistory, type StoredChatsOptions } from "./stored-chats.js";
 export { stopRunOnAbort, type StopRunOnAbortOptions } from "./stop-on-abort.js";
 export {
