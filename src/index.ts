@@ -1,5 +1,8 @@
 // execute-code-ui: the card and the pure helpers around it. No assistant-ui
 // here (that binding is execute-code-ui/assistant-ui), and no server code.
+// Each name by itself, as docs/card.md's "What `execute-code-ui` exports"
+// lists them: a name the view or the card's folder adds stays internal
+// until it is listed here and there.
 export {
   normalizeExecuteCodeResult,
   type ExecuteCodeInput,
@@ -13,5 +16,33 @@ export {
   type NormalizedExecuteCodeResult,
   type UnrecognisedResult,
 } from "./contract/index.js";
-export * from "./view/index.js";
-export * from "./ui/index.js";
+export {
+  deriveExecuteCodeView,
+  ENDED_PHASES,
+  EXECUTE_CODE_PHASES,
+  fromAISDKToolPart,
+  type AISDKToolPartLike,
+  type ExecuteCodeCallState,
+  type ExecuteCodeOutput,
+  type ExecuteCodePhase,
+  type ExecuteCodeView,
+} from "./view/index.js";
+export {
+  AnsiText,
+  AttachmentChip,
+  englishAttachmentLabels,
+  englishLabels,
+  ExecuteCode,
+  ExecuteCodeCard,
+  VisibleText,
+  type AttachmentChipProps,
+  type AttachmentLabels,
+  type ExecuteCodeApprovalProps,
+  type ExecuteCodeCardProps,
+  type ExecuteCodeLabels,
+  type ExecuteCodeOutputProps,
+  type ExecuteCodeRetryProps,
+  type ExecuteCodeRootProps,
+  type ExecuteCodeSourceProps,
+  type ExecuteCodeStopProps,
+} from "./ui/index.js";
