@@ -32,17 +32,8 @@ export const runFileSchema = v.object({
   ref: v.object({ sessionId: v.string(), fileId: v.string() }),
 });
 
-/** The program ran to its end (or was killed by a signal). */
-export const completedResultSchema = v.object({
-  status: v.literal("completed"),
-  stdout: v.string(),
-  stderr: v.string(),
-  /** Exit status; null when a signal ended the process. */
-  exitCode: v.nullable(v.pipe(v.number(), v.integer())),
-  /** Signal name such as "SIGKILL", when one ended the process. */
-  signal: v.nullable(v.string()),
-  wallTimeMs: duration,
-  truncated: truncationSchema,
+/** What a run that ended left and started from, whether it finished or ran out of time. */
+const afterRunFields = {
   /** Files and figures the run left; absent when there are none. */
   files: v.optional(v.array(runFileSchema)),
   /** Files the run left that the sandbox did not keep (past its caps on files), so not in `files`; absent when none. */
@@ -57,6 +48,20 @@ export const completedResultSchema = v.object({
   continued: v.optional(v.boolean()),
   /** True when the run was asked to start in a fresh Python session (`restart`), and did: earlier runs' variables were gone. */
   restarted: v.optional(v.boolean()),
+};
+
+/** The program ran to its end (or was killed by a signal). */
+export const completedResultSchema = v.object({
+  status: v.literal("completed"),
+  stdout: v.string(),
+  stderr: v.string(),
+  /** Exit status; null when a signal ended the process. */
+  exitCode: v.nullable(v.pipe(v.number(), v.integer())),
+  /** Signal name such as "SIGKILL", when one ended the process. */
+  signal: v.nullable(v.string()),
+  wallTimeMs: duration,
+  truncated: truncationSchema,
+  ...afterRunFields,
 });
 
 /** The program ran past the time limit; what it printed so far is kept. */
@@ -67,13 +72,7 @@ export const timeoutResultSchema = v.object({
   stderr: v.string(),
   wallTimeMs: duration,
   truncated: truncationSchema,
-  files: v.optional(v.array(runFileSchema)),
-  filesCut: v.optional(count),
-  filesUsed: v.optional(v.array(v.string())),
-  filesGone: v.optional(v.array(v.string())),
-  filesRemoved: v.optional(v.array(v.string())),
-  continued: v.optional(v.boolean()),
-  restarted: v.optional(v.boolean()),
+  ...afterRunFields,
 });
 
 /**

@@ -1,7 +1,12 @@
 // The one pure function that decides a card's phase and what it shows, with
 // the readers of each field of a result it needs.
 
-import { APPROVAL_EXPIRED, RUN_STOPPED, normalizeExecuteCodeResult } from "../contract/index.js";
+import {
+  APPROVAL_EXPIRED,
+  RUN_STOPPED,
+  normalizeExecuteCodeResult,
+  type NormalizedExecuteCodeResult,
+} from "../contract/index.js";
 import { programTitle } from "./program-title.js";
 import type { ExecuteCodeCallState, ExecuteCodeView } from "./view-types.js";
 import { pythonLines } from "./python-lines.js";
@@ -12,16 +17,16 @@ import { isCompleteJson, readStreamingCode, readStreamingString } from "./stream
 /** `error.code` of a result whose shape the kit does not know; `error.raw` then holds it. */
 export const UNRECOGNISED_RESULT = "unrecognised_result";
 
-/** What a finished or timed-out run started from. */
-const inputsOf = (result: {
-  filesUsed?: string[];
-  filesGone?: string[];
-  continued?: boolean;
-  restarted?: boolean;
-}): ExecuteCodeView["inputs"] => ({
-  used: result.filesUsed ?? [],
-  gone: result.filesGone ?? [],
-  session: result.continued === true ? "continued" : result.restarted === true ? "restarted" : null,
+/** What a finished or timed-out run printed, left and started from. */
+const ranOf = (result: Extract<NormalizedExecuteCodeResult, { status: "completed" | "timeout" }>) => ({
+  output: { stdout: result.stdout, stderr: result.stderr, truncated: result.truncated },
+  files: result.files ?? [],
+  inputs: {
+    used: result.filesUsed ?? [],
+    gone: result.filesGone ?? [],
+    session: result.continued === true ? "continued" : result.restarted === true ? "restarted" : null,
+  } satisfies ExecuteCodeView["inputs"],
+  wallTimeMs: result.wallTimeMs,
 });
 
 const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete" | "title"> = {
@@ -103,33 +108,14 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
       const failed = normalized.signal !== null || (normalized.exitCode !== null && normalized.exitCode !== 0);
       return {
         ...EMPTY_VIEW,
+        ...ranOf(normalized),
         phase: failed ? "failed" : "succeeded",
-        output: {
-          stdout: normalized.stdout,
-          stderr: normalized.stderr,
-          truncated: normalized.truncated,
-        },
-        files: normalized.files ?? [],
-        inputs: inputsOf(normalized),
         exit: { code: normalized.exitCode, signal: normalized.signal },
-        wallTimeMs: normalized.wallTimeMs,
         exception: failed ? pythonException(normalized.stderr) : null,
       };
     }
     case "timeout":
-      return {
-        ...EMPTY_VIEW,
-        phase: "timed-out",
-        output: {
-          stdout: normalized.stdout,
-          stderr: normalized.stderr,
-          truncated: normalized.truncated,
-        },
-        files: normalized.files ?? [],
-        inputs: inputsOf(normalized),
-        wallTimeMs: normalized.wallTimeMs,
-        timeoutMs: normalized.timeoutMs,
-      };
+      return { ...EMPTY_VIEW, ...ranOf(normalized), phase: "timed-out", timeoutMs: normalized.timeoutMs };
     case "running":
       // Output so far, sent ahead of the final result while the program runs.
       return {
