@@ -119,7 +119,7 @@ export const RunningWithStopAndLimit: Story = {
     const timing = slot(root, "timing")!;
     await expect(timing).toHaveTextContent(/^\d+ s \/ 10 s$/);
     await expect(timing.getBoundingClientRect().height).toBeLessThan(24);
-    await userEvent.click(within(root).getByRole("button", { name: "End the program" }));
+    await userEvent.click(within(root).getByRole("button", { name: "Stop the program" }));
     await expect(args.onStop).toHaveBeenCalledTimes(1);
   },
 };
@@ -127,6 +127,8 @@ export const RunningWithStopAndLimit: Story = {
 export const RunningWithStopOnAPhone: Story = {
   ...RunningWithStopAndLimit,
   render: atPhoneWidth,
+  // A phone's screen, 414 px wide: the test browser takes this size too.
+  globals: { viewport: { value: "mobile2", isRotated: false } },
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     const header = slot(root, "header")!.getBoundingClientRect();
@@ -137,6 +139,12 @@ export const RunningWithStopOnAPhone: Story = {
       await expect(box.right).toBeLessThanOrEqual(header.right + 0.5);
     }
     await expect(slot(root, "status")).toHaveTextContent("Running…");
+    // On a phone, Stop says its word and is a 44 px target.
+    await expect(window.innerWidth).toBeLessThan(640);
+    const stop = slot(root, "stop")!;
+    await expect(stop).toHaveTextContent("Stop");
+    await expect(stop.getBoundingClientRect().height).toBeGreaterThanOrEqual(44);
+    await expect(stop.getBoundingClientRect().width).toBeGreaterThanOrEqual(44);
   },
 };
 

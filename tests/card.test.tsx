@@ -513,7 +513,7 @@ describe("ExecuteCodeCard: stopping a run", () => {
     expect(slot(container, "timing")).toHaveTextContent(/^0 s \/ 10 s$/);
     // Read aloud as a sentence, not as "0 s slash 10 s".
     expect(screen.getByRole("timer", { name: "Running for 0 s of at most 10 s" })).toBe(slot(container, "timing"));
-    await userEvent.setup().click(screen.getByRole("button", { name: "End the program" }));
+    await userEvent.setup().click(screen.getByRole("button", { name: "Stop the program" }));
     expect(onStop).toHaveBeenCalledTimes(1);
     rerender(<ExecuteCodeCard {...runningWithLimit("")} />);
     expect(slot(container, "stop")).toBeNull();

@@ -70,14 +70,14 @@ describe("a call the browser runs", () => {
     await waitFor(() => expect(phase()).toBe("running"));
     expect(document.querySelector("[data-slot=execute-code-timing]")).toHaveTextContent(/^\d+ s \/ 10 s$/);
     act(() => printed("stdout", "tick\n"));
-    await userEvent.setup().click(screen.getByRole("button", { name: "End the program" }));
+    await userEvent.setup().click(screen.getByRole("button", { name: "Stop the program" }));
     await waitFor(() => expect(addResult).toHaveBeenCalledTimes(1));
     const result = addResult.mock.calls[0]![0] as { status: string; code: string; message: string };
     expect(result).toMatchObject({ status: "error", code: RUN_STOPPED });
     expect(result.message).toBe("The person stopped the program before it finished.\nstdout so far:\ntick\n");
     rerender(<Card {...awaited("call_stop", addResult, result)} />);
     expect(phase()).toBe("cancelled");
-    expect(screen.queryByRole("button", { name: "End the program" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Stop the program" })).toBeNull();
   });
 
   it("runs once even when its card mounts twice, shows running, and adds the result", async () => {

@@ -43,7 +43,8 @@ export const germanLabels: ExecuteCodeLabels = {
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
   spokenElapsed: (elapsed, limit) => (limit ? `Läuft seit ${elapsed}, höchstens ${limit}` : `Läuft seit ${elapsed}`),
   spokenWallTime: (duration) => `Lief ${duration}`,
-  stop: "Programm beenden",
+  stop: "Programm stoppen",
+  stopShort: "Stopp",
   raised: "Das Programm brach ab mit",
   timedOut: (limit, printed) =>
     `${limit ? `Nach ${limit} gestoppt` : "Gestoppt"}: Das Programm lief zu lange. ${printed ? "Was es bis dahin ausgab, steht darunter." : "Bis dahin gab es nichts aus."}`,

@@ -69,8 +69,9 @@ export interface StopProps extends ComponentProps<"button">, AsChild {
 
 /**
  * Stops the program while it runs, where the student looks: the stop icon
- * of media players and chat apps, named for what it does (so that it is not
- * a second "Stop" beside the composer's).
+ * of media players and chat apps with the word, named for what it stops (so
+ * that it is not a second bare "Stop" beside the composer's). A touch target
+ * of 44 px on a phone.
  */
 export function Stop({ className, children, onStop, ...props }: StopProps) {
   const { labels } = useExecuteCode();
@@ -81,10 +82,15 @@ export function Stop({ className, children, onStop, ...props }: StopProps) {
       action={onStop}
       aria-label={labels.stop}
       title={labels.stop}
-      className={cn("ecu-icon-button ecu-stop", className)}
+      className={cn("ecu-button ecu-stop", className)}
       {...props}
     >
-      {children ?? <Icon node={CircleStop} aria-hidden className="ecu:size-4" />}
+      {children ?? (
+        <>
+          <Icon node={CircleStop} aria-hidden className="ecu:size-4" />
+          <span>{labels.stopShort}</span>
+        </>
+      )}
     </ActionButton>
   );
 }

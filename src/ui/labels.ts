@@ -41,8 +41,10 @@ export interface ExecuteCodeLabels {
   spokenWallTime: (duration: string) => string;
   /** Before the exception a failed program ended with, in its header (read by screen readers; the exception shows alone). */
   raised: string;
-  /** Name of the icon button that stops a running program. */
+  /** Name of the button that stops a running program; holds its visible `stopShort`. */
   stop: string;
+  /** The stop button's visible word. */
+  stopShort: string;
   /** A run stopped at the time limit (`limit`, when known); `printed` says whether its output is below. */
   timedOut: (limit: string | null, printed: boolean) => string;
   busy: (seconds: string | null) => string;
@@ -135,7 +137,8 @@ export const englishLabels: ExecuteCodeLabels = {
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
   spokenElapsed: (elapsed, limit) => (limit ? `Running for ${elapsed} of at most ${limit}` : `Running for ${elapsed}`),
   spokenWallTime: (duration) => `Ran for ${duration}`,
-  stop: "End the program",
+  stop: "Stop the program",
+  stopShort: "Stop",
   raised: "The program stopped with",
   timedOut: (limit, printed) =>
     `${limit ? `Stopped after ${limit}` : "Stopped"}: the program ran too long. ${printed ? "What it printed until then is below." : "It printed nothing before then."}`,
