@@ -5,13 +5,13 @@
 // Before anything else loads: a Node too old is told so at start.
 import "../server/require-node.js";
 
+export { startHarness } from "./harness-server.js";
 export {
   DEFAULT_CHAT_RATE_LIMIT,
   DEFAULT_HARNESS_STORED_BYTES,
-  startHarness,
   type HarnessOptions,
   type RunningHarness,
-} from "./harness-server.js";
+} from "./harness-options.js";
 export { createChatHandler, type ChatHandlerOptions } from "./chat-handler.js";
 export { checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
 export { HttpRefusal } from "../server/http.js";
