@@ -6,6 +6,8 @@ const preview: Preview = {
     layout: "padded",
     // Every story must pass axe: a violation fails its test.
     a11y: { test: "error" },
+    // The phases first: the states a designer starts from.
+    options: { storySort: { order: ["ExecuteCodeCard", ["Phases", "*"]] } },
   },
   globalTypes: {
     theme: {

@@ -21,11 +21,13 @@ export {
   ENDED_PHASES,
   EXECUTE_CODE_PHASES,
   fromAISDKToolPart,
+  PHASES,
   type AISDKToolPartLike,
   type ExecuteCodeCallState,
   type ExecuteCodeOutput,
   type ExecuteCodePhase,
   type ExecuteCodeView,
+  type PhaseFacts,
 } from "./view/index.js";
 export {
   AnsiText,

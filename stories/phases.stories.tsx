@@ -1,9 +1,10 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, waitFor, within } from "storybook/test";
-import { ExecuteCodeCard } from "../src";
+import { EXECUTE_CODE_PHASES, ExecuteCodeCard, PHASES, type ExecuteCodePhase } from "../src";
 import {
   call,
   completed,
+  galleryStates,
   primesCode,
   primesOutput,
   running,
@@ -31,6 +32,30 @@ const meta = {
 
 export default meta;
 type Story = StoryObj<typeof meta>;
+
+/** Any phase, picked in Controls: the gallery's card of that phase, with what the phase means. */
+export const PickAPhase: StoryObj<{ phase: ExecuteCodePhase }> = {
+  args: { phase: "failed" },
+  argTypes: {
+    phase: {
+      control: "select",
+      options: EXECUTE_CODE_PHASES,
+      description: "The card's phase (src/view/phases.ts)",
+    },
+  },
+  render: ({ phase }) => (
+    <figure style={{ margin: 0, display: "grid", gap: 8 }}>
+      <ExecuteCodeCard {...galleryStates[phase]} />
+      <figcaption style={{ font: "13px system-ui, sans-serif", color: "light-dark(#59636e, #9198a1)" }}>
+        <strong>{phase}</strong>: {PHASES[phase].summary}
+      </figcaption>
+    </figure>
+  ),
+  play: async ({ canvasElement, args }) => {
+    await expect(card(canvasElement)).toHaveAttribute("data-phase", args.phase);
+    await expect(canvasElement.querySelector("figcaption")).toHaveTextContent(PHASES[args.phase].summary);
+  },
+};
 
 export const Writing: Story = {
   args: { status: running, args: {}, argsText: writingArgsText },

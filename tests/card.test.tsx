@@ -2,8 +2,7 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { germanLabels } from "../src/locales/de";
-import { ExecuteCodeCard, type ExecuteCodeCardProps } from "../src";
-import { EXECUTE_CODE_PHASES, PHASES } from "../src/view/phases";
+import { EXECUTE_CODE_PHASES, ExecuteCodeCard, type ExecuteCodeCardProps, PHASES } from "../src";
 import { readStreamingCode } from "../src/view/streaming-args";
 import {
   ansiOutput,
