@@ -165,6 +165,9 @@ describe("labels", () => {
     await show(call("x", { status: { type: "complete" } }));
     // Before the model has written a line, the card is titled after the tool.
     await show(call("", { status: { type: "running" } }));
+    // Python still loading in the browser.
+    const notYet = { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 }, starting: true };
+    await show(call("x", { status: { type: "running" }, result: notYet }));
     await show(call("x", { result: { status: "error", code: "x", message: "down" } }));
     await show(call("x", { result: { answer: 42 } }));
     await show(call("x", { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }));

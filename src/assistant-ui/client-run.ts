@@ -80,6 +80,23 @@ function append(
   };
 }
 
+/**
+ * A run's output before it printed: its limit beside the clock, and either
+ * that Python is still loading (a runner that says when the program starts)
+ * or that the program starts now.
+ */
+function firstOutput(runner: ExecuteCodeRunner): ExecuteCodeRunningResult | null {
+  if (runner.timeoutMs === undefined && !runner.reportsStart) return null;
+  return {
+    status: "running",
+    stdout: "",
+    stderr: "",
+    truncated: { stdout: 0, stderr: 0 },
+    ...(runner.timeoutMs === undefined ? {} : { timeoutMs: runner.timeoutMs }),
+    ...(runner.reportsStart ? { starting: true } : { startedAt: Date.now() }),
+  };
+}
+
 function runsOf(runner: ExecuteCodeRunner) {
   let runs = runsByRunner.get(runner);
   if (!runs) {
@@ -144,8 +161,7 @@ export function useClientRun({
     const entry: RunRecord = {
       phase: "running",
       listeners: new Set<() => void>([rerender]),
-      // The limit shows beside the clock from the start.
-      output: runner.timeoutMs === undefined ? null : { ...append(null, "stdout", ""), timeoutMs: runner.timeoutMs },
+      output: firstOutput(runner),
       stop: new AbortController(),
     };
     runs.set(toolCallId, entry);
@@ -161,9 +177,14 @@ export function useClientRun({
         if (entry.phase === "running") notify();
       }, LIVE_OUTPUT_MS);
     };
+    // Python has loaded: the clock starts now, not when the card asked to run.
+    const onStart = (startedAt: number) => {
+      entry.output = { ...(entry.output ?? append(null, "stdout", "")), starting: false, startedAt };
+      if (entry.phase === "running") notify();
+    };
     const { signal } = entry.stop;
     runner
-      .run(code, { signal, onOutput })
+      .run(code, { signal, onOutput, onStart })
       .catch(
         (error: unknown): ExecuteCodeResult =>
           signal.aborted

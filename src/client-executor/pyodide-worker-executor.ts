@@ -83,7 +83,8 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
 
   return {
     timeoutMs,
-    run(code, { signal, onOutput } = {}) {
+    reportsStart: true,
+    run(code, { signal, onOutput, onStart } = {}) {
       if (closed) return Promise.reject(new Error("The executor is closed."));
       const worker = spare ?? warmWorker();
       spare = null;
@@ -142,6 +143,7 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
           switch (data.type) {
             case "started":
               startClock();
+              onStart?.(Date.now());
               break;
             case "output":
               (data.stream === "stdout" ? stdout : stderr).add(data.text);

@@ -6,6 +6,8 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const pixels = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000));
 /** Milliseconds, or null where not known. */
 const duration = v.nullable(v.pipe(v.number(), v.minValue(0)));
+/** A moment, in milliseconds since the epoch. */
+const epochMs = v.pipe(v.number(), v.minValue(0));
 
 /** Characters the server cut from each stream; 0 when nothing was cut. */
 export const truncationSchema = v.object({
@@ -48,6 +50,8 @@ const afterRunFields = {
   continued: v.optional(v.boolean()),
   /** True when the run was asked to start in a fresh Python session (`restart`), and did: earlier runs' variables were gone. */
   restarted: v.optional(v.boolean()),
+  /** When the program started, by the clock of whoever ran it (the server, the page); absent where not known. */
+  startedAt: v.optional(epochMs),
 };
 
 /** The program ran to its end (or was killed by a signal). */
@@ -86,6 +90,14 @@ export const runningResultSchema = v.object({
   truncated: truncationSchema,
   /** The run's time limit, so the card can show it beside the clock. */
   timeoutMs: v.optional(v.pipe(v.number(), v.minValue(0))),
+  /**
+   * When the program started, by the server's clock (the page's, for a run
+   * in the browser): the card's clock counts from it, the same after a
+   * reload. Absent where not known: the card counts from when it mounted.
+   */
+  startedAt: v.optional(epochMs),
+  /** True while what runs the program is still loading (Python in the browser): its clock and limit have not started. */
+  starting: v.optional(v.boolean()),
 });
 
 /** The sandbox is rate-limited; a retry makes sense after `retryAfterMs`. */

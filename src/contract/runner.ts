@@ -5,6 +5,8 @@ export interface ExecuteCodeRunOptions {
   signal?: AbortSignal;
   /** Each piece of output as the program writes it. */
   onOutput?: (stream: "stdout" | "stderr", text: string) => void;
+  /** The program starts now (what runs it has loaded), at `startedAt` ms since the epoch: its clock and limit count from here. */
+  onStart?: (startedAt: number) => void;
 }
 
 /**
@@ -17,4 +19,10 @@ export interface ExecuteCodeRunner {
   run(code: string, options?: ExecuteCodeRunOptions): Promise<ExecuteCodeResult>;
   /** The longest a run may take, shown beside the card's clock. */
   readonly timeoutMs?: number;
+  /**
+   * Whether `run` calls `onStart` when the program starts, after loading
+   * what runs it (Python, in the browser): until then the card says Python
+   * is starting, and its clock waits.
+   */
+  readonly reportsStart?: boolean;
 }

@@ -21,6 +21,7 @@ export const germanLabels: ExecuteCodeLabels = {
     unrecognised: "Ergebnis nicht lesbar",
     "awaiting-client": "Wartet auf den Browser",
   },
+  starting: "Python startet…",
   code: "Code",
   stdout: "stdout",
   stderr: "stderr",

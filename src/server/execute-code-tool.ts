@@ -205,7 +205,7 @@ export function createExecuteCodeTool(
           if (event.kind === "done") outcome = event.outcome;
           else if (event.kind === "queued") clock.queued();
           else if (event.kind === "started") {
-            clock.started();
+            const startedAt = clock.started();
             // The card shows the limit beside its clock from the start: the tool's, or the sandbox's when that is shorter.
             runLimitMs = Math.min(timeoutMs, event.timeLimitMs ?? Infinity);
             latest = {
@@ -214,11 +214,11 @@ export function createExecuteCodeTool(
               stderr: "",
               truncated: { stdout: 0, stderr: 0 },
               timeoutMs: runLimitMs,
+              startedAt,
             };
             yield latest;
           } else {
-            clock.started();
-            latest = { ...event.progress, timeoutMs: runLimitMs };
+            latest = { ...event.progress, timeoutMs: runLimitMs, startedAt: clock.started() };
             yield latest;
           }
         }
@@ -251,7 +251,9 @@ export function createExecuteCodeTool(
       }
       outcome ??= sandboxError("stream_ended", "The code runner's stream ended without a result.");
 
-      const { result } = outcome;
+      // Running results and the final one say when the program started (a sandbox that does not stream cannot tell).
+      const ran = outcome.result.status === "completed" || outcome.result.status === "timeout";
+      const result = ran && clock.startedAtMs ? { ...outcome.result, startedAt: clock.startedAtMs } : outcome.result;
       keep(result);
       if (outcome.ok && ctx.onCost) {
         const onCost = ctx.onCost;

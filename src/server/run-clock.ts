@@ -14,6 +14,7 @@ export function runClock(timeoutMs: number, queueTimeoutMs: number) {
   const controller = new AbortController();
   let queued = false;
   let startedAt: number | null = null;
+  let startedAtMs: number | undefined;
   let ended: "waited" | "ran" | null = null;
   const expire = (why: "waited" | "ran") => {
     ended = why;
@@ -28,6 +29,10 @@ export function runClock(timeoutMs: number, queueTimeoutMs: number) {
     get startedAt() {
       return startedAt;
     },
+    /** When the program started, in ms since the epoch by this server's clock: what the card's clock counts from. */
+    get startedAtMs() {
+      return startedAtMs;
+    },
     /** The sandbox put the program in its queue: from now on the wait alone has its own limit. */
     queued() {
       if (queued || startedAt !== null || ended) return;
@@ -35,12 +40,14 @@ export function runClock(timeoutMs: number, queueTimeoutMs: number) {
       clearTimeout(timer);
       timer = setTimeout(() => expire("waited"), queueTimeoutMs);
     },
-    /** The program started: its run limit counts from now. */
+    /** The program started: its run limit counts from now. Returns when it started (`startedAtMs`). */
     started() {
-      if (startedAt !== null || ended) return;
+      if (startedAt !== null || ended) return startedAtMs;
       startedAt = performance.now();
+      startedAtMs = Date.now();
       clearTimeout(timer);
       timer = setTimeout(() => expire("ran"), timeoutMs);
+      return startedAtMs;
     },
     stop() {
       clearTimeout(timer);

@@ -84,7 +84,7 @@ export function Status({ asChild, className, children, ...props }: PartProps<"di
     >
       <Icon node={look.icon} aria-hidden className={cn("ecu-status-icon", look.spins && "ecu-spin")} />
       <span id={phaseId} className="ecu-status-word">
-        {labels.phase[view.phase]}
+        {view.phase === "running" && view.starting ? labels.starting : labels.phase[view.phase]}
       </span>
       {children}
     </Component>
@@ -112,15 +112,22 @@ export function Exit({ asChild, className, ...props }: PartProps<"span">) {
   );
 }
 
-/** Time since the run started while it runs, the run's own time when done. Kept out of the live region so it is not read every second. */
+/**
+ * Time since the program started while it runs (from the start its result
+ * says, so a reload shows the same; else from when the card mounted), the
+ * run's own time when done; nothing while Python is still loading, which
+ * does not count. Kept out of the live region so it is not read every second.
+ */
 export function Timing({ asChild, className, ...props }: PartProps<"span">) {
   const { view, labels } = useExecuteCode();
-  const running = view.phase === "running";
-  const elapsed = useElapsed(running);
+  const running = view.phase === "running" && !view.starting;
+  const elapsed = useElapsed(running, view.startedAt);
   let text: string | null = null;
   let spoken = "";
   if (running) {
-    const seconds = `${formatCount(Math.floor(elapsed / 1000), labels.numbers)} s`;
+    // A clock ahead of the runner's does not show a program past its limit: the limit's result says when it is.
+    const shown = view.timeoutMs === null ? elapsed : Math.min(elapsed, view.timeoutMs);
+    const seconds = `${formatCount(Math.floor(shown / 1000), labels.numbers)} s`;
     const limit =
       view.timeoutMs === null ? null : `${formatCount(Math.round(view.timeoutMs / 1000), labels.numbers)} s`;
     text = limit === null ? labels.elapsed(seconds) : labels.elapsedOfLimit(seconds, limit);

@@ -9,6 +9,8 @@ export interface ExecuteCodeLabels {
   title: string;
   /** Short status per phase, announced to screen readers when it changes. */
   phase: Record<ExecuteCodePhase, string>;
+  /** The running phase's status while Python is still loading (in the browser): the program has not started, nor its clock. */
+  starting: string;
   /** Name of the code pane, for screen readers. */
   code: string;
   /** Names of the output streams. */
@@ -115,6 +117,7 @@ export const englishLabels: ExecuteCodeLabels = {
     unrecognised: "Result not understood",
     "awaiting-client": "Waiting for the browser",
   },
+  starting: "Starting Python…",
   code: "Code",
   stdout: "stdout",
   stderr: "stderr",

@@ -36,6 +36,8 @@ const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete" | "tit
   exit: null,
   wallTimeMs: null,
   timeoutMs: null,
+  startedAt: null,
+  starting: false,
   retryAfterMs: null,
   error: null,
   denial: null,
@@ -123,6 +125,8 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
         phase: "running",
         output: { stdout: normalized.stdout, stderr: normalized.stderr, truncated: normalized.truncated },
         timeoutMs: normalized.timeoutMs ?? null,
+        startedAt: normalized.startedAt ?? null,
+        starting: normalized.starting === true,
       };
     case "busy":
       return {
@@ -182,7 +186,15 @@ export function deriveExecuteCodeView(state: ExecuteCodeCallState): ExecuteCodeV
     // A run that was streaming its output when the chat stopped never finished; what it printed stays.
     if (view.phase === "running" && status?.type === "incomplete") {
       const printed = view.output && (view.output.stdout || view.output.stderr) ? view.output : null;
-      return { ...view, phase: "cancelled", output: printed, timeoutMs: null, cancelReason: status.reason ?? null };
+      return {
+        ...view,
+        phase: "cancelled",
+        output: printed,
+        timeoutMs: null,
+        startedAt: null,
+        starting: false,
+        cancelReason: status.reason ?? null,
+      };
     }
     return view;
   }

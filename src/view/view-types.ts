@@ -63,6 +63,10 @@ export interface ExecuteCodeView {
   exit: { code: number | null; signal: string | null } | null;
   wallTimeMs: number | null;
   timeoutMs: number | null;
+  /** While it runs: when the program started (ms since the epoch, by the clock of whoever runs it), where the result says. */
+  startedAt: number | null;
+  /** While it runs: what runs the program is still loading (Python in the browser); its clock has not started. */
+  starting: boolean;
   retryAfterMs: number | null;
   /** Why the tool failed. `raw` holds a result the kit did not recognise. */
   error: { code: string; message: string; raw?: unknown } | null;

@@ -60,6 +60,7 @@ describe("createExecuteCodeTool: results", () => {
       signal: null,
       wallTimeMs: 12,
       truncated: { stdout: 0, stderr: 0 },
+      startedAt: expect.any(Number),
     });
     expect(seen).toEqual(["print(6 * 7)"]);
     expect(onCost).toHaveBeenCalledExactlyOnceWith({
