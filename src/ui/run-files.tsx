@@ -26,8 +26,18 @@ export function drawsFigure(code: string): boolean {
 
 const baseName = (name: string) => name.split("/").at(-1) ?? name;
 
-// Matplotlib's default figure, 640 × 480 at 100 dpi: the room kept when the sandbox does not give the size.
+// Matplotlib's default figure, 640 × 480 at 100 dpi (as the sandboxes save figures): the room kept when
+// the sandbox does not give the size, and while a program that draws runs. On a card narrower than 640 px,
+// 4:3 of its width.
 const DEFAULT_SIZE = { width: 640, height: 480 };
+
+/**
+ * A figure's room: as wide as its frame allows, up to its own width in px,
+ * at its own ratio. The figure and the room a running program keeps for it
+ * share this, so the card does not jump when the figure arrives.
+ */
+const roomStyle = ({ width, height }: { width: number; height: number }) =>
+  ({ "--ecu-figure-width": `${width}px`, "--ecu-figure-ratio": `${width} / ${height}` }) as CSSProperties;
 
 interface FigureProps {
   file: ExecuteCodeRunFile;
@@ -64,13 +74,9 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
     />
   );
   return (
-    <figure className="ecu-figure" data-state={failed ? "unavailable" : "shown"}>
+    <figure className="ecu-figure" data-state={failed ? "unavailable" : "shown"} style={roomStyle({ width, height })}>
       {failed ? (
-        <p
-          data-slot={slotName("file-unavailable")}
-          className="ecu-file-unavailable"
-          style={{ aspectRatio: `${width} / ${height}` }}
-        >
+        <p data-slot={slotName("file-unavailable")} className="ecu-file-unavailable">
           {labels.fileUnavailable(name)}
         </p>
       ) : (
@@ -132,10 +138,19 @@ export function Files({ asChild, className, ...props }: FilesProps) {
   const { view, labels, fileUrl, rootRef } = useExecuteCode();
   const Component = asChild ? Slot.Root : "div";
   if (view.phase === "running" && drawsFigure(view.code)) {
+    // The frame a figure will have, at the size it will most likely be: the card does not jump when it comes.
     return (
       <Component data-slot={slotName("files")} className={cn("ecu-files", className)} {...props}>
-        <div data-slot={slotName("figure-pending")} className="ecu-figure-pending">
-          <p>{labels.figurePending}</p>
+        <div className="ecu-figures">
+          <div data-slot={slotName("figure-pending")} className="ecu-figure" style={roomStyle(DEFAULT_SIZE)}>
+            <div className="ecu-figure-pending">
+              <p>{labels.figurePending}</p>
+            </div>
+            {/* Where the figure's download link will be. */}
+            <div className="ecu-figure-caption" aria-hidden>
+              {"\u00a0"}
+            </div>
+          </div>
         </div>
       </Component>
     );
