@@ -236,7 +236,7 @@ test.describe("the harness demo, as a person uses it", () => {
     await page.getByRole("button", { name: "Loop forever" }).click();
     const card = executeCodeCard(page);
     await card.waitForPhase("running");
-    await page.getByRole("button", { name: "Stop" }).click();
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
     await card.waitForPhase("cancelled");
     await expect(card.message).toContainText(/cancelled|ended before/);
     await send(page, python("print(6 * 7)"));
