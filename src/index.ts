@@ -23,6 +23,7 @@ export {
   fromAISDKToolPart,
   PHASES,
   type AISDKToolPartLike,
+  type EndedPhase,
   type ExecuteCodeCallState,
   type ExecuteCodeOutput,
   type ExecuteCodePhase,
