@@ -45,7 +45,7 @@ export const germanLabels: ExecuteCodeLabels = {
   spokenElapsed: (elapsed, limit) => (limit ? `Läuft seit ${elapsed}, höchstens ${limit}` : `Läuft seit ${elapsed}`),
   spokenWallTime: (duration) => `Lief ${duration}`,
   stop: "Programm stoppen",
-  stopShort: "Stopp",
+  stopShort: "Stoppen",
   raised: "Das Programm brach ab mit",
   timedOut: (limit, printed) =>
     `${limit ? `Nach ${limit} gestoppt` : "Gestoppt"}: Das Programm lief zu lange. ${printed ? "Was es bis dahin ausgab, steht darunter." : "Bis dahin gab es nichts aus."}`,
