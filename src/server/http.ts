@@ -39,19 +39,27 @@ export const jsonResponse = (status: number, body: unknown, headers: Record<stri
 /** A refused request's answer, with its status and headers. */
 export const refusalResponse = (refusal: HttpRefusal) => jsonResponse(refusal.status, refusal.body, refusal.headers);
 
+const bodyTooLarge = () => new HttpRefusal(413, "too_large", "The request body is too large.");
+
 /**
  * A JSON request body, read as it arrives (a Web `Request`'s body or a Node
  * request: both are async iterables of bytes): one past `maxBytes` is
  * refused as soon as it passes (413 `too_large`), one that is not JSON with
  * 400 `invalid_json`.
  */
-export async function readJsonBytes(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<unknown> {
+export async function readJsonBytes(
+  body: AsyncIterable<Uint8Array> | null,
+  maxBytes: number,
+  declaredBytes = 0,
+): Promise<unknown> {
+  // A length said up front is refused before a byte is read.
+  if (declaredBytes > maxBytes) throw bodyTooLarge();
   const chunks: Uint8Array[] = [];
   let size = 0;
   // Leaving the loop early cancels a Web stream's reading.
   for await (const chunk of body ?? []) {
     size += chunk.byteLength;
-    if (size > maxBytes) throw new HttpRefusal(413, "too_large", "The request body is too large.");
+    if (size > maxBytes) throw bodyTooLarge();
     chunks.push(chunk);
   }
   try {
