@@ -1,5 +1,5 @@
 // execute-code-ui/server: what a server needs, named one by one and grouped
-// as the README's server sections are. tests/node/server-entry.test.ts checks
+// as the README's server sections are. tests/node/entries.test.ts checks
 // that the README names every export.
 
 // Said when the app starts, not as a 500 on its first request.
@@ -95,6 +95,7 @@ export {
 export {
   moveChat,
   type ChatDescription,
+  type ChatListing,
   type ChatRecord,
   type ChatStore,
   type ChatSummary,

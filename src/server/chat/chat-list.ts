@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai";
 import type { ChatStatus } from "./status.js";
-import type { ChatDescription, ChatSummary } from "./store.js";
+import type { ChatListing, ChatSummary } from "./store.js";
 import { HttpRefusal } from "../http.js";
 
 /** What a list shows of a chat, on the wire. */
@@ -52,8 +52,8 @@ export function titleOf(message: UIMessage): string | null {
 }
 
 /** The body of `PATCH /api/chats/:id`: only a title and the archived flag, checked. */
-export function readDescription(body: Record<string, unknown>): ChatDescription {
-  const change: ChatDescription = {};
+export function readListing(body: Record<string, unknown>): ChatListing {
+  const change: ChatListing = {};
   if ("title" in body) {
     const title = body.title;
     if (title !== null && (typeof title !== "string" || title.length > MAX_TITLE_CHARS)) {

@@ -13,7 +13,7 @@ import {
   expireLateApprovals,
   type AcceptedResult,
 } from "./calls.js";
-import { readDescription, summaryView, titleOf } from "./chat-list.js";
+import { readListing, summaryView, titleOf } from "./chat-list.js";
 import { chatView } from "./chat-view.js";
 import { clientTools } from "./client-tools.js";
 import { acceptAttachments } from "./attachments.js";
@@ -411,7 +411,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     updateChat: (request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
         const body = await readBody(request, limits.maxBodyBytes);
-        const change = readDescription(body);
+        const change = readListing(body);
         if (!isValidId(chatId) || !(await store.setListing(caller.participantId, chatId, change))) {
           throw noSuchChat();
         }

@@ -44,10 +44,13 @@ export interface ChatSummary {
 }
 
 /** What the owner may change about how a chat is listed. */
-export interface ChatDescription {
+export interface ChatListing {
   title?: string | null;
   archived?: boolean;
 }
+
+/** @deprecated The old name of `ChatListing`. */
+export type ChatDescription = ChatListing;
 
 /** Where chats live. Every write but the first is a compare-and-set on (status, version). */
 export interface ChatStore {
@@ -69,8 +72,8 @@ export interface ChatStore {
    * rename never conflicts with a run). With `ifUntitled`, the title is set
    * only while the chat has none. False when the owner has no such chat.
    */
-  setListing(owner: string, id: string, change: ChatDescription & { ifUntitled?: boolean }): Promise<boolean>;
-  /** Deletes a chat and what describes it; false when the owner has no such chat. */
+  setListing(owner: string, id: string, change: ChatListing & { ifUntitled?: boolean }): Promise<boolean>;
+  /** Deletes a chat and its listing; false when the owner has no such chat. */
   remove(owner: string, id: string): Promise<boolean>;
   /**
    * Marks a running chat as still being run (its `updatedAt` set to `at`)
