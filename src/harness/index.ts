@@ -14,6 +14,7 @@ export {
 } from "./harness-options.js";
 export { createChatHandler, type ChatHandlerOptions } from "./chat-handler.js";
 export { checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
+export type { ConnectionLimits } from "./connection-limits.js";
 export { HttpRefusal } from "../server/http.js";
 export { createPyodideFileHandler } from "./pyodide-files.js";
 export {
