@@ -36,7 +36,7 @@ export const LAYERS: Record<LayerName, Layer> = {
   "assistant-ui": { imports: ["contract", "view", "ui", "client-executor"], browser: true, react: true },
   server: { imports: ["contract"], browser: false, react: false },
   // Playwright helpers: they run in the test runner's Node, next to @playwright/test.
-  testing: { imports: ["contract", "view"], browser: false, react: true },
+  testing: { imports: ["contract", "view"], browser: false, react: false },
   harness: { imports: "any", browser: false, react: true },
 };
 

@@ -106,3 +106,44 @@ describe("the size of src/'s files", () => {
     expect(unexplained.map((file) => path.relative(src, file))).toEqual([]);
   });
 });
+
+describe("docs/development.md's table of the layers", () => {
+  it("says what scripts/layers.ts says, row by row", () => {
+    const doc = readFileSync(fileURLToPath(new URL("../../docs/development.md", import.meta.url)), "utf8");
+    const rows = [...doc.matchAll(/^\| `([\w-]+)` \| ([^|]+) \| (browser|Node[^|]*) \| (yes|no) \|$/gm)].map((m) => ({
+      folder: m[1]!,
+      imports: m[2]!.trim() === "any" ? "any" : [...m[2]!.matchAll(/`([\w-]+)`/g)].map((name) => name[1]!),
+      browser: m[3] === "browser",
+      react: m[4] === "yes",
+    }));
+    expect(rows).toEqual(
+      Object.entries(LAYERS).map(([folder, layer]) => ({
+        folder,
+        imports: layer.imports === "any" ? "any" : [...layer.imports],
+        browser: layer.browser,
+        react: layer.react,
+      })),
+    );
+  });
+});
+
+describe("execute-code-ui/sandbox", () => {
+  it("loads none of the chat's optional peers, so the sandbox deploys alone", () => {
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const specifier of importsOf(file)) {
+        if (!specifier.startsWith(".")) packages.add(specifier);
+        else visit(path.resolve(path.dirname(file), specifier).replace(/\.js$/, ".ts"));
+      }
+    };
+    visit(path.join(src, "harness/sandbox/index.ts"));
+    expect(seen.size).toBeGreaterThan(10);
+    const peers = [...packages].filter((name) =>
+      /^(ai|@ai-sdk\/.*|react|react-dom|@assistant-ui\/.*|pg|redis|@jupyterlab\/.*|ws)(\/|$)/.test(name),
+    );
+    expect(peers).toEqual([]);
+  });
+});
