@@ -66,14 +66,15 @@ export function workerMain(scope: DedicatedWorkerGlobalScope, importModule: (url
       return api;
     })());
 
+  // contract/error-message.ts's errorMessage, written out: this function's source text alone is the worker.
+  const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
   scope.onmessage = async (event: MessageEvent<RunMessage | WarmMessage>) => {
     const message = event.data;
     try {
       const api = await load(message.indexURL).catch((error: unknown) => {
         // This worker's origin is opaque: the files are read cross-origin.
-        const reason = error instanceof Error ? error.message : String(error);
         throw new Error(
-          `Python could not be loaded from ${message.indexURL} (${reason}). Those files must be served with Access-Control-Allow-Origin: *.`,
+          `Python could not be loaded from ${message.indexURL} (${messageOf(error)}). Those files must be served with Access-Control-Allow-Origin: *.`,
         );
       });
       if (message.type === "warm") return post({ type: "ready" });
@@ -83,7 +84,7 @@ export function workerMain(scope: DedicatedWorkerGlobalScope, importModule: (url
       const exitCode = run(message.code);
       post({ type: "done", exitCode, wallTimeMs: Math.round(performance.now() - start) });
     } catch (error) {
-      post({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+      post({ type: "failed", message: messageOf(error) });
     }
   };
 }
