@@ -23,6 +23,7 @@ import {
   PhaseGallery,
   everyPhaseShows,
 } from "./story-helpers";
+import { slotSelector } from "../src/view/slots";
 
 /** Every phase of a call, from the model writing the program to how it ended, with the galleries of all of them. */
 const meta = {
@@ -408,7 +409,7 @@ export const GalleryNarrow: Story = {
   render: () => <PhaseGallery width={343} />,
   play: async (context) => {
     await everyPhaseShows(context);
-    for (const header of context.canvasElement.querySelectorAll<HTMLElement>('[data-slot="execute-code-header"]')) {
+    for (const header of context.canvasElement.querySelectorAll<HTMLElement>(slotSelector("header"))) {
       await expect(header.scrollWidth).toBeLessThanOrEqual(header.clientWidth + 1);
       // One row, and under it a failed run's error alone.
       await expect(header.querySelector(".ecu-header-row")!.getBoundingClientRect().height).toBeLessThan(48);

@@ -3,6 +3,7 @@ import { expect, waitFor, within } from "storybook/test";
 import { AttachmentChip, ExecuteCodeCard, type ExecuteCodeRunFile } from "../src";
 import { call, completed } from "./fixtures";
 import { card, slot } from "./story-helpers";
+import { slotSelector } from "../src/view/slots";
 
 /**
  * What a run starts from and leaves: the chips of the files a student
@@ -69,7 +70,7 @@ export const UsedAndTablePreview: Story = {
     await waitFor(() => expect(table.scrollHeight).toBeGreaterThan(table.clientHeight));
     await expect(table).toHaveAttribute("tabindex", "0");
     // The whole file is the download.
-    await expect(root.querySelector('a[data-slot="execute-code-file"]')).toHaveTextContent(
+    await expect(root.querySelector(`a${slotSelector("file")}`)).toHaveTextContent(
       `Download means.csv (${meansCsv.length} B)`,
     );
   },
@@ -174,7 +175,7 @@ export const AttachmentChips: Story = {
   render: () => <Chips />,
   play: async ({ canvasElement }) => {
     const group = within(canvasElement).getByRole("group", { name: "Attached files" });
-    const chips = group.querySelectorAll('[data-slot="execute-code-attachment"]');
+    const chips = group.querySelectorAll(slotSelector("attachment"));
     await expect([...chips].map((chip) => chip.getAttribute("data-state"))).toEqual([
       "ready",
       "uploading",
@@ -204,7 +205,7 @@ export const AttachmentChipsOnAPhone: Story = {
     </div>
   ),
   play: async ({ canvasElement }) => {
-    const chips = canvasElement.querySelectorAll<HTMLElement>('[data-slot="execute-code-attachment"]');
+    const chips = canvasElement.querySelectorAll<HTMLElement>(slotSelector("attachment"));
     // Each chip fits the column: a long name is cut with an ellipsis, not past the edge.
     const column = canvasElement.querySelector<HTMLElement>('[role="group"]')!.getBoundingClientRect();
     for (const chip of chips) await expect(chip.getBoundingClientRect().right).toBeLessThanOrEqual(column.right + 0.5);

@@ -24,6 +24,7 @@ import { MessageParts, toolkit as readmeToolkit, ToolUIs } from "../examples/reg
 import { executeCodeToolkit, makeExecuteCodeToolUI } from "../src/assistant-ui";
 import { shownCode } from "./shown-code";
 import { EXECUTE_CODE_CARD } from "../src/testing/selectors";
+import { slotSelector } from "../src/view/slots";
 
 /** A chat server stand-in: streams the chunks it is given, pausing wherever the test says. */
 function scriptedServer() {
@@ -147,7 +148,7 @@ describe.each<Route>(["toolkit", "parts", "component"])(
       await done.release();
       await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
       expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("hello from the sandbox");
-      expect(document.querySelector('[data-slot="execute-code-exit"]')).toHaveAttribute("data-exit-code", "0");
+      expect(document.querySelector(slotSelector("exit"))).toHaveAttribute("data-exit-code", "0");
     });
 
     it("shows a tool error that the server reports", async () => {
@@ -163,9 +164,7 @@ describe.each<Route>(["toolkit", "parts", "component"])(
       await send("divide");
       await all.release();
       await waitFor(() => expect(card()).toHaveAttribute("data-phase", "error"));
-      expect(document.querySelector('[data-slot="execute-code-message"]')).toHaveTextContent(
-        "The sandbox did not answer.",
-      );
+      expect(document.querySelector(slotSelector("message"))).toHaveTextContent("The sandbox did not answer.");
     });
   },
 );

@@ -8,6 +8,7 @@ import { createUIMessageStream, createUIMessageStreamResponse, type UIMessage, t
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BrowserTutorChat } from "../examples/browser-chat";
 import type { ExecuteCodeResult } from "../src/contract";
+import { EXECUTE_CODE_CARD } from "../src/testing/selectors";
 
 const executor = vi.hoisted(() => ({ run: vi.fn(), preload: vi.fn(), close: vi.fn() }));
 vi.mock("execute-code-ui/client-executor", async (importOriginal) => ({
@@ -90,7 +91,7 @@ describe("a chat whose programs the browser runs (examples/browser-chat.tsx)", (
 
     expect(await screen.findByText("The program printed 42.")).toBeVisible();
     expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("42");
-    expect(document.querySelector("[data-slot=execute-code]")).toHaveAttribute("data-phase", "succeeded");
+    expect(document.querySelector(EXECUTE_CODE_CARD)).toHaveAttribute("data-phase", "succeeded");
 
     expect(server.created).toEqual([{ tools: [expect.objectContaining({ name: "execute_code" })] }]);
     expect(executor.preload).toHaveBeenCalled();

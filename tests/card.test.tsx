@@ -526,7 +526,7 @@ describe("ExecuteCodeCard: stopping a run", () => {
       status: { type: "incomplete", reason: "cancelled" },
     } as ExecuteCodeCardProps;
     const { container } = render(<ExecuteCodeCard {...stopped} />);
-    expect(container.querySelector("[data-slot=execute-code]")).toHaveAttribute("data-phase", "cancelled");
+    expect(container.querySelector(EXECUTE_CODE_CARD)).toHaveAttribute("data-phase", "cancelled");
     expect(slot(container, "stdout")).toHaveTextContent("tick tock");
     expect(slot(container, "no-output")).toBeNull();
   });
@@ -542,7 +542,7 @@ describe("ExecuteCodeCard: figures and files", () => {
     const figures = slot(container, "figures")!;
     const image = within(figures).getByRole("img", { name: "Squares, x: n, y: n squared" });
     expect(image).toHaveAttribute("src", "/api/files/run-1/figure-1");
-    const links = [...container.querySelectorAll('a[data-slot="execute-code-file"]')];
+    const links = [...container.querySelectorAll(`a${slotSelector("file")}`)];
     expect(links.map((link) => [link.textContent, link.getAttribute("href"), link.getAttribute("download")])).toEqual([
       ["Download figure-1.png (6.9 KB)", "/api/files/run-1/figure-1", "figure-1.png"],
       ["Download squares.csv (61 B)", "/api/files/run-1/csv-1", "squares.csv"],

@@ -11,6 +11,8 @@ import {
   type ExecuteCodeToolProps,
 } from "../src/assistant-ui";
 import { RUN_STOPPED, type ExecuteCodeResult } from "../src/contract";
+import { EXECUTE_CODE_CARD } from "../src/testing/selectors";
+import { slotSelector } from "../src/view/slots";
 
 const done: ExecuteCodeResult = {
   status: "completed",
@@ -47,7 +49,7 @@ const awaited = (toolCallId: string, addResult: (result: unknown) => void, resul
     respondToApproval: async () => undefined,
   }) as unknown as ExecuteCodeToolProps;
 
-const phase = () => document.querySelector("[data-slot=execute-code]")?.getAttribute("data-phase");
+const phase = () => document.querySelector(EXECUTE_CODE_CARD)?.getAttribute("data-phase");
 
 describe("a call the browser runs", () => {
   it("shows its limit beside the clock, and Stop in the card ends the program: the result says so with what it printed", async () => {
@@ -68,7 +70,7 @@ describe("a call the browser runs", () => {
     const addResult = vi.fn();
     const { rerender } = render(<Card {...awaited("call_stop", addResult)} />);
     await waitFor(() => expect(phase()).toBe("running"));
-    expect(document.querySelector("[data-slot=execute-code-timing]")).toHaveTextContent(/^\d+ s \/ 10 s$/);
+    expect(document.querySelector(slotSelector("timing"))).toHaveTextContent(/^\d+ s \/ 10 s$/);
     act(() => printed("stdout", "tick\n"));
     await userEvent.setup().click(screen.getByRole("button", { name: "Stop the program" }));
     await waitFor(() => expect(addResult).toHaveBeenCalledTimes(1));
@@ -112,7 +114,7 @@ describe("a call the browser runs", () => {
     render(<Card {...awaited("call_live", vi.fn())} />);
     await waitFor(() => expect(phase()).toBe("running"));
     act(() => print("tick 0\n"));
-    const stdout = () => document.querySelector("[data-slot=execute-code-stdout]");
+    const stdout = () => document.querySelector(slotSelector("stdout"));
     await waitFor(() => expect(stdout()).toHaveTextContent("tick 0"));
     expect(phase()).toBe("running");
     act(() => print("tick 1\n"));

@@ -1,3 +1,5 @@
+import { slotSelector } from "../src/view/slots";
+
 /**
  * The program in a card as a person selects and copies it: lines inside a
  * block are separated by "\n" and each block's edge ends its last line
@@ -5,7 +7,7 @@
  * Chromium).
  */
 export function shownCode(root: ParentNode): string {
-  return [...root.querySelectorAll('[data-slot="execute-code-source"] code > .ecu-code-block')]
+  return [...root.querySelectorAll(`${slotSelector("source")} code > .ecu-code-block`)]
     .map((block) => block.textContent)
     .join("\n");
 }

@@ -14,6 +14,7 @@ export const EXECUTE_CODE_SLOTS = [
   "trigger",
   "copy",
   "source",
+  "content",
   "message",
   "approval",
   "approval-error",
@@ -42,7 +43,7 @@ export const EXECUTE_CODE_SLOTS = [
 ] as const;
 
 /** Parts the card marks for its own layout; they may change in any version. */
-export const INTERNAL_SLOTS = ["gutter", "content", "files", "frame-link"] as const;
+export const INTERNAL_SLOTS = ["gutter", "files", "frame-link"] as const;
 
 export type ExecuteCodeSlot = (typeof EXECUTE_CODE_SLOTS)[number];
 export type InternalSlot = (typeof INTERNAL_SLOTS)[number];
