@@ -1,5 +1,6 @@
 // The cell a kernel runs for each program, and how to read what it says back: the exit code and the figures.
 import { DESCRIBE_FIGURE_PY } from "./figure-words.js";
+import { RUN_PROGRAM_PY } from "./run-program-py.js";
 
 /** How the runner cell tells the exit code: a display message of this type, never shown. */
 export const EXIT_TYPE = "application/vnd.execute-code-ui.exit+json";
@@ -122,27 +123,7 @@ def hand_over_figures():
             print(f"The figure could not be saved: {error}", file=sys.stderr)
         plt.close(figure)
 
-def run(source, namespace):
-    try:
-        exec(compile(source, "<exec>", "exec"), namespace)
-        return 0
-    except SystemExit as exit:
-        code = exit.code
-        if code is None:
-            return 0
-        if isinstance(code, int):
-            return code & 0xFF
-        print(code, file=sys.stderr)
-        return 1
-    except BaseException:
-        kind, value, frames = sys.exc_info()
-        while frames is not None and frames.tb_frame.f_code.co_filename != "<exec>":
-            frames = frames.tb_next
-        traceback.print_exception(kind, value, frames)
-        if kind.__name__ == "StdinNotImplementedError":
-            print("input() cannot read typed input here: put the values in the program.", file=sys.stderr)
-        return 1
-
+${RUN_PROGRAM_PY}
 if "matplotlib.pyplot" in sys.modules:
     sys.modules["matplotlib.pyplot"].show = lambda *args, **kwargs: hand_over_figures()
 # A figure the kernel's own backend shows (pyplot imported by the program): its PNG is the backend's, its words ours.
@@ -181,7 +162,7 @@ os_threads_before = os_threads()
 children_before = children()
 tasks_before = tasks()
 files_before = files_now()
-status = run(base64.b64decode(PROGRAM).decode("utf-8"), get_ipython().user_ns)
+status = run_program(base64.b64decode(PROGRAM).decode("utf-8"), get_ipython().user_ns)
 try:
     hand_over_figures()
 except Exception:

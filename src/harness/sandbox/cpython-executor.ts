@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { DESCRIBE_FIGURE_PY } from "../../server/figure-words.js";
+import { RUN_PROGRAM_PY } from "../../server/run-program-py.js";
 import { bwrapArgs, hostUser, RUN_USERS } from "./cpython-sandbox-command.js";
 import { CpythonRun, type RunMessage } from "./cpython-run.js";
 import type { Executor, RunOutcome, RunRequest } from "./executor.js";
@@ -109,11 +110,17 @@ export interface CpythonExecutorOptions {
 /** Whether runs get host users of their own: only a harness started as root can map them. */
 const runUsersNow = () => hostUser().uid !== undefined;
 
-/** The warm parent's script, with the figure words every runner shares put in. */
+/** The warm parent's script, with the Python every runner shares put in at its `#@name` lines. */
 const zygoteScript = (() => {
-  const text = readFileSync(fileURLToPath(new URL("./cpython-zygote.py", import.meta.url)), "utf8");
-  if (!text.includes("\n#@describe_figure\n")) throw new Error("cpython-zygote.py lost its #@describe_figure line");
-  return text.replace("\n#@describe_figure\n", DESCRIBE_FIGURE_PY);
+  let text = readFileSync(fileURLToPath(new URL("./cpython-zygote.py", import.meta.url)), "utf8");
+  for (const [name, source] of [
+    ["describe_figure", DESCRIBE_FIGURE_PY],
+    ["run_program", RUN_PROGRAM_PY],
+  ]) {
+    if (!text.includes(`\n#@${name}\n`)) throw new Error(`cpython-zygote.py lost its #@${name} line`);
+    text = text.replace(`\n#@${name}\n`, source!);
+  }
+  return text;
 })();
 
 /**

@@ -257,24 +257,10 @@ MAX_REPORT_BYTES = 4096
 
 RUNNER = """
 import sys, traceback
+# run_program(source, namespace), from src/server/run-program-py.ts: cpython-executor.ts puts it here.
+#@run_program
 def __ecu_run(source):
-    try:
-        exec(compile(source, "<exec>", "exec"), {"__name__": "__main__"})
-        return 0
-    except SystemExit as exit:
-        code = exit.code
-        if code is None:
-            return 0
-        if isinstance(code, int):
-            return code & 0xFF
-        print(code, file=sys.stderr)
-        return 1
-    except BaseException:
-        etype, value, tb = sys.exc_info()
-        traceback.print_exception(etype, value, tb.tb_next)
-        if etype is EOFError and str(value) == "EOF when reading a line":
-            print("input() cannot read typed input here: put the values in the program.", file=sys.stderr)
-        return 1
+    return run_program(source, {"__name__": "__main__"})
 """
 # Made once here, so that a run's process does not compile or build them (every page it writes is a copy).
 _runner_scope = {}
