@@ -96,13 +96,45 @@ export const VeryLongOutput: Story = {
   },
 };
 
+/** 50,000 printed lines, as the server keeps them: the start, the end, and the count of what is between. */
+const fiftyThousandLines = Array.from({ length: 50_000 }, (_, k) => `line ${k}\n`).join("");
+const keptOfFiftyThousand = `${fiftyThousandLines.slice(0, 4000)}${fiftyThousandLines.slice(-4000)}`;
+
 export const TruncatedOutput: Story = {
+  args: call("for i in range(50_000):\n    print('line', i)", {
+    result: completed({
+      stdout: keptOfFiftyThousand,
+      truncated: {
+        stdout: fiftyThousandLines.length - 8000,
+        stderr: 0,
+        at: { stdout: 4000 },
+        lines: { stdout: fiftyThousandLines.slice(4000, -4000).split("\n").length - 1 },
+      },
+    }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    // The last line of 50,000 shows, at the end of the pane, after the mark of what was not kept.
+    await expect(slot(root, "cut")).toHaveTextContent(/^⋯ [\d,]+ lines not kept ⋯$/);
+    const pre = slot(root, "stdout")!.querySelector("pre")!;
+    await expect(pre.textContent!.trimEnd().endsWith("line 49999")).toBe(true);
+    await expect(slot(root, "truncated")).toHaveTextContent(
+      /^Showing the first \d+ and the last \d+ of 50,000 lines of stdout\.$/,
+    );
+  },
+};
+
+export const CutAtTheEnd: Story = {
   args: call("print('x' * 20_000)", {
     result: completed({ stdout: "x".repeat(8000), truncated: { stdout: 12_001, stderr: 0 } }),
   }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    await expect(slot(root, "truncated")).toHaveTextContent("The server cut 12,001 characters");
+    // A result from a sandbox that cut at the end (no `at`): said as such, no seam.
+    await expect(slot(root, "cut")).toBeNull();
+    await expect(slot(root, "truncated")).toHaveTextContent(
+      "Showing the start of stdout; the 12,001 characters after it were not kept.",
+    );
   },
 };
 

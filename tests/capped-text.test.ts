@@ -1,22 +1,63 @@
 import { describe, expect, it } from "vitest";
-import { CappedText, truncateText } from "../src/contract/truncate";
+import { CappedText, keepHeadAndTail, keepHeadAndTailAfter, markCut, truncationOf } from "../src/contract/truncate";
+
+const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => `line ${from + k}\n`).join("");
 
 // Every stream's cap in the kit (the tool, the browser executor, the sandbox's engines) keeps text this way.
-describe("output kept within its cap", () => {
-  it("keeps the pieces up to the cap and counts the rest", () => {
-    const kept = new CappedText(10);
-    expect(kept.add("hello ")).toBe("hello ");
-    expect(kept.add("world!")).toBe("worl");
-    expect(kept.add("more")).toBe("");
-    expect({ text: kept.text, cut: kept.cut }).toEqual({ text: "hello worl", cut: 6 });
+describe("long output keeps its start and its end", () => {
+  it("keeps the first and the last characters and says where the middle was cut", () => {
+    const text = lines(0, 50_000);
+    const kept = keepHeadAndTail(text, 8000);
+    expect(kept.text.length).toBe(8000);
+    expect(kept.text.startsWith("line 0\n")).toBe(true);
+    // The last line printed, where a loop usually says what went wrong, is kept.
+    expect(kept.text.endsWith("line 49999\n")).toBe(true);
+    expect(kept.at).toBe(4000);
+    expect(kept.cut).toBe(text.length - 8000);
+    expect(kept.cutLines).toBe(text.slice(4000, text.length - 4000).split("\n").length - 1);
   });
 
-  it("never splits an emoji (a surrogate pair) at the cap: it is cut whole and counted", () => {
-    const kept = new CappedText(5);
-    kept.add("abcd");
-    kept.add("😀!");
-    expect(kept.text).toBe("abcd");
-    expect(kept.cut).toBe(3);
-    expect(truncateText("ab😀", 3)).toEqual({ text: "ab", cut: 2 });
+  it("takes pieces as they arrive the same way, at any size of piece", () => {
+    const text = lines(0, 20_000);
+    for (const size of [1, 7, 4096, 100_000]) {
+      const capped = new CappedText(1000);
+      for (let i = 0; i < text.length; i += size) capped.add(text.slice(i, i + size));
+      expect(capped.kept()).toEqual(keepHeadAndTail(text, 1000));
+    }
+  });
+
+  it("keeps what fits whole, with nothing cut", () => {
+    const capped = new CappedText(100);
+    capped.add("hello ");
+    capped.add("world\n");
+    expect(capped.kept()).toEqual({ text: "hello world\n", cut: 0, at: 12, cutLines: 0 });
+    expect(truncationOf(capped.kept(), capped.kept())).toEqual({ stdout: 0, stderr: 0 });
+  });
+
+  it("never splits an emoji (a surrogate pair) at either edge of the cut", () => {
+    const kept = keepHeadAndTail("ab😀cdefgh😀ij", 6);
+    // Three units each side would split both emoji: each is left out whole, and counted.
+    expect(kept).toMatchObject({ text: "abij", at: 2, cut: 10 });
+    const capped = new CappedText(5);
+    capped.add("abcd");
+    capped.add("😀!");
+    expect([...capped.text].every((char) => char.length === 2 || char.charCodeAt(0) < 0xd800)).toBe(true);
+  });
+
+  it("tells two stages' cuts (the sandbox's, then the server's) as one", () => {
+    const text = lines(0, 10_000);
+    const sandbox = keepHeadAndTail(text, 20_000);
+    const server = keepHeadAndTailAfter(sandbox.text, 2000, sandbox);
+    expect(server).toEqual(keepHeadAndTail(text, 2000));
+    // A sandbox cut the server keeps whole stays where the sandbox put it.
+    expect(keepHeadAndTailAfter(sandbox.text, 100_000, sandbox)).toEqual(sandbox);
+  });
+
+  it("says the cut in words where it was, for the model", () => {
+    const kept = keepHeadAndTail(lines(0, 1000), 40);
+    expect(markCut(kept.text, kept.cut, kept.at, kept.cutLines)).toBe(
+      `${kept.text.slice(0, 20)}\n[${kept.cut} characters (${kept.cutLines} line breaks) were left out here, between the start and the end]\n${kept.text.slice(20)}`,
+    );
+    expect(markCut("abc", 5)).toBe("abc\n[5 characters were left out from the end]\n");
   });
 });

@@ -93,6 +93,16 @@ describe("labels", () => {
       await user.click(screen.getByRole("button", { name: /«showMore»/ }));
     });
     await show(call("print('x' * 100_000)", { result: completed({ stdout: "x".repeat(100_000) }) }));
+    // Cut in the middle by the server: the seam says what was not kept, in lines where it knows them.
+    const seam = (lines?: number) =>
+      call("print(1)", {
+        result: completed({
+          stdout: "start\nend\n",
+          truncated: { stdout: 500, stderr: 0, at: { stdout: 6 }, ...(lines ? { lines: { stdout: lines } } : {}) },
+        }),
+      });
+    await show(seam(40));
+    await show(seam());
     await show(call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) }));
     // A run given the student's files and the chat's earlier variables, which wrote a table longer than the card shows.
     const rows = `n,square\n${Array.from({ length: 40 }, (_, n) => `${n},${n * n}`).join("\n")}\n`;

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useReducer, useRef } from "react";
 import { RUN_STOPPED, type ExecuteCodeResult, type ExecuteCodeRunningResult } from "../contract/index.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../contract/limits.js";
-import { truncateText } from "../contract/truncate.js";
+import { keepHeadAndTail, keepHeadAndTailAfter, markCut, truncationOf, type EarlierCut } from "../contract/truncate.js";
 import type { ExecuteCodeRunner } from "../contract/runner.js";
 import { errorMessage } from "../contract/error-message.js";
 
@@ -29,7 +29,9 @@ const STOPPED_OUTPUT_CHARS = 2000;
 export function clientStoppedResult(output: ExecuteCodeRunningResult | null): ExecuteCodeResult {
   const printed = (stream: "stdout" | "stderr") => {
     const text = output?.[stream] ?? "";
-    return text ? `\n${stream} so far:\n${truncateText(text, STOPPED_OUTPUT_CHARS).text}` : "";
+    if (!text) return "";
+    const kept = keepHeadAndTail(text, STOPPED_OUTPUT_CHARS);
+    return `\n${stream} so far:\n${markCut(kept.text, kept.cut, kept.at, kept.cutLines)}`;
   };
   return {
     status: "error",
@@ -72,12 +74,19 @@ function append(
 ): ExecuteCodeRunningResult {
   const so = output ?? { status: "running", stdout: "", stderr: "", truncated: { stdout: 0, stderr: 0 } };
   const limit = stream === "stdout" ? DEFAULT_MAX_STDOUT_CHARS : DEFAULT_MAX_STDERR_CHARS;
-  const kept = truncateText(text, Math.max(0, limit - so[stream].length));
-  return {
-    ...so,
-    [stream]: so[stream] + kept.text,
-    truncated: { ...so.truncated, [stream]: so.truncated[stream] + kept.cut },
+  // The text so far has its start and its latest end: the new piece joins the end, the middle grows.
+  const cutOf = (name: "stdout" | "stderr") => ({
+    cut: so.truncated[name],
+    at: so.truncated.at?.[name],
+    cutLines: so.truncated.lines?.[name] ?? 0,
+  });
+  const kept = keepHeadAndTailAfter(so[stream] + text, limit, cutOf(stream));
+  const both: Record<"stdout" | "stderr", EarlierCut> = {
+    stdout: cutOf("stdout"),
+    stderr: cutOf("stderr"),
+    [stream]: kept,
   };
+  return { ...so, [stream]: kept.text, truncated: truncationOf(both.stdout, both.stderr) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ExecuteCodeResult } from "../contract/index.js";
 import type { ExecuteCodeRunner, ExecuteCodeRunOptions } from "../contract/runner.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
-import { CappedText } from "../contract/truncate.js";
+import { CappedText, truncationOf } from "../contract/truncate.js";
 import type { RunMessage, WarmMessage, WorkerMessage } from "./protocol.js";
 import { workerSource } from "./worker-main.js";
 
@@ -104,7 +104,7 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
         const output = () => ({
           stdout: stdout.text,
           stderr: stderr.text,
-          truncated: { stdout: stdout.cut, stderr: stderr.cut },
+          truncated: truncationOf(stdout.kept(), stderr.kept()),
         });
         const onAbort = () => finish(new DOMException("The run was stopped.", "AbortError"));
         if (signal?.aborted) return onAbort();

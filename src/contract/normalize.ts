@@ -5,7 +5,13 @@ import {
   type ExecuteCodeResult,
   type NormalizedExecuteCodeResult,
 } from "./result.js";
-import { sandboxResponseSchema, sandboxTimedOut, sandboxTruncation } from "./sandbox-response.js";
+import { sandboxResponseSchema, sandboxTimedOut, sandboxTruncation, type SandboxResponse } from "./sandbox-response.js";
+import { truncationOf } from "./truncate.js";
+
+const truncationFromSandbox = (response: SandboxResponse) => {
+  const cuts = sandboxTruncation(response);
+  return truncationOf(cuts.stdout, cuts.stderr);
+};
 
 const NO_TRUNCATION = { stdout: 0, stderr: 0 } as const;
 const count = v.pipe(v.number(), v.minValue(0));
@@ -84,7 +90,7 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeProgress | nu
         stdout: s.stdout,
         stderr: s.stderr,
         wallTimeMs,
-        truncated: sandboxTruncation(s),
+        truncated: truncationFromSandbox(s),
       };
     }
     return {
@@ -94,7 +100,7 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeProgress | nu
       exitCode: s.code,
       signal: s.signal ?? null,
       wallTimeMs,
-      truncated: sandboxTruncation(s),
+      truncated: truncationFromSandbox(s),
     };
   }
 

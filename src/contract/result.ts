@@ -9,10 +9,19 @@ const duration = v.nullable(v.pipe(v.number(), v.minValue(0)));
 /** A moment, in milliseconds since the epoch. */
 const epochMs = v.pipe(v.number(), v.minValue(0));
 
-/** Characters the server cut from each stream; 0 when nothing was cut. */
+const perStream = v.object({ stdout: v.optional(count), stderr: v.optional(count) });
+
+/**
+ * Characters cut from each stream; 0 when nothing was cut. Long output keeps
+ * its start and its end: `at` says where in the kept text the cut is, and
+ * `lines` how many line breaks the cut part held. A result without `at` for a
+ * cut stream was cut at its end.
+ */
 export const truncationSchema = v.object({
   stdout: count,
   stderr: count,
+  at: v.optional(perStream),
+  lines: v.optional(perStream),
 });
 
 /**

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { EarlierCut } from "./truncate.js";
 
 const milliseconds = v.nullish(v.pipe(v.number(), v.minValue(0)));
 const count = v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0)));
@@ -29,6 +30,12 @@ export const sandboxResponseSchema = v.object({
   /** Characters the sandbox itself cut from each stream past its output cap. */
   stdout_truncated: count,
   stderr_truncated: count,
+  /** Where in the stream it sent the cut is (it kept the start and the end); absent: at the end. */
+  stdout_truncated_at: count,
+  stderr_truncated_at: count,
+  /** Line breaks in what it cut. */
+  stdout_truncated_lines: count,
+  stderr_truncated_lines: count,
 });
 
 export type SandboxResponse = v.InferOutput<typeof sandboxResponseSchema>;
@@ -47,7 +54,18 @@ export function sandboxTimedOut(response: SandboxResponse): boolean {
   return response.timed_out === true || response.status === "TO";
 }
 
-/** Characters the sandbox cut before answering, per stream (0 when it does not say). */
-export function sandboxTruncation(response: SandboxResponse): { stdout: number; stderr: number } {
-  return { stdout: response.stdout_truncated ?? 0, stderr: response.stderr_truncated ?? 0 };
+/** What the sandbox cut before answering, per stream (nothing when it does not say). */
+export function sandboxTruncation(response: SandboxResponse): Record<"stdout" | "stderr", EarlierCut> {
+  return {
+    stdout: {
+      cut: response.stdout_truncated ?? 0,
+      at: response.stdout_truncated_at ?? undefined,
+      cutLines: response.stdout_truncated_lines ?? 0,
+    },
+    stderr: {
+      cut: response.stderr_truncated ?? 0,
+      at: response.stderr_truncated_at ?? undefined,
+      cutLines: response.stderr_truncated_lines ?? 0,
+    },
+  };
 }

@@ -35,7 +35,14 @@ export const germanLabels: ExecuteCodeLabels = {
   hiddenLines: (count) => `${count} Zeilen ausgeblendet`,
   hiddenCharacters: (count) => `${count} Zeichen ausgeblendet`,
   showAll: "Alles zeigen",
-  truncated: (stream, characters) => `Der Server hat ${characters} Zeichen am Ende von „${stream}“ abgeschnitten.`,
+  truncated: ({ stream, characters, first, last, total }) =>
+    last === null
+      ? `Zu sehen ist der Anfang von „${stream}“; die ${characters} Zeichen danach wurden nicht behalten.`
+      : total !== null
+        ? `Zu sehen sind die ersten ${first} und die letzten ${last} von ${total} Zeilen von „${stream}“.`
+        : `Zu sehen sind Anfang und Ende von „${stream}“; ${characters} Zeichen dazwischen wurden nicht behalten.`,
+  notKeptLines: (count) => `⋯ ${count} Zeilen nicht behalten ⋯`,
+  notKeptCharacters: (count) => `⋯ ${count} Zeichen nicht behalten ⋯`,
   exitCode: (code) => `Exit-Code ${code}`,
   exitUnknown: "Exit-Code unbekannt",
   signal: (name) => `beendet durch ${name}`,

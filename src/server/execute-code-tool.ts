@@ -81,12 +81,12 @@ export interface ExecuteCodeToolOptions {
    */
   queueTimeoutMs?: number;
   /**
-   * Characters of stdout kept.
+   * Characters of stdout kept: half from its start, half from its end.
    * @default 8 000
    */
   maxStdoutChars?: number;
   /**
-   * Characters of stderr kept.
+   * Characters of stderr kept: half from its start, half from its end.
    * @default 4 000
    */
   maxStderrChars?: number;

@@ -1,6 +1,6 @@
 // One program on a connected kernel, and how a kernel that cannot be had is told.
 import type { ExecuteCodeResult } from "../contract/index.js";
-import { CappedText } from "../contract/truncate.js";
+import { CappedText, truncationOf } from "../contract/truncate.js";
 import { uniqueFileName } from "../contract/file-name.js";
 import {
   EXIT_TYPE,
@@ -215,7 +215,7 @@ export async function* execute(
       stdout: stdout.text,
       stderr: stderr.text,
       wallTimeMs,
-      truncated: { stdout: stdout.cut, stderr: stderr.cut },
+      truncated: truncationOf(stdout.kept(), stderr.kept()),
       ...(files.length ? { files } : {}),
       ...(cut ? { filesCut: cut } : {}),
     };

@@ -1,10 +1,11 @@
 import { bytesInWords } from "../contract/bytes-in-words.js";
 import { nameInWords } from "./name-in-words.js";
-import { normalizeExecuteCodeResult, type ExecuteCodeRunFile } from "../contract/index.js";
+import { normalizeExecuteCodeResult, type ExecuteCodeRunFile, type ExecuteCodeTruncation } from "../contract/index.js";
+import { cutAt, markCut } from "../contract/truncate.js";
 
-function stream(name: string, text: string, cut: number): string {
-  const note = cut ? `\n[${cut} more characters of ${name} were cut]` : "";
-  return `${name}:\n${text}${note}`;
+/** A stream as the model reads it: its text, with what was left out said where it was. */
+function stream(name: "stdout" | "stderr", text: string, truncated: ExecuteCodeTruncation): string {
+  return `${name}:\n${markCut(text, truncated[name], cutAt(truncated, name, text), truncated.lines?.[name])}`;
 }
 
 /** The files in words (the student sees them under the card); never their bytes. */
@@ -54,8 +55,8 @@ export function describeModelOutput(output: unknown): string {
       return [
         exit,
         ...session(result),
-        stream("stdout", result.stdout, result.truncated.stdout),
-        stream("stderr", result.stderr, result.truncated.stderr),
+        stream("stdout", result.stdout, result.truncated),
+        stream("stderr", result.stderr, result.truncated),
         ...files(result.files, result.filesCut),
         ...inputs(result),
       ].join("\n");
@@ -63,8 +64,8 @@ export function describeModelOutput(output: unknown): string {
     case "timeout":
       return [
         `The program was stopped because it ran longer than ${result.timeoutMs === null ? "the time limit" : `${result.timeoutMs / 1000} s`} (an endless loop or too much work). Output up to then:`,
-        stream("stdout", result.stdout, result.truncated.stdout),
-        stream("stderr", result.stderr, result.truncated.stderr),
+        stream("stdout", result.stdout, result.truncated),
+        stream("stderr", result.stderr, result.truncated),
         ...files(result.files, result.filesCut),
         ...inputs(result),
         ...session(result),
@@ -77,8 +78,8 @@ export function describeModelOutput(output: unknown): string {
       // Never the final answer; said plainly should a host hand it to a model anyway.
       return [
         "The program is still running. Output so far:",
-        stream("stdout", result.stdout, result.truncated.stdout),
-        stream("stderr", result.stderr, result.truncated.stderr),
+        stream("stdout", result.stdout, result.truncated),
+        stream("stderr", result.stderr, result.truncated),
       ].join("\n");
     case "unrecognised":
       return `The tool returned an unexpected result: ${JSON.stringify(result.raw)}`;

@@ -7,7 +7,7 @@ import {
   type SandboxResponse,
 } from "../contract/index.js";
 import { readRetryAfterMs } from "./retry-after.js";
-import { truncateText } from "../contract/truncate.js";
+import { keepHeadAndTailAfter, truncationOf } from "../contract/truncate.js";
 import { mediaTypeOf } from "./http.js";
 import { errorMessage } from "../contract/error-message.js";
 
@@ -153,15 +153,15 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
     );
   }
   const r = parsed.response;
-  const stdout = truncateText(r.stdout, limits.stdout);
-  const stderr = truncateText(r.stderr, limits.stderr);
   // What the sandbox cut before answering counts too.
   const earlier = sandboxTruncation(r);
+  const stdout = keepHeadAndTailAfter(r.stdout, limits.stdout, earlier.stdout);
+  const stderr = keepHeadAndTailAfter(r.stderr, limits.stderr, earlier.stderr);
   const common = {
     stdout: stdout.text,
     stderr: stderr.text,
     wallTimeMs: r.wall_time ?? null,
-    truncated: { stdout: stdout.cut + earlier.stdout, stderr: stderr.cut + earlier.stderr },
+    truncated: truncationOf(stdout, stderr),
   };
   const files = runFiles(r);
   // A file the sandbox did not keep is said, never silently missing.

@@ -1,4 +1,4 @@
-import { CappedText } from "../contract/truncate.js";
+import { CappedText, truncationOf } from "../contract/truncate.js";
 import { resultFromAnswer, sandboxError, type OutputLimits } from "./sandbox-client.js";
 import type { SandboxEvent } from "./sandbox.js";
 
@@ -9,7 +9,7 @@ export const outputSoFar = (stdout: CappedText, stderr: CappedText): SandboxEven
     status: "running",
     stdout: stdout.text,
     stderr: stderr.text,
-    truncated: { stdout: stdout.cut, stderr: stderr.cut },
+    truncated: truncationOf(stdout.kept(), stderr.kept()),
   },
 });
 

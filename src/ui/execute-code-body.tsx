@@ -2,6 +2,7 @@
 
 import { Slot } from "radix-ui";
 import { useEffect, useMemo, type ComponentProps, type ReactNode } from "react";
+import { cutAt } from "../contract/truncate.js";
 import { pythonLines } from "../view/python-lines.js";
 import { ApprovalBar, preloadApprovalReason, type ApprovalBarProps } from "./approval-bar.js";
 import { cn } from "./cn.js";
@@ -122,6 +123,8 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
             stream={stream}
             text={text}
             truncatedChars={truncated[stream]}
+            cutAt={cutAt(truncated, stream, text)}
+            cutLines={truncated.lines?.[stream]}
             labels={labels}
             live={look.live}
             tone={tone}

@@ -29,7 +29,21 @@ export interface ExecuteCodeLabels {
   hiddenLines: (count: string) => string;
   hiddenCharacters: (count: string) => string;
   showAll: string;
-  truncated: (stream: string, characters: string) => string;
+  /**
+   * Under a stream the sandbox or the server cut: what of it shows. `last` is
+   * null for a stream cut at its end; `total` null where the cut part's lines
+   * are not known.
+   */
+  truncated: (cut: {
+    stream: string;
+    characters: string;
+    first: string;
+    last: string | null;
+    total: string | null;
+  }) => string;
+  /** At the seam of a stream cut in its middle: what was not kept there. */
+  notKeptLines: (count: string) => string;
+  notKeptCharacters: (count: string) => string;
   exitCode: (code: string) => string;
   exitUnknown: string;
   signal: (name: string) => string;
@@ -131,7 +145,14 @@ export const englishLabels: ExecuteCodeLabels = {
   hiddenLines: (count) => `${count} lines hidden`,
   hiddenCharacters: (count) => `${count} characters hidden`,
   showAll: "Show all",
-  truncated: (stream, characters) => `The server cut ${characters} characters from the end of ${stream}.`,
+  truncated: ({ stream, characters, first, last, total }) =>
+    last === null
+      ? `Showing the start of ${stream}; the ${characters} characters after it were not kept.`
+      : total !== null
+        ? `Showing the first ${first} and the last ${last} of ${total} lines of ${stream}.`
+        : `Showing the start and the end of ${stream}; ${characters} characters between them were not kept.`,
+  notKeptLines: (count) => `⋯ ${count} lines not kept ⋯`,
+  notKeptCharacters: (count) => `⋯ ${count} characters not kept ⋯`,
   exitCode: (code) => `exit ${code}`,
   exitUnknown: "exit code unknown",
   signal: (name) => `killed by ${name}`,

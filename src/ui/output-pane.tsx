@@ -2,7 +2,7 @@
 
 import { useMemo, type ReactNode } from "react";
 import { ansiStateAt } from "../view/ansi-state.js";
-import { windowOutput } from "../view/output-window.js";
+import { windowAroundSeam, windowOutput } from "../view/output-window.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
@@ -23,6 +23,13 @@ export interface OutputPaneProps
   text: string;
   /** Characters the server cut from this stream. */
   truncatedChars?: number;
+  /**
+   * Where in `text` the server's cut is: it kept the start and the end, as a
+   * terminal keeps the latest lines. Left out (or the text's length): cut at the end.
+   */
+  cutAt?: number;
+  /** Line breaks in what the server cut, where it says. */
+  cutLines?: number;
   labels: ExecuteCodeLabels;
   /** Renders a piece of the text; ANSI-coloured text by default. */
   renderText?: (text: string) => ReactNode;
@@ -45,11 +52,28 @@ function lineCountOf(text: string): number {
   return lines;
 }
 
+/** Lines of the kept start and end of a cut stream, and of the whole, where the cut part's lines are known. */
+function truncatedLines(text: string, at: number, cutLines: number | undefined, labels: ExecuteCodeLabels) {
+  const breaks = (part: string) => part.split("\n").length - 1;
+  // The start's whole lines; the end's lines, its last one unfinished or not.
+  const first = breaks(text.slice(0, at));
+  const tail = text.slice(at);
+  const last = breaks(tail) + (tail && !tail.endsWith("\n") ? 1 : 0);
+  const total = breaks(text) + (cutLines ?? 0) + (text.endsWith("\n") ? 0 : 1);
+  return {
+    first: formatCount(first, labels.numbers),
+    last: at < text.length ? formatCount(last, labels.numbers) : null,
+    total: cutLines === undefined ? null : formatCount(total, labels.numbers),
+  };
+}
+
 /** One output stream in its own labelled pane, with copy and one control that shows more (all of a very long output). */
 export function OutputPane({
   stream,
   text,
   truncatedChars = 0,
+  cutAt = text.length,
+  cutLines,
   labels,
   renderText,
   tone = "neutral",
@@ -64,16 +88,38 @@ export function OutputPane({
   const showAll = open;
   const name = stream === "stdout" ? labels.stdout : labels.stderr;
   const render = renderText ?? ((t: string) => <AnsiText text={t} />);
+  const seam = truncatedChars > 0 && cutAt < text.length ? cutAt : null;
   const cut = useMemo(() => {
-    const window = windowOutput(text);
+    const window = seam === null ? windowOutput(text) : { kind: "cut" as const, ...windowAroundSeam(text, seam) };
+    if (window.kind === "whole" || (seam !== null && window.hiddenChars === 0)) return null;
     // The tail starts in the colours the stream had where it was cut.
-    return window.kind === "cut"
-      ? { ...window, tail: ansiStateAt(text, text.length - window.tail.length) + window.tail }
-      : null;
-  }, [text]);
+    return { ...window, tail: ansiStateAt(text, text.length - window.tail.length) + window.tail };
+  }, [text, seam]);
   const windowed = cut !== null;
-  const shown = useMemo(() => (showAll || !cut ? ({ kind: "whole", text } as const) : cut), [showAll, cut, text]);
+  const shown = useMemo(() => {
+    if (!showAll && cut) return cut;
+    if (seam === null) return { kind: "whole", text } as const;
+    const tail = text.slice(seam);
+    return {
+      kind: "cut",
+      head: text.slice(0, seam),
+      tail: ansiStateAt(text, seam) + tail,
+      hiddenLines: 0,
+      hiddenChars: 0,
+    } as const;
+  }, [showAll, cut, text, seam]);
   const lineCount = useMemo(() => lineCountOf(text), [text]);
+  const notice = useMemo(
+    () =>
+      truncatedChars > 0
+        ? labels.truncated({
+            stream: name,
+            characters: formatCount(truncatedChars, labels.numbers),
+            ...truncatedLines(text, seam ?? text.length, cutLines, labels),
+          })
+        : null,
+    [truncatedChars, text, seam, cutLines, labels, name],
+  );
 
   return (
     <Pane
@@ -88,9 +134,9 @@ export function OutputPane({
       copyText={() => stripAnsi(text)}
       data-tone={tone}
       footer={
-        truncatedChars > 0 && (
+        notice && (
           <p className="ecu-notice" data-slot={slotName("truncated")}>
-            {labels.truncated(name, formatCount(truncatedChars, labels.numbers))}
+            {notice}
           </p>
         )
       }
@@ -110,12 +156,21 @@ export function OutputPane({
           ) : (
             <>
               {render(shown.head)}
-              {"\n"}
-              <span className="ecu-hidden-marker" data-slot={slotName("hidden")}>
-                {shown.hiddenLines > 0
-                  ? labels.hiddenLines(formatCount(shown.hiddenLines, labels.numbers))
-                  : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.numbers))}
-              </span>
+              {shown.head && !shown.head.endsWith("\n") ? "\n" : null}
+              {shown.hiddenChars > 0 && (
+                <span className="ecu-hidden-marker" data-slot={slotName("hidden")}>
+                  {shown.hiddenLines > 0
+                    ? labels.hiddenLines(formatCount(shown.hiddenLines, labels.numbers))
+                    : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.numbers))}
+                </span>
+              )}
+              {seam !== null && (
+                <span className="ecu-hidden-marker" data-slot={slotName("cut")}>
+                  {cutLines
+                    ? labels.notKeptLines(formatCount(cutLines, labels.numbers))
+                    : labels.notKeptCharacters(formatCount(truncatedChars, labels.numbers))}
+                </span>
+              )}
               {"\n"}
               {render(shown.tail)}
             </>

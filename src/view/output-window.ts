@@ -72,3 +72,40 @@ export function windowOutput(text: string, limits: OutputWindowLimits = DEFAULT_
     hiddenChars: text.length - head.length - tail.length,
   };
 }
+
+/** What shows of a stream the server cut in its middle: its kept start and kept end, each perhaps windowed further. */
+export interface SeamWindow {
+  head: string;
+  tail: string;
+  /** Kept lines and characters hidden beside the seam until "Show all" (0 when all that was kept shows). */
+  hiddenLines: number;
+  hiddenChars: number;
+}
+
+/**
+ * The window of a stream whose kept text has a seam at `at` (the server kept
+ * its start and its end): the start's first lines and the end's last lines,
+ * so the seam sits between them and the last line printed always shows.
+ */
+export function windowAroundSeam(
+  text: string,
+  at: number,
+  limits: OutputWindowLimits = DEFAULT_OUTPUT_LIMITS,
+): SeamWindow {
+  const before = text.slice(0, at);
+  const after = text.slice(at);
+  const charBudget = Math.floor(limits.maxChars / 2);
+  const headEnd =
+    countLines(before, limits.headLines) > limits.headLines ? nthBreak(before, limits.headLines) : before.length;
+  const head = before.slice(0, Math.min(headEnd, charBudget));
+  const tailStart =
+    countLines(after, limits.tailLines) > limits.tailLines ? nthBreakFromEnd(after, limits.tailLines) + 1 : 0;
+  const tail = after.slice(Math.max(tailStart, after.length - charBudget));
+  const hiddenChars = text.length - head.length - tail.length;
+  return {
+    head,
+    tail,
+    hiddenLines: hiddenChars ? countLines(text.slice(head.length, text.length - tail.length)) - 1 : 0,
+    hiddenChars,
+  };
+}

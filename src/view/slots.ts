@@ -23,6 +23,7 @@ export const EXECUTE_CODE_SLOTS = [
   "stderr",
   "no-output",
   "truncated",
+  "cut",
   "show-more",
   "hidden",
   "raw",

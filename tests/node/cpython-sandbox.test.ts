@@ -542,16 +542,24 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(await pending).toMatchObject({ timedOut: false, signal: "SIGKILL" });
     });
 
-    it("output past the cap is cut and counted", async () => {
+    it("output past the cap keeps its start and its end; the middle is cut and counted", async () => {
       const small = createCpythonExecutor({ maxOutputChars: 1000 });
       try {
         const result = (await small.run({
-          code: "print('x' * 5000)",
+          code: "print('x' * 5000)\nfor i in range(2000): print(i)\nprint('the end')",
           timeoutMs: 20_000,
           signal: new AbortController().signal,
         })) as RunOutcome;
-        expect(result.stdout).toBe("x".repeat(1000));
-        expect(result.truncated).toEqual({ stdout: 4001, stderr: 0 });
+        expect(result.stdout).toHaveLength(1000);
+        expect(result.stdout.startsWith("x".repeat(500))).toBe(true);
+        expect(result.stdout.endsWith("1999\nthe end\n")).toBe(true);
+        const printed = `${"x".repeat(5000)}\n${Array.from({ length: 2000 }, (_, i) => `${i}\n`).join("")}the end\n`;
+        expect(result.truncated).toEqual({
+          stdout: printed.length - 1000,
+          stderr: 0,
+          at: { stdout: 500 },
+          lines: { stdout: printed.slice(500, -500).split("\n").length - 1 },
+        });
       } finally {
         await small.close();
       }

@@ -95,22 +95,37 @@ describe("createExecuteCodeTool: results", () => {
     expect(await run("x")).toMatchObject({ status: "completed", exitCode: null, signal: "SIGKILL", stderr: "Killed" });
   });
 
-  it("cuts stdout to 8,000 and stderr to 4,000 characters by default and says how much was cut", async () => {
-    const { run } = await setup(() => ({ stdout: "o".repeat(10_000), stderr: "e".repeat(4_500) }));
+  it("keeps the start and the end of stdout (8,000) and stderr (4,000) by default and says what was cut where", async () => {
+    const printed = Array.from({ length: 50_000 }, (_, k) => `line ${k}\n`).join("");
+    const { run } = await setup(() => ({ stdout: printed, stderr: "e".repeat(4_500) }));
     const result = (await run("x")) as { stdout: string; stderr: string; truncated: unknown };
     expect(result.stdout).toHaveLength(8_000);
+    // The last line printed is kept, after the seam in the middle.
+    expect(result.stdout.startsWith("line 0\n")).toBe(true);
+    expect(result.stdout.endsWith("line 49999\n")).toBe(true);
     expect(result.stderr).toHaveLength(4_000);
-    expect(result.truncated).toEqual({ stdout: 2_000, stderr: 500 });
+    const cutLines = printed.slice(4_000, printed.length - 4_000).split("\n").length - 1;
+    expect(result.truncated).toEqual({
+      stdout: printed.length - 8_000,
+      stderr: 500,
+      at: { stdout: 4_000, stderr: 2_000 },
+      lines: { stdout: cutLines, stderr: 0 },
+    });
   });
 
   it("counts what the sandbox cut before answering along with its own cut", async () => {
-    const { run } = await setup(() => ({ stdout: "o".repeat(10_000), truncated: { stdout: 990_000, stderr: 3 } }));
-    expect(await run("x")).toMatchObject({ truncated: { stdout: 992_000, stderr: 3 } });
+    const { run } = await setup(() => ({
+      stdout: "o".repeat(10_000),
+      truncated: { stdout: 990_000, stderr: 3, at: { stdout: 5_000 }, lines: { stdout: 7 } },
+    }));
+    expect(await run("x")).toMatchObject({
+      truncated: { stdout: 992_000, stderr: 3, at: { stdout: 4_000 }, lines: { stdout: 7 } },
+    });
   });
 
   it("takes other limits", async () => {
     const { run } = await setup(() => ({ stdout: "12345", stderr: "abc" }), { maxStdoutChars: 2, maxStderrChars: 10 });
-    expect(await run("x")).toMatchObject({ stdout: "12", stderr: "abc", truncated: { stdout: 3, stderr: 0 } });
+    expect(await run("x")).toMatchObject({ stdout: "15", stderr: "abc", truncated: { stdout: 3, stderr: 0 } });
   });
 
   it("reports the sandbox's own time limit as a timeout with the output so far", async () => {
@@ -399,7 +414,7 @@ describe("what the model reads", () => {
       wallTimeMs: 3,
       truncated: { stdout: 5, stderr: 0 },
     });
-    expect(text).toBe("exit code: 0\nstdout:\n1\n\n[5 more characters of stdout were cut]\nstderr:\n");
+    expect(text).toBe("exit code: 0\nstdout:\n1\n[5 characters were left out from the end]\n\nstderr:\n");
   });
 
   it("tells the model not to guess when nothing ran", () => {

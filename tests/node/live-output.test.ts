@@ -181,10 +181,9 @@ describe("the server tool passes live output on", () => {
     const { preliminary, final } = await runTool(tool(sandbox.url, sandbox.signing, { maxStdoutChars: 100 }), "x");
     for (const output of preliminary) expect((output as { stdout: string }).stdout.length).toBeLessThanOrEqual(100);
     expect(preliminary.at(-1)).toMatchObject({ truncated: { stdout: expect.any(Number) } });
-    expect(final).toMatchObject({
-      stdout: "0".repeat(40) + "1".repeat(40) + "2".repeat(20),
-      truncated: { stdout: 100 },
-    });
+    // The start and the latest output: the run's last words are kept.
+    const keptAtEnd = "0".repeat(40) + "1".repeat(10) + "3".repeat(10) + "4".repeat(40);
+    expect(final).toMatchObject({ stdout: keptAtEnd, truncated: { stdout: 100, at: { stdout: 50 } } });
   });
 
   it("stops the run in the sandbox when the user stops the chat", async () => {

@@ -8,17 +8,6 @@ import { readRunFiles, type RunFileCaps } from "./run-directory.js";
 import { givenFilesAfterRun, isRelativePath } from "./run-inputs.js";
 import { errorMessage } from "../../contract/error-message.js";
 
-/** How many UTF-16 code units (a string's length) UTF-8 bytes decode to. */
-function utf16Length(bytes: Uint8Array): number {
-  let units = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    // Each character's first byte counts once; a four-byte one is two units.
-    const byte = bytes[i]!;
-    if ((byte & 0xc0) !== 0x80) units += byte >= 0xf0 ? 2 : 1;
-  }
-  return units;
-}
-
 const descendants = (pid: number): number[] => [pid, ...childrenOf(pid).flatMap(descendants)];
 
 /** What the warm parent says about one run: where its pipes are, then how it ended. Numbers only. */
@@ -193,15 +182,11 @@ export class CpythonRun {
     this.streamsOpen++;
     const pipe = new Socket({ fd, readable: true, writable: false });
     const decoder = new StringDecoder("utf8");
-    const { cut } = this.collected;
-    pipe.on("data", (chunk: Buffer) => {
-      // Past the cap, what a flood writes is counted, not decoded: this process serves every run.
-      if (cut[stream] > 0) cut[stream] += utf16Length(chunk);
-      else this.collected.add(stream, decoder.write(chunk));
-    });
+    // Each chunk costs its own length: the kept text holds the start and the latest characters.
+    pipe.on("data", (chunk: Buffer) => this.collected.add(stream, decoder.write(chunk)));
     pipe.on("error", () => undefined);
     pipe.once("close", () => {
-      if (cut[stream] === 0) this.collected.add(stream, decoder.end());
+      this.collected.add(stream, decoder.end());
       this.streamsOpen--;
       void this.finishIfDone();
     });
@@ -233,7 +218,7 @@ export class CpythonRun {
     }
     const outOfMemory = cgroup?.outOfMemory() ?? false;
     cgroup?.release();
-    const { output, cut } = this.collected;
+    const output = this.collected.output();
     const note = (text: string) =>
       `${output.stderr}${output.stderr && !output.stderr.endsWith("\n") ? "\n" : ""}${text}\n`;
     // Stopped here (time, Stop) or for memory by the kernel: the program did not end by itself. A
@@ -250,7 +235,7 @@ export class CpythonRun {
       signal: stopped ? "SIGKILL" : this.exit.signal,
       wallTimeMs,
       timedOut: this.timedOut,
-      truncated: { ...cut },
+      truncated: this.collected.truncated(),
       ...files,
     });
   }

@@ -1,4 +1,5 @@
-import { truncateText } from "../../contract/truncate.js";
+import type { ExecuteCodeTruncation } from "../../contract/result.js";
+import { CappedText, firstChars, truncationOf } from "../../contract/truncate.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -31,8 +32,8 @@ export interface RunOutcome {
   signal: string | null;
   wallTimeMs: number;
   timedOut: boolean;
-  /** Characters cut from each stream past the executor's output cap. */
-  truncated?: { stdout: number; stderr: number };
+  /** What was cut from each stream past the executor's output cap (its start and end kept), and where. */
+  truncated?: ExecuteCodeTruncation;
   /** Files the run left in its working directory, figures included (engines that keep them). */
   files?: RunFileOutput[];
   /** Files left out past the caps on count and size. */
@@ -77,21 +78,28 @@ export function notify<A extends unknown[]>(listener: ((...args: A) => void) | u
 }
 
 /**
- * A run's output as the parent keeps it: each stream up to `limit`
- * characters, the rest cut and counted, each kept piece handed to `onOutput`.
+ * A run's output as the parent keeps it: each stream's start and its latest
+ * characters, `limit` in all (the kit's one policy, contract/truncate.ts),
+ * the middle counted. Pieces go on to `onOutput` until a stream has sent
+ * `limit` characters live; its last lines still come with the result.
  */
 export function collectOutput(limit: number, onOutput?: RunRequest["onOutput"]) {
-  const output = { stdout: "", stderr: "" };
-  const cut = { stdout: 0, stderr: 0 };
+  const kept = { stdout: new CappedText(limit), stderr: new CappedText(limit) };
+  const sent = { stdout: 0, stderr: 0 };
   return {
-    output,
-    cut,
     add(stream: OutputStream, text: string) {
-      const kept = truncateText(text, Math.max(0, limit - output[stream].length));
-      cut[stream] += kept.cut;
-      output[stream] += kept.text;
-      if (kept.text) notify(onOutput, stream, kept.text);
+      if (!text) return;
+      kept[stream].add(text);
+      const room = limit - sent[stream];
+      if (room <= 0) return;
+      const piece = text.length <= room ? text : firstChars(text, room);
+      sent[stream] += piece.length;
+      notify(onOutput, stream, piece);
     },
+    /** The kept text of each stream. */
+    output: () => ({ stdout: kept.stdout.text, stderr: kept.stderr.text }),
+    /** What was cut, and where, as a result says it. */
+    truncated: (): ExecuteCodeTruncation => truncationOf(kept.stdout.kept(), kept.stderr.kept()),
   };
 }
 

@@ -180,7 +180,8 @@ export class InterpreterProcess {
     const started = performance.now();
     notify(onStart);
     const { maxOutputChars, memoryLimitBytes } = this.limits;
-    const { output, cut, add } = collectOutput(maxOutputChars, onOutput);
+    const collected = collectOutput(maxOutputChars, onOutput);
+    const { add } = collected;
     let files: Pick<RunOutcome, "files" | "filesCut" | "filesRead" | "filesRemoved"> = {};
 
     return new Promise<RunOutcome>((resolve) => {
@@ -194,7 +195,7 @@ export class InterpreterProcess {
         stopListening();
         stopExit();
         this.kill();
-        const outcome = this.outcome(ending, output, cut, Math.round(performance.now() - started));
+        const outcome = this.outcome(ending, collected, Math.round(performance.now() - started));
         // Only a run that ended by itself gives its files, as in the CPython engine.
         resolve(ending.kind === "done" ? { ...outcome, ...files } : outcome);
       };
@@ -228,12 +229,9 @@ export class InterpreterProcess {
     });
   }
 
-  private outcome(
-    ending: Ending,
-    output: { stdout: string; stderr: string },
-    cut: { stdout: number; stderr: number },
-    elapsedMs: number,
-  ): RunOutcome {
+  private outcome(ending: Ending, collected: ReturnType<typeof collectOutput>, elapsedMs: number): RunOutcome {
+    const output = collected.output();
+    const cut = collected.truncated();
     const killed = { exitCode: null, signal: "SIGKILL", wallTimeMs: elapsedMs, timedOut: false };
     const note = (text: string) =>
       `${output.stderr}${output.stderr && !output.stderr.endsWith("\n") ? "\n" : ""}${text}\n`;
@@ -247,7 +245,12 @@ export class InterpreterProcess {
           signal: null,
           wallTimeMs,
           timedOut: false,
-          truncated: { stdout: cut.stdout + (truncated?.stdout ?? 0), stderr: cut.stderr + (truncated?.stderr ?? 0) },
+          // What the interpreter cut before sending (at the end of what it sent) counts too.
+          truncated: {
+            ...cut,
+            stdout: cut.stdout + (truncated?.stdout ?? 0),
+            stderr: cut.stderr + (truncated?.stderr ?? 0),
+          },
         };
       }
       case "timeout":

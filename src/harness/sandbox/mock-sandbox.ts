@@ -349,6 +349,11 @@ export function createMockSandbox(options: MockSandboxOptions) {
       time_limit_ms: maxRunMs,
       stdout_truncated: outcome.truncated?.stdout ?? 0,
       stderr_truncated: outcome.truncated?.stderr ?? 0,
+      // Where each cut is (the start and the end of a stream are kept) and how many lines it held.
+      ...(outcome.truncated?.at?.stdout !== undefined ? { stdout_truncated_at: outcome.truncated.at.stdout } : {}),
+      ...(outcome.truncated?.at?.stderr !== undefined ? { stderr_truncated_at: outcome.truncated.at.stderr } : {}),
+      ...(outcome.truncated?.lines?.stdout ? { stdout_truncated_lines: outcome.truncated.lines.stdout } : {}),
+      ...(outcome.truncated?.lines?.stderr ? { stderr_truncated_lines: outcome.truncated.lines.stderr } : {}),
       session_id: claims.jti,
       files: kept.entries,
       // Files the run left that are not in `files`: past the executor's caps, or with no room in the store.
