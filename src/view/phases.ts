@@ -31,10 +31,14 @@ export const PHASES = {
 export type ExecuteCodePhase = keyof typeof PHASES;
 
 /** A phase a call stays in: it has ended, one way or another. */
-export type EndedPhase = { [P in ExecuteCodePhase]: (typeof PHASES)[P]["ended"] extends true ? P : never }[ExecuteCodePhase];
+export type EndedPhase = {
+  [P in ExecuteCodePhase]: (typeof PHASES)[P]["ended"] extends true ? P : never;
+}[ExecuteCodePhase];
 
 /** Every phase, in the table's order. */
 export const EXECUTE_CODE_PHASES = Object.keys(PHASES) as readonly ExecuteCodePhase[];
 
 /** The phases a call stays in: it has ended, one way or another. */
-export const ENDED_PHASES: readonly EndedPhase[] = EXECUTE_CODE_PHASES.filter((phase): phase is EndedPhase => PHASES[phase].ended);
+export const ENDED_PHASES: readonly EndedPhase[] = EXECUTE_CODE_PHASES.filter(
+  (phase): phase is EndedPhase => PHASES[phase].ended,
+);
