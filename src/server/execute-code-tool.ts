@@ -80,15 +80,9 @@ export interface ExecuteCodeToolOptions {
    * then has both limits together.
    */
   queueTimeoutMs?: number;
-  /**
-   * Characters of stdout kept: half from its start, half from its end.
-   * @default 8 000
-   */
+  /** Characters of stdout kept, half from its start and half from its end; by default 8 000. */
   maxStdoutChars?: number;
-  /**
-   * Characters of stderr kept: half from its start, half from its end.
-   * @default 4 000
-   */
+  /** Characters of stderr kept, half from its start and half from its end; by default 4 000. */
   maxStderrChars?: number;
   /**
    * Flat cost reported through `onCost` for each execution that reached the sandbox.
