@@ -117,16 +117,30 @@ export function createChatHandler(options: ChatHandlerOptions) {
   // Signs approval requests so that an answer only approves the exact call that was shown.
   const approvalSecret = crypto.getRandomValues(new Uint8Array(32));
 
-  async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** The caller and the request's JSON body, `check`ed; null once a refusal has been sent. */
+  async function admitWithBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    check: (body: Record<string, unknown>) => void,
+  ): Promise<{ caller: { participantId: string | null }; body: Record<string, unknown> } | null> {
     const caller = await admit(req, res, options);
-    if (!caller) return;
-    let body: Record<string, unknown>;
+    if (!caller) return null;
     try {
-      body = await readJson(req);
-      if (!Array.isArray(body.messages)) throw badRequest("The request has no messages.");
+      const body = await readJson(req);
+      check(body);
+      return { caller, body };
     } catch (error) {
-      return sendJson(res, 400, { error: errorMessage(error) });
+      sendJson(res, 400, { error: errorMessage(error) });
+      return null;
     }
+  }
+
+  async function chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const request = await admitWithBody(req, res, (body) => {
+      if (!Array.isArray(body.messages)) throw badRequest("The request has no messages.");
+    });
+    if (!request) return;
+    const { caller, body } = request;
     const { messages, expiredToolCallIds } = expiry.expireStale(body.messages as UIMessage[]);
     const tools = gateCodeExecution(options.tools(req, caller), gateOptions(body));
     const result = streamText({
@@ -156,17 +170,14 @@ export function createChatHandler(options: ChatHandlerOptions) {
   }
 
   async function generate(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const caller = await admit(req, res, options);
-    if (!caller) return;
-    let body: Record<string, unknown>;
-    try {
-      body = await readJson(req);
+    const request = await admitWithBody(req, res, (body) => {
       if (typeof body.prompt !== "string" || !body.prompt) throw badRequest("The request has no prompt.");
       if (body.prompt.length > MAX_PROMPT_CHARS)
         throw badRequest(`The prompt is longer than ${MAX_PROMPT_CHARS} characters.`);
-    } catch (error) {
-      return sendJson(res, 400, { error: errorMessage(error) });
-    }
+    });
+    if (!request) return;
+    const { caller, body } = request;
+    const prompt = body.prompt as string;
     const gate = gateOptions(body);
     const asked = (["confirmCodeExecution", "confirmAllTools"] as const).filter((name) => gate[name]);
     if (asked.length && !gate.bypassPermissions) {
@@ -178,7 +189,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
     const result = await generateText({
       model: options.model,
       system: options.system,
-      prompt: body.prompt,
+      prompt,
       tools: options.tools(req, caller),
       stopWhen: stepCountIs(5),
       abortSignal: hangUpSignal(res),
