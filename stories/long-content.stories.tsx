@@ -138,6 +138,20 @@ export const CutAtTheEnd: Story = {
   },
 };
 
+/** A carriage return overwrote a line: the pane shows it as a terminal does, and what it overwrote on request. */
+export const OverwrittenOutput: Story = {
+  args: call("print('abc', end='\\r'); print('HIDDEN xyz')", {
+    result: completed({ stdout: "abc\rHIDDEN xyz\nprogress: 10%\rprogress: 100%\n" }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const pre = slot(root, "stdout")!.querySelector("pre")!;
+    await expect(pre.innerText).toBe("HIDDEN xyz\nprogress: 100%\n");
+    await userEvent.click(within(root).getByRole("button", { name: "Show what was overwritten" }));
+    await expect(pre.innerText).toBe("abc\u240dHIDDEN xyz\nprogress: 10%\u240dprogress: 100%\n");
+  },
+};
+
 export const UnicodeOutput: Story = {
   args: call("print('π ≈ 3.14159')", { result: completed({ stdout: unicodeOutput }) }),
   play: async ({ canvasElement }) => {

@@ -135,6 +135,29 @@ describe("ExecuteCodeCard: DOM contract", () => {
 });
 
 describe("ExecuteCodeCard: hostile output", () => {
+  it("shows a line a carriage return overwrote as a terminal does, and what it overwrote on request", async () => {
+    const { container } = render(
+      <ExecuteCodeCard {...call("print(s)", { result: completed({ stdout: "abc\rHIDDEN xyz\nok\n" }) })} />,
+    );
+    const pre = () => slot(container, "stdout")!.querySelector("pre")!;
+    expect(pre().textContent).toBe("HIDDEN xyz\nok\n");
+    // The model read "abc" too: the student can see it.
+    expect(slot(container, "overwritten")).toHaveTextContent("Later output wrote over some of this, as in a terminal.");
+    const reveal = screen.getByRole("button", { name: "Show what was overwritten" });
+    expect(reveal).toHaveAttribute("aria-pressed", "false");
+    await userEvent.setup().click(reveal);
+    expect(reveal).toHaveAttribute("aria-pressed", "true");
+    expect(pre().textContent).toBe("abc\u240dHIDDEN xyz\nok\n");
+  });
+
+  it("says nothing of carriage returns that overwrote only blanks, or ended a line (Windows' \\r\\n)", () => {
+    const { container } = render(
+      <ExecuteCodeCard {...call("print(s)", { result: completed({ stdout: "    \r100%\r\ndone\r\n" }) })} />,
+    );
+    expect(slot(container, "stdout")!.querySelector("pre")!.textContent).toBe("100%\ndone\n");
+    expect(slot(container, "overwritten")).toBeNull();
+  });
+
   it("shows HTML as text and creates no element from it", () => {
     const { container } = render(
       <ExecuteCodeCard {...call("print(html)", { result: completed({ stdout: htmlOutput, stderr: htmlOutput }) })} />,

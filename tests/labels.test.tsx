@@ -102,6 +102,8 @@ describe("labels", () => {
         }),
       });
     await show(seam(40));
+    // A carriage return overwrote a line: the toggle that shows what it overwrote.
+    await show(call("print(s)", { result: completed({ stdout: "abc\rHIDDEN xyz\n" }) }));
     await show(seam());
     await show(call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) }));
     // A run given the student's files and the chat's earlier variables, which wrote a table longer than the card shows.

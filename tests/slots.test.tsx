@@ -37,6 +37,7 @@ const extraStates: ExecuteCodeCardProps[] = [
   call("print(1)", {
     result: completed({ stdout: "start\nend\n", truncated: { stdout: 500, stderr: 0, at: { stdout: 6 } } }),
   }),
+  call("print(s)", { result: completed({ stdout: "abc\rHIDDEN xyz\n" }) }),
 ];
 
 function renderedSlots(): Set<string> {

@@ -41,6 +41,8 @@ export const germanLabels: ExecuteCodeLabels = {
       : total !== null
         ? `Zu sehen sind die ersten ${first} und die letzten ${last} von ${total} Zeilen von „${stream}“.`
         : `Zu sehen sind Anfang und Ende von „${stream}“; ${characters} Zeichen dazwischen wurden nicht behalten.`,
+  overwritten: "Spätere Ausgabe hat einen Teil davon überschrieben, wie im Terminal.",
+  showOverwritten: "Überschriebenes zeigen",
   notKeptLines: (count) => `⋯ ${count} Zeilen nicht behalten ⋯`,
   notKeptCharacters: (count) => `⋯ ${count} Zeichen nicht behalten ⋯`,
   exitCode: (code) => `Exit-Code ${code}`,

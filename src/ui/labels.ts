@@ -41,6 +41,10 @@ export interface ExecuteCodeLabels {
     last: string | null;
     total: string | null;
   }) => string;
+  /** Under a stream whose carriage returns overwrote text, as in a terminal. */
+  overwritten: string;
+  /** Shows each carriage return as ␍, and the text it overwrote (a toggle). */
+  showOverwritten: string;
   /** At the seam of a stream cut in its middle: what was not kept there. */
   notKeptLines: (count: string) => string;
   notKeptCharacters: (count: string) => string;
@@ -151,6 +155,8 @@ export const englishLabels: ExecuteCodeLabels = {
       : total !== null
         ? `Showing the first ${first} and the last ${last} of ${total} lines of ${stream}.`
         : `Showing the start and the end of ${stream}; ${characters} characters between them were not kept.`,
+  overwritten: "Later output wrote over some of this, as in a terminal.",
+  showOverwritten: "Show what was overwritten",
   notKeptLines: (count) => `⋯ ${count} lines not kept ⋯`,
   notKeptCharacters: (count) => `⋯ ${count} characters not kept ⋯`,
   exitCode: (code) => `exit ${code}`,

@@ -1,7 +1,8 @@
 "use client";
 
-import { useMemo, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { ansiStateAt } from "../view/ansi-state.js";
+import { hasOverwrittenText, showCarriageReturns } from "../view/carriage-returns.js";
 import { windowAroundSeam, windowOutput } from "../view/output-window.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import { formatCount } from "./format.js";
@@ -109,6 +110,10 @@ export function OutputPane({
     } as const;
   }, [showAll, cut, text, seam]);
   const lineCount = useMemo(() => lineCountOf(text), [text]);
+  // A terminal's view by default; what a carriage return overwrote is one press away (the model read it).
+  const overwritten = useMemo(() => hasOverwrittenText(text), [text]);
+  const [revealed, setRevealed] = useState(false);
+  const renderShown = (part: string) => render(revealed && overwritten ? showCarriageReturns(part) : part);
   const notice = useMemo(
     () =>
       truncatedChars > 0
@@ -134,11 +139,26 @@ export function OutputPane({
       copyText={() => stripAnsi(text)}
       data-tone={tone}
       footer={
-        notice && (
-          <p className="ecu-notice" data-slot={slotName("truncated")}>
-            {notice}
-          </p>
-        )
+        <>
+          {notice && (
+            <p className="ecu-notice" data-slot={slotName("truncated")}>
+              {notice}
+            </p>
+          )}
+          {overwritten && (
+            <p className="ecu-notice" data-slot={slotName("overwritten")}>
+              {labels.overwritten}{" "}
+              <button
+                type="button"
+                className="ecu-link-button"
+                aria-pressed={revealed}
+                onClick={() => setRevealed((now) => !now)}
+              >
+                {labels.showOverwritten}
+              </button>
+            </p>
+          )}
+        </>
       }
       {...props}
     >
@@ -152,10 +172,10 @@ export function OutputPane({
           data-live={live || undefined}
         >
           {shown.kind === "whole" ? (
-            render(shown.text)
+            renderShown(shown.text)
           ) : (
             <>
-              {render(shown.head)}
+              {renderShown(shown.head)}
               {shown.head && !shown.head.endsWith("\n") ? "\n" : null}
               {shown.hiddenChars > 0 && (
                 <span className="ecu-hidden-marker" data-slot={slotName("hidden")}>
@@ -172,7 +192,7 @@ export function OutputPane({
                 </span>
               )}
               {"\n"}
-              {render(shown.tail)}
+              {renderShown(shown.tail)}
             </>
           )}
         </ScrollingPre>

@@ -24,6 +24,7 @@ export const EXECUTE_CODE_SLOTS = [
   "no-output",
   "truncated",
   "cut",
+  "overwritten",
   "show-more",
   "hidden",
   "raw",
