@@ -95,7 +95,7 @@ export const Denied: Story = {
     const source = slot(root, "source")!;
     await expect(source).toHaveAttribute("data-not-run", "true");
     await expect(getComputedStyle(source).borderTopStyle).toBe("dashed");
-    await expect(within(source).getByRole("button", { name: "Show more (11 lines)" })).toBeVisible();
+    await expect(within(source).getByRole("button", { name: "Show 8 more lines" })).toBeVisible();
     const line = source.querySelector<HTMLElement>('[data-line="1"]')!.getBoundingClientRect().height;
     await expect(source.querySelector("pre")!.getBoundingClientRect().height).toBeLessThan(line * 5);
   },

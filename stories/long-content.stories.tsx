@@ -55,7 +55,7 @@ export const LongOutput: Story = {
     // Folded: a dozen lines show, the rest scrolls, and the one control sits under the pane.
     await expect(visibleLines(body)).toBeLessThan(14);
     await expect(body.scrollHeight).toBeGreaterThan(body.clientHeight * 5);
-    const more = within(pane).getByRole("button", { name: "Show more (200 lines)" });
+    const more = within(pane).getByRole("button", { name: "Show 188 more lines" });
     await expect(more).toHaveAttribute("aria-expanded", "false");
     await expect(more.getBoundingClientRect().top).toBeGreaterThanOrEqual(body.getBoundingClientRect().bottom - 1);
   },
@@ -68,7 +68,7 @@ export const LongOutputShownMore: Story = {
     const pane = slot(root, "stdout")!;
     const body = pane.querySelector("pre")!;
     const folded = body.clientHeight;
-    await userEvent.click(within(pane).getByRole("button", { name: "Show more (200 lines)" }));
+    await userEvent.click(within(pane).getByRole("button", { name: "Show 188 more lines" }));
     await expect(within(pane).getByRole("button", { name: "Show less" })).toHaveAttribute("aria-expanded", "true");
     // Taller, but bounded: the card never outgrows the chat column's view.
     await expect(body.clientHeight).toBeGreaterThan(folded * 1.5);
@@ -138,6 +138,21 @@ export const CutAtTheEnd: Story = {
   },
 };
 
+/** Code that did not run folds to three lines: it fades at the fold, and the control says how many lines it adds. */
+export const FoldedCodeFades: Story = {
+  args: call(Array.from({ length: 12 }, (_, i) => `step_${i} = ${i} * 2`).join("\n"), {
+    approval: { id: "a", approved: false, reason: "Try it yourself first." },
+  }),
+  play: async ({ canvasElement }) => {
+    const source = slot(card(canvasElement), "source")!;
+    const pre = source.querySelector("pre")!;
+    // A fold, not a line sliced through: the code fades out where it is cut.
+    await expect(getComputedStyle(pre).maskImage).toContain("linear-gradient");
+    await userEvent.click(within(source).getByRole("button", { name: "Show 9 more lines" }));
+    await expect(getComputedStyle(pre).maskImage).toBe("none");
+  },
+};
+
 /** A carriage return overwrote a line: the pane shows it as a terminal does, and what it overwrote on request. */
 export const OverwrittenOutput: Story = {
   args: call("print('abc', end='\\r'); print('HIDDEN xyz')", {
@@ -178,11 +193,11 @@ export const LargeProgram: Story = {
     await highlighted(root);
     // Selected and copied text keeps one line break per line across the blocks of lines.
     await expect(source.querySelector("code")!.innerText.replace(/\n$/, "")).toBe(largeProgram());
-    // Folded to 16 lines; "Show more" opens it to a bounded height that scrolls.
+    // Folded to 16 lines; "Show N more lines" opens it to a bounded height that scrolls.
     const body = source.querySelector("pre")!;
     await expect(Math.round(visibleLines(body))).toBeLessThanOrEqual(17);
     const folded = body.clientHeight;
-    await userEvent.click(within(source).getByRole("button", { name: /^Show more/ }));
+    await userEvent.click(within(source).getByRole("button", { name: /^Show [\d,]+ more lines$/ }));
     await expect(body.clientHeight).toBeGreaterThan(folded * 1.5);
     await expect(body.clientHeight).toBeLessThanOrEqual(Math.min(window.innerHeight * 0.7, 640) + 1);
     await expect(root.getBoundingClientRect().height).toBeLessThan(900);

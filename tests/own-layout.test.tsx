@@ -29,7 +29,7 @@ describe("a card of your own layout (examples/own-layout.tsx)", () => {
     // The output starts open (stdoutProps), the program folded until asked (showCode).
     expect(within(output).getByRole("button", { name: "Show less" })).toBeVisible();
     const program = screen.getByRole("group", { name: "Code" });
-    await user.click(within(program).getByRole("button", { name: "Show more (20 lines)" }));
+    await user.click(within(program).getByRole("button", { name: "Show 4 more lines" }));
     expect(within(program).getByRole("button", { name: "Show less" })).toBeVisible();
 
     await user.click(screen.getByRole("button", { name: "Hide the program and its output" }));

@@ -174,6 +174,6 @@ describe("ExecuteCodeCard: the program Python runs", () => {
     const code = Array.from({ length: 20 }, (_, i) => `x${i} = ${i}`).join("\r");
     const { container } = render(<ExecuteCodeCard {...call(code, { status: running })} />);
     expect(slot(container, "gutter").textContent?.split("\n")).toHaveLength(20);
-    expect(within(slot(container, "source")).getByRole("button", { name: "Show more (20 lines)" })).toBeVisible();
+    expect(within(slot(container, "source")).getByRole("button", { name: "Show 4 more lines" })).toBeVisible();
   });
 });

@@ -28,7 +28,7 @@ export const germanLabels: ExecuteCodeLabels = {
   noOutput: "Das Programm hat nichts ausgegeben.",
   copy: (what) => `${what} kopieren`,
   copied: "Kopiert",
-  showMore: (lines) => `Mehr zeigen (${lines} Zeilen)`,
+  showMore: (lines, count) => (count === 1 ? "1 weitere Zeile zeigen" : `${lines} weitere Zeilen zeigen`),
   showLess: "Weniger zeigen",
   collapseCard: "Programm und Ausgabe ausblenden",
   expandCard: "Programm und Ausgabe zeigen",

@@ -20,8 +20,8 @@ export interface ExecuteCodeLabels {
   noOutput: string;
   copy: (what: string) => string;
   copied: string;
-  /** The control under a long pane. */
-  showMore: (lines: string) => string;
+  /** The control under a long pane: how many more lines it shows (`count`, formatted as `lines`). */
+  showMore: (lines: string, count: number) => string;
   showLess: string;
   /** The control that folds the card down to its header. */
   collapseCard: string;
@@ -142,7 +142,7 @@ export const englishLabels: ExecuteCodeLabels = {
   noOutput: "The program printed nothing.",
   copy: (what) => `Copy ${what.toLowerCase()}`,
   copied: "Copied",
-  showMore: (lines) => `Show more (${lines} lines)`,
+  showMore: (lines, count) => (count === 1 ? "Show 1 more line" : `Show ${lines} more lines`),
   showLess: "Show less",
   collapseCard: "Hide the program and its output",
   expandCard: "Show the program and its output",

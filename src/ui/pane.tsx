@@ -82,7 +82,11 @@ export function Pane({
           aria-controls={bodyId}
           onClick={() => onOpenChange(!open)}
         >
-          {open ? labels.showLess : windowed ? labels.showAll : labels.showMore(formatCount(lineCount, labels.numbers))}
+          {open
+            ? labels.showLess
+            : windowed
+              ? labels.showAll
+              : labels.showMore(formatCount(lineCount - foldedLines, labels.numbers), lineCount - foldedLines)}
         </button>
       )}
     </section>
