@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeCard, executeCodeCards } from "../src/testing";
-import { at, python, send } from "./helpers";
+import { at, openSettings, python, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
 async function askFor(page: Page, port: number, code: string) {
   await page.goto(at(port));
-  await page.getByRole("checkbox", { name: "Ask before running code" }).check();
+  await (await openSettings(page)).getByRole("checkbox", { name: "Ask before running code" }).check();
   await send(page, python(code));
   const card = executeCodeCard(page);
   await card.waitForPhase("awaiting-approval");

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeCard, executeCodeCards, executeCodePart } from "../src/testing";
-import { at, python, recordPhases, send } from "./helpers";
+import { at, openSettings, python, recordPhases, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
 const chatId = (page: Page) => page.locator(".demo-thread").getAttribute("data-chat-id") as Promise<string>;
@@ -24,7 +24,7 @@ async function fromPage(page: Page, path: string, body?: unknown) {
 
 async function browserMode(page: Page, port: number) {
   await page.goto(at(port));
-  await page.getByRole("radio", { name: "in this browser" }).check();
+  await (await openSettings(page)).getByRole("radio", { name: "in this browser" }).check();
   await expect(page.locator('.demo-thread[data-run-where="browser"]')).toBeVisible();
 }
 
@@ -124,7 +124,7 @@ test.describe("run in this browser", () => {
 
   test("with Ask before running code, the card waits for Run, then runs the program in the page", async ({ page }) => {
     await browserMode(page, PORTS.main);
-    await page.getByRole("checkbox", { name: "Ask before running code" }).check();
+    await (await openSettings(page)).getByRole("checkbox", { name: "Ask before running code" }).check();
     await send(page, python('print("asked first")'));
     const card = executeCodeCard(page);
     await card.waitForPhase("awaiting-approval");
@@ -179,7 +179,7 @@ test.describe("run in this browser", () => {
   test("two tabs, one call: the first answer wins and the other tab shows it", async ({ context }) => {
     const first = await context.newPage();
     await browserMode(first, PORTS.main);
-    await first.getByRole("checkbox", { name: "Ask before running code" }).check();
+    await (await openSettings(first)).getByRole("checkbox", { name: "Ask before running code" }).check();
     await send(first, python("import random\nprint(random.random())"));
     await executeCodeCard(first).waitForPhase("awaiting-approval");
 

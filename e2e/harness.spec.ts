@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { EXECUTE_CODE_CARD, executeCodeCard, executeCodeCards, executeCodePart } from "../src/testing";
-import { at, python, recordPhases, send } from "./helpers";
+import { at, openSettings, python, recordPhases, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
 test.describe("the harness demo, as a person uses it", () => {
@@ -335,14 +335,14 @@ test.describe("the harness demo, as a person uses it", () => {
     await other.close();
   });
 
-  test("the dark switch darkens the cards", async ({ page }) => {
+  test("the dark scheme, picked in the settings, darkens the cards", async ({ page }) => {
     await page.goto(at(PORTS.main));
     await page.getByRole("button", { name: "Add up the numbers from 1 to 100" }).click();
     const card = executeCodeCard(page);
     await card.waitForPhase("succeeded");
     const background = () => card.root.evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(await background()).toBe("rgb(255, 255, 255)");
-    await page.getByRole("checkbox", { name: "Dark theme" }).check();
+    await (await openSettings(page)).getByRole("combobox", { name: "Colour scheme" }).selectOption("Dark");
     expect(await background()).toBe("rgb(13, 17, 23)");
   });
 

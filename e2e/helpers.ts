@@ -34,3 +34,10 @@ export async function recordPhases(page: Page) {
   }, EXECUTE_CODE_CARD);
   return () => page.evaluate(() => (window as unknown as { phases: string[] }).phases);
 }
+
+/** Opens the demo's settings (colour scheme, Ask before running code, where code runs) from its header, if closed. */
+export async function openSettings(page: Page) {
+  const settings = page.getByRole("group", { name: "Settings" });
+  if (!(await settings.isVisible())) await page.getByRole("button", { name: "Settings" }).click();
+  return settings;
+}

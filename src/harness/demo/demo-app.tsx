@@ -31,7 +31,9 @@ import { configs } from "./run-where.js";
 import { useDemoChat } from "./use-demo-chat.js";
 import { errorMessage } from "../../contract/error-message.js";
 
-const THEME_KEY = "demo-theme";
+// The student's pick of colour scheme; none: the system's. (The old key held "light" for everyone.)
+const SCHEME_KEY = "demo-color-scheme";
+localStorage.removeItem("demo-theme");
 const FILE_KINDS = STUDENT_FILE_EXTENSIONS.join(", ");
 const PHONE = window.matchMedia("(max-width: 640px)");
 
@@ -46,15 +48,28 @@ function usePhone(): boolean {
   );
 }
 
-type Theme = "light" | "dark";
+type Scheme = "system" | "light" | "dark";
 
-function useTheme(): [Theme, (theme: Theme) => void] {
-  const [theme, setTheme] = useState<Theme>(() => (localStorage.getItem(THEME_KEY) === "dark" ? "dark" : "light"));
+/**
+ * The page's colour scheme: the system's (`prefers-color-scheme`, in the
+ * page's CSS and the card's) until the student picks one, which stays. A
+ * pick sets `data-theme` on the page, which the card follows too.
+ */
+function useScheme(): [Scheme, (scheme: Scheme) => void] {
+  const [scheme, setScheme] = useState<Scheme>(() => {
+    const saved = localStorage.getItem(SCHEME_KEY);
+    return saved === "light" || saved === "dark" ? saved : "system";
+  });
   useEffect(() => {
-    document.documentElement.dataset.theme = theme;
-    localStorage.setItem(THEME_KEY, theme);
-  }, [theme]);
-  return [theme, setTheme];
+    if (scheme === "system") {
+      delete document.documentElement.dataset.theme;
+      localStorage.removeItem(SCHEME_KEY);
+    } else {
+      document.documentElement.dataset.theme = scheme;
+      localStorage.setItem(SCHEME_KEY, scheme);
+    }
+  }, [scheme]);
+  return [scheme, setScheme];
 }
 
 function ExamplePrompts() {
@@ -188,7 +203,7 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
 }
 
 export function DemoApp() {
-  const [theme, setTheme] = useTheme();
+  const [scheme, setScheme] = useScheme();
   const [ask, setAsk] = useState(askBeforeRunning.current);
   const [demoChat, setDemoChat] = useState<DemoChat | null>(null);
   // The choice shows at once; the chat for it follows.
@@ -238,41 +253,10 @@ export function DemoApp() {
   };
   return (
     <div className="demo">
+      {/* One line at any width: the settings open from it. */}
       <header className="demo-header">
         <h1>execute-code-ui</h1>
         <p>{model ? `${model}, with` : "A scripted tutor with"} a real Python sandbox on this machine.</p>
-        <label className="demo-switch">
-          <input
-            type="checkbox"
-            checked={theme === "dark"}
-            onChange={(event) => setTheme(event.target.checked ? "dark" : "light")}
-          />
-          Dark theme
-        </label>
-        <label className="demo-switch">
-          <input type="checkbox" checked={ask} onChange={(event) => setAsk(event.target.checked)} />
-          Ask before running code
-        </label>
-        <fieldset className="demo-switch demo-run-where">
-          <legend>Run code</legend>
-          {(
-            [
-              ["server", "on the server sandbox"],
-              ["browser", "in this browser"],
-            ] as const
-          ).map(([value, label]) => (
-            <label key={value} className="demo-switch">
-              <input
-                type="radio"
-                name="run-where"
-                value={value}
-                checked={(chosen ?? demoChat?.runWhere) === value}
-                onChange={() => startChat(value)}
-              />
-              {label}
-            </label>
-          ))}
-        </fieldset>
         <button
           type="button"
           className="demo-send"
@@ -281,6 +265,43 @@ export function DemoApp() {
         >
           New chat
         </button>
+        <button type="button" className="demo-send" popoverTarget="demo-settings">
+          Settings
+        </button>
+        <div id="demo-settings" className="demo-settings" popover="auto" role="group" aria-label="Settings">
+          <label className="demo-switch">
+            Colour scheme
+            <select value={scheme} onChange={(event) => setScheme(event.target.value as Scheme)}>
+              <option value="system">As the system</option>
+              <option value="light">Light</option>
+              <option value="dark">Dark</option>
+            </select>
+          </label>
+          <label className="demo-switch">
+            <input type="checkbox" checked={ask} onChange={(event) => setAsk(event.target.checked)} />
+            Ask before running code
+          </label>
+          <fieldset className="demo-switch demo-run-where">
+            <legend>Run code</legend>
+            {(
+              [
+                ["server", "on the server sandbox"],
+                ["browser", "in this browser"],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value} className="demo-switch">
+                <input
+                  type="radio"
+                  name="run-where"
+                  value={value}
+                  checked={(chosen ?? demoChat?.runWhere) === value}
+                  onChange={() => startChat(value)}
+                />
+                {label}
+              </label>
+            ))}
+          </fieldset>
+        </div>
       </header>
       <ChatList current={demoChat?.id} refresh={listRefresh} onOpen={(id) => void openChosen(id)} />
       {failure && <p role="alert">{failure}</p>}

@@ -1,0 +1,68 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { executeCodeCard } from "../src/testing";
+import { at, openSettings } from "./helpers";
+import { PORTS } from "./playwright.config";
+
+// The demo page as a student sees it: its scheme, its header and composer, and how the thread follows a run.
+
+const DARK_PAGE = "rgb(1, 4, 9)";
+const LIGHT_PAGE = "rgb(255, 255, 255)";
+const DARK_CARD = "rgb(13, 17, 23)";
+const LIGHT_CARD = "rgb(255, 255, 255)";
+
+const backgroundOf = (locator: Locator) => locator.evaluate((el) => getComputedStyle(el).backgroundColor);
+const pageBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+const heightOf = async (locator: Locator) => (await locator.boundingBox())!.height;
+
+test.describe("the demo page", () => {
+  test("follows the system's dark scheme, page and card, until the student picks one; the pick stays", async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto(at(PORTS.main));
+    await page.getByRole("button", { name: "Add up the numbers from 1 to 100" }).click();
+    const card = executeCodeCard(page);
+    await card.waitForPhase("succeeded");
+    expect(await pageBackground(page)).toBe(DARK_PAGE);
+    expect(await backgroundOf(card.root)).toBe(DARK_CARD);
+    await expect((await openSettings(page)).getByRole("combobox", { name: "Colour scheme" })).toHaveValue("system");
+
+    // The student picks light: it wins over the system's dark, after a reload too.
+    await (await openSettings(page)).getByRole("combobox", { name: "Colour scheme" }).selectOption("Light");
+    expect(await pageBackground(page)).toBe(LIGHT_PAGE);
+    expect(await backgroundOf(card.root)).toBe(LIGHT_CARD);
+    await page.reload();
+    await executeCodeCard(page).waitForPhase("succeeded");
+    expect(await pageBackground(page)).toBe(LIGHT_PAGE);
+    expect(await backgroundOf(executeCodeCard(page).root)).toBe(LIGHT_CARD);
+
+    // Back to the system's: dark again, and it follows the system as it changes.
+    await (await openSettings(page)).getByRole("combobox", { name: "Colour scheme" }).selectOption("As the system");
+    expect(await backgroundOf(executeCodeCard(page).root)).toBe(DARK_CARD);
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(await pageBackground(page)).toBe(LIGHT_PAGE);
+    expect(await backgroundOf(executeCodeCard(page).root)).toBe(LIGHT_CARD);
+  });
+
+  test("the header is one line at any width, and the settings open from it", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    const header = page.locator(".demo-header");
+    // One line: every part of the header shown shares one band of height.
+    const oneLine = () =>
+      header.evaluate((el) => {
+        const parts = [...el.children].map((child) => child.getBoundingClientRect()).filter((box) => box.height > 0);
+        return Math.max(...parts.map((box) => box.top)) < Math.min(...parts.map((box) => box.bottom));
+      });
+    for (const width of [1280, 900, 640, 375, 320]) {
+      await page.setViewportSize({ width, height: 720 });
+      expect(await oneLine(), `the header at ${width} px`).toBe(true);
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    expect(await heightOf(header)).toBeLessThan(60);
+    const settings = await openSettings(page);
+    await expect(settings.getByRole("checkbox", { name: "Ask before running code" })).toBeVisible();
+    await expect(settings.getByRole("radio", { name: "on the server sandbox" })).toBeChecked();
+    await page.keyboard.press("Escape");
+    await expect(settings).toBeHidden();
+  });
+});
