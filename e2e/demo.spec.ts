@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { executeCodeCard } from "../src/testing";
-import { at, openSettings } from "./helpers";
+import { at, openSettings, python, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
 // The demo page as a student sees it: its scheme, its header and composer, and how the thread follows a run.
@@ -42,6 +42,29 @@ test.describe("the demo page", () => {
     await page.emulateMedia({ colorScheme: "light" });
     expect(await pageBackground(page)).toBe(LIGHT_PAGE);
     expect(await backgroundOf(executeCodeCard(page).root)).toBe(LIGHT_CARD);
+  });
+
+  test("Jump to latest is solid over the thread, light and dark", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(at(PORTS.main));
+    for (let i = 0; i < 2; i++) {
+      await send(page, python(`for n in range(40):\n    print("run ${i}", n)`));
+      expect(await executeCodeCard(page, i).waitForEnd()).toBe("succeeded");
+    }
+    await page.getByRole("log", { name: "Conversation" }).evaluate((log) => log.scrollTo({ top: 0 }));
+    const jump = page.getByRole("button", { name: "Jump to latest ↓" });
+    await expect(jump).toBeVisible();
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const [background, color] = await jump.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return [style.backgroundColor, style.color];
+      });
+      // rgb(), not rgba(): nothing of the text below shows through.
+      expect(background, scheme).toMatch(/^rgb\(/);
+      expect(background, scheme).not.toBe(color);
+      expect(background, scheme).toBe(scheme === "dark" ? "rgb(21, 27, 35)" : "rgb(255, 255, 255)");
+    }
   });
 
   test("the header is one line at any width, and the settings open from it", async ({ page }) => {
