@@ -67,6 +67,21 @@ test.describe("the demo page", () => {
     }
   });
 
+  test("the example prompts show in an empty chat only", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    const examples = page.getByRole("list", { name: "Example prompts" });
+    await expect(examples).toBeVisible();
+    await page.getByRole("button", { name: "Add up the numbers from 1 to 100" }).click();
+    await expect(examples).toHaveCount(0);
+    await executeCodeCard(page).waitForPhase("succeeded");
+    await expect(examples).toHaveCount(0);
+    await page.reload();
+    await executeCodeCard(page).waitForPhase("succeeded");
+    await expect(examples).toHaveCount(0);
+    await page.getByRole("button", { name: "New chat" }).click();
+    await expect(examples).toBeVisible();
+  });
+
   test("the header is one line at any width, and the settings open from it", async ({ page }) => {
     await page.goto(at(PORTS.main));
     const header = page.locator(".demo-header");

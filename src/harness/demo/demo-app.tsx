@@ -183,12 +183,13 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
       <ThreadPrimitive.Root className="demo-thread" data-chat-id={demoChat.id} data-run-where={demoChat.runWhere}>
         {/* A log: what is added (the assistant's replies) is read out politely. */}
         <ThreadPrimitive.Viewport className="demo-viewport" role="log" aria-label="Conversation">
+          {/* The examples start a chat: once it has a message, the thread has the room. */}
           <AuiIf condition={(state) => state.thread.isEmpty}>
             <p className="demo-hint">
               Type a <code>```python</code> block and it runs exactly as written, or pick an example:
             </p>
+            <ExamplePrompts />
           </AuiIf>
-          <ExamplePrompts />
           <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
           {refusal && <ChatError message={refusal} />}
           {/* Shown only while the reader is above the end; the thread follows new output once they are back there. */}
