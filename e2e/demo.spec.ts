@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { executeCodeCard } from "../src/testing";
+import { EXECUTE_CODE_CARD, executeCodeCard } from "../src/testing";
 import { at, openSettings, python, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
@@ -80,6 +80,35 @@ test.describe("the demo page", () => {
     await expect(examples).toHaveCount(0);
     await page.getByRole("button", { name: "New chat" }).click();
     await expect(examples).toBeVisible();
+  });
+
+  test("no typing dot sits under a card while it runs: the card shows its own progress", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    // Every moment a message holds a card that is being written or runs and, after it, the runtime's typing dot.
+    // (The dot at the end of the model's streaming reply, once the program ended, is the reply's own.)
+    await page.evaluate((cardSelector) => {
+      const seen: string[] = [];
+      (window as unknown as { dots: string[] }).dots = seen;
+      new MutationObserver(() => {
+        for (const message of document.querySelectorAll(".demo-message")) {
+          const card = message.querySelector(cardSelector);
+          const phase = card?.getAttribute("data-phase");
+          if (phase !== "writing" && phase !== "running") continue;
+          let after = card?.nextElementSibling ?? null;
+          while (after) {
+            if (after.textContent?.includes("●")) seen.push(phase);
+            after = after.nextElementSibling;
+          }
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    }, EXECUTE_CODE_CARD);
+    // The demo's tick program, with shorter pauses: this instance stops runs after 3 s.
+    await send(page, python('import time\nfor i in range(3):\n    print("tick", i, flush=True)\n    time.sleep(0.5)'));
+    const card = executeCodeCard(page);
+    await card.waitForOutput("stdout", "tick 1");
+    expect(await card.root.getAttribute("data-phase")).toBe("running");
+    await card.waitForPhase("succeeded");
+    expect(await page.evaluate(() => (window as unknown as { dots: string[] }).dots)).toEqual([]);
   });
 
   test("the header is one line at any width, and the settings open from it", async ({ page }) => {

@@ -94,7 +94,8 @@ function Message({ role }: { role: string }) {
   return (
     <MessagePrimitive.Root className="demo-message" data-role={role}>
       {role === "user" && <ExecuteCodeMessageAttachments />}
-      <MessagePrimitive.Parts />
+      {/* No typing dot after a card: the card shows its own progress. */}
+      <MessagePrimitive.Parts unstable_showEmptyOnNonTextEnd={false} />
     </MessagePrimitive.Root>
   );
 }
