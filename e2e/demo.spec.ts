@@ -82,6 +82,40 @@ test.describe("the demo page", () => {
     await expect(examples).toBeVisible();
   });
 
+  test("the desktop composer is one line, grows with the message up to a cap, and keeps its height over a send", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(at(PORTS.main));
+    const box = page.getByRole("textbox", { name: "Message" });
+    const composer = page.locator(".demo-composer");
+    const lineHeight = await box.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+    expect(await heightOf(box)).toBeLessThan(lineHeight * 2);
+    const oneLine = await heightOf(composer);
+
+    // It grows with a long message, up to a cap that leaves the thread most of the screen.
+    await box.fill(python(Array.from({ length: 30 }, (_, i) => `print(${i})`).join("\n")));
+    expect(await heightOf(box)).toBeGreaterThan(lineHeight * 4);
+    expect(await heightOf(box)).toBeLessThan(800 / 2.5);
+    await box.fill("");
+    expect(Math.abs((await heightOf(composer)) - oneLine)).toBeLessThan(1);
+
+    // A one-line message: the composer's height stays the same as it is typed, sent and answered.
+    await page.evaluate(() => {
+      const heights: number[] = [];
+      (window as unknown as { composerHeights: number[] }).composerHeights = heights;
+      const composer = document.querySelector(".demo-composer")!;
+      new ResizeObserver(() => heights.push(composer.getBoundingClientRect().height)).observe(composer);
+    });
+    await send(page, "Add up the numbers from 1 to 100");
+    await executeCodeCard(page).waitForPhase("succeeded");
+    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+    expect(Math.abs((await heightOf(composer)) - oneLine)).toBeLessThan(1);
+    const heights = await page.evaluate(() => (window as unknown as { composerHeights: number[] }).composerHeights);
+    expect(heights.length).toBeGreaterThan(0);
+    for (const height of heights) expect(Math.abs(height - oneLine)).toBeLessThan(1);
+  });
+
   test("no typing dot sits under a card while it runs: the card shows its own progress", async ({ page }) => {
     await page.goto(at(PORTS.main));
     // Every moment a message holds a card that is being written or runs and, after it, the runtime's typing dot.

@@ -132,14 +132,11 @@ function Composer({ phone, runWhere }: { phone: boolean; runWhere: RunWhere }) {
         <ComposerPrimitive.Input
           aria-label="Message"
           aria-describedby="demo-composer-hint"
-          // The textarea grows with its placeholder: on a phone, one line of it, and a cap on how far a long program grows it.
-          placeholder={
-            phone
-              ? "Ask, or paste a ```python block"
-              : "Ask something, or paste a program:\n```python\nprint(2 ** 100)\n```"
-          }
+          // One line, as empty and after a send; it grows with the message up to a cap, so the thread keeps the screen.
+          placeholder={phone ? "Ask, or paste code" : "Ask something, or paste a ```python block"}
           submitMode="enter"
-          maxRows={phone ? 6 : 16}
+          minRows={1}
+          maxRows={phone ? 6 : 12}
         />
         <p id="demo-composer-hint" className="demo-composer-hint">
           Enter sends · Shift+Enter adds a line
@@ -154,8 +151,10 @@ function Composer({ phone, runWhere }: { phone: boolean; runWhere: RunWhere }) {
           className="demo-send demo-attach"
           disabled={runWhere !== "server"}
           aria-describedby="demo-files-hint"
+          // On a phone the word is shorter, so the message keeps one line.
+          aria-label={phone ? "Attach files" : undefined}
         >
-          Attach files
+          {phone ? "Attach" : "Attach files"}
         </ComposerPrimitive.AddAttachment>
         <AuiIf condition={(state) => !state.thread.isRunning}>
           <ComposerPrimitive.Send className="demo-send" disabled={filesNotReady}>
