@@ -14,6 +14,22 @@ const backgroundOf = (locator: Locator) => locator.evaluate((el) => getComputedS
 const pageBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 const heightOf = async (locator: Locator) => (await locator.boundingBox())!.height;
 
+/** A program of 12 lines that prints 120 lines as it goes: more than the thread shows. */
+const LONG_PRINTER = [
+  "import time",
+  "total = 0",
+  "for n in range(120):",
+  "    total += n",
+  '    print("line", n, "total", total, flush=True)',
+  "    if n % 20 == 0:",
+  "        time.sleep(0.05)",
+  'print("done")',
+  'print("sum", total)',
+  'print("mean", total / 120)',
+  'print("last", n)',
+  'print("end")',
+].join("\n");
+
 test.describe("the demo page", () => {
   test("follows the system's dark scheme, page and card, until the student picks one; the pick stays", async ({
     page,
@@ -165,5 +181,43 @@ test.describe("the demo page", () => {
     await expect(settings.getByRole("radio", { name: "on the server sandbox" })).toBeChecked();
     await page.keyboard.press("Escape");
     await expect(settings).toBeHidden();
+  });
+
+  test("at 1280 × 720, following a long run keeps the newest card's header below the demo's header", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(at(PORTS.main));
+
+    // Each frame: how far the newest card's top is below the header's bottom (negative: under it).
+    await page.evaluate((cardSelector) => {
+      const gaps: number[] = [];
+      (window as unknown as { gaps: number[] }).gaps = gaps;
+      const header = document.querySelector(".demo-header")!;
+      const sample = () => {
+        const cards = document.querySelectorAll(cardSelector);
+        const card = cards[cards.length - 1];
+        if (card) gaps.push(card.getBoundingClientRect().top - header.getBoundingClientRect().bottom);
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    }, EXECUTE_CODE_CARD);
+    await send(page, python(LONG_PRINTER));
+    const card = executeCodeCard(page);
+    await card.waitForOutput("stdout", "line 60");
+    expect(await card.waitForEnd()).toBe("succeeded");
+    await expect(page.getByText("The program finished with exit code 0.")).toBeAttached();
+    const gaps = await page.evaluate(() => (window as unknown as { gaps: number[] }).gaps);
+    expect(gaps.length).toBeGreaterThan(10);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(0);
+    // The thread did follow: the card is as high as it may go, its title, phase and exit in view.
+    expect(gaps.at(-1)).toBeLessThan(40);
+    await expect(card.title).toBeInViewport();
+    await expect(card.status).toBeInViewport();
+    // The output goes on below the window: Jump to latest shows the rest, and the header still stays clear.
+    const jump = page.getByRole("button", { name: "Jump to latest ↓" });
+    await expect(jump).toBeVisible();
+    await jump.click();
+    await expect(jump).toBeHidden();
   });
 });

@@ -27,6 +27,7 @@ import {
   type RunWhere,
 } from "./demo-chats.js";
 import { DEMO_PROMPTS } from "./prompts.js";
+import { useFollowNewest } from "./follow-newest.js";
 import { configs } from "./run-where.js";
 import { useDemoChat } from "./use-demo-chat.js";
 import { errorMessage } from "../../contract/error-message.js";
@@ -173,6 +174,9 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
   const { chat, refusal } = useDemoChat(demoChat);
   const phone = usePhone();
   const runtime = useAISDKRuntime(chat, { adapters: { attachments: attachmentsFor[demoChat.runWhere] } });
+  const viewport = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  useFollowNewest(viewport, content);
   // The list names a chat after its first message: read it again once a run has ended.
   const settled = chat.status === "ready" || chat.status === "error";
   useEffect(() => {
@@ -182,16 +186,27 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
     <AssistantRuntimeProvider runtime={runtime} config={configs[demoChat.runWhere]}>
       <ThreadPrimitive.Root className="demo-thread" data-chat-id={demoChat.id} data-run-where={demoChat.runWhere}>
         {/* A log: what is added (the assistant's replies) is read out politely. */}
-        <ThreadPrimitive.Viewport className="demo-viewport" role="log" aria-label="Conversation">
-          {/* The examples start a chat: once it has a message, the thread has the room. */}
-          <AuiIf condition={(state) => state.thread.isEmpty}>
-            <p className="demo-hint">
-              Type a <code>```python</code> block and it runs exactly as written, or pick an example:
-            </p>
-            <ExamplePrompts />
-          </AuiIf>
-          <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
-          {refusal && <ChatError message={refusal} />}
+        {/* The thread follows new output itself (useFollowNewest), never past the newest card's top. */}
+        <ThreadPrimitive.Viewport
+          ref={viewport}
+          className="demo-viewport"
+          role="log"
+          aria-label="Conversation"
+          autoScroll={false}
+          scrollToBottomOnRunStart={false}
+          scrollToBottomOnInitialize={false}
+        >
+          <div ref={content} className="demo-thread-content">
+            {/* The examples start a chat: once it has a message, the thread has the room. */}
+            <AuiIf condition={(state) => state.thread.isEmpty}>
+              <p className="demo-hint">
+                Type a <code>```python</code> block and it runs exactly as written, or pick an example:
+              </p>
+              <ExamplePrompts />
+            </AuiIf>
+            <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
+            {refusal && <ChatError message={refusal} />}
+          </div>
           {/* Shown only while the reader is above the end; the thread follows new output once they are back there. */}
           <ThreadPrimitive.ScrollToBottom className="demo-send demo-jump">
             Jump to latest ↓

@@ -1,0 +1,81 @@
+// The thread follows new output, but never past the top of the newest card:
+// its title, phase and Stop stay in view while it prints.
+import { type RefObject, useEffect } from "react";
+import { EXECUTE_CODE_CARD } from "../../testing/selectors.js";
+
+/** Room kept above the newest card when the thread stops there. */
+const ROOM_ABOVE = 8;
+/** How near the end of the thread counts as at its end. */
+const AT_END = 4;
+
+/**
+ * Scrolls `scroller` as `content` grows, while the reader follows: down to
+ * the end, or to the newest card's top (the newest message's, when it holds
+ * no card), whichever comes first. The reader follows from the start, after
+ * sending a message, and whenever they scroll to the end; scrolling up (by
+ * any means but the thread shrinking) ends it. Only ever scrolls down: a reader who jumped past the card's top
+ * stays where they are.
+ */
+export function useFollowNewest(scroller: RefObject<HTMLElement | null>, content: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const box = scroller.current;
+    const inner = content.current;
+    if (!box || !inner) return;
+    let following = true;
+    // The scroll position this hook set last: a scroll to anywhere else is not its own.
+    let placed: number | null = null;
+    let messageCount = 0;
+    const end = () => box.scrollHeight - box.clientHeight;
+    const stop = () => {
+      const messages = inner.querySelectorAll<HTMLElement>(".demo-message");
+      const newest = messages[messages.length - 1];
+      if (!newest) return end();
+      const cards = newest.querySelectorAll(EXECUTE_CODE_CARD);
+      const anchor = cards[cards.length - 1] ?? newest;
+      const top = anchor.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+      return Math.min(end(), Math.max(0, top - ROOM_ABOVE));
+    };
+    // Where the thread was, and its size, at the last scroll or change of size: the reader moving up from there stops the following.
+    let last = 0;
+    let seen = { height: 0, window: 0 };
+    const look = () => {
+      last = box.scrollTop;
+      seen = { height: box.scrollHeight, window: box.clientHeight };
+    };
+    const follow = () => {
+      look();
+      const messages = inner.querySelectorAll<HTMLElement>(".demo-message");
+      // The student sent a message: the thread goes on with it.
+      if (messages.length > messageCount && messages[messages.length - 1]?.dataset.role === "user") following = true;
+      messageCount = messages.length;
+      if (!following) return;
+      const target = stop();
+      if (target > box.scrollTop + 1) {
+        box.scrollTop = target;
+        placed = box.scrollTop;
+        last = placed;
+      }
+    };
+    const onScroll = () => {
+      const top = box.scrollTop;
+      const ours = placed !== null && Math.abs(top - placed) < 1;
+      // A thread that got shorter, or a window that got taller (the composer after a send), pulls the position up itself.
+      const shrank = box.scrollHeight < seen.height || box.clientHeight > seen.window;
+      placed = null;
+      if (!ours) {
+        if (top >= end() - AT_END) following = true;
+        else if (top < last - 1 && !shrank) following = false;
+      }
+      look();
+    };
+    const resized = new ResizeObserver(follow);
+    resized.observe(inner);
+    resized.observe(box);
+    box.addEventListener("scroll", onScroll, { passive: true });
+    follow();
+    return () => {
+      resized.disconnect();
+      box.removeEventListener("scroll", onScroll);
+    };
+  }, [scroller, content]);
+}
