@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { EXECUTE_CODE_CARD, executeCodeCard } from "../src/testing";
+import { EXECUTE_CODE_CARD, executeCodeCard, executeCodePart } from "../src/testing";
 import { at, openSettings, python, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
@@ -219,5 +219,31 @@ test.describe("the demo page", () => {
     await expect(jump).toBeVisible();
     await jump.click();
     await expect(jump).toBeHidden();
+  });
+});
+
+test.describe("the demo page, running code in this browser", () => {
+  // Pyodide starts in the page's own worker: its first load takes minutes on a crowded machine.
+  test.setTimeout(240_000);
+
+  test("the composer shows Stop while a program runs in the page, and Stop ends it", async ({ page }) => {
+    await page.goto(at(PORTS.main));
+    await (await openSettings(page)).getByRole("radio", { name: "in this browser" }).check();
+    await expect(page.locator('.demo-thread[data-run-where="browser"]')).toBeVisible();
+    await send(page, python('print("before the loop", flush=True)\nwhile True:\n    pass'));
+    const card = executeCodeCard(page);
+    await expect(card.stdout).toContainText("before the loop", { timeout: 200_000 });
+    const composer = page.locator(".demo-composer");
+    const stop = composer.getByRole("button", { name: "Stop", exact: true });
+    await expect(stop).toBeVisible();
+    await expect(composer.getByRole("button", { name: "Send" })).toHaveCount(0);
+    await stop.click();
+    await card.waitForPhase("cancelled");
+    await expect(card.root.locator(`button${executeCodePart("stop")}`)).toHaveCount(0);
+    await expect(composer.getByRole("button", { name: "Send" })).toBeVisible();
+    await send(page, python("print(6 * 7)"));
+    const next = executeCodeCard(page, 1);
+    expect(await next.waitForEnd({ timeout: 200_000 })).toBe("succeeded");
+    expect(await next.text("stdout")).toBe("42\n");
   });
 });

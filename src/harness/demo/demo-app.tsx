@@ -14,7 +14,7 @@ import {
   ExecuteCodeMessageAttachments,
 } from "../../assistant-ui/index.js";
 import { STUDENT_FILE_EXTENSIONS } from "../../contract/file-name.js";
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { type MouseEvent, useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { ChatList } from "./chat-list.js";
 import {
   api,
@@ -28,9 +28,10 @@ import {
 } from "./demo-chats.js";
 import { DEMO_PROMPTS } from "./prompts.js";
 import { useFollowNewest } from "./follow-newest.js";
-import { configs } from "./run-where.js";
+import { configs, pageRuns } from "./run-where.js";
 import { useDemoChat } from "./use-demo-chat.js";
 import { errorMessage } from "../../contract/error-message.js";
+import { executeCodePart } from "../../testing/selectors.js";
 
 // The student's pick of colour scheme; none: the system's. (The old key held "light" for everyone.)
 const SCHEME_KEY = "demo-color-scheme";
@@ -121,11 +122,24 @@ const attachmentsFor: Record<RunWhere, ReturnType<typeof createExecuteCodeAttach
   }),
 };
 
-/** The composer: the message, the student's files (button or drop), and Send, held while a file is on its way or cannot go. */
+/** Stop for a program this page runs: it presses the Stop of each card that runs one, as the student could. */
+function stopPageRuns(event: MouseEvent<HTMLButtonElement>) {
+  const thread = event.currentTarget.closest(".demo-thread");
+  for (const stop of thread?.querySelectorAll<HTMLButtonElement>(`button${executeCodePart("stop")}`) ?? [])
+    stop.click();
+}
+
+/**
+ * The composer: the message, the student's files (button or drop), and Send,
+ * held while a file is on its way or cannot go; Stop instead while the model
+ * answers or a program runs in this page.
+ */
 function Composer({ phone, runWhere }: { phone: boolean; runWhere: RunWhere }) {
   const filesNotReady = useAuiState((state) =>
     state.composer.attachments.some((attachment) => attachment.status.type !== "requires-action"),
   );
+  const threadRunning = useAuiState((state) => state.thread.isRunning);
+  const runningHere = useSyncExternalStore(pageRuns.subscribe, pageRuns.count) > 0;
   return (
     <ComposerPrimitive.AttachmentDropzone className="demo-dropzone">
       <ComposerPrimitive.Root className="demo-composer">
@@ -157,14 +171,17 @@ function Composer({ phone, runWhere }: { phone: boolean; runWhere: RunWhere }) {
         >
           {phone ? "Attach" : "Attach files"}
         </ComposerPrimitive.AddAttachment>
-        <AuiIf condition={(state) => !state.thread.isRunning}>
+        {threadRunning ? (
+          <ComposerPrimitive.Cancel className="demo-send">Stop</ComposerPrimitive.Cancel>
+        ) : runningHere ? (
+          <button type="button" className="demo-send" onClick={stopPageRuns}>
+            Stop
+          </button>
+        ) : (
           <ComposerPrimitive.Send className="demo-send" disabled={filesNotReady}>
             Send
           </ComposerPrimitive.Send>
-        </AuiIf>
-        <AuiIf condition={(state) => state.thread.isRunning}>
-          <ComposerPrimitive.Cancel className="demo-send">Stop</ComposerPrimitive.Cancel>
-        </AuiIf>
+        )}
       </ComposerPrimitive.Root>
     </ComposerPrimitive.AttachmentDropzone>
   );
