@@ -23,7 +23,8 @@ const preview: Preview = {
         <div
           data-theme={theme}
           style={{
-            maxWidth: 760,
+            // Galleries take the canvas's width, to put light and dark side by side.
+            maxWidth: context.parameters.wide ? undefined : 760,
             padding: 16,
             background: theme === "dark" ? "#010409" : "#ffffff",
             colorScheme: theme,

@@ -152,20 +152,45 @@ export function PhaseGallery({ width }: { width?: number }) {
   );
 }
 
+const SCHEMES = { light: "#ffffff", dark: "#010409" } as const;
+
 /**
- * An area's states side by side, each under its story's name: the gallery a
- * designer compares in one scheme (every area has a light and a dark one).
+ * An area's states one under another, each under its story's name and shown
+ * in light and in dark side by side: the page a designer compares them on.
  */
-export function AreaGallery({ states }: { states: Record<string, ExecuteCodeCardProps | undefined> }) {
+export function AreaGallery({
+  states,
+  checked = "light",
+}: {
+  states: Record<string, ExecuteCodeCardProps | undefined>;
+  /** The copy assistive tech (and the story's axe check) reads; the other is for the eye alone. */
+  checked?: keyof typeof SCHEMES;
+}) {
   return (
-    <div style={{ display: "grid", gap: 16 }}>
+    <div style={{ display: "grid", gap: 20 }}>
       {Object.entries(states).map(([name, args]) => (
         <section key={name} aria-label={name} data-gallery-item={name} style={{ display: "grid", gap: 6 }}>
-          {/* The decorator sets the colour scheme: a heading readable on either background. */}
-          <h3 style={{ margin: 0, font: "600 13px system-ui, sans-serif", color: "light-dark(#1f2328, #e6edf3)" }}>
+          <h3 style={{ margin: 0, font: "600 14px system-ui, sans-serif", color: "light-dark(#1f2328, #e6edf3)" }}>
             {name}
           </h3>
-          <ExecuteCodeCard fileUrl={storyFileUrl} {...args} />
+          <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(340px, 1fr))", gap: 12 }}>
+            {(Object.keys(SCHEMES) as (keyof typeof SCHEMES)[]).map((scheme) => (
+              <figure
+                key={scheme}
+                data-gallery-scheme={scheme}
+                // One copy of each region and control for assistive tech: landmarks stay unique.
+                inert={scheme !== checked}
+                style={{ margin: 0, padding: 10, borderRadius: 8, background: SCHEMES[scheme], colorScheme: scheme }}
+              >
+                <figcaption
+                  style={{ font: "12px system-ui, sans-serif", marginBottom: 6, color: "light-dark(#59636e, #9198a1)" }}
+                >
+                  {scheme === "light" ? "Light" : "Dark"}
+                </figcaption>
+                <ExecuteCodeCard fileUrl={storyFileUrl} {...args} theme={scheme} />
+              </figure>
+            ))}
+          </div>
         </section>
       ))}
     </div>
@@ -173,12 +198,24 @@ export function AreaGallery({ states }: { states: Record<string, ExecuteCodeCard
 }
 
 /** An area's gallery story: its states side by side, and a play that finds each as a card of its own, in order. */
-export const areaGalleryStory = (states: Record<string, ExecuteCodeCardProps | undefined>): CardStory => ({
-  render: () => <AreaGallery states={states} />,
+export const areaGalleryStory = (
+  states: Record<string, ExecuteCodeCardProps | undefined>,
+  checked: "light" | "dark" = "light",
+): CardStory => ({
+  render: () => <AreaGallery states={states} checked={checked} />,
+  // The whole width of the canvas: light and dark side by side.
+  parameters: { wide: true },
   play: async ({ canvasElement }) => {
     const items = [...canvasElement.querySelectorAll<HTMLElement>("[data-gallery-item]")];
     await expect(items.map((item) => item.dataset.galleryItem)).toEqual(Object.keys(states));
-    for (const item of items) await expect(item.querySelectorAll(EXECUTE_CODE_CARD).length).toBe(1);
+    for (const item of items) {
+      const [light, dark] = [...item.querySelectorAll<HTMLElement>("[data-gallery-scheme]")].map(
+        (scheme) => scheme.querySelector<HTMLElement>(EXECUTE_CODE_CARD)!,
+      );
+      // The same state in both schemes, each drawn in its own.
+      await expect(light!.getAttribute("data-phase")).toBe(dark!.getAttribute("data-phase"));
+      await expect(getComputedStyle(light!).backgroundColor).not.toBe(getComputedStyle(dark!).backgroundColor);
+    }
   },
 });
 
