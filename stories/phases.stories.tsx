@@ -115,10 +115,12 @@ export const NarrowestPhone: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     const word = root.querySelector<HTMLElement>(".ecu-status-word")!;
-    // The phase word is whole; the exit detail is what gives way, and keeps its text in a tooltip.
+    // The phase word and the exit detail are whole: the title gives way first (and keeps its text in a tooltip).
     await expect(word).toHaveTextContent("Failed");
     await expect(word.scrollWidth).toBeLessThanOrEqual(word.clientWidth);
-    await expect(slot(root, "exit")).toHaveAttribute("title", "killed by SIGKILL");
+    const exit = slot(root, "exit")!;
+    await expect(exit).toHaveAttribute("title", "killed by SIGKILL");
+    await expect(exit.scrollWidth).toBeLessThanOrEqual(exit.clientWidth);
     const timing = slot(root, "timing")!.getBoundingClientRect();
     await expect(slot(root, "exit")!.getBoundingClientRect().right).toBeLessThanOrEqual(timing.left);
   },
