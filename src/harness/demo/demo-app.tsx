@@ -1,20 +1,7 @@
-import {
-  AssistantRuntimeProvider,
-  AuiIf,
-  ComposerPrimitive,
-  MessagePrimitive,
-  ThreadPrimitive,
-  useAui,
-  useAuiState,
-} from "@assistant-ui/react";
+import { AssistantRuntimeProvider, AuiIf, MessagePrimitive, ThreadPrimitive, useAui } from "@assistant-ui/react";
 import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
-import {
-  createExecuteCodeAttachmentAdapter,
-  ExecuteCodeComposerAttachments,
-  ExecuteCodeMessageAttachments,
-} from "../../assistant-ui/index.js";
-import { STUDENT_FILE_EXTENSIONS } from "../../contract/file-name.js";
-import { type MouseEvent, useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { ExecuteCodeMessageAttachments } from "../../assistant-ui/index.js";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ChatList } from "./chat-list.js";
 import {
   api,
@@ -28,51 +15,11 @@ import {
 } from "./demo-chats.js";
 import { DEMO_PROMPTS } from "./prompts.js";
 import { useFollowNewest } from "./follow-newest.js";
-import { configs, pageRuns } from "./run-where.js";
+import { attachmentsFor, Composer } from "./composer.js";
+import { type Scheme, usePhone, useScheme } from "./page-settings.js";
+import { configs } from "./run-where.js";
 import { useDemoChat } from "./use-demo-chat.js";
 import { errorMessage } from "../../contract/error-message.js";
-import { executeCodePart } from "../../testing/selectors.js";
-
-// The student's pick of colour scheme; none: the system's. (The old key held "light" for everyone.)
-const SCHEME_KEY = "demo-color-scheme";
-localStorage.removeItem("demo-theme");
-const FILE_KINDS = STUDENT_FILE_EXTENSIONS.join(", ");
-const PHONE = window.matchMedia("(max-width: 640px)");
-
-/** Whether the page is phone-sized now; follows rotations and resizes. */
-function usePhone(): boolean {
-  return useSyncExternalStore(
-    (changed) => {
-      PHONE.addEventListener("change", changed);
-      return () => PHONE.removeEventListener("change", changed);
-    },
-    () => PHONE.matches,
-  );
-}
-
-type Scheme = "system" | "light" | "dark";
-
-/**
- * The page's colour scheme: the system's (`prefers-color-scheme`, in the
- * page's CSS and the card's) until the student picks one, which stays. A
- * pick sets `data-theme` on the page, which the card follows too.
- */
-function useScheme(): [Scheme, (scheme: Scheme) => void] {
-  const [scheme, setScheme] = useState<Scheme>(() => {
-    const saved = localStorage.getItem(SCHEME_KEY);
-    return saved === "light" || saved === "dark" ? saved : "system";
-  });
-  useEffect(() => {
-    if (scheme === "system") {
-      delete document.documentElement.dataset.theme;
-      localStorage.removeItem(SCHEME_KEY);
-    } else {
-      document.documentElement.dataset.theme = scheme;
-      localStorage.setItem(SCHEME_KEY, scheme);
-    }
-  }, [scheme]);
-  return [scheme, setScheme];
-}
 
 function ExamplePrompts() {
   const aui = useAui();
@@ -110,80 +57,6 @@ function ChatError({ message }: { message: string }) {
     <p ref={ref} role="alert" className="demo-error">
       {message}
     </p>
-  );
-}
-
-/** Files go only to the server's sandbox; a chat whose code runs here says so on the chip. */
-const attachmentsFor: Record<RunWhere, ReturnType<typeof createExecuteCodeAttachmentAdapter>> = {
-  server: createExecuteCodeAttachmentAdapter(),
-  browser: createExecuteCodeAttachmentAdapter({
-    unavailable:
-      "Files need the server sandbox: this chat runs code in your browser. Start a server chat to attach files.",
-  }),
-};
-
-/** Stop for a program this page runs: it presses the Stop of each card that runs one, as the student could. */
-function stopPageRuns(event: MouseEvent<HTMLButtonElement>) {
-  const thread = event.currentTarget.closest(".demo-thread");
-  for (const stop of thread?.querySelectorAll<HTMLButtonElement>(`button${executeCodePart("stop")}`) ?? [])
-    stop.click();
-}
-
-/**
- * The composer: the message, the student's files (button or drop), and Send,
- * held while a file is on its way or cannot go; Stop instead while the model
- * answers or a program runs in this page.
- */
-function Composer({ phone, runWhere }: { phone: boolean; runWhere: RunWhere }) {
-  const filesNotReady = useAuiState((state) =>
-    state.composer.attachments.some((attachment) => attachment.status.type !== "requires-action"),
-  );
-  const threadRunning = useAuiState((state) => state.thread.isRunning);
-  const runningHere = useSyncExternalStore(pageRuns.subscribe, pageRuns.count) > 0;
-  return (
-    <ComposerPrimitive.AttachmentDropzone className="demo-dropzone">
-      <ComposerPrimitive.Root className="demo-composer">
-        <ExecuteCodeComposerAttachments className="demo-attachments" />
-        <ComposerPrimitive.Input
-          aria-label="Message"
-          aria-describedby="demo-composer-hint"
-          // One line, as empty and after a send; it grows with the message up to a cap, so the thread keeps the screen.
-          placeholder={phone ? "Ask, or paste code" : "Ask something, or paste a ```python block"}
-          submitMode="enter"
-          minRows={1}
-          maxRows={phone ? 6 : 12}
-        />
-        <p id="demo-composer-hint" className="demo-composer-hint">
-          Enter sends · Shift+Enter adds a line
-        </p>
-        <p id="demo-files-hint" className="demo-composer-hint">
-          {runWhere === "server"
-            ? `Attach ${FILE_KINDS} files (or drop them here): up to 10 MB each, 5 a message, 20 MB a chat.`
-            : "Files need the server sandbox: this chat runs code in your browser."}
-        </p>
-        <ComposerPrimitive.AddAttachment
-          multiple
-          className="demo-send demo-attach"
-          disabled={runWhere !== "server"}
-          aria-describedby="demo-files-hint"
-          // On a phone the word is shorter, so the message keeps one line.
-          aria-label={phone ? "Attach files" : undefined}
-        >
-          {phone ? "Attach" : "Attach files"}
-        </ComposerPrimitive.AddAttachment>
-        {threadRunning ? (
-          <ComposerPrimitive.Cancel className="demo-send">Stop</ComposerPrimitive.Cancel>
-        ) : runningHere ? (
-          <button type="button" className="demo-send" onClick={stopPageRuns}>
-            Stop
-          </button>
-        ) : (
-          <ComposerPrimitive.Send className="demo-send" disabled={filesNotReady}>
-            Send
-          </ComposerPrimitive.Send>
-        )}
-      </ComposerPrimitive.Root>
-    </ComposerPrimitive.AttachmentDropzone>
   );
 }
 
