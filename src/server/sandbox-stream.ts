@@ -1,6 +1,7 @@
 import { CappedText, truncationOf } from "../contract/truncate.js";
 import { resultFromAnswer, sandboxError, type OutputLimits } from "./sandbox-client.js";
 import type { SandboxEvent } from "./sandbox.js";
+import { createLineSplitter } from "./line-splitter.js";
 
 /** The output so far, within its caps, as the event a sandbox tells while the program runs. */
 export const outputSoFar = (stdout: CappedText, stderr: CappedText): SandboxEvent => ({
@@ -13,22 +14,19 @@ export const outputSoFar = (stdout: CappedText, stderr: CappedText): SandboxEven
   },
 });
 
-/** The non-empty lines of a streamed body, as they arrive. */
+/** The non-empty lines of a streamed body, as they arrive, in time linear in its length however long a line is. */
 export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = "";
+  const lines: string[] = [];
+  const splitter = createLineSplitter((line) => lines.push(line));
   try {
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      buffer += decoder.decode(read.value, { stream: true });
-      for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + 1);
-        if (line.trim()) yield line;
-      }
+      splitter.push(decoder.decode(read.value, { stream: true }));
+      for (const line of lines.splice(0)) if (line.trim()) yield line;
     }
-    buffer += decoder.decode();
-    if (buffer.trim()) yield buffer;
+    splitter.push(`${decoder.decode()}\n`);
+    for (const line of lines.splice(0)) if (line.trim()) yield line;
   } finally {
     // A reader that stops early (the result came, or the run was stopped) lets the connection go.
     await reader.cancel().catch(() => undefined);

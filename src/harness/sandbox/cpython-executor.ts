@@ -11,7 +11,7 @@ import { RUN_PROGRAM_PY } from "../../server/run-program-py.js";
 import { bwrapArgs, hostUser, RUN_USERS } from "./cpython-sandbox-command.js";
 import { CpythonRun, type RunMessage } from "./cpython-run.js";
 import type { Executor, RunOutcome, RunRequest } from "./executor.js";
-import { createLineSplitter } from "./line-splitter.js";
+import { createLineSplitter } from "../../server/line-splitter.js";
 import { hostPidOf } from "./namespace-pids.js";
 import { probeRunCgroups, type RunCgroups } from "./run-cgroups.js";
 import { errorMessage } from "../../contract/error-message.js";

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequest } from "./executor.js";
 import { inheritedDescriptors, sandboxStdio } from "./inherited-descriptors.js";
-import { createLineSplitter } from "./line-splitter.js";
+import { createLineSplitter } from "../../server/line-splitter.js";
 import { processTreeRss } from "./process-memory.js";
 import { mediaTypeOfName } from "../../server/media-type.js";
 import { isRelativePath } from "./run-inputs.js";
