@@ -542,6 +542,17 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(await pending).toMatchObject({ timedOut: false, signal: "SIGKILL" });
     });
 
+    it("a flood of output is stopped at the output budget, with a note, long before its time limit", async () => {
+      const result = (await executor.run({
+        code: "import sys\nchunk = b'x' * (1 << 20)\nwhile True: sys.stdout.buffer.write(chunk)",
+        timeoutMs: 20_000,
+        signal: new AbortController().signal,
+      })) as RunOutcome;
+      expect(result).toMatchObject({ timedOut: false, signal: "SIGKILL", exitCode: null });
+      expect(result.stderr).toMatch(/The program wrote more than 64 MB of output and was stopped\.\n$/);
+      expect(result.stdout.endsWith("xxxx")).toBe(true);
+    });
+
     it("output past the cap keeps its start and its end; the middle is cut and counted", async () => {
       const small = createCpythonExecutor({ maxOutputChars: 1000 });
       try {

@@ -37,6 +37,13 @@ export interface RunContext {
 }
 
 /**
+ * Bytes of output one run may write, both streams together, before it is
+ * stopped: enough to fill what is kept many times over, and a bound on what
+ * a flood costs this process, which serves every run.
+ */
+const outputBudget = (maxOutputChars: number) => Math.max(64 * 1024 * 1024, maxOutputChars * 16);
+
+/**
  * One CPython run from the Node side. The warm parent makes the run's
  * process and its pipes, and tells their descriptor numbers; this process
  * opens them through /proc, puts the run in its control group, writes the
@@ -58,6 +65,8 @@ export class CpythonRun {
   private timedOut = false;
   private killed = false;
   private startFailure: string | null = null;
+  private bytesRead = 0;
+  private floodNote: string | null = null;
   private settled = false;
 
   constructor(
@@ -183,7 +192,17 @@ export class CpythonRun {
     const pipe = new Socket({ fd, readable: true, writable: false });
     const decoder = new StringDecoder("utf8");
     // Each chunk costs its own length: the kept text holds the start and the latest characters.
-    pipe.on("data", (chunk: Buffer) => this.collected.add(stream, decoder.write(chunk)));
+    pipe.on("data", (chunk: Buffer) => {
+      this.bytesRead += chunk.length;
+      if (this.floodNote !== null) return;
+      const budget = outputBudget(this.context.maxOutputChars);
+      if (this.bytesRead > budget) {
+        this.floodNote = `The program wrote more than ${Math.round(budget / 1024 / 1024)} MB of output and was stopped.`;
+        this.kill();
+        return;
+      }
+      this.collected.add(stream, decoder.write(chunk));
+    });
     pipe.on("error", () => undefined);
     pipe.once("close", () => {
       this.collected.add(stream, decoder.end());
@@ -231,6 +250,7 @@ export class CpythonRun {
       ...output,
       ...(outOfMemory ? { stderr: note(memoryNote) } : {}),
       ...(this.startFailure ? { stderr: note(this.startFailure) } : {}),
+      ...(this.floodNote ? { stderr: note(this.floodNote) } : {}),
       exitCode: stopped ? null : this.exit.code,
       signal: stopped ? "SIGKILL" : this.exit.signal,
       wallTimeMs,
