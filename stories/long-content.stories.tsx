@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { expect, userEvent, within } from "storybook/test";
+import { expect, userEvent, waitFor, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
 import { bidiOutput, call, completed, htmlOutput, largeProgram, longOutput, unicodeOutput } from "./fixtures";
 import { card, slot, visibleLines, highlighted, longOutputArgs, areaGalleryStory } from "./story-helpers";
@@ -118,6 +118,8 @@ export const TruncatedOutput: Story = {
     await expect(slot(root, "cut")).toHaveTextContent(/^⋯ [\d,]+ lines not kept ⋯$/);
     const pre = slot(root, "stdout")!.querySelector("pre")!;
     await expect(pre.textContent!.trimEnd().endsWith("line 49999")).toBe(true);
+    // Scrolled to its end when it opens: the last line is in view, not only in the text.
+    await waitFor(() => expect(pre.scrollTop + pre.clientHeight).toBeGreaterThanOrEqual(pre.scrollHeight - 2));
     await expect(slot(root, "truncated")).toHaveTextContent(
       /^Showing the first \d+ and the last \d+ of 50,000 lines of stdout\.$/,
     );

@@ -165,7 +165,8 @@ export function OutputPane({
       {(bodyId) => (
         <ScrollingPre
           id={bodyId}
-          follow={live}
+          // A stream cut in its middle opens at its end, as a terminal shows its latest lines.
+          follow={live || seam !== null}
           followed={shown}
           measureKey={`${text.length} ${open}`}
           className="ecu-output"
