@@ -127,7 +127,7 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(card.code.locator("[data-error]")).toHaveAttribute("data-line", "2");
     expect(await card.text("stdout")).toBe("scores: []\n");
     const stderr = await card.text("stderr");
-    expect(stderr).toContain('File "<exec>", line 6, in <module>');
+    expect(stderr).toContain('File "<program>", line 6, in <module>\n    print(mean(scores))\n');
     expect(stderr).toContain("ZeroDivisionError: division by zero");
     await card.stderr.getByRole("button", { name: "line 2" }).click();
     await expect(card.code.locator('[data-line="2"]')).toHaveAttribute("data-focused", "true");

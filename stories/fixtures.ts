@@ -49,8 +49,12 @@ print("scores:", scores)
 print(mean(scores))`;
 
 export const tracebackStderr = `Traceback (most recent call last):
-  File "<exec>", line 6, in <module>
-  File "<exec>", line 2, in mean
+  File "<program>", line 6, in <module>
+    print(mean(scores))
+          ^^^^^^^^^^^^
+  File "<program>", line 2, in mean
+    return sum(values) / len(values)
+           ~~~~~~~~~~~~^~~~~~~~~~~~~
 ZeroDivisionError: division by zero
 `;
 

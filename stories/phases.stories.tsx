@@ -202,7 +202,7 @@ export const TracebackLineOnAPhone: Story = {
   args: call(longFailingProgram, {
     result: completed({
       stderr:
-        "Traceback (most recent call last):\n  File \"<exec>\", line 28, in <module>\nNameError: name 'grades' is not defined\n",
+        "Traceback (most recent call last):\n  File \"<program>\", line 28, in <module>\nNameError: name 'grades' is not defined\n",
       exitCode: 1,
     }),
   }),
@@ -227,7 +227,7 @@ export const WarningOnStderr: Story = {
   args: call('import warnings\nprint("result: 42")\nwarnings.warn("float precision")', {
     result: completed({
       stdout: "result: 42\n",
-      stderr: '<exec>:3: UserWarning: float precision\n  warnings.warn("float precision")\n',
+      stderr: '<program>:3: UserWarning: float precision\n  warnings.warn("float precision")\n',
     }),
   }),
   play: async ({ canvasElement }) => {

@@ -53,7 +53,7 @@ describe("Python's lines", () => {
     const view = deriveExecuteCodeView(
       call("x = 1  # note\rimport os; os.missing()", {
         result: completed({
-          stderr: `Traceback (most recent call last):\n  File "<exec>", line 2, in <module>\nAttributeError: module 'os' has no attribute 'missing'\n`,
+          stderr: `Traceback (most recent call last):\n  File "<program>", line 2, in <module>\nAttributeError: module 'os' has no attribute 'missing'\n`,
           exitCode: 1,
         }),
       }),
@@ -140,7 +140,7 @@ describe("ExecuteCodeCard: the program Python runs", () => {
 
   it("links a traceback frame to the line Python numbered", async () => {
     const user = userEvent.setup();
-    const stderr = `Traceback (most recent call last):\n  File "<exec>", line 2, in <module>\nAttributeError: module 'os' has no attribute 'missing'\n`;
+    const stderr = `Traceback (most recent call last):\n  File "<program>", line 2, in <module>\nAttributeError: module 'os' has no attribute 'missing'\n`;
     const { container } = render(
       <ExecuteCodeCard
         {...call("x = 1  # note\rimport os; os.missing()", { result: completed({ stderr, exitCode: 1 }) })}

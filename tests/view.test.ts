@@ -233,7 +233,7 @@ describe("pythonException: the error a failed run leads with", () => {
   it("is the line a traceback ends with, dotted names and bare names included", () => {
     expect(pythonException(tracebackStderr)).toBe("ZeroDivisionError: division by zero");
     expect(
-      pythonException("  File \"<exec>\", line 1\n    print(1\n         ^\nSyntaxError: '(' was never closed\n"),
+      pythonException("  File \"<program>\", line 1\n    print(1\n         ^\nSyntaxError: '(' was never closed\n"),
     ).toBe("SyntaxError: '(' was never closed");
     expect(
       pythonException("Traceback (most recent call last):\n  ...\nnumpy.linalg.LinAlgError: Singular matrix\n"),
@@ -291,9 +291,9 @@ describe("findProgramFrames", () => {
   it("links frames in the program and skips library frames and impossible lines", () => {
     const stderr = [
       "Traceback (most recent call last):",
-      '  File "<exec>", line 6, in <module>',
+      '  File "<program>", line 6, in <module>',
       '  File "/usr/lib/python3.12/statistics.py", line 430, in mean',
-      '  File "<exec>", line 99, in f',
+      '  File "<program>", line 99, in f',
       "ValueError: bad",
     ].join("\n");
     expect(findProgramFrames(stderr, 10)).toEqual([{ stderrLine: 1, programLine: 6 }]);

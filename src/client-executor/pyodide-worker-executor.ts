@@ -1,9 +1,10 @@
 import type { ExecuteCodeResult } from "../contract/index.js";
 import type { ExecuteCodeRunner, ExecuteCodeRunOptions } from "../contract/runner.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
+import { RUN_PROGRAM_PY } from "../contract/run-program-py.js";
 import { CappedText, truncationOf } from "../contract/truncate.js";
 import type { RunMessage, WarmMessage, WorkerMessage } from "./protocol.js";
-import { workerSource } from "./worker-main.js";
+import { workerMain } from "./worker-main.js";
 
 const DEFAULT_START_TIMEOUT_MS = 120_000;
 
@@ -51,6 +52,10 @@ export interface PyodideWorkerExecutorOptions {
   createWorker?: () => Worker;
 }
 
+// The worker's script (a module worker): `workerMain`, called with the worker's own scope and the Python
+// that runs a program. The `import()` sits in this string, where no host bundler sees it and tries to
+// resolve or wrap it.
+const workerSource = `(${workerMain.toString()})(self, (url) => import(url), ${JSON.stringify(RUN_PROGRAM_PY)});`;
 // A data: URL gives the worker an opaque origin of its own: the program's requests carry none of the page's cookies.
 const workerURL = `data:text/javascript;charset=utf-8,${encodeURIComponent(workerSource)}`;
 const defaultWorker = () => new Worker(workerURL, { type: "module" });

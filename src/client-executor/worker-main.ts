@@ -8,36 +8,26 @@ import type { RunMessage, WarmMessage, WorkerMessage } from "./protocol.js";
  * written. The page ends the worker after the run, or to stop it.
  *
  * It runs as a module worker (Pyodide refuses classic ones), started from
- * its own source text (`workerSource`), so it must stay
- * self-contained: nothing from outside this function, type imports aside.
+ * its own source text (pyodide-worker-executor.ts), so it must stay
+ * self-contained: nothing from outside this function but its arguments, type imports aside.
  * That spares every host bundler the question of how a library's worker
  * file gets emitted.
  */
-export function workerMain(scope: DedicatedWorkerGlobalScope, importModule: (url: string) => Promise<unknown>) {
+export function workerMain(
+  scope: DedicatedWorkerGlobalScope,
+  importModule: (url: string) => Promise<unknown>,
+  runProgramPy: string,
+) {
   const post = (message: WorkerMessage) => scope.postMessage(message);
 
-  // Runs the program as `<exec>`, as the sandbox does, and turns SystemExit
-  // and uncaught exceptions into an exit code and a traceback on stderr.
+  // The shared run_program (contract/run-program-py.ts), given as text: SystemExit and uncaught exceptions
+  // become an exit code and a traceback on stderr, as in the sandbox.
   const runner = [
     "import sys, traceback",
+    runProgramPy,
     "def __ecu_run(source):",
     "    try:",
-    '        exec(compile(source, "<exec>", "exec"), {"__name__": "__main__"})',
-    "        return 0",
-    "    except SystemExit as exit:",
-    "        code = exit.code",
-    "        if code is None:",
-    "            return 0",
-    "        if isinstance(code, int):",
-    "            return code",
-    "        print(code, file=sys.stderr)",
-    "        return 1",
-    "    except BaseException:",
-    "        etype, value, tb = sys.exc_info()",
-    "        traceback.print_exception(etype, value, tb.tb_next)",
-    '        if etype is EOFError and str(value) == "EOF when reading a line":',
-    '            print("input() cannot read typed input here: put the values in the program.", file=sys.stderr)',
-    "        return 1",
+    '        return run_program(source, {"__name__": "__main__"})',
     "    finally:",
     "        sys.stdout.flush()",
     "        sys.stderr.flush()",
@@ -88,10 +78,3 @@ export function workerMain(scope: DedicatedWorkerGlobalScope, importModule: (url
     }
   };
 }
-
-/**
- * The worker's script (a module worker): `workerMain`, called with the
- * worker's own scope. The `import()` sits in this string, where no host
- * bundler sees it and tries to resolve or wrap it.
- */
-export const workerSource = `(${workerMain.toString()})(self, (url) => import(url));`;

@@ -1,6 +1,6 @@
 // The cell a kernel runs for each program, and how to read what it says back: the exit code and the figures.
 import { DESCRIBE_FIGURE_PY } from "./figure-words.js";
-import { RUN_PROGRAM_PY } from "./run-program-py.js";
+import { RUN_PROGRAM_PY } from "../contract/run-program-py.js";
 
 /** How the runner cell tells the exit code: a display message of this type, never shown. */
 export const EXIT_TYPE = "application/vnd.execute-code-ui.exit+json";
@@ -36,7 +36,7 @@ os.chdir(state.workdir)
 `;
 
 /**
- * Runs the program as `python -c` would: its frames named `<exec>` as in the
+ * Runs the program as `python -c` would: its frames named `<program>` and quoting its lines as in the
  * kit's own sandbox, `sys.exit` taken as the exit code, and the traceback
  * starting at the program (not at this runner). It runs in the kernel's own
  * namespace; the runner's names stay in a dictionary of their own. Its

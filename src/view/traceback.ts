@@ -13,7 +13,7 @@ export interface ProgramFrame {
 /**
  * Finds the traceback frames on stderr that point into the program that was
  * run (not into the standard library or installed packages). Works for the
- * usual `File "<exec>", line 3, in <module>` frames and for syntax errors.
+ * usual `File "<program>", line 3, in <module>` frames and for syntax errors.
  */
 export function findProgramFrames(stderr: string, programLineCount: number): ProgramFrame[] {
   if (!stderr.includes("File ")) return [];

@@ -113,7 +113,8 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       );
       expect(result.stdout).toBe("45 2.0\n(x - 1)*(x + 1) 9.0\n");
       expect(result.exitCode).toBe(1);
-      expect(result.stderr).toContain('File "<exec>", line 5, in <module>');
+      // The frame, and the program's line it raised on.
+      expect(result.stderr).toContain('File "<program>", line 5, in <module>\n    1 / 0\n');
       expect(result.stderr).toContain("ZeroDivisionError: division by zero");
     });
 

@@ -65,12 +65,14 @@ describe("the Jupyter sandbox", () => {
     const result = resultOf(await events("x = 1\ny = 0\nprint(x / y)"));
     expect(result).toMatchObject({ status: "completed", exitCode: 1, stdout: "" });
     const { stderr } = result as { stderr: string };
-    expect(stderr).toMatch(/^Traceback \(most recent call last\):\n {2}File "<exec>", line 3, in <module>\n/);
+    expect(stderr).toMatch(
+      /^Traceback \(most recent call last\):\n {2}File "<program>", line 3, in <module>\n {4}print\(x \/ y\)\n/,
+    );
     expect(stderr).toMatch(/ZeroDivisionError: division by zero\n$/);
     expect(stderr).not.toMatch(/execute-code-ui|Cell In|\x1b/);
     const syntax = resultOf(await events("print(1\n"));
     expect(syntax).toMatchObject({ exitCode: 1 });
-    expect((syntax as { stderr: string }).stderr).toMatch(/File "<exec>", line 1[\s\S]*SyntaxError/);
+    expect((syntax as { stderr: string }).stderr).toMatch(/File "<program>", line 1[\s\S]*SyntaxError/);
   }, 60_000);
 
   it("hands over a figure with what it shows, to its owner alone, whether the program showed it or not", async () => {

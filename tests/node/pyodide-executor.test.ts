@@ -29,10 +29,10 @@ describe("the Pyodide executor runs Python as a real interpreter would", () => {
     expect(result.stderr).toBe(
       [
         "Traceback (most recent call last):",
-        '  File "<exec>", line 4, in <module>',
+        '  File "<program>", line 4, in <module>',
         "    f()",
         "    ~^^",
-        '  File "<exec>", line 2, in f',
+        '  File "<program>", line 2, in f',
         "    return 1 / 0",
         "           ~~^~~",
         "ZeroDivisionError: division by zero",

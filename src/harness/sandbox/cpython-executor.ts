@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { DESCRIBE_FIGURE_PY } from "../../server/figure-words.js";
-import { RUN_PROGRAM_PY } from "../../server/run-program-py.js";
+import { RUN_PROGRAM_PY } from "../../contract/run-program-py.js";
 import { bwrapArgs, hostUser, RUN_USERS } from "./cpython-sandbox-command.js";
 import { CpythonRun, type RunMessage } from "./cpython-run.js";
 import type { Executor, RunOutcome, RunRequest } from "./executor.js";

@@ -256,8 +256,8 @@ MAX_INODES = 32768
 MAX_REPORT_BYTES = 4096
 
 RUNNER = """
-import sys, traceback
-# run_program(source, namespace), from src/server/run-program-py.ts: cpython-executor.ts puts it here.
+import sys, traceback, linecache
+# run_program(source, namespace), from src/contract/run-program-py.ts: cpython-executor.ts puts it here.
 #@run_program
 def __ecu_run(source):
     return run_program(source, {"__name__": "__main__"})

@@ -50,35 +50,17 @@ exec(compile(
 os.system = _defined["system"]
 del _defined
 
+`;
+
+/** What runs a program: the shared run_program (contract/run-program-py.ts, given by the parent) with a fresh start. */
+export const runnerPython = (runProgramPy) => `${runProgramPy}
 def __sandbox_run(source):
     __sandbox_fresh()
-    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-    # Tracebacks quote the program's lines, as they do for a file.
-    linecache.cache["<exec>"] = (len(source), None, source.splitlines(True), "<exec>")
     try:
-        exec(compile(source, "<exec>", "exec"), namespace)
-        status = 0
-    except SystemExit as exit:
-        code = exit.code
-        if code is None:
-            status = 0
-        elif isinstance(code, int):
-            status = code & 0xFF
-        else:
-            print(code, file=sys.stderr)
-            status = 1
-    except BaseException as error:
-        tb = error.__traceback__
-        if tb is not None and tb.tb_frame.f_code.co_name == "__sandbox_run":
-            tb = tb.tb_next
-        traceback.print_exception(type(error), error, tb)
-        if type(error) is EOFError and str(error) == "EOF when reading a line":
-            print("input() cannot read typed input here: put the values in the program.", file=sys.stderr)
-        status = 1
+        return run_program(source, {"__name__": "__main__", "__builtins__": __builtins__})
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
-    return status
 `;
 
 /** The js and pyodide_js modules lead straight to JavaScript: take them away. */

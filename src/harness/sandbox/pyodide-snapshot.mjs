@@ -3,11 +3,11 @@
 // under the same permission model as the interpreters, plus write access to
 // that one file; it runs no program.
 import fs from "node:fs";
-import { loadInterpreter, PREPARE_PYTHON, shimProcessBinding } from "./pyodide-runtime.mjs";
+import { loadInterpreter, PREPARE_PYTHON, runnerPython, shimProcessBinding } from "./pyodide-runtime.mjs";
 
-const [pyodideDir, snapshotPath] = process.argv.slice(2);
+const [pyodideDir, snapshotPath, runProgramPy] = process.argv.slice(2);
 shimProcessBinding();
 const pyodide = await loadInterpreter(pyodideDir, { _makeSnapshot: true });
-pyodide.runPython(PREPARE_PYTHON);
+pyodide.runPython(PREPARE_PYTHON + runnerPython(runProgramPy));
 fs.writeFileSync(snapshotPath, pyodide.makeMemorySnapshot());
 process.exit(0);

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { RUN_PROGRAM_PY } from "../../contract/run-program-py.js";
 import { sandboxCommand, snapshotScript, type MemoryLimits } from "./interpreter-command.js";
 import type { Isolation } from "./isolation.js";
 
@@ -33,6 +34,7 @@ function snapshotName(pyodideDir: string): string {
   for (const file of [snapshotScript, path.join(path.dirname(snapshotScript), "pyodide-runtime.mjs")]) {
     hash.update(readFileSync(file));
   }
+  hash.update(RUN_PROGRAM_PY);
   return `pyodide-${hash.digest("hex").slice(0, 16)}.snapshot`;
 }
 
@@ -66,7 +68,7 @@ export async function prepareSnapshot(options: {
   const { command, args } = sandboxCommand({
     isolation: options.isolation,
     script: snapshotScript,
-    args: [options.pyodideDir, partial],
+    args: [options.pyodideDir, partial, RUN_PROGRAM_PY],
     readable: [`${options.pyodideDir}/`, `${path.dirname(snapshotScript)}/`],
     writable: [partial],
     memory: options.memory,

@@ -1,0 +1,56 @@
+/** The file name a program's traceback frames carry, in every runner. */
+export const PROGRAM_FILE = "<program>";
+
+/**
+ * `run_program(source, namespace)` in Python: runs a student's program as
+ * Python's own top level would, and returns its exit status. One source for
+ * every runner (the Jupyter runner cell, the harness's CPython sandbox, the
+ * browser's Pyodide worker), so that an exit, a traceback and `input()` read
+ * the same whichever ran it. Expects `sys` and `traceback` imported.
+ */
+export const RUN_PROGRAM_PY = `
+# Whether every frame of the program in the traceback runs code compiled from this source.
+def frames_of(program, frames):
+    own, pending = set(), [program]
+    while pending:
+        each = pending.pop()
+        own.add(each)
+        pending.extend(const for const in each.co_consts if hasattr(const, "co_consts"))
+    while frames is not None:
+        if frames.tb_frame.f_code.co_filename == "${PROGRAM_FILE}" and frames.tb_frame.f_code not in own:
+            return False
+        frames = frames.tb_next
+    return True
+
+def run_program(source, namespace):
+    import linecache
+    # Tracebacks and warnings quote the program's lines, as they do for a file.
+    linecache.cache["${PROGRAM_FILE}"] = (len(source), None, source.splitlines(True), "${PROGRAM_FILE}")
+    program = None
+    try:
+        program = compile(source, "${PROGRAM_FILE}", "exec")
+        exec(program, namespace)
+        return 0
+    except SystemExit as exit:
+        code = exit.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code & 0xFF
+        print(code, file=sys.stderr)
+        return 1
+    except BaseException:
+        kind, value, frames = sys.exc_info()
+        # The program's own frames only: not this runner's.
+        while frames is not None and frames.tb_frame.f_code.co_filename != "${PROGRAM_FILE}":
+            frames = frames.tb_next
+        # A function an earlier run defined (a kernel keeps them) has its lines in that run's source, not
+        # this one: quote no line rather than a wrong one.
+        if program is not None and not frames_of(program, frames):
+            linecache.cache.pop("${PROGRAM_FILE}", None)
+        traceback.print_exception(kind, value, frames)
+        # No one types into a sandbox: a closed stdin (EOFError), or a kernel that allows no input.
+        if (kind is EOFError and str(value) == "EOF when reading a line") or kind.__name__ == "StdinNotImplementedError":
+            print("input() cannot read typed input here: put the values in the program.", file=sys.stderr)
+        return 1
+`;
