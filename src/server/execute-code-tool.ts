@@ -62,7 +62,9 @@ export interface ExecuteCodeToolOptions {
   /**
    * Where the request came from (`ServerToolsContext.client`), where the
    * host knows it: a sandbox may cap what one client's students hold
-   * together (`createJupyterSandbox`'s `maxKernelsPerClient`).
+   * together (`createJupyterSandbox`'s `maxKernelsPerClient`), and a codeapi
+   * sandbox gets it as the token's `client` claim (the mock sandbox shares
+   * its turns by it).
    */
   clientId?: string;
   /** The chat the tool runs for (`ServerToolsContext.chatId`): a sandbox with a kernel per chat keeps its state by it. */

@@ -91,7 +91,11 @@ export function codeapiSandbox(options: CodeapiSandboxOptions): Sandbox {
   return {
     kind: "codeapi",
     async *run(request) {
-      const token = await minter.mint({ participantId: request.participantId, tenantId: request.tenantId });
+      const token = await minter.mint({
+        participantId: request.participantId,
+        tenantId: request.tenantId,
+        ...(request.clientId ? { clientId: request.clientId } : {}),
+      });
       const response = await postToSandbox({
         url: options.url,
         token,

@@ -23,6 +23,8 @@ export interface TokenMinterOptions {
 export interface TokenSubject {
   participantId: string;
   tenantId: string;
+  /** Where the request came from, where the host knows it: the `client` claim, for a sandbox's fair turns. */
+  clientId?: string;
 }
 
 export interface TokenMinter {
@@ -39,9 +41,9 @@ export function createTokenMinter(options: TokenMinterOptions): TokenMinter {
   // A bad key fails every mint with its own message; keep Node from reporting it twice.
   key.catch(() => undefined);
   return {
-    async mint({ participantId, tenantId }) {
+    async mint({ participantId, tenantId, clientId }) {
       const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ tenant_id: tenantId })
+      return new SignJWT({ tenant_id: tenantId, ...(clientId ? { client: clientId } : {}) })
         .setProtectedHeader({ alg: options.algorithm, typ: "JWT", ...(options.keyId ? { kid: options.keyId } : {}) })
         .setIssuer(options.issuer)
         .setAudience(options.audience)

@@ -162,6 +162,50 @@ describe("mock sandbox: the /v1/exec contract", () => {
     expect((await s.post(await mint("b"))).status).toBe(200);
   });
 
+  it("gives a freed slot to the clients a token names in turn, however many users one client has", async () => {
+    // Each program runs until the test lets it go, so the order they start in is the order of their turns.
+    const started: string[] = [];
+    const letGo: Array<() => void> = [];
+    const s = await startSandbox(
+      createScriptedExecutor(async (code) => {
+        started.push(code);
+        await new Promise<void>((resolve) => letGo.push(resolve));
+        return { stdout: "" };
+      }),
+      { schedule: { maxRunning: 1 } },
+    );
+    cleanups.push(s.close);
+    const run = async (participantId: string, clientId: string) =>
+      fetch(`${s.url}/v1/exec`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${await s.minter.mint({ participantId, tenantId: "t", clientId })}`,
+        },
+        body: JSON.stringify({ lang: "py", code: participantId }),
+      });
+    const waitingAtLeast = async (n: number) => {
+      while (
+        ((await (await fetch(`${s.url}/v1/health`)).json()) as { schedule: { queued: number } }).schedule.queued < n
+      )
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    const answers = [run("cookie-1", "address-1")];
+    while (!started.length) await new Promise((resolve) => setTimeout(resolve, 20));
+    answers.push(run("cookie-2", "address-1"));
+    await waitingAtLeast(1);
+    answers.push(run("cookie-3", "address-1"));
+    await waitingAtLeast(2);
+    answers.push(run("student", "address-2"));
+    await waitingAtLeast(3);
+    for (let ended = 0; ended < 4; ended++) {
+      while (letGo.length <= ended) await new Promise((resolve) => setTimeout(resolve, 20));
+      letGo[ended]!();
+    }
+    await Promise.all(answers);
+    expect(started).toEqual(["cookie-1", "cookie-2", "student", "cookie-3"]);
+  });
+
   it("refuses other languages, empty programs, programs over 20,000 characters and other methods", async () => {
     const s = await sandbox();
     // A fresh token each time: a token runs once.

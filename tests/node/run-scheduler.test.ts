@@ -116,6 +116,60 @@ describe("the sandbox's run slots, shared between participants", () => {
     for (const release of releases) release();
   });
 
+  it("thirty cookies of one client take their turns as one: a newcomer from another waits one turn, not thirty", async () => {
+    const scheduler = createRunScheduler();
+    const releases: Array<() => void> = [];
+    const granted: string[] = [];
+    const take = (key: string, group: string) =>
+      scheduler.acquire(key, never, undefined, group).then(
+        (release) => {
+          granted.push(key);
+          releases.push(release);
+        },
+        () => undefined,
+      );
+    // One person's thirty cookies, one program each: four run, twenty-six wait.
+    const flood = Array.from({ length: 30 }, (_, cookie) => take(`cookie-${cookie}`, "address-1"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(scheduler.stats()).toMatchObject({ running: 4, queued: 26 });
+    const newcomer = take("student", "address-2");
+    // The client ahead of it in turn has one turn first; then it is the newcomer's.
+    releases.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+    releases.shift()!();
+    await newcomer;
+    expect(granted.slice(4)).toEqual(["cookie-4", "student"]);
+    // The flooder's next turn comes after the newcomer's, not before: the queue still drains.
+    for (let ended = 0; ended < 40 && releases.length; ended++) {
+      releases.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(flood);
+    expect(new Set(granted).size).toBe(31);
+  });
+
+  it("a full queue refuses the client with the most waiting, however many cookies it spread them over", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 1, perParticipant: 1, maxQueued: 4 });
+    const releaseFirst = await scheduler.acquire("b-0", never, undefined, "b");
+    const outcomes: string[] = [];
+    const note = (label: string, group: string) =>
+      scheduler.acquire(label, never, undefined, group).then(
+        (release) => {
+          outcomes.push(`${label} ran`);
+          release();
+        },
+        () => outcomes.push(`${label} refused`),
+      );
+    const waiting = [note("a-1", "a"), note("b-1", "b"), note("b-2", "b"), note("b-3", "b")];
+    waiting.push(note("c-1", "c"));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Each of b's cookies has one program waiting, as a's has: b as a whole has the most.
+    expect(outcomes).toEqual(["b-3 refused"]);
+    releaseFirst();
+    await Promise.all(waiting);
+    expect(outcomes.indexOf("c-1 ran")).toBeLessThan(outcomes.indexOf("b-2 ran"));
+  });
+
   it("a program given up while it waits leaves the queue, and the slot goes to the next", async () => {
     const scheduler = createRunScheduler({ maxRunning: 1 });
     const granted: string[] = [];

@@ -288,7 +288,10 @@ export function createMockSandbox(options: MockSandboxOptions) {
     const live = wantsStream(req) ? startStream(res) : null;
     let release: () => void;
     try {
-      release = await scheduler.acquire(participant, abort.signal, () => live?.send({ type: "queued" }));
+      // Many cookies of one client (the token's `client`) take their turns as one.
+      const group =
+        typeof claims.client === "string" ? `${String(claims.tenant_id)}:client:${claims.client}` : participant;
+      release = await scheduler.acquire(participant, abort.signal, () => live?.send({ type: "queued" }), group);
     } catch (error) {
       if (abort.signal.aborted) return;
       if (!(error instanceof QueueFullError)) throw error;

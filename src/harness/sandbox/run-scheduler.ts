@@ -37,16 +37,21 @@ export class QueueFullError extends Error {
 }
 
 interface Waiter {
+  /** When it came: the newest of a flood is the one refused. */
+  order: number;
   grant: (release: () => void) => void;
   refuse: (error: QueueFullError) => void;
 }
 
 /**
  * Run slots shared fairly: each participant has at most `perParticipant`
- * programs running, and a free slot goes to the participants in turn (round
- * robin), not to whoever queued most. One participant's flood therefore
- * waits behind itself while everyone else's programs start, and a full queue
- * refuses the flooders, never a participant with nothing in it.
+ * programs running, and a free slot goes to the groups in turn (round
+ * robin), and within a group to its participants in turn, not to whoever
+ * queued most. A group is whatever many identities of one person share (the
+ * address a token names as its `client`); a participant without one is a
+ * group of its own. One person's flood, from one cookie or from many,
+ * therefore waits behind itself while everyone else's programs start, and a
+ * full queue refuses the flooders, never a participant with nothing in it.
  */
 export function createRunScheduler(schedule: RunSchedule = {}) {
   const maxRunning = Math.max(1, schedule.maxRunning ?? 4);
@@ -55,10 +60,26 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
   const maxQueued = Math.max(0, schedule.maxQueued ?? 64);
 
   const running = new Map<string, number>();
-  // Participants with programs waiting, in turn order: the one served moves to the back.
-  const waiting = new Map<string, Waiter[]>();
+  // Groups with programs waiting, in turn order, and in each its participants with programs waiting, in
+  // turn order: the one served moves to the back (a Map keeps the order keys were set in).
+  const waiting = new Map<string, Map<string, Waiter[]>>();
   let runningTotal = 0;
   let queuedTotal = 0;
+  let arrivals = 0;
+
+  const waitingIn = (group: string) => [...(waiting.get(group)?.values() ?? [])].reduce((n, q) => n + q.length, 0);
+
+  /** Takes a waiter out of its queue, and its queue and group out of turn once empty. */
+  const remove = (group: string, key: string, queue: Waiter[], waiter: Waiter) => {
+    const at = queue.indexOf(waiter);
+    if (at === -1) return false;
+    queue.splice(at, 1);
+    queuedTotal--;
+    const participants = waiting.get(group);
+    if (!queue.length) participants?.delete(key);
+    if (participants && !participants.size) waiting.delete(group);
+    return true;
+  };
 
   const start = (key: string): (() => void) => {
     running.set(key, (running.get(key) ?? 0) + 1);
@@ -75,34 +96,57 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     };
   };
 
-  /** Refuses the newest waiting program of the participant with the most waiting (then the most running). */
+  /**
+   * Refuses a waiting program of the group with the most waiting: the newest of its participant with the
+   * most waiting (then the most running, then the newest).
+   */
   const refuseFlooder = () => {
-    let most: Waiter[] | undefined;
-    let mostKey = "";
-    for (const [key, queue] of waiting) {
+    let group: string | undefined;
+    for (const candidate of waiting.keys())
+      if (group === undefined || waitingIn(candidate) > waitingIn(group)) group = candidate;
+    if (group === undefined) return false;
+    let most: [string, Waiter[]] | undefined;
+    for (const [key, queue] of waiting.get(group)!) {
       const more =
         !most ||
-        queue.length > most.length ||
-        (queue.length === most.length && (running.get(key) ?? 0) > (running.get(mostKey) ?? 0));
-      if (more) [most, mostKey] = [queue, key];
+        queue.length > most[1].length ||
+        (queue.length === most[1].length && (running.get(key) ?? 0) > (running.get(most[0]) ?? 0)) ||
+        (queue.length === most[1].length &&
+          (running.get(key) ?? 0) === (running.get(most[0]) ?? 0) &&
+          queue.at(-1)!.order > most[1].at(-1)!.order);
+      if (more) most = [key, queue];
     }
-    const waiter = most?.pop();
-    if (!waiter) return false;
-    queuedTotal--;
-    if (!most!.length) waiting.delete(mostKey);
+    const [key, queue] = most!;
+    const waiter = queue.at(-1)!;
+    remove(group, key, queue, waiter);
     waiter.refuse(new QueueFullError("sandbox"));
     return true;
   };
 
   const grant = () => {
     while (runningTotal < maxRunning) {
-      const next = [...waiting].find(([key]) => (running.get(key) ?? 0) < perParticipant);
+      let next: [string, string, Waiter[]] | undefined;
+      for (const [group, participants] of waiting) {
+        const found = [...participants].find(([key]) => (running.get(key) ?? 0) < perParticipant);
+        if (found) {
+          next = [group, ...found];
+          break;
+        }
+      }
       if (!next) return;
-      const [key, queue] = next;
-      const waiter = queue.shift()!;
-      queuedTotal--;
-      waiting.delete(key);
-      if (queue.length) waiting.set(key, queue);
+      const [group, key, queue] = next;
+      const waiter = queue[0]!;
+      remove(group, key, queue, waiter);
+      // Served: the participant and its group go to the back of their turns.
+      const participants = waiting.get(group);
+      if (queue.length && participants) {
+        participants.delete(key);
+        participants.set(key, queue);
+      }
+      if (participants) {
+        waiting.delete(group);
+        waiting.set(group, participants);
+      }
       waiter.grant(start(key));
     }
   };
@@ -112,11 +156,12 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
      * Waits for a slot for `key`'s program and gives the function that frees
      * it. Throws QueueFullError at once when the queue is full, and the
      * signal's reason when it aborts while the program still waits.
-     * `onQueued` is called when the program has to wait.
+     * `onQueued` is called when the program has to wait. `group` is what
+     * the participant shares turns with (see above); by default, no one.
      */
-    acquire(key: string, signal: AbortSignal, onQueued?: () => void): Promise<() => void> {
+    acquire(key: string, signal: AbortSignal, onQueued?: () => void, group: string = key): Promise<() => void> {
       if (signal.aborted) return Promise.reject(signal.reason);
-      const queue = waiting.get(key) ?? [];
+      const queue = waiting.get(group)?.get(key) ?? [];
       const mayStartNow = runningTotal < maxRunning && (running.get(key) ?? 0) < perParticipant && queue.length === 0;
       if (mayStartNow) return Promise.resolve(start(key));
       if (queue.length >= maxQueuedPerParticipant) return Promise.reject(new QueueFullError("participant"));
@@ -126,6 +171,7 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
       }
       return new Promise((resolve, reject) => {
         const waiter: Waiter = {
+          order: arrivals++,
           grant: (release) => {
             signal.removeEventListener("abort", onAbort);
             resolve(release);
@@ -136,17 +182,14 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
           },
         };
         const onAbort = () => {
-          const at = queue.indexOf(waiter);
-          if (at === -1) return;
-          queue.splice(at, 1);
-          queuedTotal--;
-          if (!queue.length) waiting.delete(key);
-          reject(signal.reason);
+          if (remove(group, key, queue, waiter)) reject(signal.reason);
         };
         signal.addEventListener("abort", onAbort, { once: true });
         queue.push(waiter);
         queuedTotal++;
-        if (!waiting.has(key)) waiting.set(key, queue);
+        const participants = waiting.get(group) ?? new Map<string, Waiter[]>();
+        if (!participants.has(key)) participants.set(key, queue);
+        if (!waiting.has(group)) waiting.set(group, participants);
         onQueued?.();
       });
     },
