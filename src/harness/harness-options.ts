@@ -111,6 +111,15 @@ export interface HarnessOptions {
    */
   chatRateLimit?: RateLimit;
   /**
+   * Bytes the chat's reads (every GET under /api/: chats, runs' files, live
+   * output) may send one client address in a window, or one participant
+   * where there is no address (loopback); past it the harness answers 429
+   * with Retry-After. Counted in bytes, so that reading one large chat over
+   * and over cannot take the server from everyone else.
+   * @default 32 MiB a minute
+   */
+  chatReadBudget?: { bytes: number; windowMs: number };
+  /**
    * Caps on what a participant's chats hold (`maxChatsPerParticipant`,
    * `maxUserMessagesPerChat`, …) and on what everyone's hold together
    * (`maxStoredBytes`: past it new chats and messages get 507 `store_full`,

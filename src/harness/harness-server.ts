@@ -28,6 +28,7 @@ import { createChatHandler } from "./chat-handler.js";
 import { isLoopback, limitConnections } from "./connection-limits.js";
 import { addressKey, createParticipantCookies } from "./participant-cookie.js";
 import { createPyodideFileHandler } from "./pyodide-files.js";
+import { createReadBudget } from "./read-budget.js";
 import { HttpRefusal } from "../server/http.js";
 import { sendJson, sendRefusal } from "./node-json.js";
 import { checkSameOrigin, checkSameOriginJson, rateLimited } from "./request-guard.js";
@@ -161,6 +162,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const identify =
     options.getParticipantId ?? ((req: IncomingMessage, res: ServerResponse) => cookies.identify(req, res));
   const chatRequests = createRateLimiter(options.chatRateLimit ?? DEFAULT_CHAT_RATE_LIMIT);
+  const chatReads = createReadBudget(options.chatReadBudget ?? { bytes: 32 * 1024 * 1024, windowMs: 60_000 });
+  /** Refuses a read past its client's budget with 429; else charges what its answer sends, once sent. */
+  const countChatRead = (req: IncomingMessage, res: ServerResponse, participantId: string) => {
+    const key = clientOf(req) ?? `participant:${participantId}`;
+    const read = chatReads.check(key);
+    if (!read.allowed) {
+      throw rateLimited(
+        "too_many_reads",
+        (seconds) => `Too much read from the chats in a minute. Try again in ${seconds} s.`,
+        read.retryAfterMs,
+      );
+    }
+    const before = req.socket.bytesWritten;
+    res.once("close", () => chatReads.charge(key, req.socket.bytesWritten - before));
+  };
   /** Counts one chat request of this participant, or refuses it with 429. */
   const countChatRequest = (participantId: string) => {
     const taken = chatRequests.take(participantId);
@@ -256,6 +272,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       const participantId = await identify(req, res);
       if (participantId === null) throw new HttpRefusal(401, "unauthenticated", "Sign in to use the chat.");
       if (req.method !== "GET") countChatRequest(participantId);
+      else countChatRead(req, res, participantId);
       return participantId;
     } catch (error) {
       if (!(error instanceof HttpRefusal)) throw error;

@@ -243,6 +243,34 @@ describe("who is asking", () => {
     expect((await browser(h.url).chat()).output).toMatchObject({ status: "completed" });
   });
 
+  it("counts what reads send in bytes: reading one chat over and over is refused with 429 once it has sent the budget", async () => {
+    const h = await harness({ chatReadBudget: { bytes: 64 * 1024, windowMs: 60_000 } });
+    const reader = browser(h.url);
+    await reader.chat();
+    const headers = { cookie: reader.cookie, "content-type": "application/json" };
+    // One chat with about 20 KB in it.
+    const created = await fetch(`${h.url}/api/chats`, { method: "POST", headers, body: "{}" });
+    const { id } = (await created.json()) as { id: string };
+    const text = "x".repeat(20_000);
+    await fetch(`${h.url}/api/chats/${id}/messages`, { method: "POST", headers, body: JSON.stringify({ text }) });
+    const statuses: number[] = [];
+    for (let read = 0; read < 6; read++) {
+      const response = await fetch(`${h.url}/api/chats/${id}`, { headers: { cookie: reader.cookie } });
+      statuses.push(response.status);
+      if (response.status === 429) {
+        expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(await response.json()).toMatchObject({ error: "too_many_reads" });
+      } else await response.arrayBuffer();
+    }
+    // 64 KB is three reads of 20 KB and the start of a fourth: the rest are refused.
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.at(-1)).toBe(429);
+    // Another browser reads as it likes.
+    const other = browser(h.url);
+    await other.chat();
+    expect((await fetch(`${h.url}/api/chats`, { headers: { cookie: other.cookie } })).status).toBe(200);
+  });
+
   it("takes the id from the host's own sign-in when given getParticipantId, and answers 401 without one", async () => {
     const seen: string[] = [];
     const h = await harness({
