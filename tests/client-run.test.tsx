@@ -76,7 +76,17 @@ describe("a call the browser runs", () => {
     await waitFor(() => expect(addResult).toHaveBeenCalledTimes(1));
     const result = addResult.mock.calls[0]![0] as { status: string; code: string; message: string };
     expect(result).toMatchObject({ status: "error", code: RUN_STOPPED });
-    expect(result.message).toBe("The person stopped the program before it finished.\nstdout so far:\ntick\n");
+    expect(result.message).toBe(
+      [
+        "The person stopped the program before it finished.",
+        "What it printed until then:",
+        "stdout (as printed, between the two ~~~ lines):",
+        "~~~",
+        "tick",
+        "~~~",
+        "stderr: nothing",
+      ].join("\n"),
+    );
     rerender(<Card {...awaited("call_stop", addResult, result)} />);
     expect(phase()).toBe("cancelled");
     expect(screen.queryByRole("button", { name: "Stop the program" })).toBeNull();

@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useReducer, useRef } from "react";
 import { RUN_STOPPED, type ExecuteCodeResult, type ExecuteCodeRunningResult } from "../contract/index.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../contract/limits.js";
-import { keepHeadAndTail, keepHeadAndTailAfter, markCut, truncationOf, type EarlierCut } from "../contract/truncate.js";
+import { streamsInWords } from "../contract/streams-in-words.js";
+import { keepHeadAndTail, keepHeadAndTailAfter, truncationOf, type EarlierCut } from "../contract/truncate.js";
 import type { ExecuteCodeRunner } from "../contract/runner.js";
 import { errorMessage } from "../contract/error-message.js";
 
@@ -27,16 +28,17 @@ const STOPPED_OUTPUT_CHARS = 2000;
 
 /** The result sent for a program the person stopped: the model learns what it printed so far. */
 export function clientStoppedResult(output: ExecuteCodeRunningResult | null): ExecuteCodeResult {
-  const printed = (stream: "stdout" | "stderr") => {
-    const text = output?.[stream] ?? "";
-    if (!text) return "";
-    const kept = keepHeadAndTail(text, STOPPED_OUTPUT_CHARS);
-    return `\n${stream} so far:\n${markCut(kept.text, kept.cut, kept.at, kept.cutLines)}`;
-  };
+  const kept = (stream: "stdout" | "stderr") => keepHeadAndTail(output?.[stream] ?? "", STOPPED_OUTPUT_CHARS);
+  const stdout = kept("stdout");
+  const stderr = kept("stderr");
+  const printed =
+    stdout.text || stderr.text
+      ? `\nWhat it printed until then:\n${streamsInWords({ stdout: stdout.text, stderr: stderr.text, truncated: truncationOf(stdout, stderr) }).join("\n")}`
+      : "";
   return {
     status: "error",
     code: RUN_STOPPED,
-    message: `The person stopped the program before it finished.${printed("stdout")}${printed("stderr")}`,
+    message: `The person stopped the program before it finished.${printed}`,
   };
 }
 

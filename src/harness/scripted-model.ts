@@ -71,6 +71,15 @@ export function describePrompt(prompt: LanguageModelV3Prompt): string {
   return `Prompt: ${roles}. Tool results: ${results.join(", ") || "none"}. System: ${systems.join(", ") || "none"}.`;
 }
 
+/** What a stream printed, from between its fences; "" when it printed nothing. */
+function printedOn(text: string, name: "stdout" | "stderr"): string {
+  return (
+    new RegExp(
+      `\\n${name} \\(as printed, between the two (~{3,}) lines[^\\n]*\\):\\n\\1\\n([\\s\\S]*?)\\1(?:\\n|$)`,
+    ).exec(text)?.[2] ?? ""
+  );
+}
+
 /** What the model says after the tool answered: the exit code and the first line of output. */
 export function replyToToolResult(text: string): string {
   if (text.startsWith("denied:")) {
@@ -82,24 +91,27 @@ export function replyToToolResult(text: string): string {
   const exit = /^exit code: (-?\d+|unknown)/.exec(text);
   const killed = /^killed by (\S+)/.exec(text);
   if (exit || killed) {
+    // The code runner's facts come before the streams; the streams are fenced (server/model-output.ts).
+    const streamsAt = text.search(/\n(?:stdout|stderr)[ :]/);
+    const facts = streamsAt === -1 ? text : text.slice(0, streamsAt);
     // Quoted as a person would read it: without the terminal's escape codes.
-    const stdout = (/\nstdout:\n([^\n]*)/.exec(text)?.[1] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
-    const stderr = /\nstderr:\n([\s\S]*?)(?:\nfiles \(|$)/.exec(text)?.[1]?.trim().split("\n").pop() ?? "";
+    const stdout = (printedOn(text, "stdout").split("\n")[0] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+    const stderr = printedOn(text, "stderr").trim().split("\n").pop() ?? "";
     const status = killed ? `was killed by ${killed[1]}` : `finished with exit code ${exit![1]}`;
     const printed = stdout
       ? `Its first line of output is: ${stdout}${/[.!?]$/.test(stdout) ? "" : "."}`
       : "It printed nothing on stdout.";
     const failure = stderr && (killed || exit![1] !== "0") ? ` The error was: ${stderr}` : "";
     // Figures by their title (the first part of their description), files by name.
-    const figures = [...text.matchAll(/^- figure (\S+) \([^)]*\)(?:: ([^,;\n]*))?/gm)].map(
+    const figures = [...facts.matchAll(/^- figure (\S+) \([^)]*\)(?:: ([^,;\n]*))?/gm)].map(
       ([, name, title]) => title || name!,
     );
-    const files = [...text.matchAll(/^- file (\S+) /gm)].map(([, name]) => name!);
+    const files = [...facts.matchAll(/^- file (\S+) /gm)].map(([, name]) => name!);
     const drew = figures.length
       ? ` It drew ${figures.length === 1 ? "one figure" : `${figures.length} figures`}, ${figures.join(", ")}.`
       : "";
     const wrote = files.length ? ` It wrote ${files.join(", ")}, which you can download under the output.` : "";
-    const restarted = /^python session: restarted/m.test(text) ? "I restarted Python first. " : "";
+    const restarted = /^python session: restarted/m.test(facts) ? "I restarted Python first. " : "";
     return `${restarted}The program ${status}. ${printed}${failure}${drew}${wrote}`;
   }
   return `The code did not give a result: ${text.split("\n")[0]}`;

@@ -1,12 +1,7 @@
 import { bytesInWords } from "../contract/bytes-in-words.js";
 import { nameInWords } from "./name-in-words.js";
-import { normalizeExecuteCodeResult, type ExecuteCodeRunFile, type ExecuteCodeTruncation } from "../contract/index.js";
-import { cutAt, markCut } from "../contract/truncate.js";
-
-/** A stream as the model reads it: its text, with what was left out said where it was. */
-function stream(name: "stdout" | "stderr", text: string, truncated: ExecuteCodeTruncation): string {
-  return `${name}:\n${markCut(text, truncated[name], cutAt(truncated, name, text), truncated.lines?.[name])}`;
-}
+import { normalizeExecuteCodeResult, type ExecuteCodeRunFile } from "../contract/index.js";
+import { streamsInWords } from "../contract/streams-in-words.js";
 
 /** The files in words (the student sees them under the card); never their bytes. */
 function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
@@ -46,7 +41,7 @@ function inputs(result: { filesUsed?: string[]; filesGone?: string[] }): string[
   ];
 }
 
-/** The result as the model reads it: plain text, the real output first. */
+/** The result as the model reads it: plain text, the code runner's facts first and the program's output last. */
 export function describeModelOutput(output: unknown): string {
   const result = normalizeExecuteCodeResult(output);
   switch (result.status) {
@@ -55,20 +50,19 @@ export function describeModelOutput(output: unknown): string {
       return [
         exit,
         ...session(result),
-        stream("stdout", result.stdout, result.truncated),
-        stream("stderr", result.stderr, result.truncated),
         ...files(result.files, result.filesCut),
         ...inputs(result),
+        ...streamsInWords(result),
       ].join("\n");
     }
     case "timeout":
       return [
-        `The program was stopped because it ran longer than ${result.timeoutMs === null ? "the time limit" : `${result.timeoutMs / 1000} s`} (an endless loop or too much work). Output up to then:`,
-        stream("stdout", result.stdout, result.truncated),
-        stream("stderr", result.stderr, result.truncated),
+        `The program was stopped because it ran longer than ${result.timeoutMs === null ? "the time limit" : `${result.timeoutMs / 1000} s`} (an endless loop or too much work).`,
+        ...session(result),
         ...files(result.files, result.filesCut),
         ...inputs(result),
-        ...session(result),
+        "Its output up to then:",
+        ...streamsInWords(result),
       ].join("\n");
     case "busy":
       return `The code runner is busy and did not run the program.${result.retryAfterMs === null ? "" : ` It can take another run in ${Math.ceil(result.retryAfterMs / 1000)} s.`} Tell the student, and do not guess the output.`;
@@ -76,11 +70,7 @@ export function describeModelOutput(output: unknown): string {
       return `The program did not run: ${result.message} (${result.code}). Do not guess its output.`;
     case "running":
       // Never the final answer; said plainly should a host hand it to a model anyway.
-      return [
-        "The program is still running. Output so far:",
-        stream("stdout", result.stdout, result.truncated),
-        stream("stderr", result.stderr, result.truncated),
-      ].join("\n");
+      return ["The program is still running. Output so far:", ...streamsInWords(result)].join("\n");
     case "unrecognised":
       return `The tool returned an unexpected result: ${JSON.stringify(result.raw)}`;
   }

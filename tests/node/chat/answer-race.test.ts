@@ -154,7 +154,9 @@ describe("an answer that races the stored end of its own run", () => {
     expect(answered.status).toBe(200);
     const chat = await answered.json();
     expect(chat.status).toBe("idle");
-    expect(chat.messages.at(-1).parts.at(-1).text).toContain("stdout:\\n1\\n");
+    expect(chat.messages.at(-1).parts.at(-1).text).toContain(
+      "stdout (as printed, between the two ~~~ lines):\\n~~~\\n1\\n~~~",
+    );
   });
 
   it("an answer still gets 409 when the run does not end within the wait, and the chat loses nothing", async () => {
