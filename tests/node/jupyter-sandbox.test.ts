@@ -139,8 +139,9 @@ describe("the Jupyter sandbox", () => {
         "k = get_ipython().kernel",
         `for _ in range(${times}):`,
         `    k.session.send(k.iopub_socket, "status", content={"execution_state": "busy", "pad": "x" * ${bytes}}, parent=k.get_parent("shell"))`,
+        // Long enough that on a busy machine the flood reaches the server before the run could end by itself.
         "import time",
-        "time.sleep(5)",
+        "time.sleep(25)",
       ].join("\n");
     for (const program of [send(40_000_000, 1), send(12_000_000, 8)]) {
       const result = resultOf(await events(program));
@@ -159,7 +160,7 @@ describe("the Jupyter sandbox", () => {
       ["big-1.bin", 5_000_000],
       ["big-2.bin", 5_000_000],
     ]);
-  }, 90_000);
+  }, 120_000);
 
   it("says that input() cannot read typed input, instead of waiting for it", async () => {
     const result = resultOf(await events('name = input("Name? ")\nprint(name)'));
