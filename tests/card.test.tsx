@@ -148,6 +148,8 @@ describe("ExecuteCodeCard: hostile output", () => {
     await userEvent.setup().click(reveal);
     expect(reveal).toHaveAttribute("aria-pressed", "true");
     expect(pre().textContent).toBe("abc\u240dHIDDEN xyz\nok\n");
+    // Drawn as the CR marker by the stylesheet, not as a glyph many fonts lack.
+    expect(within(pre()).getByRole("img", { name: "U+240D carriage return" })).toHaveAttribute("data-marker", "CR");
   });
 
   it("says nothing of carriage returns that overwrote only blanks, or ended a line (Windows' \\r\\n)", () => {

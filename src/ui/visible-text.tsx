@@ -4,9 +4,11 @@ import { Fragment, type ReactNode } from "react";
  * Characters that change how text reads without being seen: bidi controls
  * (U+202E turns `invoice_\u202Efdp.exe` into "invoice_exe.pdf"), zero-width
  * spaces, and every other Unicode format character — except the two joiners,
- * which shape visible text (emoji sequences, Persian).
+ * which shape visible text (emoji sequences, Persian). Also ␍, which the card
+ * puts where a carriage return was (view/carriage-returns.ts): it gets the
+ * CR marker, since many fonts lack the Control Pictures.
  */
-const IN_TEXT = /(?![\u200C\u200D])\p{Cf}/gu;
+const IN_TEXT = /(?![\u200C\u200D])[\p{Cf}\u240D]/gu;
 /**
  * In a program, where a person decides what runs, also: the joiners (a name
  * with one inside is not the name it looks like); every control character
@@ -61,6 +63,7 @@ const NAMES = new Map<number, string>([
   [0x2067, "right-to-left isolate"],
   [0x2068, "first strong isolate"],
   [0x2069, "pop directional isolate"],
+  [0x240d, "carriage return"],
   [0x3164, "Hangul filler"],
   [0xfeff, "zero width no-break space"],
   [0xffa0, "halfwidth Hangul filler"],
@@ -70,7 +73,7 @@ function markerFor(char: string): { codePoint: string; marker: string; label: st
   const value = char.codePointAt(0)!;
   const codePoint = `U+${value.toString(16).toUpperCase().padStart(4, "0")}`;
   // C0 controls and DEL show their abbreviation; the rest their code point.
-  const marker = C0[value] ?? (value === 0x7f ? "DEL" : `\u27E8${codePoint}\u27E9`);
+  const marker = C0[value] ?? (value === 0x7f ? "DEL" : value === 0x240d ? "CR" : `\u27E8${codePoint}\u27E9`);
   const name = NAMES.get(value) ?? (/\p{Cc}/u.test(char) ? "control character" : "invisible character");
   return { codePoint, marker, label: `${codePoint} ${name}` };
 }
