@@ -9,7 +9,8 @@ import { cutAt, markCut } from "./truncate.js";
  * reads the same, which keeps a provider's prompt cache. Put them last.
  */
 export function streamsInWords(result: { stdout: string; stderr: string; truncated: ExecuteCodeTruncation }): string[] {
-  const longest = Math.max(0, ...[...`${result.stdout}${result.stderr}`.matchAll(/~+/g)].map(([run]) => run.length));
+  let longest = 0;
+  for (const [run] of `${result.stdout}${result.stderr}`.matchAll(/~+/g)) longest = Math.max(longest, run.length);
   const fence = "~".repeat(Math.max(3, longest + 1));
   return (["stdout", "stderr"] as const).map((name) => {
     const text = result[name];
