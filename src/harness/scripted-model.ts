@@ -71,13 +71,18 @@ export function describePrompt(prompt: LanguageModelV3Prompt): string {
   return `Prompt: ${roles}. Tool results: ${results.join(", ") || "none"}. System: ${systems.join(", ") || "none"}.`;
 }
 
-/** What a stream printed, from between its fences; "" when it printed nothing. */
-function printedOn(text: string, name: "stdout" | "stderr"): string {
-  return (
+/** What each stream printed, from between its fences, in order (stderr's block after stdout's); "" for nothing. */
+function printedStreams(text: string): { stdout: string; stderr: string } {
+  const block = (name: string) =>
     new RegExp(
-      `\\n${name} \\(as printed, between the two (~{3,}) lines[^\\n]*\\):\\n\\1\\n([\\s\\S]*?)\\1(?:\\n|$)`,
-    ).exec(text)?.[2] ?? ""
-  );
+      `^${name}(?:: nothing| \\(as printed, between the two (~{3,}) lines[^\n]*\\):\n\\1\n([\\s\\S]*?)\\1)(?:\n|$)`,
+    );
+  const at = text.search(/\n(?:stdout|stderr)[ :]/);
+  if (at === -1) return { stdout: "", stderr: "" };
+  const streams = text.slice(at + 1);
+  const stdout = block("stdout").exec(streams);
+  const rest = stdout ? streams.slice(stdout[0].length) : "";
+  return { stdout: stdout?.[2] ?? "", stderr: block("stderr").exec(rest)?.[2] ?? "" };
 }
 
 /** What the model says after the tool answered: the exit code and the first line of output. */
@@ -95,8 +100,9 @@ export function replyToToolResult(text: string): string {
     const streamsAt = text.search(/\n(?:stdout|stderr)[ :]/);
     const facts = streamsAt === -1 ? text : text.slice(0, streamsAt);
     // Quoted as a person would read it: without the terminal's escape codes.
-    const stdout = (printedOn(text, "stdout").split("\n")[0] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
-    const stderr = printedOn(text, "stderr").trim().split("\n").pop() ?? "";
+    const streams = printedStreams(text);
+    const stdout = (streams.stdout.split("\n")[0] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+    const stderr = streams.stderr.trim().split("\n").pop() ?? "";
     const status = killed ? `was killed by ${killed[1]}` : `finished with exit code ${exit![1]}`;
     const printed = stdout
       ? `Its first line of output is: ${stdout}${/[.!?]$/.test(stdout) ? "" : "."}`

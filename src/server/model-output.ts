@@ -1,7 +1,10 @@
 import { bytesInWords } from "../contract/bytes-in-words.js";
 import { nameInWords } from "./name-in-words.js";
-import { normalizeExecuteCodeResult, type ExecuteCodeRunFile } from "../contract/index.js";
+import { normalizeExecuteCodeResult, RUN_STOPPED, type ExecuteCodeRunFile } from "../contract/index.js";
 import { streamsInWords } from "../contract/streams-in-words.js";
+
+/** A program's own words among the facts (a figure's title): on one line, so they cannot start a line of their own. */
+const oneLine = (text: string) => text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ");
 
 /** The files in words (the student sees them under the card); never their bytes. */
 function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
@@ -15,7 +18,7 @@ function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
     `files (shown to the student under the output):`,
     ...list.map((file) =>
       file.kind === "image"
-        ? `- figure ${nameInWords(file.name)} (${file.mediaType}, ${bytesInWords(file.size)})${file.alt ? `: ${file.alt}` : ""}`
+        ? `- figure ${nameInWords(file.name)} (${file.mediaType}, ${bytesInWords(file.size)})${file.alt ? `: ${oneLine(file.alt)}` : ""}`
         : `- file ${nameInWords(file.name)} (${file.mediaType}, ${bytesInWords(file.size)}), offered for download`,
     ),
     ...notKept,
@@ -67,6 +70,8 @@ export function describeModelOutput(output: unknown): string {
     case "busy":
       return `The code runner is busy and did not run the program.${result.retryAfterMs === null ? "" : ` It can take another run in ${Math.ceil(result.retryAfterMs / 1000)} s.`} Tell the student, and do not guess the output.`;
     case "error":
+      // Stopped while it ran: the message says so, with what it printed last (client-run.ts).
+      if (result.code === RUN_STOPPED) return result.message;
       return `The program did not run: ${result.message} (${result.code}). Do not guess its output.`;
     case "running":
       // Never the final answer; said plainly should a host hand it to a model anyway.

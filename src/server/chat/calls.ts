@@ -154,7 +154,8 @@ export function cancelAwaited(chat: Pick<ChatRecord, "messages" | "tools">): UIM
   });
 }
 
-export const STOPPED_BEFORE_RESULT = "The run was stopped before this call returned.";
+export const STOPPED_BEFORE_RESULT =
+  "The run was stopped before this call returned: there is no output to tell. Do not guess it.";
 
 /**
  * The messages of a stopped run with every server call of its last
