@@ -203,7 +203,8 @@ describe("mock sandbox: the /v1/exec contract", () => {
       letGo[ended]!();
     }
     await Promise.all(answers);
-    expect(started).toEqual(["cookie-1", "cookie-2", "student", "cookie-3"]);
+    // address-2 had not run a program yet: its turn comes first; address-1's cookies then take theirs in order.
+    expect(started).toEqual(["cookie-1", "student", "cookie-2", "cookie-3"]);
   });
 
   it("refuses other languages, empty programs, programs over 20,000 characters and other methods", async () => {

@@ -290,7 +290,9 @@ export function createMockSandbox(options: MockSandboxOptions) {
     try {
       // Many cookies of one client (the token's `client`) take their turns as one.
       const group =
-        typeof claims.client === "string" ? `${String(claims.tenant_id)}:client:${claims.client}` : participant;
+        typeof claims.client === "string"
+          ? `client:${String(claims.tenant_id)}:${claims.client}`
+          : `participant:${participant}`;
       release = await scheduler.acquire(participant, abort.signal, () => live?.send({ type: "queued" }), group);
     } catch (error) {
       if (abort.signal.aborted) return;

@@ -66,6 +66,10 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
   let runningTotal = 0;
   let queuedTotal = 0;
   let arrivals = 0;
+  // When each group's last program started (a count of starts), and how many of its programs run.
+  const lastStarted = new Map<string, number>();
+  const runningInGroup = new Map<string, number>();
+  let starts = 0;
 
   const waitingIn = (group: string) => [...(waiting.get(group)?.values() ?? [])].reduce((n, q) => n + q.length, 0);
 
@@ -81,9 +85,11 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     return true;
   };
 
-  const start = (key: string): (() => void) => {
+  const start = (key: string, group: string): (() => void) => {
     running.set(key, (running.get(key) ?? 0) + 1);
     runningTotal++;
+    lastStarted.set(group, ++starts);
+    runningInGroup.set(group, (runningInGroup.get(group) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
@@ -91,6 +97,11 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
       const left = running.get(key)! - 1;
       if (left) running.set(key, left);
       else running.delete(key);
+      const leftInGroup = runningInGroup.get(group)! - 1;
+      if (leftInGroup) runningInGroup.set(group, leftInGroup);
+      else runningInGroup.delete(group);
+      // A group with nothing running or waiting is forgotten: its next program counts as a newcomer's.
+      if (!leftInGroup && !waiting.has(group)) lastStarted.delete(group);
       runningTotal--;
       grant();
     };
@@ -125,13 +136,14 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
 
   const grant = () => {
     while (runningTotal < maxRunning) {
+      // The group whose last program started longest ago (one that never started one first); ties in turn order.
       let next: [string, string, Waiter[]] | undefined;
+      let nextServed = Number.POSITIVE_INFINITY;
       for (const [group, participants] of waiting) {
+        const served = lastStarted.get(group) ?? -1;
+        if (served >= nextServed) continue;
         const found = [...participants].find(([key]) => (running.get(key) ?? 0) < perParticipant);
-        if (found) {
-          next = [group, ...found];
-          break;
-        }
+        if (found) [next, nextServed] = [[group, ...found], served];
       }
       if (!next) return;
       const [group, key, queue] = next;
@@ -147,7 +159,7 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
         waiting.delete(group);
         waiting.set(group, participants);
       }
-      waiter.grant(start(key));
+      waiter.grant(start(key, group));
     }
   };
 
@@ -163,7 +175,7 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
       if (signal.aborted) return Promise.reject(signal.reason);
       const queue = waiting.get(group)?.get(key) ?? [];
       const mayStartNow = runningTotal < maxRunning && (running.get(key) ?? 0) < perParticipant && queue.length === 0;
-      if (mayStartNow) return Promise.resolve(start(key));
+      if (mayStartNow) return Promise.resolve(start(key, group));
       if (queue.length >= maxQueuedPerParticipant) return Promise.reject(new QueueFullError("participant"));
       if (queuedTotal >= maxQueued) {
         const newcomer = queue.length === 0 && !running.has(key);
