@@ -9,17 +9,27 @@ export const PROGRAM_FILE = "<program>";
  * the same whichever ran it. Expects `sys` and `traceback` imported.
  */
 export const RUN_PROGRAM_PY = `
-# Whether every frame of the program in the traceback runs code compiled from this source.
-def frames_of(program, frames):
+# Whether every frame of the program in a traceback (and in the exceptions it chains or groups) runs code
+# compiled from this source.
+def frames_of(program, error, frames):
     own, pending = set(), [program]
     while pending:
         each = pending.pop()
         own.add(each)
         pending.extend(const for const in each.co_consts if hasattr(const, "co_consts"))
-    while frames is not None:
-        if frames.tb_frame.f_code.co_filename == "${PROGRAM_FILE}" and frames.tb_frame.f_code not in own:
-            return False
-        frames = frames.tb_next
+    seen, errors = set(), [(error, frames)]
+    while errors:
+        error, frames = errors.pop()
+        if id(error) in seen:
+            continue
+        seen.add(id(error))
+        while frames is not None:
+            if frames.tb_frame.f_code.co_filename == "${PROGRAM_FILE}" and frames.tb_frame.f_code not in own:
+                return False
+            frames = frames.tb_next
+        for linked in (error.__cause__, error.__context__, *getattr(error, "exceptions", ())):
+            if isinstance(linked, BaseException):
+                errors.append((linked, linked.__traceback__))
     return True
 
 def run_program(source, namespace):
@@ -46,7 +56,7 @@ def run_program(source, namespace):
             frames = frames.tb_next
         # A function an earlier run defined (a kernel keeps them) has its lines in that run's source, not
         # this one: quote no line rather than a wrong one.
-        if program is not None and not frames_of(program, frames):
+        if program is not None and not frames_of(program, value, frames):
             linecache.cache.pop("${PROGRAM_FILE}", None)
         traceback.print_exception(kind, value, frames)
         # No one types into a sandbox: a closed stdin (EOFError), or a kernel that allows no input.

@@ -45,6 +45,15 @@ describe("run_program", () => {
     expect(later!.stderr).not.toContain("a line the earlier program does not have");
   });
 
+  it("quotes no line either when the earlier program's function raised an exception this one chained", () => {
+    const [, later] = runInOneNamespace(
+      "def f():\n    return 1 / 0\n",
+      "try:\n    f()\nexcept ZeroDivisionError:\n    raise ValueError('bad')\n",
+    );
+    expect(later!.stderr).toContain('File "<program>", line 2, in f\nZeroDivisionError: division by zero\n');
+    expect(later!.stderr).toMatch(/ValueError: bad\n$/);
+  });
+
   it("quotes the line a warning came from", () => {
     const [ran] = runInOneNamespace("import warnings\nwarnings.warn('careful')\n");
     expect(ran).toEqual({ status: 0, stderr: "<program>:2: UserWarning: careful\n  warnings.warn('careful')\n" });
