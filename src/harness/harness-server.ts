@@ -81,6 +81,8 @@ const TENANT_ID = "demo-course";
 const RUN_FILE_PATH = /^\/api\/files\/[\w-]{1,100}\/[\w-]{1,100}$/;
 /** A student's files, from the demo's composer: `POST /api/uploads` (multipart). */
 const UPLOAD_PATH = "/api/uploads";
+/** Reads of one participant being sent at once; a live run's stream is one. */
+const MAX_READS_IN_FLIGHT = 8;
 const AUDIENCE = "sandbox";
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
@@ -162,21 +164,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const identify =
     options.getParticipantId ?? ((req: IncomingMessage, res: ServerResponse) => cookies.identify(req, res));
   const chatRequests = createRateLimiter(options.chatRateLimit ?? DEFAULT_CHAT_RATE_LIMIT);
-  const chatReads = createReadBudget(options.chatReadBudget ?? { bytes: 32 * 1024 * 1024, windowMs: 60_000 });
-  /** Refuses a read past its client's budget with 429; else charges what its answer sends, once sent. */
-  const countChatRead = (req: IncomingMessage, res: ServerResponse, participantId: string) => {
-    const key = clientOf(req) ?? `participant:${participantId}`;
-    const read = chatReads.check(key);
-    if (!read.allowed) {
-      throw rateLimited(
-        "too_many_reads",
-        (seconds) => `Too much read from the chats in a minute. Try again in ${seconds} s.`,
-        read.retryAfterMs,
-      );
-    }
-    const before = req.socket.bytesWritten;
-    res.once("close", () => chatReads.charge(key, req.socket.bytesWritten - before));
-  };
   /** Counts one chat request of this participant, or refuses it with 429. */
   const countChatRequest = (participantId: string) => {
     const taken = chatRequests.take(participantId);
@@ -187,6 +174,45 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
         taken.retryAfterMs,
       );
     }
+  };
+  const readBudget = options.chatReadBudget ?? { bytes: 32 * 1024 * 1024, windowMs: 60_000 };
+  const participantReads = createReadBudget(readBudget);
+  // One address holds many cookies (and a class behind one NAT): it may read eight participants' worth.
+  const addressReads = createReadBudget({ ...readBudget, bytes: readBudget.bytes * 8 });
+  const readsInFlight = new Map<string, number>();
+  /**
+   * Refuses a read with 429 past its participant's or its address's budget, or with eight of the
+   * participant's reads still being sent (a budget is charged only once an answer is sent); else
+   * charges what its answer sends, once sent.
+   */
+  const countChatRead = (req: IncomingMessage, res: ServerResponse, participantId: string) => {
+    const address = clientOf(req);
+    const budgets = [
+      [participantReads, participantId],
+      ...(address ? [[addressReads, address] as const] : []),
+    ] as const;
+    for (const [budget, key] of budgets) {
+      const read = budget.check(key);
+      if (!read.allowed) {
+        throw rateLimited(
+          "too_many_reads",
+          (seconds) => `Too much read from the chats in a minute. Try again in ${seconds} s.`,
+          read.retryAfterMs,
+        );
+      }
+    }
+    const inFlight = readsInFlight.get(participantId) ?? 0;
+    if (inFlight >= MAX_READS_IN_FLIGHT) {
+      throw rateLimited("too_many_reads", () => "Too many reads at once. Try again in a moment.", 1000);
+    }
+    readsInFlight.set(participantId, inFlight + 1);
+    const before = req.socket.bytesWritten;
+    res.once("close", () => {
+      const left = readsInFlight.get(participantId)! - 1;
+      if (left) readsInFlight.set(participantId, left);
+      else readsInFlight.delete(participantId);
+      for (const [budget, key] of budgets) budget.charge(key, req.socket.bytesWritten - before);
+    });
   };
   // Made on first use: the mock sandbox's URL is known once the server listens.
   let sandboxFiles: SandboxFiles | null = null;

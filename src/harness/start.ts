@@ -80,7 +80,11 @@ const harness = await startHarness({
   engine: engineFrom(process.env.MOCK_SANDBOX_ENGINE),
   allowPerProcessMemoryLimit: process.env.MOCK_SANDBOX_PER_PROCESS_LIMITS === "1",
   chatRateLimit: { max: numberFrom("HARNESS_CHAT_REQUESTS_PER_MINUTE", 60), windowMs: 60_000 },
-  chatReadBudget: { bytes: numberFrom("HARNESS_CHAT_READ_MB_PER_MINUTE", 32) * 1024 * 1024, windowMs: 60_000 },
+  // 0 sets no bound on what reads may send.
+  chatReadBudget: {
+    bytes: numberFrom("HARNESS_CHAT_READ_MB_PER_MINUTE", 32) * 1024 * 1024 || Infinity,
+    windowMs: 60_000,
+  },
   participantCookie: {
     newParticipantLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_MINUTE", 10), windowMs: 60_000 },
     newParticipantDailyLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_DAY", 200), windowMs: 86_400_000 },
