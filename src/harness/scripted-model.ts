@@ -63,7 +63,8 @@ export function describePrompt(prompt: LanguageModelV3Prompt): string {
             output.type === "text" || output.type === "error-text"
               ? output.value
               : JSON.stringify("value" in output ? output.value : output);
-          return [`«${text.split("\n").slice(0, 3).join(" / ")}»`];
+          // The exit code, and the first line of stdout after its header and fence.
+          return [`«${text.split("\n").slice(0, 4).join(" / ")}»`];
         })
       : [],
   );
