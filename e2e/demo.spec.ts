@@ -132,6 +132,23 @@ test.describe("the demo page", () => {
     for (const height of heights) expect(Math.abs(height - oneLine)).toBeLessThan(1);
   });
 
+  test("on a phone the composer's hints are one short line, and a screen reader still hears them whole", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 700 });
+    await page.goto(at(PORTS.main));
+    const hints = page.locator(".demo-composer .demo-composer-hint");
+    await expect(hints).toHaveCount(1);
+    const fontSize = await hints.evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
+    expect(await heightOf(hints)).toBeLessThan(fontSize * 2);
+    await expect(page.getByRole("textbox", { name: "Message" })).toHaveAccessibleDescription(
+      "Enter sends · Shift+Enter adds a line",
+    );
+    await expect(page.getByRole("button", { name: "Attach files" })).toHaveAccessibleDescription(
+      /^Attach .* files \(or drop them here\): up to 10 MB each, 5 a message, 20 MB a chat\.$/,
+    );
+  });
+
   test("no typing dot sits under a card while it runs: the card shows its own progress", async ({ page }) => {
     await page.goto(at(PORTS.main));
     // Every moment a message holds a card that is being written or runs and, after it, the runtime's typing dot.

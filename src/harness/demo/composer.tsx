@@ -49,14 +49,20 @@ export function Composer({ phone, runWhere }: { phone: boolean; runWhere: RunWhe
           minRows={1}
           maxRows={phone ? 6 : 12}
         />
-        <p id="demo-composer-hint" className="demo-composer-hint">
+        {/* On a phone, one short line: the thread keeps the screen; the whole hints stay for screen readers. */}
+        <p id="demo-composer-hint" className={phone ? "demo-visually-hidden" : "demo-composer-hint"}>
           Enter sends · Shift+Enter adds a line
         </p>
-        <p id="demo-files-hint" className="demo-composer-hint">
+        <p id="demo-files-hint" className={phone ? "demo-visually-hidden" : "demo-composer-hint"}>
           {runWhere === "server"
             ? `Attach ${FILE_KINDS} files (or drop them here): up to 10 MB each, 5 a message, 20 MB a chat.`
             : "Files need the server sandbox: this chat runs code in your browser."}
         </p>
+        {phone && (
+          <p className="demo-composer-hint" aria-hidden="true">
+            {runWhere === "server" ? "Files: up to 10 MB each, 5 a message" : "Files need the server sandbox"}
+          </p>
+        )}
         <ComposerPrimitive.AddAttachment
           multiple
           className="demo-send demo-attach"
