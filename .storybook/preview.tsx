@@ -6,8 +6,8 @@ const preview: Preview = {
     layout: "padded",
     // Every story must pass axe: a violation fails its test.
     a11y: { test: "error" },
-    // The phases first: the states a designer starts from.
-    options: { storySort: { order: ["ExecuteCodeCard", ["Phases", "*"]] } },
+    // The phases first: the states a designer starts from; the interaction tests last.
+    options: { storySort: { order: ["ExecuteCodeCard", ["Phases", "*"], "Tests"] } },
   },
   globalTypes: {
     theme: {

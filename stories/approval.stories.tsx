@@ -33,22 +33,6 @@ export const AwaitingApproval: Story = {
   },
 };
 
-export const RunDoubleClicked: Story = {
-  args: { ...AwaitingApproval.args, onApprove: fn(), onDeny: fn() },
-  play: async ({ canvasElement, args }) => {
-    const root = card(canvasElement);
-    const canvas = within(root);
-    const run = canvas.getByRole("button", { name: "Run" });
-    await userEvent.dblClick(run);
-    await expect(args.onApprove).toHaveBeenCalledTimes(1);
-    await expect(args.onDeny).not.toHaveBeenCalled();
-    await expect(run).toBeDisabled();
-    await expect(canvas.getByRole("button", { name: "Deny" })).toBeDisabled();
-    // The focus stays in the card rather than falling back to the page.
-    await expect(root).toHaveFocus();
-  },
-};
-
 export const DenyWithReason: Story = {
   args: { ...AwaitingApproval.args, onApprove: fn(), onDeny: fn() },
   play: async ({ canvasElement, args }) => {
@@ -67,16 +51,6 @@ export const DenyWithReason: Story = {
     await expect(args.onDeny).toHaveBeenCalledTimes(1);
     await expect(args.onDeny).toHaveBeenCalledWith("I want to try it myself first");
     await expect(args.onApprove).not.toHaveBeenCalled();
-  },
-};
-
-export const ApproveWithKeyboard: Story = {
-  args: { ...AwaitingApproval.args, onApprove: fn(), onDeny: fn() },
-  play: async ({ canvasElement, args }) => {
-    const canvas = within(card(canvasElement));
-    canvas.getByRole("button", { name: "Run" }).focus();
-    await userEvent.keyboard("{Enter}");
-    await expect(args.onApprove).toHaveBeenCalledTimes(1);
   },
 };
 

@@ -164,39 +164,6 @@ export const FailedWithTraceback: Story = {
 
 export const FailedDark: Story = { ...FailedWithTraceback, parameters: { theme: "dark" } };
 
-/** One tab stop per action: panes that show all their text are no stop; the fold, the copies and each traceback frame are. */
-export const FailedTabStops: Story = {
-  args: FailedWithTraceback.args,
-  play: async ({ canvasElement }) => {
-    const root = card(canvasElement);
-    const stops = () =>
-      [...root.querySelectorAll<HTMLElement>("button, a[href], input, [tabindex]")]
-        .filter((element) => element.tabIndex >= 0 && !element.hasAttribute("disabled"))
-        .map((element) => element.getAttribute("aria-label") ?? element.textContent?.trim());
-    await waitFor(() =>
-      expect(stops()).toEqual([
-        "Hide the program and its output",
-        "Copy code",
-        "Copy stdout",
-        "Copy stderr",
-        "line 6",
-        "line 2",
-      ]),
-    );
-  },
-};
-
-export const TracebackLineClicked: Story = {
-  args: FailedWithTraceback.args,
-  play: async ({ canvasElement }) => {
-    const root = card(canvasElement);
-    await userEvent.click(within(root).getByRole("button", { name: "line 2" }));
-    const line = slot(root, "source")?.querySelector('[data-line="2"]');
-    await expect(line).toHaveAttribute("data-focused", "true");
-    await expect(line).toHaveTextContent("return sum(values) / len(values)");
-  },
-};
-
 /** On a phone, a traceback link far down a long program: the code scrolls down to the line, never sideways. */
 export const TracebackLineOnAPhone: Story = {
   args: call(longFailingProgram, {
