@@ -50,10 +50,10 @@ export function Composer({ phone, runWhere }: { phone: boolean; runWhere: RunWhe
           maxRows={phone ? 6 : 12}
         />
         {/* On a phone, one short line: the thread keeps the screen; the whole hints stay for screen readers. */}
-        <p id="demo-composer-hint" className={phone ? "demo-visually-hidden" : "demo-composer-hint"}>
+        <p id="demo-composer-hint" className={phone ? "ecu-visually-hidden" : "demo-composer-hint"}>
           Enter sends · Shift+Enter adds a line
         </p>
-        <p id="demo-files-hint" className={phone ? "demo-visually-hidden" : "demo-composer-hint"}>
+        <p id="demo-files-hint" className={phone ? "ecu-visually-hidden" : "demo-composer-hint"}>
           {runWhere === "server"
             ? `Attach ${FILE_KINDS} files (or drop them here): up to 10 MB each, 5 a message, 20 MB a chat.`
             : "Files need the server sandbox: this chat runs code in your browser."}
