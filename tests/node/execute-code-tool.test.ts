@@ -6,7 +6,7 @@ import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness/s
 import { createExecuteCodeTool, createTokenMinter, mergeTools, type ExecuteCodeToolContext } from "../../src/server";
 import { describeModelOutput } from "../../src/server/model-output";
 import { AUDIENCE, ISSUER, listen, startSandbox } from "./sandbox-fixture";
-import { finalOutput } from "./tool-runs";
+import { describeCompleted, finalOutput } from "./tool-runs";
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -428,14 +428,7 @@ describe("what the model reads", () => {
   });
 
   it("keeps a figure's title on its one line among the facts", () => {
-    const text = describeModelOutput({
-      status: "completed",
-      stdout: "",
-      stderr: "",
-      exitCode: 0,
-      signal: null,
-      wallTimeMs: 3,
-      truncated: { stdout: 0, stderr: 0 },
+    const text = describeCompleted({
       files: [
         {
           name: "figure-1.png",

@@ -1,4 +1,5 @@
 import type { createExecuteCodeTool, ExecuteCodeInput } from "../../src/server";
+import { describeModelOutput } from "../../src/server/model-output";
 
 type Tool = ReturnType<typeof createExecuteCodeTool>;
 
@@ -24,3 +25,16 @@ export async function finalOutput(
 ): Promise<unknown> {
   return (await runTool(tool, input, abortSignal)).final;
 }
+
+/** A completed run as the tool tells the model of it: exit 0 and nothing printed, but for `fields`. */
+export const describeCompleted = (fields: Record<string, unknown>) =>
+  describeModelOutput({
+    status: "completed",
+    stdout: "",
+    stderr: "",
+    exitCode: 0,
+    signal: null,
+    wallTimeMs: 3,
+    truncated: { stdout: 0, stderr: 0 },
+    ...fields,
+  });
