@@ -114,7 +114,7 @@ export interface HarnessOptions {
    * Bytes the chat's reads (every GET under /api/: chats, runs' files, live
    * output) may send one participant in a window, and eight times that to
    * one client address; past either the harness answers 429 with
-   * Retry-After, as it does for a ninth read of one participant still being
+   * Retry-After, as it does for a 17th read of one participant still being
    * sent. Counted in bytes, so that reading one large chat over and over
    * cannot take the server from everyone else.
    * @default 32 MiB a minute

@@ -81,8 +81,8 @@ const TENANT_ID = "demo-course";
 const RUN_FILE_PATH = /^\/api\/files\/[\w-]{1,100}\/[\w-]{1,100}$/;
 /** A student's files, from the demo's composer: `POST /api/uploads` (multipart). */
 const UPLOAD_PATH = "/api/uploads";
-/** Reads of one participant being sent at once; a live run's stream is one. */
-const MAX_READS_IN_FLIGHT = 8;
+/** Reads of one participant being sent at once: a live run's stream is one (a chat takes 8 followers). */
+const MAX_READS_IN_FLIGHT = 16;
 const AUDIENCE = "sandbox";
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
@@ -181,7 +181,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const addressReads = createReadBudget({ ...readBudget, bytes: readBudget.bytes * 8 });
   const readsInFlight = new Map<string, number>();
   /**
-   * Refuses a read with 429 past its participant's or its address's budget, or with eight of the
+   * Refuses a read with 429 past its participant's or its address's budget, or with sixteen of the
    * participant's reads still being sent (a budget is charged only once an answer is sent); else
    * charges what its answer sends, once sent.
    */
