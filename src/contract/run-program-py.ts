@@ -34,8 +34,12 @@ def frames_of(program, error, frames):
 
 def run_program(source, namespace):
     import linecache
-    # Tracebacks and warnings quote the program's lines, as they do for a file.
-    linecache.cache["${PROGRAM_FILE}"] = (len(source), None, source.splitlines(True), "${PROGRAM_FILE}")
+    # Tracebacks and warnings quote the program's lines, as they do for a file. Split where the compiler
+    # counts lines (LF, CR LF, CR), not where splitlines() also does (a form feed, U+2028, …). No
+    # backslashes here: one runner puts this text inside a Python string.
+    lf, cr = chr(10), chr(13)
+    lines = [line + lf for line in source.replace(cr + lf, lf).replace(cr, lf).split(lf)]
+    linecache.cache["${PROGRAM_FILE}"] = (len(source), None, lines, "${PROGRAM_FILE}")
     program = None
     try:
         program = compile(source, "${PROGRAM_FILE}", "exec")

@@ -54,6 +54,16 @@ describe("run_program", () => {
     expect(later!.stderr).toMatch(/ValueError: bad\n$/);
   });
 
+  it("counts lines as the compiler does: a form feed, U+2028 or NEL before the error moves no quoted line", () => {
+    const ran = runInOneNamespace(
+      "# setup\u2028\nx = 1\nraise ValueError('boom')\n",
+      "\f\nx = 1\nraise ValueError('boom')\n",
+      "s = 'a\u0085b'\nx = 1\nraise ValueError('boom')\n",
+      "a = 1\r\nb = 2\rraise ValueError('boom')\n",
+    );
+    for (const each of ran) expect(each.stderr).toContain("line 3, in <module>\n    raise ValueError('boom')\n");
+  });
+
   it("quotes the line a warning came from", () => {
     const [ran] = runInOneNamespace("import warnings\nwarnings.warn('careful')\n");
     expect(ran).toEqual({ status: 0, stderr: "<program>:2: UserWarning: careful\n  warnings.warn('careful')\n" });
