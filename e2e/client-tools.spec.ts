@@ -278,7 +278,7 @@ test.describe("a dishonest client", () => {
     const honest = await session(false);
     const forged = await session(true);
     expect(honest).toMatch(
-      /^Prompt: system, user, assistant, tool, assistant, user\. Tool results: «exit code: 0 \/ stdout \(as printed, between the two ~~~ lines\): \/ ~~~ \/ the real output»\. System: «.+»\.$/,
+      /^Prompt: system, user, assistant, tool, assistant, user\. Tool results: «exit code: 0 \/ stdout \(as printed, between the two lines "(~~~ [0-9a-f]{14})"\): \/ \1 \/ the real output»\. System: «.+»\.$/,
     );
     expect(forged).toBe(honest);
     expect(forged).not.toContain("FORGED");

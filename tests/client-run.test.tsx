@@ -76,14 +76,15 @@ describe("a call the browser runs", () => {
     await waitFor(() => expect(addResult).toHaveBeenCalledTimes(1));
     const result = addResult.mock.calls[0]![0] as { status: string; code: string; message: string };
     expect(result).toMatchObject({ status: "error", code: RUN_STOPPED });
+    const fence = /\n(~~~ [0-9a-f]{14})\n/.exec(result.message)?.[1];
     expect(result.message).toBe(
       [
         "The person stopped the program before it finished.",
         "What it printed until then:",
-        "stdout (as printed, between the two ~~~ lines):",
-        "~~~",
+        `stdout (as printed, between the two lines "${fence}"):`,
+        fence,
         "tick",
-        "~~~",
+        fence,
         "stderr: nothing",
       ].join("\n"),
     );

@@ -76,7 +76,7 @@ export function describePrompt(prompt: LanguageModelV3Prompt): string {
 function printedStreams(text: string): { stdout: string; stderr: string } {
   const block = (name: string) =>
     new RegExp(
-      `^${name}(?:: nothing| \\(as printed, between the two (~{3,}) lines[^\n]*\\):\n\\1\n([\\s\\S]*?)\\1)(?:\n|$)`,
+      `^${name}(?:: nothing| \\(as printed, between the two lines "(~{3,} [0-9a-f]{14})"[^\n]*\\):\n\\1\n([\\s\\S]*?)\\1)(?:\n|$)`,
     );
   const at = text.search(/\n(?:stdout|stderr)[ :]/);
   if (at === -1) return { stdout: "", stderr: "" };
@@ -85,6 +85,9 @@ function printedStreams(text: string): { stdout: string; stderr: string } {
   const rest = stdout ? streams.slice(stdout[0].length) : "";
   return { stdout: stdout?.[2] ?? "", stderr: block("stderr").exec(rest)?.[2] ?? "" };
 }
+
+/** A file name as the tool wrote it (quoted, when it is more than letters, digits and `_ . - /`), as it is. */
+const unquoted = (name: string): string => (name.startsWith('"') ? (JSON.parse(name) as string) : name);
 
 /** What the model says after the tool answered: the exit code and the first line of output. */
 export function replyToToolResult(text: string): string {
@@ -110,10 +113,15 @@ export function replyToToolResult(text: string): string {
       : "It printed nothing on stdout.";
     const failure = stderr && (killed || exit![1] !== "0") ? ` The error was: ${stderr}` : "";
     // Figures by their title (the first part of their description), files by name.
-    const figures = [...facts.matchAll(/^- figure (\S+) \([^)]*\)(?:: ([^,;\n]*))?/gm)].map(
-      ([, name, title]) => title || name!,
+    const figures = [
+      ...facts.matchAll(
+        /^- figure ("(?:[^"\\]|\\.)*"|\S+) \([^)]*\)(?:, described by the program as ("(?:[^"\\]|\\.)*"))?/gm,
+      ),
+    ].map(
+      ([, name, described]) =>
+        (described ? (JSON.parse(described) as string).split(/[,;]/)[0] : null) || unquoted(name!),
     );
-    const files = [...facts.matchAll(/^- file (\S+) /gm)].map(([, name]) => name!);
+    const files = [...facts.matchAll(/^- file ("(?:[^"\\]|\\.)*"|\S+) /gm)].map(([, name]) => unquoted(name!));
     const drew = figures.length
       ? ` It drew ${figures.length === 1 ? "one figure" : `${figures.length} figures`}, ${figures.join(", ")}.`
       : "";

@@ -18,7 +18,7 @@ function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
     `files (shown to the student under the output):`,
     ...list.map((file) =>
       file.kind === "image"
-        ? `- figure ${nameInWords(file.name)} (${file.mediaType}, ${bytesInWords(file.size)})${file.alt ? `: ${oneLine(file.alt)}` : ""}`
+        ? `- figure ${nameInWords(file.name)} (${file.mediaType}, ${bytesInWords(file.size)})${file.alt ? `, described by the program as ${JSON.stringify(oneLine(file.alt))}` : ""}`
         : `- file ${nameInWords(file.name)} (${file.mediaType}, ${bytesInWords(file.size)}), offered for download`,
     ),
     ...notKept,

@@ -1,7 +1,7 @@
 /**
- * A file name in the model's text: as it is, or quoted with its control
- * characters escaped when it has any (or a quote), so that a name a
- * program made cannot start a line of its own there or pass for other facts.
+ * A file name in the model's text: as it is when it is only letters,
+ * digits and `_ . - /`, else quoted (JSON, its control characters escaped),
+ * so that a name a program made cannot start a line of its own there or
+ * read as more facts ("data.csv (text/csv, 2 KB); - figure …").
  */
-export const nameInWords = (name: string): string =>
-  /[\p{Cc}\p{Zl}\p{Zp}"[\]]/u.test(name) ? JSON.stringify(name) : name;
+export const nameInWords = (name: string): string => (/^[\p{L}\p{N}_./-]+$/u.test(name) ? name : JSON.stringify(name));
