@@ -5,6 +5,7 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
+import { BROWSER_RUN } from "../server/chat/client-tools.js";
 import { DEMO_PROGRAMS, programFor, RESTART_PROGRAM, RESTART_REQUEST } from "./scripted-programs.js";
 
 export interface ScriptedModelOptions {
@@ -90,7 +91,9 @@ function printedStreams(text: string): { stdout: string; stderr: string } {
 const unquoted = (name: string): string => (name.startsWith('"') ? (JSON.parse(name) as string) : name);
 
 /** What the model says after the tool answered: the exit code and the first line of output. */
-export function replyToToolResult(text: string): string {
+export function replyToToolResult(told: string): string {
+  // A browser's run is told under a line that says so; what follows reads as the server's.
+  const text = told.startsWith(`${BROWSER_RUN}\n`) ? told.slice(BROWSER_RUN.length + 1) : told;
   if (text.startsWith("denied:")) {
     const reason = text.slice("denied:".length).trim();
     return reason === "expired"

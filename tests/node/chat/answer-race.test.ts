@@ -2,6 +2,7 @@
 // carries an approval request (or a client call) before the run's end is
 // stored. A store whose write of that end is held makes the race certain.
 import type { UIMessageChunk } from "ai";
+import { BROWSER_RUN } from "../../../src/server/chat/client-tools";
 import { describe, expect, it } from "vitest";
 import { createSqliteChatStore, type ChatEndpoints, type ChatStore } from "../../../src/server";
 import { chatServer, completed, executeCodeTool, serverToolsWithApproval } from "./fixtures";
@@ -154,7 +155,8 @@ describe("an answer that races the stored end of its own run", () => {
     expect(answered.status).toBe(200);
     const chat = await answered.json();
     expect(chat.status).toBe("idle");
-    // The model's echo of what it read (JSON): stdout's one line between its fences.
+    // The model's echo of what it read (JSON): that the browser reported it, then stdout's one line between its fences.
+    expect(chat.messages.at(-1).parts.at(-1).text).toContain(`${BROWSER_RUN}\\n`);
     expect(chat.messages.at(-1).parts.at(-1).text).toMatch(
       /stdout \(as printed, between the two lines \\"(~~~ [0-9a-f]{14})\\"\):\\n\1\\n1\\n\1/,
     );
