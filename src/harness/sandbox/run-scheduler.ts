@@ -45,11 +45,12 @@ interface Waiter {
 
 /**
  * Run slots shared fairly: each participant has at most `perParticipant`
- * programs running, and a free slot goes to the groups in turn (round
- * robin), and within a group to its participants in turn, not to whoever
- * queued most. A group is whatever many identities of one person share (the
- * address a token names as its `client`); a participant without one is a
- * group of its own. One person's flood, from one cookie or from many,
+ * programs running, and a free slot goes to the waiting group whose last
+ * program started longest ago (one that has started none first), and
+ * within a group to its participants in turn, not to whoever queued most.
+ * A group is whatever many identities of one person share (the address a
+ * token names as its `client`); a participant without one is a group of
+ * its own. One person's flood, from one cookie or from many,
  * therefore waits behind itself while everyone else's programs start, and a
  * full queue refuses the flooders, never a participant with nothing in it.
  */
@@ -82,6 +83,8 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     const participants = waiting.get(group);
     if (!queue.length) participants?.delete(key);
     if (participants && !participants.size) waiting.delete(group);
+    // Nothing of the group left running or waiting: forget when it last started one.
+    if (!waiting.has(group) && !runningInGroup.has(group)) lastStarted.delete(group);
     return true;
   };
 
