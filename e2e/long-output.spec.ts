@@ -17,3 +17,18 @@ test("50,000 printed lines keep their last line: the card shows it, and says how
     /^Showing the first [\d,]+ and the last [\d,]+ of 50,000 lines of stdout\.$/,
   );
 });
+
+test("a program that floods its output shows its newest lines while it runs, not a frozen start", async ({ page }) => {
+  await page.goto(at(PORTS.main));
+  // Past the sandbox's live budget (a million characters): only the newest characters are sent on.
+  await send(
+    page,
+    python("import time\nfor i in range(300_000):\n    print('line', i)\nprint('the end', flush=True)\ntime.sleep(5)"),
+  );
+  const card = executeCodeCard(page);
+  const stdout = card.root.locator(executeCodePart("stdout"));
+  await expect(stdout).toContainText("the end", { timeout: 60_000 });
+  // Still running: the end came live, not with the result.
+  expect(await card.phase()).toBe("running");
+  expect((await card.text("stdout")).trimEnd().endsWith("line 299999\nthe end")).toBe(true);
+});

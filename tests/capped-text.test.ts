@@ -26,6 +26,21 @@ describe("long output keeps its start and its end", () => {
     }
   });
 
+  it("counts what a flood's reader never saw, and keeps the end it saw after that as one stretch", () => {
+    const capped = new CappedText(20);
+    capped.add("0123456789abcdefghij-tail");
+    capped.skip({ chars: 1000, lines: 99 });
+    capped.add("the end\n");
+    // The start stays; the end kept before the gap goes, so no seam hides inside the kept end.
+    expect(capped.kept()).toEqual({ text: "0123456789the end\n", cut: 15 + 1000, at: 10, cutLines: 99 });
+    // A start not yet full ends at the gap too.
+    const early = new CappedText(100);
+    early.add("abc");
+    early.skip({ chars: 5, lines: 1 });
+    early.add("xyz");
+    expect(early.kept()).toEqual({ text: "abcxyz", cut: 5, at: 3, cutLines: 1 });
+  });
+
   it("keeps what fits whole, with nothing cut", () => {
     const capped = new CappedText(100);
     capped.add("hello ");

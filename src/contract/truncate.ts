@@ -21,6 +21,9 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 /** The first `n` characters of `text`, one fewer where the last would split a surrogate pair. */
 export const firstChars = (text: string, n: number): string => text.slice(0, headLength(text, n));
 
+/** The last `n` characters of `text`, one fewer where the first would split a surrogate pair. */
+export const lastChars = (text: string, n: number): string => text.slice(tailStart(text, n));
+
 /** The length of the first `n` characters of `text`, one less where that would split a surrogate pair. */
 function headLength(text: string, n: number): number {
   if (n <= 0) return 0;
@@ -37,6 +40,21 @@ export function countLineBreaks(text: string, from = 0, to = text.length): numbe
   let lines = 0;
   for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) lines++;
   return lines;
+}
+
+/** Output written but never passed on (a flood's middle): `chars` characters with `lines` line breaks. */
+export interface SkippedOutput {
+  chars: number;
+  lines: number;
+}
+
+/** A `skipped` as a sandbox or an interpreter sends it, if it is one. */
+export function skippedOutput(raw: unknown): SkippedOutput | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const { chars, lines } = raw as Record<string, unknown>;
+  const count = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+  if (!count(chars) || !count(lines) || (lines as number) > (chars as number) || chars === 0) return undefined;
+  return { chars: chars as number, lines: lines as number };
 }
 
 /** What an earlier stage (the sandbox) cut from a stream before this one saw it. */
@@ -95,6 +113,8 @@ export class CappedText {
   private tailLength = 0;
   cut = 0;
   cutLines = 0;
+  /** Set once characters were skipped: the start ends where they did. */
+  private headClosed = false;
   private readonly headLimit: number;
   private readonly tailLimit: number;
 
@@ -114,7 +134,7 @@ export class CappedText {
 
   add(piece: string): void {
     let rest = piece;
-    if (this.tailLength === 0 && this.head.length < this.headLimit) {
+    if (!this.headClosed && this.tailLength === 0 && this.head.length < this.headLimit) {
       const room = headLength(rest, this.headLimit - this.head.length);
       this.head += rest.slice(0, room);
       rest = rest.slice(room);
@@ -131,6 +151,20 @@ export class CappedText {
       this.drop(first.slice(0, start));
       this.pieces[0] = first.slice(start);
     }
+  }
+
+  /**
+   * Counts characters that came after everything added so far but were
+   * never passed on (a sandbox sends
+   * only the latest of a flood). The kept end must be one stretch of the
+   * stream, so what was kept of the end before them is cut too.
+   */
+  skip({ chars, lines }: SkippedOutput): void {
+    if (chars <= 0) return;
+    this.headClosed = true;
+    for (const piece of this.pieces.splice(0)) this.drop(piece);
+    this.cut += chars;
+    this.cutLines += lines;
   }
 
   /** What was kept, as `keepHeadAndTail` says it. */

@@ -1,4 +1,4 @@
-import { CappedText, truncationOf } from "../contract/truncate.js";
+import { CappedText, skippedOutput, truncationOf } from "../contract/truncate.js";
 import { resultFromAnswer, sandboxError, type OutputLimits } from "./sandbox-client.js";
 import type { SandboxEvent } from "./sandbox.js";
 import { createLineSplitter } from "./line-splitter.js";
@@ -36,8 +36,8 @@ export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerat
 /**
  * Reads a sandbox's NDJSON answer: `{"type":"queued"}` when the program
  * waits for a free slot, `{"type":"started"}` when it starts,
- * `{"type":"output","stream","text"}`
- * lines while it runs, then `{"type":"result", …flat answer}`. The output
+ * `{"type":"output","stream","text"}` lines while it runs (past a flood's
+ * start, with `"skipped":{"chars","lines"}` left out before `text`), then `{"type":"result", …flat answer}`. The output
  * so far stays within the same limits as a final result.
  */
 export async function* readSandboxStream(response: Response, limits: OutputLimits): AsyncGenerator<SandboxEvent> {
@@ -48,7 +48,7 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
     return;
   }
   for await (const line of readLines(response.body)) {
-    let event: { type?: unknown; stream?: unknown; text?: unknown; time_limit_ms?: unknown };
+    let event: { type?: unknown; stream?: unknown; text?: unknown; skipped?: unknown; time_limit_ms?: unknown };
     try {
       event = JSON.parse(line) as typeof event;
     } catch {
@@ -81,7 +81,10 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
       typeof event.text === "string" &&
       (event.stream === "stdout" || event.stream === "stderr")
     ) {
-      (event.stream === "stdout" ? stdout : stderr).add(event.text);
+      const kept = event.stream === "stdout" ? stdout : stderr;
+      const skipped = skippedOutput(event.skipped);
+      if (skipped) kept.skip(skipped);
+      kept.add(event.text);
       yield outputSoFar(stdout, stderr);
     }
     // Other event types are for other clients: skipped.

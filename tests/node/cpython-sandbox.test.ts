@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CappedText } from "../../src/contract/truncate";
 import { createCpythonExecutor, probeCpython, type Executor, type RunOutcome } from "../../src/harness/sandbox";
 import { alive, processTree } from "./process-tree";
 
@@ -552,6 +553,28 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(result).toMatchObject({ timedOut: false, signal: "SIGKILL", exitCode: null });
       expect(result.stderr).toMatch(/The program wrote more than 64 MB of output and was stopped\.\n$/);
       expect(result.stdout.endsWith("xxxx")).toBe(true);
+    });
+
+    it("a program that floods its output shows its latest lines live, not a frozen start", async () => {
+      const small = createCpythonExecutor({ maxOutputChars: 1000 });
+      try {
+        const live = new CappedText(1000);
+        let seenWhileRunning = "";
+        const result = (await small.run({
+          code: "import time\nfor i in range(100_000): print(i)\nprint('the end', flush=True)\ntime.sleep(3)",
+          timeoutMs: 20_000,
+          signal: new AbortController().signal,
+          onOutput: (_, text, skipped) => {
+            if (skipped) live.skip(skipped);
+            live.add(text);
+            seenWhileRunning = live.text;
+          },
+        })) as RunOutcome;
+        expect(seenWhileRunning.endsWith("99999\nthe end\n")).toBe(true);
+        expect(live.text.length + live.cut).toBe(result.stdout.length + result.truncated!.stdout);
+      } finally {
+        await small.close();
+      }
     });
 
     it("output past the cap keeps its start and its end; the middle is cut and counted", async () => {

@@ -1,6 +1,8 @@
 import { createServer } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { CappedText, keepHeadAndTail, type SkippedOutput } from "../../src/contract/truncate";
 import { createScriptedExecutor, type Executor, type RunOutcome, type ScriptedAnswer } from "../../src/harness/sandbox";
+import { collectOutput } from "../../src/harness/sandbox/executor";
 import { createExecuteCodeTool } from "../../src/server";
 import { throttleLatest } from "../../src/server/throttle-latest";
 import { listen, startSandbox } from "./sandbox-fixture";
@@ -54,6 +56,9 @@ async function exec(sandbox: Awaited<ReturnType<typeof sandboxWith>>, accept?: s
     body: JSON.stringify({ lang: "py", code: "ticks()" }),
   });
 }
+
+const tool = (sandboxUrl: string, signing: Awaited<ReturnType<typeof startSandbox>>["signing"], extra = {}) =>
+  createExecuteCodeTool({ sandboxUrl, signing, participantId: "p", tenantId: "t", ...extra });
 
 /** The lines of an NDJSON body, one at a time. */
 function lineReader(response: Response) {
@@ -118,9 +123,6 @@ describe("the mock sandbox streams a run on request", () => {
 });
 
 describe("the server tool passes live output on", () => {
-  const tool = (sandboxUrl: string, signing: Awaited<ReturnType<typeof startSandbox>>["signing"], extra = {}) =>
-    createExecuteCodeTool({ sandboxUrl, signing, participantId: "p", tenantId: "t", ...extra });
-
   it("yields the output so far while the program runs, then the final result", async () => {
     const sandbox = await sandboxWith(createScriptedExecutor(() => ticks));
     const { preliminary, final } = await runTool(tool(sandbox.url, sandbox.signing), "ticks()");
@@ -223,6 +225,67 @@ describe("the server tool passes live output on", () => {
       output: final as never,
     });
     expect(forModel).toEqual({ type: "text", value: expect.stringContaining("tick 2") });
+  });
+});
+
+describe("a flood of output", () => {
+  it("goes out whole up to the live budget, then as its latest characters now and then, with what was skipped", () => {
+    vi.useFakeTimers();
+    const sent: Array<[string, SkippedOutput | undefined]> = [];
+    const collected = collectOutput(1000, (_, text, skipped) => sent.push([text, skipped]));
+    const printed = Array.from({ length: 100_000 }, (_, i) => `line ${i}\n`);
+    for (const line of printed.slice(0, 60_000)) collected.add("stdout", line);
+    // The first 1000 characters went out as they were written; nothing since.
+    expect(sent.map(([text]) => text).join("")).toBe(printed.join("").slice(0, 1000));
+    const whole = sent.length;
+    vi.advanceTimersByTime(250);
+    for (const line of printed.slice(60_000)) collected.add("stdout", line);
+    vi.advanceTimersByTime(250);
+    expect(sent.length).toBe(whole + 2);
+    // What a reader keeps of the pieces ends where the program is now, with every character counted.
+    const reader = new CappedText(1000);
+    for (const [text, skipped] of sent) {
+      if (skipped) reader.skip(skipped);
+      reader.add(text);
+    }
+    const all = printed.join("");
+    expect(reader.text.endsWith("line 99999\n")).toBe(true);
+    expect(reader.text.length + reader.cut).toBe(all.length);
+    expect(reader.cutLines + reader.text.split("\n").length - 1).toBe(100_000);
+    // The result keeps the start and the end, whatever was sent live.
+    expect(collected.output().stdout).toBe(keepHeadAndTail(all, 1000).text);
+    collected.close();
+    collected.add("stdout", "after the end\n");
+    vi.advanceTimersByTime(1000);
+    expect(sent.length).toBe(whole + 2);
+  });
+
+  it("reaches the tool as the program's latest lines, cut and counted", async () => {
+    const gate = deferred();
+    const sandbox = await sandboxWith({
+      async run({ onOutput }) {
+        onOutput?.("stdout", "x".repeat(5000));
+        onOutput?.("stdout", "line 99999\n", { chars: 700_000, lines: 99_000 });
+        await gate.promise;
+        return finished("done\n");
+      },
+      async close() {},
+    });
+    const outputs: unknown[] = [];
+    for await (const output of tool(sandbox.url, sandbox.signing, { maxStdoutChars: 100 }).execute!(
+      { code: "x" },
+      { toolCallId: "c", messages: [], abortSignal: new AbortController().signal, context: {} },
+    ) as AsyncIterable<{ stdout?: string }>) {
+      outputs.push(output);
+      if (output.stdout?.endsWith("line 99999\n")) gate.resolve();
+    }
+    expect(outputs).toContainEqual(
+      expect.objectContaining({
+        status: "running",
+        stdout: `${"x".repeat(50)}line 99999\n`,
+        truncated: expect.objectContaining({ stdout: 5000 - 50 + 700_000, lines: { stdout: 99_000 } }),
+      }),
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CappedText, keepHeadAndTail } from "../../src/contract/truncate";
 import { createPyodideExecutor, type Executor, type RunOutcome } from "../../src/harness/sandbox";
 
 let executor: Executor;
@@ -99,6 +100,30 @@ describe("the Pyodide executor runs Python as a real interpreter would", () => {
       ["stderr", "warn 0\n"],
     ]);
   });
+
+  it("keeps the end of a flood of output, and passes lines past the cap on live", async () => {
+    const small = createPyodideExecutor({ poolSize: 1, maxOutputChars: 1000, onWarning: () => undefined });
+    try {
+      const live = new CappedText(1000);
+      const result = (await small.run({
+        code: "for i in range(100_000): print(i)\nprint('the end')",
+        timeoutMs: 30_000,
+        signal: new AbortController().signal,
+        onOutput: (_, text, skipped) => {
+          if (skipped) live.skip(skipped);
+          live.add(text);
+        },
+      })) as RunOutcome;
+      const printed = `${Array.from({ length: 100_000 }, (_, i) => `${i}\n`).join("")}the end\n`;
+      expect(result.stdout).toBe(keepHeadAndTail(printed, 1000).text);
+      expect(result.truncated?.stdout).toBe(printed.length - 1000);
+      // Live, the latest lines come as the program writes (its last ones come with the result).
+      expect(live.text.startsWith("0\n1\n")).toBe(true);
+      expect(printed.includes(live.text.slice(live.at))).toBe(true);
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
 
   it("gives back the files a program leaves in its working directory, within the caps, and none of an earlier run", async () => {
     const wrote = await run(

@@ -214,6 +214,7 @@ export class CpythonRun {
   private async finishIfDone() {
     if (!this.exit || this.streamsOpen > 0 || this.settled) return;
     this.settled = true;
+    this.collected.close();
     const wallTimeMs = Math.round(performance.now() - this.started);
     this.request.signal.removeEventListener("abort", this.onAbort);
     const { cgroup, caps, memoryLimitMb } = this.context;

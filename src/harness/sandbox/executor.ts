@@ -1,5 +1,12 @@
 import type { ExecuteCodeTruncation } from "../../contract/result.js";
-import { CappedText, firstChars, truncationOf } from "../../contract/truncate.js";
+import {
+  CappedText,
+  countLineBreaks,
+  firstChars,
+  lastChars,
+  truncationOf,
+  type SkippedOutput,
+} from "../../contract/truncate.js";
 
 export type OutputStream = "stdout" | "stderr";
 
@@ -12,8 +19,12 @@ export interface RunRequest {
   signal: AbortSignal;
   /** Called once when the program starts, after any wait for an interpreter: its time limit counts from here. */
   onStart?: () => void;
-  /** Called with each piece of output as the program writes it (for live output). */
-  onOutput?: (stream: OutputStream, text: string) => void;
+  /**
+   * Called with each piece of output as the program writes it (for live
+   * output). Past a stream's live budget only its latest characters come,
+   * now and then, with what was `skipped` before them.
+   */
+  onOutput?: (stream: OutputStream, text: string, skipped?: SkippedOutput) => void;
   /** Files put in the working directory before the program starts: a student's, or earlier runs' of the chat. */
   files?: RunFileInput[];
 }
@@ -77,30 +88,94 @@ export function notify<A extends unknown[]>(listener: ((...args: A) => void) | u
   }
 }
 
+/** Past its live budget, a stream's latest characters go out at most this often... */
+const LATEST_EVERY_MS = 250;
+/** ...and at most this many of them. */
+const LATEST_CHARS = 8192;
+
 /**
  * A run's output as the parent keeps it: each stream's start and its latest
  * characters, `limit` in all (the kit's one policy, contract/truncate.ts),
  * the middle counted. Pieces go on to `onOutput` until a stream has sent
- * `limit` characters live; its last lines still come with the result.
+ * `limit` characters live; then its latest characters go now and then, as
+ * a terminal shows a flood, and the reader counts what it never saw.
+ * `skipped` is what an interpreter already left out before `text`.
  */
 export function collectOutput(limit: number, onOutput?: RunRequest["onOutput"]) {
   const kept = { stdout: new CappedText(limit), stderr: new CappedText(limit) };
   const sent = { stdout: 0, stderr: 0 };
+  const latest = { stdout: new LatestOutput(), stderr: new LatestOutput() };
+  const timers: Partial<Record<OutputStream, ReturnType<typeof setTimeout>>> = {};
+  let closed = false;
+  const sendLatest = (stream: OutputStream) => {
+    delete timers[stream];
+    const piece = latest[stream].take();
+    if (piece && !closed) notify(onOutput, stream, piece.text, piece.skipped);
+  };
   return {
-    add(stream: OutputStream, text: string) {
-      if (!text) return;
-      kept[stream].add(text);
+    add(stream: OutputStream, text: string, skipped?: SkippedOutput) {
+      if (!text && !skipped) return;
+      if (skipped) kept[stream].skip(skipped);
+      if (text) kept[stream].add(text);
       const room = limit - sent[stream];
-      if (room <= 0) return;
-      const piece = text.length <= room ? text : firstChars(text, room);
-      sent[stream] += piece.length;
-      notify(onOutput, stream, piece);
+      if (room > 0 && !skipped) {
+        const piece = text.length <= room ? text : firstChars(text, room);
+        sent[stream] += piece.length;
+        notify(onOutput, stream, piece);
+        text = text.slice(piece.length);
+        if (!text) return;
+      } else sent[stream] = limit;
+      latest[stream].add(text, skipped);
+      if (!timers[stream] && !closed) {
+        const timer = setTimeout(() => sendLatest(stream), LATEST_EVERY_MS);
+        timer.unref?.();
+        timers[stream] = timer;
+      }
+    },
+    /** Sends no more: the result carries the rest. */
+    close() {
+      closed = true;
+      for (const timer of Object.values(timers)) clearTimeout(timer);
     },
     /** The kept text of each stream. */
     output: () => ({ stdout: kept.stdout.text, stderr: kept.stderr.text }),
     /** What was cut, and where, as a result says it. */
     truncated: (): ExecuteCodeTruncation => truncationOf(kept.stdout.kept(), kept.stderr.kept()),
   };
+}
+
+/** A stream's latest characters not yet sent, and what fell out before them. */
+export class LatestOutput {
+  private text = "";
+  private skipped: SkippedOutput = { chars: 0, lines: 0 };
+
+  constructor(private readonly chars = LATEST_CHARS) {}
+
+  add(text: string, skipped?: SkippedOutput): void {
+    if (skipped) {
+      this.leaveOut(this.text.length);
+      this.skipped.chars += skipped.chars;
+      this.skipped.lines += skipped.lines;
+    }
+    this.text += text;
+    // Trimmed at twice the size, so each character is copied a bounded number of times.
+    if (this.text.length > this.chars * 2) this.leaveOut(this.text.length - lastChars(this.text, this.chars).length);
+  }
+
+  /** The latest characters, with what was left out before them since the last take; null when nothing came. */
+  take(): { text: string; skipped?: SkippedOutput } | null {
+    if (!this.text && !this.skipped.chars) return null;
+    const taken = { text: this.text, ...(this.skipped.chars ? { skipped: this.skipped } : {}) };
+    this.text = "";
+    this.skipped = { chars: 0, lines: 0 };
+    return taken;
+  }
+
+  private leaveOut(chars: number): void {
+    this.skipped.chars += chars;
+    this.skipped.lines += countLineBreaks(this.text, 0, chars);
+    this.text = this.text.slice(chars);
+  }
 }
 
 /** The files a run left but for those it was given and left as they were: those are kept already. */

@@ -5,13 +5,14 @@ import { createLineSplitter } from "../../server/line-splitter.js";
 import { processTreeRss } from "./process-memory.js";
 import { mediaTypeOfName } from "../../server/media-type.js";
 import { isRelativePath } from "./run-inputs.js";
+import { skippedOutput } from "../../contract/truncate.js";
 
 // What this process was handed without close-on-exec: read once, replaced by /dev/null in every interpreter.
 let inherited: number[] | null = null;
 
 type Message =
   | { type: "ready" }
-  | { type: "output"; stream: OutputStream; text: string }
+  | { type: "output"; stream: OutputStream; text: string; skipped?: unknown }
   | {
       type: "files";
       files: Array<{ name: string; mediaType: string; data: string }>;
@@ -19,10 +20,10 @@ type Message =
       filesRead?: string[];
       filesRemoved?: string[];
     }
-  | { type: "done"; exitCode: number; wallTimeMs: number; truncated?: { stdout: number; stderr: number } };
+  | { type: "done"; exitCode: number; wallTimeMs: number };
 
 export interface InterpreterLimits {
-  /** Characters kept per stream; the interpreter cuts the rest and counts it. */
+  /** Characters kept per stream; past them the interpreter sends only the latest, and counts the rest. */
   maxOutputChars: number;
   /** The files a run may leave: their number, each one's size and all together, in bytes. */
   files: { maxFiles: number; maxFileBytes: number; maxTotalFileBytes: number };
@@ -191,6 +192,7 @@ export class InterpreterProcess {
         settled = true;
         clearTimeout(timer);
         clearInterval(memoryWatch);
+        collected.close();
         signal.removeEventListener("abort", onAbort);
         stopListening();
         stopExit();
@@ -209,7 +211,7 @@ export class InterpreterProcess {
         const m = message as Message | { type: "protocol-violation"; reason: string };
         if (m.type === "output" && (m.stream === "stdout" || m.stream === "stderr") && typeof m.text === "string") {
           // The interpreter cuts at the cap; this only guards against one that does not.
-          add(m.stream, m.text);
+          add(m.stream, m.text, skippedOutput(m.skipped));
         } else if (m.type === "files") {
           files = readFiles(m, this.limits.files, given);
         } else if (m.type === "done") {
@@ -238,20 +240,8 @@ export class InterpreterProcess {
     const base = { ...output, truncated: cut };
     switch (ending.kind) {
       case "done": {
-        const { exitCode, wallTimeMs, truncated } = ending.message;
-        return {
-          ...base,
-          exitCode,
-          signal: null,
-          wallTimeMs,
-          timedOut: false,
-          // What the interpreter cut before sending (at the end of what it sent) counts too.
-          truncated: {
-            ...cut,
-            stdout: cut.stdout + (truncated?.stdout ?? 0),
-            stderr: cut.stderr + (truncated?.stderr ?? 0),
-          },
-        };
+        const { exitCode, wallTimeMs } = ending.message;
+        return { ...base, exitCode, signal: null, wallTimeMs, timedOut: false };
       }
       case "timeout":
         return { ...base, ...killed, timedOut: true };

@@ -312,7 +312,9 @@ export function createMockSandbox(options: MockSandboxOptions) {
         timeoutMs: maxRunMs,
         signal: abort.signal,
         onStart: live ? () => live.send({ type: "started", time_limit_ms: maxRunMs }) : undefined,
-        onOutput: live ? (stream, text) => live.send({ type: "output", stream, text }) : undefined,
+        onOutput: live
+          ? (stream, text, skipped) => live.send({ type: "output", stream, text, ...(skipped ? { skipped } : {}) })
+          : undefined,
         files: [...inputs.values()],
       });
     } finally {

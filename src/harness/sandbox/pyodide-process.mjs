@@ -50,22 +50,58 @@ pyodide.mountNodeFS = () => {
 };
 const runProgram = pyodide.globals.get("__sandbox_run");
 
-const kept = { stdout: 0, stderr: 0 };
-const cut = { stdout: 0, stderr: 0 };
+// Each stream's first `maxOutput` characters go out whole; past that only its
+// latest characters, at most every LATEST_EVERY_MS and before "done", with the
+// count of those left out. The program runs on this thread, so nothing can
+// go out between its writes.
+const LATEST_EVERY_MS = 250;
+const LATEST_CHARS = 8192;
+const sentWhole = { stdout: 0, stderr: 0 };
+const latest = { stdout: "", stderr: "" };
+const skipped = { stdout: { chars: 0, lines: 0 }, stderr: { chars: 0, lines: 0 } };
+let latestSentAt = 0;
 const isHighSurrogate = (code) => (code & 0xfc00) === 0xd800;
-function emit(stream, text) {
-  if (!text || warmingUp) return;
-  let end = Math.min(text.length, Math.max(0, maxOutput - kept[stream]));
-  // Do not split a surrogate pair at the cap or between chunks.
-  if (end > 0 && end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
-  kept[stream] += end;
-  cut[stream] += text.length - end;
-  for (let start = 0; start < end; ) {
-    let stop = Math.min(end, start + CHUNK_CHARS);
-    if (stop < end && isHighSurrogate(text.charCodeAt(stop - 1))) stop -= 1;
+const lineBreaks = (text, end) => {
+  let lines = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) lines++;
+  return lines;
+};
+function sendChunks(stream, text) {
+  for (let start = 0; start < text.length; ) {
+    let stop = Math.min(text.length, start + CHUNK_CHARS);
+    if (stop < text.length && isHighSurrogate(text.charCodeAt(stop - 1))) stop -= 1;
     send({ type: "output", stream, text: text.slice(start, stop) });
     start = stop;
   }
+}
+function sendLatest() {
+  latestSentAt = performance.now();
+  for (const stream of ["stdout", "stderr"]) {
+    const gap = skipped[stream];
+    if (!latest[stream] && !gap.chars) continue;
+    send({ type: "output", stream, text: latest[stream], ...(gap.chars ? { skipped: gap } : {}) });
+    latest[stream] = "";
+    skipped[stream] = { chars: 0, lines: 0 };
+  }
+}
+function emit(stream, text) {
+  if (!text || warmingUp) return;
+  let end = Math.min(text.length, Math.max(0, maxOutput - sentWhole[stream]));
+  // Do not split a surrogate pair at the cap or between chunks.
+  if (end > 0 && end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+  sentWhole[stream] += end;
+  sendChunks(stream, text.slice(0, end));
+  if (end === text.length) return;
+  let pending = latest[stream] + text.slice(end);
+  if (pending.length > LATEST_CHARS * 2) {
+    let from = pending.length - LATEST_CHARS;
+    if (isHighSurrogate(pending.charCodeAt(from - 1))) from += 1;
+    skipped[stream].chars += from;
+    skipped[stream].lines += lineBreaks(pending, from);
+    pending = pending.slice(from);
+  }
+  latest[stream] = pending;
+  if (performance.now() - latestSentAt >= LATEST_EVERY_MS) sendLatest();
 }
 const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
 const writer = (stream) => ({
@@ -214,10 +250,11 @@ function run(code, given) {
     exitCode = 1;
   }
   for (const stream of ["stdout", "stderr"]) emit(stream, decoders[stream].decode());
+  sendLatest();
   const wallTimeMs = Math.round(performance.now() - started);
   stopNoting();
   send({ type: "files", ...collectFiles(unchanged), filesRead: [...opened], filesRemoved: removed() });
-  send({ type: "done", exitCode, wallTimeMs, truncated: cut });
+  send({ type: "done", exitCode, wallTimeMs });
   process.exit(0);
 }
 
