@@ -22,6 +22,7 @@ import {
   longFailingProgram,
   PhaseGallery,
   everyPhaseShows,
+  areaGalleryStory,
 } from "./story-helpers";
 import { slotSelector } from "../src/view/slots";
 
@@ -371,6 +372,11 @@ export const Gallery: Story = {
 };
 
 export const GalleryDark: Story = { ...Gallery, parameters: { theme: "dark" } };
+
+/** Every phase in light and in dark side by side, each captioned with what it means: the docs page's gallery. */
+export const SideBySide: Story = areaGalleryStory(
+  Object.fromEntries(EXECUTE_CODE_PHASES.map((phase) => [`${phase}: ${PHASES[phase].summary}`, galleryStates[phase]])),
+);
 
 /** A phone's chat column: the header stays on one line, nothing overflows. */
 export const GalleryNarrow: Story = {

@@ -167,13 +167,21 @@ export function AreaGallery({
   checked?: keyof typeof SCHEMES;
 }) {
   return (
-    <div style={{ display: "grid", gap: 20 }}>
+    // Columns that may shrink below a card's widest line: on a narrow page each card scrolls its own code.
+    <div style={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 20 }}>
       {Object.entries(states).map(([name, args]) => (
-        <section key={name} aria-label={name} data-gallery-item={name} style={{ display: "grid", gap: 6 }}>
+        <section
+          key={name}
+          aria-label={name}
+          data-gallery-item={name}
+          style={{ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: 6 }}
+        >
           <h3 style={{ margin: 0, font: "600 14px system-ui, sans-serif", color: "light-dark(#1f2328, #e6edf3)" }}>
             {name}
           </h3>
-          <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(340px, 1fr))", gap: 12 }}>
+          <div
+            style={{ display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(min(340px, 100%), 1fr))", gap: 12 }}
+          >
             {(Object.keys(SCHEMES) as (keyof typeof SCHEMES)[]).map((scheme) => (
               <figure
                 key={scheme}
