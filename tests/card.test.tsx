@@ -614,7 +614,7 @@ describe("ExecuteCodeCard: figures and files", () => {
     render(<ExecuteCodeCard {...withFiles} />);
     const open = screen.getByRole("button", { name: "Enlarge the figure: Squares, x: n, y: n squared" });
     await user.click(open);
-    const dialog = screen.getByRole("dialog", { name: "Squares, x: n, y: n squared" });
+    const dialog = await screen.findByRole("dialog", { name: "Squares, x: n, y: n squared" });
     expect(within(dialog).getByRole("img", { name: "Squares, x: n, y: n squared" })).toHaveAttribute(
       "src",
       "/api/files/run-1/figure-1",

@@ -186,6 +186,7 @@ describe("labels", () => {
     await show(call("x", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }));
     await show(call("x", { result: completed({ files: [squaresFigure, squaresCsv] }) }), async () => {
       await user.click(screen.getByRole("button", { name: "«enlargeFigure»" }));
+      await screen.findByRole("dialog");
       collect();
       await user.keyboard("{Escape}");
       act(() => {

@@ -1,7 +1,16 @@
 "use client";
 
-import { Dialog, Slot } from "radix-ui";
-import { useState, type ComponentProps, type CSSProperties, type RefObject } from "react";
+import { Slot } from "radix-ui";
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useRef,
+  useState,
+  type ComponentProps,
+  type CSSProperties,
+  type RefObject,
+} from "react";
 import type { ExecuteCodeRunFile } from "../contract/index.js";
 import { cn } from "./cn.js";
 import { useExecuteCode } from "./context.js";
@@ -10,6 +19,7 @@ import type { ExecuteCodeLabels } from "./labels.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { isTable, TablePreview } from "./table-preview.js";
 import { VisibleText } from "./visible-text.js";
+import { lazyResource } from "./lazy-resource.js";
 import { slotName } from "../view/slots.js";
 
 /** Where the app serves a run's file: by default the harness's route, `/api/files/{sessionId}/{fileId}`. */
@@ -23,6 +33,10 @@ export function drawsFigure(code: string): boolean {
     code,
   );
 }
+
+// Radix's dialog (focus trap, scroll lock, portal) is most of the card's weight: loaded once a figure shows.
+const figureDialog = lazyResource(() => import("./figure-dialog.js"));
+const FigureDialog = lazy(() => figureDialog.load());
 
 const baseName = (name: string) => name.split("/").at(-1) ?? name;
 
@@ -49,12 +63,13 @@ interface FigureProps {
 
 function Figure({ file, url, labels, cardRef }: FigureProps) {
   const [failed, setFailed] = useState(false);
-  // The card's scheme as shown (the host's `.dark`, a wrapper's `data-theme`, the system), read when the dialog opens.
-  const [scheme, setScheme] = useState<"light" | "dark">("light");
-  const takeScheme = (open: boolean) => {
-    const card = cardRef.current;
-    if (open && card) setScheme(getComputedStyle(card).colorScheme.includes("dark") ? "dark" : "light");
-  };
+  const [open, setOpen] = useState(false);
+  const openerRef = useRef<HTMLButtonElement>(null);
+  // The dialog's code comes before anyone asks for it: once a figure shows, not with every card.
+  useEffect(() => figureDialog.preload(), []);
+  // The card's scheme as shown (the host's `.dark`, a wrapper's `data-theme`, the system), read as the dialog opens.
+  const card = cardRef.current;
+  const scheme = open && card && getComputedStyle(card).colorScheme.includes("dark") ? "dark" : "light";
   const name = baseName(file.name);
   const alt = file.alt ?? name;
   const { width, height } = file.width && file.height ? { width: file.width, height: file.height } : DEFAULT_SIZE;
@@ -80,40 +95,40 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
           {labels.fileUnavailable(name)}
         </p>
       ) : (
-        <Dialog.Root onOpenChange={takeScheme}>
-          <Dialog.Trigger
+        <>
+          <button
+            ref={openerRef}
+            type="button"
             data-slot={slotName("figure-open")}
             className="ecu-figure-open"
             aria-label={labels.enlargeFigure(alt)}
+            aria-haspopup="dialog"
+            aria-expanded={open}
+            onClick={() => setOpen(true)}
           >
             {image("ecu-figure-image", "lazy")}
-          </Dialog.Trigger>
-          <Dialog.Portal>
-            {/* The card's tokens and scheme, outside the card: the dialog sits above the page, not in the thread. */}
-            <div className="ecu-card ecu-figure-layer" data-theme={scheme}>
-              <Dialog.Overlay className="ecu-figure-overlay" />
-              <Dialog.Content
-                data-slot={slotName("figure-dialog")}
-                className="ecu-figure-dialog"
-                aria-describedby={undefined}
-              >
-                <Dialog.Title className="ecu-figure-dialog-title">{alt}</Dialog.Title>
-                <div className="ecu-figure-dialog-body">
-                  {image("ecu-figure-dialog-image", "eager", {
-                    // As large as the screen allows, at the figure's ratio.
-                    width: `min(100vw - 48px, (100dvh - 140px) * ${width} / ${height})`,
-                  })}
-                </div>
-                <div className="ecu-figure-dialog-actions">
+          </button>
+          {open && (
+            <Suspense fallback={null}>
+              <FigureDialog
+                onClose={() => setOpen(false)}
+                onClosed={() => openerRef.current?.focus()}
+                scheme={scheme}
+                title={alt}
+                image={image("ecu-figure-dialog-image", "eager", {
+                  // As large as the screen allows, at the figure's ratio.
+                  width: `min(100vw - 48px, (100dvh - 140px) * ${width} / ${height})`,
+                })}
+                download={
                   <a data-slot={slotName("figure-download")} href={url} download={name} className="ecu-button">
                     {download}
                   </a>
-                  <Dialog.Close className="ecu-button">{labels.closeFigure}</Dialog.Close>
-                </div>
-              </Dialog.Content>
-            </div>
-          </Dialog.Portal>
-        </Dialog.Root>
+                }
+                closeLabel={labels.closeFigure}
+              />
+            </Suspense>
+          )}
+        </>
       )}
       <figcaption className="ecu-figure-caption">
         <a data-slot={slotName("file")} href={url} download={name} className="ecu-file-link">

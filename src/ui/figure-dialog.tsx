@@ -1,0 +1,56 @@
+"use client";
+
+import { Dialog } from "radix-ui";
+import type { ReactNode } from "react";
+import { slotName } from "../view/slots.js";
+
+export interface FigureDialogProps {
+  /** The scheme of the card it enlarges a figure of. */
+  scheme: "light" | "dark";
+  title: string;
+  image: ReactNode;
+  download: ReactNode;
+  closeLabel: string;
+  onClose: () => void;
+  /** Takes the focus back once the dialog has gone: the figure's button. */
+  onClosed: () => void;
+}
+
+/** A figure at the size of the screen, over the page: mounted open, closed by Escape, the overlay or Close. */
+export default function FigureDialog({
+  scheme,
+  title,
+  image,
+  download,
+  closeLabel,
+  onClose,
+  onClosed,
+}: FigureDialogProps) {
+  return (
+    <Dialog.Root open onOpenChange={(open) => open || onClose()}>
+      <Dialog.Portal>
+        {/* The card's tokens and scheme, outside the card: the dialog sits above the page, not in the thread. */}
+        <div className="ecu-card ecu-figure-layer" data-theme={scheme}>
+          <Dialog.Overlay className="ecu-figure-overlay" />
+          <Dialog.Content
+            data-slot={slotName("figure-dialog")}
+            className="ecu-figure-dialog"
+            aria-describedby={undefined}
+            // There is no Dialog.Trigger to return the focus to: the figure's button takes it.
+            onCloseAutoFocus={(event) => {
+              event.preventDefault();
+              onClosed();
+            }}
+          >
+            <Dialog.Title className="ecu-figure-dialog-title">{title}</Dialog.Title>
+            <div className="ecu-figure-dialog-body">{image}</div>
+            <div className="ecu-figure-dialog-actions">
+              {download}
+              <Dialog.Close className="ecu-button">{closeLabel}</Dialog.Close>
+            </div>
+          </Dialog.Content>
+        </div>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
