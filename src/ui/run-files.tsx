@@ -17,7 +17,6 @@ import { useExecuteCode } from "./context.js";
 import { formatBytes } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { PHASE_LOOK } from "./phase-look.js";
-import { isTable, TablePreview } from "./table-preview.js";
 import { VisibleText } from "./visible-text.js";
 import { lazyResource } from "./lazy-resource.js";
 import { slotName } from "../view/slots.js";
@@ -37,6 +36,12 @@ export function drawsFigure(code: string): boolean {
 // Radix's dialog (focus trap, scroll lock, portal) is most of the card's weight: loaded once a figure shows.
 const figureDialog = lazyResource(() => import("./figure-dialog.js"));
 const FigureDialog = lazy(() => figureDialog.load());
+// A table's preview shows once its file is fetched and parsed: its code comes in the same wait.
+const TablePreview = lazy(() => import("./table-preview.js"));
+
+/** Whether the card shows a file as a table: a CSV or TSV a run wrote. */
+const isTable = (file: ExecuteCodeRunFile) =>
+  file.mediaType === "text/csv" || file.mediaType === "text/tab-separated-values";
 
 const baseName = (name: string) => name.split("/").at(-1) ?? name;
 
@@ -227,7 +232,11 @@ export function Files({ asChild, className, ...props }: FilesProps) {
               >
                 {labels.download(file.name, formatBytes(file.size, labels.numbers))}
               </a>
-              {isTable(file) && <TablePreview file={file} url={fileUrl(file)} labels={labels} />}
+              {isTable(file) && (
+                <Suspense fallback={null}>
+                  <TablePreview file={file} url={fileUrl(file)} labels={labels} />
+                </Suspense>
+              )}
             </li>
           ))}
         </ul>

@@ -1,10 +1,11 @@
 "use client";
 
+// Loaded with the first table a card shows, in a chunk of its own with the CSV parser.
+import Papa from "papaparse";
 import { useEffect, useRef, useState } from "react";
 import type { ExecuteCodeRunFile } from "../contract/index.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { formatCount } from "./format.js";
-import { lazyResource } from "./lazy-resource.js";
 import { useScrollFocus } from "./use-scroll-focus.js";
 import { VisibleText } from "./visible-text.js";
 import { slotName } from "../view/slots.js";
@@ -12,13 +13,6 @@ import { slotName } from "../view/slots.js";
 /** Rows shown below the header, and bytes of the file read for them. */
 const PREVIEW_ROWS = 20;
 const PREVIEW_BYTES = 64 * 1024;
-
-// The CSV parser loads with the first table a card shows, in its own chunk.
-const parser = lazyResource(() => import("papaparse").then((module) => module.default));
-
-/** Whether the card shows a file as a table: a CSV or TSV a run wrote. */
-export const isTable = (file: ExecuteCodeRunFile) =>
-  file.mediaType === "text/csv" || file.mediaType === "text/tab-separated-values";
 
 /** The start of a file, at most `limit` bytes: a large table is not fetched whole for its first rows. */
 async function fileStart(url: string, limit: number, signal: AbortSignal): Promise<{ text: string; whole: boolean }> {
@@ -53,7 +47,7 @@ type Preview = { state: "loading" } | { state: "failed" } | { state: "shown"; ro
  * header row sticks while the rest scrolls, and each cell is text, with
  * hidden characters marked. The whole file is the download.
  */
-export function TablePreview({
+export default function TablePreview({
   file,
   url,
   labels,
@@ -65,9 +59,9 @@ export function TablePreview({
   const [preview, setPreview] = useState<Preview>({ state: "loading" });
   useEffect(() => {
     const abort = new AbortController();
-    Promise.all([fileStart(url, PREVIEW_BYTES, abort.signal), parser.load()]).then(
-      ([{ text, whole }, papa]) => {
-        const parsed = papa.parse<string[]>(text, {
+    fileStart(url, PREVIEW_BYTES, abort.signal).then(
+      ({ text, whole }) => {
+        const parsed = Papa.parse<string[]>(text, {
           delimiter: file.mediaType === "text/tab-separated-values" ? "\t" : "",
           preview: PREVIEW_ROWS + 2,
           skipEmptyLines: true,
