@@ -2,7 +2,7 @@
 // an attack a hostile user would try through a program, and what must hold.
 // It needs bubblewrap and Debian's python3 packages (scripts/setup.sh).
 import { randomUUID } from "node:crypto";
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer, type Server } from "node:http";
@@ -222,6 +222,44 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       );
       expect(attacker.stdout).not.toContain("sees");
       expect((await victim).stdout).toBe("survived\n");
+    });
+
+    it("each run is a CPU group of its own, however many sessions its processes start", async () => {
+      const resources = (executor.health!() as { isolation: { resources: string } }).isolation.resources;
+      // Where the host has a cpu controller (v1's, or v2's at the root), as these machines do.
+      const cpuController =
+        existsSync("/sys/fs/cgroup/cpu/cpu.shares") ||
+        (existsSync("/sys/fs/cgroup/cgroup.controllers") &&
+          /\bcpu\b/.test(readFileSync("/sys/fs/cgroup/cgroup.controllers", "utf8")));
+      if (!cpuController) return void expect(resources).not.toMatch(/an equal share of the cores/);
+      expect(resources).toMatch(/an equal share of the cores/);
+      // Each child a session of its own: with the kernel's autogroups, each would weigh as much as a whole run.
+      const program =
+        "import os, time\nfor i in range(6):\n    if os.fork() == 0:\n        os.setsid()\n        time.sleep(4)\n        os._exit(0)\ntime.sleep(4)";
+      const cpuGroup = (pid: number) => {
+        try {
+          const lines = readFileSync(`/proc/${pid}/cgroup`, "utf8");
+          return (/^\d+:(?:[^:]*,)?cpu(?:,[^:]*)?:(.*)$/m.exec(lines) ?? /^0::(.*)$/m.exec(lines))?.[1];
+        } catch {
+          return undefined;
+        }
+      };
+      // Every process on the host in one of this test process's runs' groups (a run forked twice has left its tree).
+      const groups = () => {
+        const members = new Map<string, number>();
+        for (const pid of readdirSync("/proc")
+          .filter((name) => /^\d+$/.test(name))
+          .map(Number)) {
+          const group = cpuGroup(pid);
+          if (group?.includes(`/execute-code-ui-${process.pid}-`) && group.includes("/run-") && alive(pid))
+            members.set(group, (members.get(group) ?? 0) + 1);
+        }
+        return [...members.values()];
+      };
+      const runs = [run(program), run(program)];
+      // Two runs, two groups, each holding its program and all six of its sessions (and, forked twice, its first fork).
+      await expect.poll(() => groups().filter((members) => members >= 7).length, { timeout: 15_000 }).toBe(2);
+      await Promise.all(runs);
     });
 
     it("a fork bomb hits the process limit, dies with the run, and leaves no process behind", async () => {

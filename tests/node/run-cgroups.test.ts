@@ -18,6 +18,7 @@ describe("a control group per run", () => {
     const probe = probeRunCgroups({ root, membership: "0::/app\n", name: "ecu" });
     if (!probe.available) throw new Error(probe.reason);
     expect(probe.cgroups.version).toBe("v2");
+    expect(probe.cgroups.cpu).toBe(false);
     expect(readFileSync(join(root, "app", "cgroup.subtree_control"), "utf8")).toBe("+memory +pids");
     expect(readFileSync(join(root, "app", "ecu", "cgroup.subtree_control"), "utf8")).toBe("+memory +pids");
     const run = probe.cgroups.acquire(limits);
@@ -37,16 +38,36 @@ describe("a control group per run", () => {
     expect(next.outOfMemory()).toBe(false);
   });
 
-  it("uses v1's memory and pids controllers where those are what the host mounts", () => {
+  it("makes each run a CPU group of its own where the host delegates cgroup v2's cpu controller", () => {
+    const root = mkdtempSync(join(tmpdir(), "cgroup-v2-cpu-"));
+    writeFileSync(join(root, "cgroup.controllers"), "cpu io memory pids\n");
+    mkdirSync(join(root, "app"));
+    writeFileSync(join(root, "app", "cgroup.controllers"), "cpu memory pids\n");
+    writeFileSync(join(root, "app", "cgroup.subtree_control"), "");
+    const probe = probeRunCgroups({ root, membership: "0::/app\n", name: "ecu" });
+    if (!probe.available) throw new Error(probe.reason);
+    expect(probe.cgroups.cpu).toBe(true);
+    expect(readFileSync(join(root, "app", "cgroup.subtree_control"), "utf8")).toBe("+memory +pids +cpu");
+    expect(readFileSync(join(root, "app", "ecu", "cgroup.subtree_control"), "utf8")).toBe("+memory +pids +cpu");
+  });
+
+  it("uses v1's memory and pids controllers where those are what the host mounts, and its cpu controller too", async () => {
     const root = mkdtempSync(join(tmpdir(), "cgroup-v1-"));
     mkdirSync(join(root, "memory", "job"), { recursive: true });
     mkdirSync(join(root, "pids"), { recursive: true });
     writeFileSync(join(root, "memory", "memory.usage_in_bytes"), "0");
-    const membership = "9:name=systemd:/\n8:pids:/\n4:memory:/job\n0::/\n";
+    mkdirSync(join(root, "cpu"), { recursive: true });
+    writeFileSync(join(root, "cpu", "cpu.shares"), "1024");
+    const membership = "9:name=systemd:/\n8:pids:/\n4:memory:/job\n1:cpu,cpuacct:/\n0::/\n";
     const probe = probeRunCgroups({ root, membership, name: "ecu" });
     if (!probe.available) throw new Error(probe.reason);
     expect(probe.cgroups.version).toBe("v1");
+    expect(probe.cgroups.cpu).toBe(true);
     const run = probe.cgroups.acquire(limits);
+    await run.add(4242);
+    // The run's processes in its memory, pids and cpu groups alike.
+    for (const controller of ["memory/job", "pids", "cpu"])
+      expect(readFileSync(join(root, controller, "ecu", "run-1", "cgroup.procs"), "utf8")).toBe("4242");
     expect(readFileSync(join(root, "memory", "job", "ecu", "run-1", "memory.limit_in_bytes"), "utf8")).toBe(
       String(256 << 20),
     );

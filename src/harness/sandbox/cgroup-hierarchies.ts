@@ -19,6 +19,12 @@ export interface Hierarchy {
   version: "v1" | "v2";
   /** This process's folders, made here and removed when it closes. */
   paths: string[];
+  /**
+   * Whether each run is a CPU group of its own: runs then share the cores
+   * equally, however many processes (or sessions, which the kernel's
+   * autogroups would each weigh as one) a run starts.
+   */
+  cpu: boolean;
   make(name: string, limits: RunLimits): Group;
 }
 
@@ -85,22 +91,41 @@ function removeLater(paths: string[], tries = 50) {
 
 const oomKills = (text: string) => Number(/^oom_kill (\d+)$/m.exec(text)?.[1] ?? 0);
 
-/** Groups under v1's memory and pids controllers: two folders a group. */
-export function v1Groups(memoryParent: string, pidsParent: string, name: string): Hierarchy {
+/** A folder for this process's groups under `parent`, or null where it cannot be made. */
+function optionalBase(parent: string | undefined, name: string): string | null {
+  if (parent === undefined) return null;
+  try {
+    removeStale(parent);
+    mkdirSync(join(parent, name), { recursive: true });
+    return join(parent, name);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Groups under v1's memory and pids controllers, and its cpu controller
+ * where that can be written: a folder each a group.
+ */
+export function v1Groups(memoryParent: string, pidsParent: string, name: string, cpuParent?: string): Hierarchy {
   removeStale(memoryParent);
   removeStale(pidsParent);
   const memoryBase = join(memoryParent, name);
   const pidsBase = join(pidsParent, name);
   mkdirSync(memoryBase, { recursive: true });
   mkdirSync(pidsBase, { recursive: true });
+  const cpuBase = optionalBase(cpuParent, name);
   return {
     version: "v1",
-    paths: [memoryBase, pidsBase],
+    paths: [memoryBase, pidsBase, ...(cpuBase ? [cpuBase] : [])],
+    cpu: cpuBase !== null,
     make(run, limits) {
       const memory = join(memoryBase, run);
       const pids = join(pidsBase, run);
-      mkdirSync(memory);
-      mkdirSync(pids);
+      // Equal shares (the default) for every run's group.
+      const cpu = cpuBase ? join(cpuBase, run) : null;
+      const folders = [memory, pids, ...(cpu ? [cpu] : [])];
+      for (const folder of folders) mkdirSync(folder);
       try {
         writeFileSync(join(memory, "memory.limit_in_bytes"), String(limits.memoryBytes));
         // With swap accounting, memory and swap together: nothing pushed to swap escapes the limit.
@@ -108,28 +133,33 @@ export function v1Groups(memoryParent: string, pidsParent: string, name: string)
           writeFileSync(join(memory, "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
         writeFileSync(join(pids, "pids.max"), String(limits.processes));
       } catch (error) {
-        removeLater([memory, pids]);
+        removeLater(folders);
         throw error;
       }
       return {
         add: async (pid) => {
-          await Promise.all([memory, pids].map((group) => writeFile(join(group, "cgroup.procs"), String(pid))));
+          await Promise.all(folders.map((group) => writeFile(join(group, "cgroup.procs"), String(pid))));
         },
         kill: () => killAll(join(pids, "cgroup.procs")),
         oomKills: () => oomKills(read(join(memory, "memory.oom_control"))),
         empty: () => read(join(pids, "cgroup.procs")).trim() === "",
-        remove: () => removeLater([memory, pids]),
+        remove: () => removeLater(folders),
       };
     },
   };
 }
 
-/** Groups under cgroup v2, below this process's own group (handing the controllers down). */
+/**
+ * Groups under cgroup v2, below this process's own group (handing the
+ * controllers down): memory and pids, and cpu where the host delegates it.
+ */
 export function v2Groups(own: string, name: string): Hierarchy {
+  const cpu = read(join(own, "cgroup.controllers")).split(/\s+/).includes("cpu");
+  const wanted = cpu ? ["memory", "pids", "cpu"] : ["memory", "pids"];
   const enable = (path: string) => {
     const enabled = read(join(path, "cgroup.subtree_control")).split(/\s+/);
-    if (!enabled.includes("memory") || !enabled.includes("pids"))
-      writeFileSync(join(path, "cgroup.subtree_control"), "+memory +pids");
+    if (wanted.some((controller) => !enabled.includes(controller)))
+      writeFileSync(join(path, "cgroup.subtree_control"), wanted.map((controller) => `+${controller}`).join(" "));
   };
   removeStale(own);
   const base = join(own, name);
@@ -150,6 +180,7 @@ export function v2Groups(own: string, name: string): Hierarchy {
   return {
     version: "v2",
     paths: [base],
+    cpu,
     make(run, limits) {
       const group = join(base, run);
       mkdirSync(group);

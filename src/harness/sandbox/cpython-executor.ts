@@ -203,7 +203,11 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
     );
   const cgroups: RunCgroups | null = cgroupProbe.available ? cgroupProbe.cgroups : null;
   const warnings = cgroups
-    ? []
+    ? cgroups.cpu
+      ? []
+      : [
+          "Runs are not CPU groups of their own (the cpu controller cannot be written here): a program that starts many processes takes a larger share of the cores from the other runs.",
+        ]
     : [
         `No control group per run (${cgroupProbe.available ? "" : cgroupProbe.reason}): memory is bounded per process only, and memory held in memfd or tmpfs files is not bounded.`,
       ];
@@ -362,7 +366,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
           filesystem: "read-only system; a private /tmp, working directory, /dev/shm and /dev/pts per run; no /proc",
           user: `uid 1000 in a user namespace of its own${runUsersNow() ? ", a host user of its own per run" : ""}, no capabilities, no further namespaces (seccomp)`,
           resources: cgroups
-            ? `a control group (${cgroups.version}) per run: memory and processes of the whole run`
+            ? `a control group (${cgroups.version}) per run: memory and processes of the whole run${cgroups.cpu ? ", and an equal share of the cores whatever it starts" : ""}`
             : "per-process limits only (RLIMIT_AS, RLIMIT_NPROC): no control group could be made",
           warmParent: "never receives a program, its output or its files: the server exchanges them with the run",
           diesWithParent: true,

@@ -26,6 +26,8 @@ export interface RunCgroup {
 /** Where this process makes its runs' control groups. */
 export interface RunCgroups {
   version: "v1" | "v2";
+  /** Whether each run is a CPU group of its own, so that runs share the cores equally. */
+  cpu: boolean;
   /** The folders runs' groups are made in. */
   paths: string[];
   /** A group for one run: an empty one a run before used, or a new one. */
@@ -54,6 +56,9 @@ let made = 0;
  * writable (delegated), or v1's memory and pids controllers (as on hosts
  * that mount both). A group bounds what a run's processes hold together:
  * memory held in memfd or tmpfs files, which no per-process limit counts.
+ * Where the cpu controller can be written too, each run is a CPU group of
+ * its own, and runs share the cores equally however many processes each
+ * starts.
  */
 export function probeRunCgroups(options: RunCgroupsOptions = {}): RunCgroupsProbe {
   if (process.platform !== "linux") return { available: false, reason: "control groups are a Linux feature" };
@@ -79,11 +84,14 @@ export function probeRunCgroups(options: RunCgroupsOptions = {}): RunCgroupsProb
   }
   const memory = v1("memory");
   const pids = v1("pids");
+  const cpu = v1("cpu");
   if (memory !== undefined && pids !== undefined && existsSync(join(root, "memory", "memory.usage_in_bytes"))) {
+    const cpuParent =
+      cpu !== undefined && existsSync(join(root, "cpu", "cpu.shares")) ? join(root, "cpu", cpu) : undefined;
     try {
       return {
         available: true,
-        cgroups: pooled(v1Groups(join(root, "memory", memory), join(root, "pids", pids), name)),
+        cgroups: pooled(v1Groups(join(root, "memory", memory), join(root, "pids", pids), name, cpuParent)),
       };
     } catch (error) {
       reasons.push(`cgroup v1 under ${join(root, "memory", memory)}: ${errorMessage(error)}`);
@@ -102,7 +110,7 @@ const MAX_IDLE = 16;
  * data, only limits and counts, and whether a run was stopped for memory
  * is read against the count when it got the group.
  */
-function pooled({ version, paths, make }: Hierarchy): RunCgroups {
+function pooled({ version, paths, cpu, make }: Hierarchy): RunCgroups {
   // A trial group with limits, so that a host where writes fail says so at start, not at a run.
   try {
     make("trial", { memoryBytes: 64 << 20, processes: 4 }).remove();
@@ -115,6 +123,7 @@ function pooled({ version, paths, make }: Hierarchy): RunCgroups {
   return {
     version,
     paths,
+    cpu,
     acquire(limits) {
       const key = `${limits.memoryBytes}/${limits.processes}`;
       const group = idle.get(key)?.pop() ?? make(`run-${++made}`, limits);
