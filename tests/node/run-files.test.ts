@@ -201,6 +201,18 @@ describe("the files kept for their owners", () => {
     expect(figure.get()?.bytes.length).toBe(3);
   });
 
+  it("participants who fill the store never push out the older files of one who holds less", () => {
+    const store = createRunFileStore({ maxBytes: 256, maxBytesPerOwner: 32 });
+    const dataset = run(store, "student", 4);
+    for (let flooder = 0; flooder < 14; flooder++)
+      for (let runs = 0; runs < 4; runs++) run(store, `flooder-${flooder}`, 8);
+    // The student's new figure comes from the flooders' room, and the dataset of an earlier run stays.
+    const figure = run(store, "student", 10);
+    expect(figure.notKept).toBe(0);
+    expect(dataset.get()?.bytes.length).toBe(4);
+    expect(store.usage().owners.get("student")).toBe(14);
+  });
+
   it("a file is not kept where room could only come from those who hold no more than its owner would", () => {
     const store = createRunFileStore({ maxBytes: 300, maxBytesPerOwner: 200 });
     const held = ["x", "y", "z"].map((owner) => run(store, owner, 100));

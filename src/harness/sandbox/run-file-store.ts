@@ -130,41 +130,36 @@ export function createRunFileStore({
   /**
    * Makes room for `size` more bytes of `owner`'s run `sessionId`: past the
    * owner's cap, by dropping the owner's own oldest files (of earlier runs);
-   * past the store's, by dropping those too, then the oldest files of whoever
-   * holds the most, while they hold more than this owner then would. A few
-   * participants who fill the store thus never keep a newcomer's figure out,
-   * and nobody who holds less than another loses a file to them. False,
+   * past the store's, by dropping the oldest files of whoever then holds the
+   * most, the owner counted with the new file (and, where they hold as much,
+   * first). A few participants who fill the store thus never keep a
+   * newcomer's figure out nor push out the files of one who holds less. False,
    * with nothing dropped, when no such room can be made.
    */
   const makeRoom = (owner: string, sessionId: string, size: number): boolean => {
     if (size > maxBytesPerOwner || size > maxBytes) return false;
     const planned: Array<{ session: Session; fileId: string; size: number }> = [];
-    let ownBytes = owners.get(owner)!.bytes;
     let totalBytes = total;
-    const ownOlder = filesOf(owner, sessionId);
-    const drop = (file: { session: Session; fileId: string; size: number }) => {
-      planned.push(file);
-      totalBytes -= file.size;
-    };
-    while (ownBytes + size > maxBytesPerOwner || (totalBytes + size > maxBytes && ownOlder.length)) {
-      const file = ownOlder.shift();
+    const own = { bytes: owners.get(owner)!.bytes + size, files: filesOf(owner, sessionId) };
+    const drop = (held: typeof own) => {
+      const file = held.files.shift();
       if (!file) return false;
-      drop(file);
-      ownBytes -= file.size;
-    }
-    const others = new Map<string, { bytes: number; files: ReturnType<typeof filesOf> }>();
+      planned.push(file);
+      held.bytes -= file.size;
+      totalBytes -= file.size;
+      return true;
+    };
+    while (own.bytes > maxBytesPerOwner) if (!drop(own)) return false;
+    const others = new Map<string, typeof own>();
     while (totalBytes + size > maxBytes) {
-      let largest: { bytes: number; files: ReturnType<typeof filesOf> } | undefined;
+      let largest = own;
       for (const [other, held] of owners) {
         if (other === owner) continue;
         if (!others.has(other)) others.set(other, { bytes: held.bytes, files: filesOf(other) });
         const candidate = others.get(other)!;
-        if (!largest || candidate.bytes > largest.bytes) largest = candidate;
+        if (candidate.bytes > largest.bytes) largest = candidate;
       }
-      const file = largest && largest.bytes > ownBytes + size ? largest.files.shift() : undefined;
-      if (!largest || !file) return false;
-      drop(file);
-      largest.bytes -= file.size;
+      if (!drop(largest)) return false;
     }
     for (const file of planned) {
       dropFile(file.session, file.fileId);
