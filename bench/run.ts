@@ -219,7 +219,7 @@ async function browserFigures(url: string) {
     }
   }
 
-  const threadKinds = ["kit", "shiki", "plain"] as const;
+  const threadKinds = ["kit", "kit-unstarted", "shiki", "plain"] as const;
   const aiThread = Object.fromEntries(
     threadKinds.map((kind) => [
       kind,
@@ -535,6 +535,7 @@ const same = b.streaming.naive;
 const tk = b.aiThread.kit;
 const tn = b.aiThread.shiki;
 const tp = b.aiThread.plain;
+const tu = b.aiThread["kit-unstarted"];
 const row = (
   area: string,
   figure: string,
@@ -1015,12 +1016,21 @@ const rows = [
         ),
         row(
           "7 AI SDK thread",
-          "card on screen → first colours (cold: the highlighter starts with the card)",
+          "card on screen → first colours (cold; the app starts the highlighter as the mounting snippet does)",
           ms(median(tk.cardToColours)),
           ms(median(tn.cardToColours)),
           "",
           "< 200 ms",
           median(tk.cardToColours) < 200,
+        ),
+        row(
+          "7 AI SDK thread",
+          "card on screen → first colours (cold; nothing started early: the card starts the highlighter)",
+          ms(median(tu.cardToColours)),
+          ms(median(tn.cardToColours)),
+          "",
+          "no later than the baseline",
+          median(tu.cardToColours) <= median(tn.cardToColours),
         ),
         row(
           "7 AI SDK thread",
@@ -1077,7 +1087,7 @@ const lines = [
     : []),
   ...(wanted("aiThread")
     ? [
-        `- AI SDK thread, kit: longest ${tk.longest.map(ms).join(", ")} (CPU ${tk.longestCpu.map(ms).join(", ")}); once mounted ${tk.afterMount.map(ms).join(", ")} (CPU ${tk.afterMountCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tk.longTasks.join(", ")}; last delta → in view ${tk.finalInView.map(ms).join(", ")}, every line ${tk.final.map(ms).join(", ")}; card → first colours ${tk.cardToColours.map(ms).join(", ")}`,
+        `- AI SDK thread, kit: longest ${tk.longest.map(ms).join(", ")} (CPU ${tk.longestCpu.map(ms).join(", ")}); once mounted ${tk.afterMount.map(ms).join(", ")} (CPU ${tk.afterMountCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tk.longTasks.join(", ")}; last delta → in view ${tk.finalInView.map(ms).join(", ")}, every line ${tk.final.map(ms).join(", ")}; card → first colours ${tk.cardToColours.map(ms).join(", ")} (nothing started early: ${tu.cardToColours.map(ms).join(", ")})`,
         `- AI SDK thread, naive: longest ${tn.longest.map(ms).join(", ")} (CPU ${tn.longestCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tn.longTasks.join(", ")}; last delta → in view ${tn.finalInView.map(ms).join(", ")}, every line ${tn.final.map(ms).join(", ")}`,
         `- AI SDK thread, plain text: longest ${tp.longest.map(ms).join(", ")} (CPU ${tp.longestCpu.map(ms).join(", ")}); once mounted ${tp.afterMount.map(ms).join(", ")} (CPU ${tp.afterMountCpu.map(ms).join(", ")}); tasks ≥ 50 ms ${tp.longTasks.join(", ")}`,
       ]

@@ -37,6 +37,7 @@ export {
   englishLabels,
   ExecuteCode,
   ExecuteCodeCard,
+  preloadHighlighter,
   VisibleText,
   type AttachmentChipProps,
   type AttachmentLabels,

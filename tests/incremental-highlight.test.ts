@@ -5,6 +5,7 @@ import { capLongLines, createPythonTokenizer, MAX_HIGHLIGHTED_LINE } from "../sr
 import {
   cachedLines,
   openSession,
+  preloadHighlighter,
   resetHighlighterForTests,
   type HighlightSession,
 } from "../src/ui/highlight/sessions";
@@ -282,6 +283,22 @@ describe("highlighting sessions", () => {
     const next = openSession();
     next.update("print(1)", true);
     await shows(next, oneShot("print(1)"));
+  });
+
+  it("start once, before any card, when the app preloads the highlighter, and the first card uses that worker", async () => {
+    let spawned = 0;
+    const worker = inProcessWorker();
+    resetHighlighterForTests(() => {
+      spawned++;
+      return worker.spawn();
+    });
+    preloadHighlighter();
+    preloadHighlighter();
+    expect(spawned).toBe(1);
+    const session = openSession();
+    session.update(primesCode, true);
+    await shows(session, oneShot(primesCode));
+    expect(spawned).toBe(1);
   });
 
   it("highlight on the main thread where there are no workers", async () => {

@@ -17,8 +17,12 @@ import type { HighlighterCore } from "shiki/core";
 import { kitConfig, ThreadView } from "./thread-view";
 import { sleep } from "./timing";
 
-/** The kit; the naive baseline; and plain text with no highlighting, the runtime's own cost. */
-export type ThreadKind = "kit" | "shiki" | "plain";
+/**
+ * The kit, with the highlighter started at the app's start as the docs say,
+ * and without (the card starts it); the naive baseline; and plain text with
+ * no highlighting, the runtime's own cost.
+ */
+export type ThreadKind = "kit" | "kit-unstarted" | "shiki" | "plain";
 
 /**
  * What common chat kits do in a tool UI: highlight the arguments' `code`
@@ -132,7 +136,7 @@ export function makeThread(kind: ThreadKind, script: ThreadScript, loadShiki: ()
     fetch: scriptedFetch(script, resultGate, sent) as typeof globalThis.fetch,
   });
   const config =
-    kind === "kit"
+    kind === "kit" || kind === "kit-unstarted"
       ? kitConfig
       : kind === "plain"
         ? plainConfig

@@ -4,7 +4,7 @@ import type { ThreadMessageLike } from "@assistant-ui/react";
 import { memo, useMemo, useState, type CSSProperties } from "react";
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
-import { ExecuteCodeCard } from "../../src";
+import { ExecuteCodeCard, preloadHighlighter } from "../../src";
 import { readStreamingCode } from "../../src/view/streaming-args";
 import { tokenizerResource } from "../../src/ui/highlight/load-tokenizer";
 import { highlightStats } from "../../src/ui/highlight/sessions";
@@ -379,6 +379,8 @@ const bench = {
     const { kind, script, expected } = aiThread;
     const thread = makeThread(kind, script!, loadShiki);
     const start = performance.now();
+    // As the mounting snippet does, in an effect at the app's start.
+    if (kind === "kit") preloadHighlighter();
     mount(thread.element);
     await thread.send(frame);
     const card = () => document.querySelector("[data-slot=execute-code]");

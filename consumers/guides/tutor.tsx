@@ -24,6 +24,7 @@ import {
   stopRunOnAbort,
   storedChatHistory,
 } from "execute-code-ui/assistant-ui";
+import { preloadHighlighter } from "execute-code-ui";
 import "execute-code-ui/styles.css";
 import { useEffect, useMemo, useRef } from "react";
 
@@ -63,6 +64,8 @@ export function Tutor() {
       else localStorage.removeItem(OPEN_CHAT);
     },
   });
+  // The code highlighter starts with the page, not with the first program: its colours come at once.
+  useEffect(() => preloadHighlighter(), []);
   // After the first render, never during one: the page prerenders as it first renders in the browser.
   useEffect(() => {
     const opened = localStorage.getItem(OPEN_CHAT);

@@ -11,6 +11,7 @@ export {
 export { AnsiText } from "./ansi.js";
 export { VisibleText } from "./visible-text.js";
 export { englishLabels, type ExecuteCodeLabels } from "./labels.js";
+export { preloadHighlighter } from "./highlight/sessions.js";
 export {
   AttachmentChip,
   englishAttachmentLabels,

@@ -215,10 +215,11 @@ let worker: HighlightWorker | null | undefined;
 
 /**
  * Starts the highlighter: the worker, or the main thread's highlighter chunk
- * where there is none. Call it from an effect, never during a render.
+ * where there is none. Call it from an effect, never during a render. On a
+ * server it does nothing.
  */
 export function preloadHighlighter(): void {
-  if (worker !== undefined) return;
+  if (worker !== undefined || typeof window === "undefined") return;
   worker = null;
   try {
     if (spawn) {
