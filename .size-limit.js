@@ -15,6 +15,8 @@ const loadedLater = {
 };
 
 const hostHas = ["react", "react-dom", "@assistant-ui/react"];
+// The built package; the bench measures a build of its own here.
+const dist = process.env.SIZE_LIMIT_DIST ?? "dist";
 
 // As a host's bundler builds a page: ES modules, so the worker's `import.meta.url` stays.
 const asAHostBuilds = (config) => ({
@@ -27,7 +29,7 @@ const asAHostBuilds = (config) => ({
 export default [
   {
     name: "browser entry and what it imports statically",
-    path: "dist/index.js",
+    path: `${dist}/index.js`,
     ignore: hostHas,
     gzip: true,
     // The budget is 20 KB. The entry is above it for now: this limit stops it growing while it comes down.
@@ -36,7 +38,7 @@ export default [
   },
   {
     name: "highlighting worker (shiki, the Python grammar, both themes)",
-    path: "dist/ui/highlight/highlight-worker.js",
+    path: `${dist}/ui/highlight/highlight-worker.js`,
     gzip: true,
     limit: "75 KB",
     modifyEsbuildConfig: asAHostBuilds,
