@@ -8,6 +8,7 @@ import {
   highlighted,
   atPhoneWidth,
   StreamingDemo,
+  StreamGate,
   tickCode,
   ticksUpTo,
   runningWith,
@@ -37,36 +38,44 @@ export const StreamingCode: Story = {
   },
 };
 
+/** The long program's stream, opened step by step by the play function below. */
+const longCodeGate = new StreamGate();
+
 /** A long program streams in: the code follows its end, unless the reader scrolls up to read. */
 export const StreamingLongCode: Story = {
   args: { status: running },
-  render: () => <StreamingDemo code={largeProgram(16_000)} steps={160} intervalMs={30} />,
+  render: () => <StreamingDemo code={largeProgram(16_000)} steps={160} intervalMs={30} gate={longCodeGate} />,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     const body = () => slot(root, "source")!.querySelector("pre")!;
     const lineCount = () => body().querySelectorAll(".ecu-code-line").length;
     const atEnd = () => body().scrollTop + body().clientHeight >= body().scrollHeight - 4;
-    await waitFor(() => expect(lineCount()).toBeGreaterThan(40), { timeout: 15_000 });
-    await waitFor(() => expect(atEnd()).toBe(true));
+    const slow = { timeout: 15_000 };
+    // The stream goes only as far as each check needs: on a busy machine it cannot end before a check.
+    longCodeGate.restart(50);
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(40), slow);
+    await waitFor(() => expect(atEnd()).toBe(true), slow);
     // The reader scrolls up: the code stays where they put it while it grows.
     body().scrollTop = 0;
     body().dispatchEvent(new Event("scroll"));
     const before = lineCount();
-    await waitFor(() => expect(lineCount()).toBeGreaterThan(before + 10), { timeout: 15_000 });
+    longCodeGate.open(90);
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(before + 10), slow);
     await expect(body().scrollTop).toBe(0);
     // Back at the end, it follows again.
     body().scrollTop = body().scrollHeight;
     body().dispatchEvent(new Event("scroll"));
     const later = lineCount();
-    await waitFor(() => expect(lineCount()).toBeGreaterThan(later + 10), { timeout: 15_000 });
-    await waitFor(() => expect(atEnd()).toBe(true));
+    longCodeGate.open(Number.POSITIVE_INFINITY);
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(later + 10), slow);
+    await waitFor(() => expect(atEnd()).toBe(true), slow);
     // Complete: every line was rendered as it came, so the whole program is lines, not plain text waiting for a second pass.
     await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), { timeout: 15_000 });
     const program = largeProgram(16_000).replace(/\n$/, "");
     // On a busy machine the last lines may still be on their way to the screen.
     await waitFor(() => expect(lineCount()).toBe(program.split("\n").length), { timeout: 15_000 });
     // Its end is in view, down to the last line.
-    await waitFor(() => expect(atEnd()).toBe(true));
+    await waitFor(() => expect(atEnd()).toBe(true), slow);
     // What a person selects and copies is the program, blank lines at the blocks' edges included.
     await expect(body().querySelector("code")!.innerText.replace(/\n$/, "")).toBe(program);
     const selection = getSelection()!;

@@ -1,5 +1,5 @@
 import type { StoryObj } from "@storybook/react-vite";
-import { useEffect, useState, type CSSProperties } from "react";
+import { useEffect, useState, useSyncExternalStore, type CSSProperties } from "react";
 import { expect, waitFor } from "storybook/test";
 import { EXECUTE_CODE_PHASES, ExecuteCodeCard, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
 import { call, completed, galleryStates, longOutput, running } from "./fixtures";
@@ -34,17 +34,59 @@ export const atPhoneWidth = (args: ExecuteCodeCardProps) => (
   </div>
 );
 
-export function StreamingDemo({ code, steps, intervalMs }: { code: string; steps: number; intervalMs: number }) {
+/**
+ * How far a streaming demo may go: a story's play function opens it step by
+ * step, so that what it checks between steps never races the stream, however
+ * slow the machine. `restart` sends the demo back to its first step.
+ */
+export class StreamGate {
+  until = 0;
+  generation = 0;
+  private readonly listeners = new Set<() => void>();
+  open(until: number): void {
+    this.until = until;
+    this.notify();
+  }
+  restart(until: number): void {
+    this.generation++;
+    this.open(until);
+  }
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+  private notify() {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const noGate = () => () => undefined;
+
+/** The arguments of a call streaming in, a step every `intervalMs`, up to where `gate` (if any) allows. */
+export function StreamingDemo({
+  code,
+  steps,
+  intervalMs,
+  gate,
+}: {
+  code: string;
+  steps: number;
+  intervalMs: number;
+  gate?: StreamGate;
+}) {
   const full = JSON.stringify({ code });
-  const [sent, setSent] = useState(0);
+  const until = useSyncExternalStore(gate?.subscribe ?? noGate, () => gate?.until ?? steps);
+  const generation = useSyncExternalStore(gate?.subscribe ?? noGate, () => gate?.generation ?? 0);
+  const [sent, setSent] = useState({ generation, steps: 0 });
+  const step = sent.generation === generation ? sent.steps : 0;
   useEffect(() => {
-    if (sent >= steps) return;
-    const timer = setTimeout(() => setSent((n) => n + 1), intervalMs);
+    if (step >= steps || step >= until) return;
+    const timer = setTimeout(() => setSent({ generation, steps: step + 1 }), intervalMs);
     return () => clearTimeout(timer);
-  }, [sent, steps, intervalMs]);
-  const done = sent >= steps;
+  }, [step, steps, until, intervalMs, generation]);
+  const done = step >= steps;
   // Runtimes hand over the arguments without their closing delimiters while they stream.
-  const argsText = done ? full : full.slice(0, Math.ceil((full.length * sent) / steps)).replace(/"?\}?$/, "");
+  const argsText = done ? full : full.slice(0, Math.ceil((full.length * step) / steps)).replace(/"?\}?$/, "");
   return <ExecuteCodeCard status={running} args={done ? { code } : {}} argsText={argsText} />;
 }
 
