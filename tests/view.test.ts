@@ -355,5 +355,43 @@ describe("ansiStateAt", () => {
     expect(ansiStateAt(text, text.indexOf("|"))).toBe("\x1b[31m\x1b[4m");
     expect(ansiStateAt(text, text.indexOf("plain"))).toBe("");
     expect(ansiStateAt("no colour at all", 5)).toBe("");
+    // A reset that sets colours at once, and the short reset.
+    const mixed = "\x1b[1mA\x1b[0;32mB\x1b[4mC|\x1b[mD|";
+    expect(ansiStateAt(mixed, mixed.indexOf("|"))).toBe("\x1b[0;32m\x1b[4m");
+    expect(ansiStateAt(mixed, mixed.lastIndexOf("|"))).toBe("");
+  });
+
+  it("reads a megabyte of coloured lines back only to the last reset", async () => {
+    const { ansiStateAt } = await import("../src/view/ansi-state");
+    const lines = Array.from({ length: 20_000 }, (_, i) => (i % 10 ? `line ${i}\n` : `\x1b[32mline ${i}\x1b[0m\n`));
+    const text = `${lines.join("")}\x1b[1;34mstill blue|`;
+    expect(ansiStateAt(text, text.indexOf("|"))).toBe("\x1b[1;34m");
+    expect(ansiStateAt(text, text.length - 100)).toBe("");
+  });
+});
+
+describe("hasOverwrittenText", () => {
+  /** The rule as the card states it: on a line, a part with text before a part with anything in it. */
+  const byParts = (text: string) =>
+    text
+      .replace(/\r\n/g, "\n")
+      .split("\n")
+      .some((line) => {
+        const parts = line.split("\r");
+        return parts.some((part, k) => part.trim() !== "" && parts.slice(k + 1).some((later) => later.length > 0));
+      });
+
+  it("says what a terminal hid, for every mix of text, spaces, carriage returns and line breaks", async () => {
+    const { hasOverwrittenText } = await import("../src/view/carriage-returns");
+    expect(hasOverwrittenText("abc\rHIDDEN xyz\n")).toBe(true);
+    expect(hasOverwrittenText("line\r\nnext\r\n")).toBe(false);
+    expect(hasOverwrittenText("   \rprogress 1%\n")).toBe(false);
+    const alphabet = ["a", " ", "\r", "\n"];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 5000; n++) {
+      const text = Array.from({ length: next() % 12 }, () => alphabet[next() % 4]).join("");
+      expect(hasOverwrittenText(text), JSON.stringify(text)).toBe(byParts(text));
+    }
   });
 });

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo, useState, type ReactNode } from "react";
+import { countLineBreaks } from "../contract/truncate.js";
 import { ansiStateAt } from "../view/ansi-state.js";
 import { hasOverwrittenText, showCarriageReturns } from "../view/carriage-returns.js";
 import { windowAroundSeam, windowOutput } from "../view/output-window.js";
@@ -55,12 +56,11 @@ function lineCountOf(text: string): number {
 
 /** Lines of the kept start and end of a cut stream, and of the whole, where the cut part's lines are known. */
 function truncatedLines(text: string, at: number, cutLines: number | undefined, labels: ExecuteCodeLabels) {
-  const breaks = (part: string) => part.split("\n").length - 1;
   // The start's whole lines; the end's lines, its last one unfinished or not.
-  const first = breaks(text.slice(0, at));
-  const tail = text.slice(at);
-  const last = breaks(tail) + (tail && !tail.endsWith("\n") ? 1 : 0);
-  const total = breaks(text) + (cutLines ?? 0) + (text.endsWith("\n") ? 0 : 1);
+  const first = countLineBreaks(text, 0, at);
+  const tailBreaks = countLineBreaks(text, at);
+  const last = tailBreaks + (at < text.length && !text.endsWith("\n") ? 1 : 0);
+  const total = first + tailBreaks + (cutLines ?? 0) + (text.endsWith("\n") ? 0 : 1);
   return {
     first: formatCount(first, labels.numbers),
     last: at < text.length ? formatCount(last, labels.numbers) : null,

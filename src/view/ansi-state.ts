@@ -8,7 +8,14 @@ const MAX_SEQUENCES = 64;
  * cut from `index` on, they make it look as it did in the whole stream.
  */
 export function ansiStateAt(text: string, index: number): string {
-  const before = text.slice(0, index);
+  // Nothing before the last full reset counts: a megabyte of coloured lines is scanned from there only.
+  const from = Math.max(
+    0,
+    ...["\x1b[m", "\x1b[0m", "\x1b[0;"].map((reset) =>
+      index >= reset.length ? text.lastIndexOf(reset, index - reset.length) : -1,
+    ),
+  );
+  const before = text.slice(from, index);
   if (!before.includes("\x1b[")) return "";
   let sequences: string[] = [];
   for (const match of before.matchAll(SGR)) {
