@@ -1,16 +1,7 @@
 "use client";
 
 import { Slot } from "radix-ui";
-import {
-  lazy,
-  Suspense,
-  useEffect,
-  useRef,
-  useState,
-  type ComponentProps,
-  type CSSProperties,
-  type RefObject,
-} from "react";
+import { useRef, useState, type ComponentProps, type CSSProperties, type RefObject } from "react";
 import type { ExecuteCodeRunFile } from "../contract/index.js";
 import { cn } from "./cn.js";
 import { useExecuteCode } from "./context.js";
@@ -18,7 +9,7 @@ import { formatBytes } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { VisibleText } from "./visible-text.js";
-import { lazyResource } from "./lazy-resource.js";
+import { lazyResource, useLazyResource } from "./lazy-resource.js";
 import { slotName } from "../view/slots.js";
 
 /** Where the app serves a run's file: by default the harness's route, `/api/files/{sessionId}/{fileId}`. */
@@ -34,10 +25,10 @@ export function drawsFigure(code: string): boolean {
 }
 
 // Radix's dialog (focus trap, scroll lock, portal) is most of the card's weight: loaded once a figure shows.
-const figureDialog = lazyResource(() => import("./figure-dialog.js"));
-const FigureDialog = lazy(() => figureDialog.load());
+// A part that cannot load is left out (and tried again by the next card), never an error that takes the page.
+const figureDialog = lazyResource(() => import("./figure-dialog.js").then((module) => module.default));
 // A table's preview shows once its file is fetched and parsed: its code comes in the same wait.
-const TablePreview = lazy(() => import("./table-preview.js"));
+const tablePreview = lazyResource(() => import("./table-preview.js").then((module) => module.default));
 
 /** Whether the card shows a file as a table: a CSV or TSV a run wrote. */
 const isTable = (file: ExecuteCodeRunFile) =>
@@ -71,7 +62,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
   const [open, setOpen] = useState(false);
   const openerRef = useRef<HTMLButtonElement>(null);
   // The dialog's code comes before anyone asks for it: once a figure shows, not with every card.
-  useEffect(() => figureDialog.preload(), []);
+  const FigureDialog = useLazyResource(figureDialog);
   // The card's scheme as shown (the host's `.dark`, a wrapper's `data-theme`, the system), read as the dialog opens.
   const card = cardRef.current;
   const scheme = open && card && getComputedStyle(card).colorScheme.includes("dark") ? "dark" : "light";
@@ -113,25 +104,23 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
           >
             {image("ecu-figure-image", "lazy")}
           </button>
-          {open && (
-            <Suspense fallback={null}>
-              <FigureDialog
-                onClose={() => setOpen(false)}
-                onClosed={() => openerRef.current?.focus()}
-                scheme={scheme}
-                title={alt}
-                image={image("ecu-figure-dialog-image", "eager", {
-                  // As large as the screen allows, at the figure's ratio.
-                  width: `min(100vw - 48px, (100dvh - 140px) * ${width} / ${height})`,
-                })}
-                download={
-                  <a data-slot={slotName("figure-download")} href={url} download={name} className="ecu-button">
-                    {download}
-                  </a>
-                }
-                closeLabel={labels.closeFigure}
-              />
-            </Suspense>
+          {open && FigureDialog && (
+            <FigureDialog
+              onClose={() => setOpen(false)}
+              onClosed={() => openerRef.current?.focus()}
+              scheme={scheme}
+              title={alt}
+              image={image("ecu-figure-dialog-image", "eager", {
+                // As large as the screen allows, at the figure's ratio.
+                width: `min(100vw - 48px, (100dvh - 140px) * ${width} / ${height})`,
+              })}
+              download={
+                <a data-slot={slotName("figure-download")} href={url} download={name} className="ecu-button">
+                  {download}
+                </a>
+              }
+              closeLabel={labels.closeFigure}
+            />
           )}
         </>
       )}
@@ -142,6 +131,12 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
       </figcaption>
     </figure>
   );
+}
+
+/** A table's first rows, once the preview's code (and the CSV parser in it) has loaded. */
+function LazyTablePreview(props: { file: ExecuteCodeRunFile; url: string; labels: ExecuteCodeLabels }) {
+  const TablePreview = useLazyResource(tablePreview);
+  return TablePreview && <TablePreview {...props} />;
 }
 
 export interface FilesProps extends ComponentProps<"div"> {
@@ -232,11 +227,7 @@ export function Files({ asChild, className, ...props }: FilesProps) {
               >
                 {labels.download(file.name, formatBytes(file.size, labels.numbers))}
               </a>
-              {isTable(file) && (
-                <Suspense fallback={null}>
-                  <TablePreview file={file} url={fileUrl(file)} labels={labels} />
-                </Suspense>
-              )}
+              {isTable(file) && <LazyTablePreview file={file} url={fileUrl(file)} labels={labels} />}
             </li>
           ))}
         </ul>
