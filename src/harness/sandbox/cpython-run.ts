@@ -264,6 +264,7 @@ export class CpythonRun {
   private fail(error: Error) {
     if (this.settled) return;
     this.settled = true;
+    this.collected.close();
     clearTimeout(this.timer);
     this.request.signal.removeEventListener("abort", this.onAbort);
     if (this.workFd !== null) close(this.workFd, () => undefined);

@@ -120,8 +120,9 @@ export function collectOutput(limit: number, onOutput?: RunRequest["onOutput"]) 
       const room = limit - sent[stream];
       if (room > 0 && !skipped) {
         const piece = text.length <= room ? text : firstChars(text, room);
-        sent[stream] += piece.length;
-        notify(onOutput, stream, piece);
+        // A piece cut short ends the budget, even a character early (an emoji not split): the rest goes in order.
+        sent[stream] = piece.length === text.length ? sent[stream] + piece.length : limit;
+        if (piece) notify(onOutput, stream, piece);
         text = text.slice(piece.length);
         if (!text) return;
       } else sent[stream] = limit;

@@ -97,8 +97,11 @@ export class InterpreterProcess {
   ) {
     inherited ??= inheritedDescriptors();
     this.child = spawn(command.command, command.args, { env: {}, stdio: sandboxStdio(inherited) }) as ChildProcess;
-    // A program's output is JSON-escaped (at most 6 bytes a character) in two streams, its files base64, plus framing.
+    // A program's output is JSON-escaped (at most 6 bytes a character) in two streams, its files base64, plus
+    // framing; past its cap, each stream's latest characters a few times a second (well under 1 MB a second).
     const budget = limits.maxOutputChars * 12 + Math.ceil(limits.files.maxTotalFileBytes * 1.4) + 1024 * 1024;
+    const spawned = performance.now();
+    const allowed = () => budget + Math.ceil((performance.now() - spawned) / 1000) * 1024 * 1024;
     const lines = createLineSplitter((line) => {
       if (this.exited) return;
       let message: Message;
@@ -112,7 +115,7 @@ export class InterpreterProcess {
     this.lines = lines;
     this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       this.received += chunk.length;
-      if (this.received > budget) return this.violation("it wrote more than its output budget");
+      if (this.received > allowed()) return this.violation("it wrote more than its output budget");
       lines.push(chunk);
     });
     this.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
@@ -210,7 +213,7 @@ export class InterpreterProcess {
       const stopListening = this.on((message) => {
         const m = message as Message | { type: "protocol-violation"; reason: string };
         if (m.type === "output" && (m.stream === "stdout" || m.stream === "stderr") && typeof m.text === "string") {
-          // The interpreter cuts at the cap; this only guards against one that does not.
+          // Past its cap the interpreter sends only the latest characters, with what it skipped.
           add(m.stream, m.text, skippedOutput(m.skipped));
         } else if (m.type === "files") {
           files = readFiles(m, this.limits.files, given);

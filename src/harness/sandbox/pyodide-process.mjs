@@ -89,7 +89,8 @@ function emit(stream, text) {
   let end = Math.min(text.length, Math.max(0, maxOutput - sentWhole[stream]));
   // Do not split a surrogate pair at the cap or between chunks.
   if (end > 0 && end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
-  sentWhole[stream] += end;
+  // Cut short (even a character early, not to split an emoji), the budget is over: the rest goes in order.
+  sentWhole[stream] = end === text.length ? sentWhole[stream] + end : maxOutput;
   sendChunks(stream, text.slice(0, end));
   if (end === text.length) return;
   let pending = latest[stream] + text.slice(end);
