@@ -138,7 +138,9 @@ export function v1Groups(memoryParent: string, pidsParent: string, name: string,
       }
       return {
         add: async (pid) => {
-          await Promise.all(folders.map((group) => writeFile(join(group, "cgroup.procs"), String(pid))));
+          await Promise.all([memory, pids].map((group) => writeFile(join(group, "cgroup.procs"), String(pid))));
+          // Memory and processes bound the run; a cpu group it cannot join leaves it the kernel's share.
+          if (cpu) await writeFile(join(cpu, "cgroup.procs"), String(pid)).catch(() => undefined);
         },
         kill: () => killAll(join(pids, "cgroup.procs")),
         oomKills: () => oomKills(read(join(memory, "memory.oom_control"))),
@@ -154,12 +156,19 @@ export function v1Groups(memoryParent: string, pidsParent: string, name: string,
  * controllers down): memory and pids, and cpu where the host delegates it.
  */
 export function v2Groups(own: string, name: string): Hierarchy {
-  const cpu = read(join(own, "cgroup.controllers")).split(/\s+/).includes("cpu");
-  const wanted = cpu ? ["memory", "pids", "cpu"] : ["memory", "pids"];
+  let cpu = read(join(own, "cgroup.controllers")).split(/\s+/).includes("cpu");
   const enable = (path: string) => {
+    const wanted = cpu ? ["memory", "pids", "cpu"] : ["memory", "pids"];
     const enabled = read(join(path, "cgroup.subtree_control")).split(/\s+/);
-    if (wanted.some((controller) => !enabled.includes(controller)))
+    if (wanted.every((controller) => enabled.includes(controller))) return;
+    try {
       writeFileSync(join(path, "cgroup.subtree_control"), wanted.map((controller) => `+${controller}`).join(" "));
+    } catch (error) {
+      // The kernel takes the write whole or not at all: a cpu controller it refuses leaves memory and pids.
+      if (!cpu || (error as NodeJS.ErrnoException).code === "EBUSY") throw error;
+      cpu = false;
+      enable(path);
+    }
   };
   removeStale(own);
   const base = join(own, name);
