@@ -359,6 +359,11 @@ describe("ansiStateAt", () => {
     const mixed = "\x1b[1mA\x1b[0;32mB\x1b[4mC|\x1b[mD|";
     expect(ansiStateAt(mixed, mixed.indexOf("|"))).toBe("\x1b[0;32m\x1b[4m");
     expect(ansiStateAt(mixed, mixed.lastIndexOf("|"))).toBe("");
+    // Only a whole colour reset counts: not a cursor move that starts alike, nor a reset cut in half at the point.
+    const moved = "\x1b[31mred\x1b[0;0Hstill red|";
+    expect(ansiStateAt(moved, moved.indexOf("|"))).toBe("\x1b[31m");
+    const halfReset = "\x1b[31mred\x1b[0;32m";
+    expect(ansiStateAt(halfReset, halfReset.length - 3)).toBe("\x1b[31m");
   });
 
   it("reads a megabyte of coloured lines back only to the last reset", async () => {
