@@ -41,6 +41,19 @@ describe("long output keeps its start and its end", () => {
     expect(early.kept()).toEqual({ text: "abcxyz", cut: 5, at: 3, cutLines: 1 });
   });
 
+  it("takes a stream's true end once it is known, whatever was kept of the end before it", () => {
+    const text = lines(0, 5_000);
+    const capped = new CappedText(1000);
+    capped.add(text.slice(0, 2000));
+    capped.skip({ chars: 100, lines: 3 });
+    capped.add("approximate end\n");
+    capped.endWith(text.slice(-500), { chars: text.length, lines: 5_000 });
+    expect(capped.kept()).toEqual(keepHeadAndTail(text, 1000));
+    // An end that does not add up with what was written is not taken.
+    capped.endWith("x".repeat(400), { chars: 10, lines: 0 });
+    expect(capped.kept()).toEqual(keepHeadAndTail(text, 1000));
+  });
+
   it("keeps what fits whole, with nothing cut", () => {
     const capped = new CappedText(100);
     capped.add("hello ");

@@ -167,6 +167,23 @@ export class CappedText {
     this.cutLines += lines;
   }
 
+  /**
+   * The stream's true end, once it is known: `end` its last characters and
+   * `written` all it held. What was kept of the end before (perhaps from
+   * pieces a flood skipped between) gives way to it, and the cut is what lies
+   * between the start and `end`. Ignored where the two do not add up.
+   */
+  endWith(end: string, written: SkippedOutput): void {
+    const cut = written.chars - this.head.length - end.length;
+    const cutLines = written.lines - countLineBreaks(this.head) - countLineBreaks(end);
+    if (cut < 0 || cutLines < 0 || end.length > this.tailLimit) return;
+    this.headClosed = true;
+    this.pieces = end ? [end] : [];
+    this.tailLength = end.length;
+    this.cut = cut;
+    this.cutLines = cutLines;
+  }
+
   /** What was kept, as `keepHeadAndTail` says it. */
   kept(): KeptText {
     return { text: this.text, cut: this.cut, at: this.at, cutLines: this.cutLines };

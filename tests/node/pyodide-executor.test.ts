@@ -129,6 +129,28 @@ describe("the Pyodide executor runs Python as a real interpreter would", () => {
     }
   }, 60_000);
 
+  it("keeps as much of a flood's end as of its start, as the other engines do", async () => {
+    const small = createPyodideExecutor({ poolSize: 1, maxOutputChars: 100_000, onWarning: () => undefined });
+    try {
+      const result = (await small.run({
+        code: "for i in range(60_000): print('line', i)\nprint('the end')",
+        timeoutMs: 30_000,
+        signal: new AbortController().signal,
+      })) as RunOutcome;
+      const printed = `${Array.from({ length: 60_000 }, (_, i) => `line ${i}\n`).join("")}the end\n`;
+      const kept = keepHeadAndTail(printed, 100_000);
+      expect(result.stdout).toBe(kept.text);
+      expect(result.truncated).toEqual({
+        stdout: kept.cut,
+        stderr: 0,
+        at: { stdout: kept.at },
+        lines: { stdout: kept.cutLines },
+      });
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+
   it("gives back the files a program leaves in its working directory, within the caps, and none of an earlier run", async () => {
     const wrote = await run(
       [

@@ -29,7 +29,7 @@ describe("Storybook's docs pages", () => {
     const text = readFileSync(join(docsDir, page), "utf8");
     const [, name, file] = text.match(/import \* as (\w+) from "\.\.\/([\w-]+\.stories)";/)!;
     const stories = exportsOf(`${file}.tsx`);
-    const shown = [...text.matchAll(new RegExp(`of=\\{${name}\\.(\\w+)\\}`, "g"))].map((m) => m[1]);
+    const shown = [...text.matchAll(new RegExp(`of=\\{${name}\\.(\\w+)\\}`, "g"))].map((m) => m[1]!);
     expect(shown.length).toBeGreaterThan(0);
     for (const story of shown) expect(stories, `${page} shows ${story}`).toContain(story);
     // Light and dark side by side (a gallery), or each scheme's story.

@@ -133,6 +133,10 @@ export function collectOutput(limit: number, onOutput?: RunRequest["onOutput"]) 
         timers[stream] = timer;
       }
     },
+    /** An interpreter's word on a stream's end past its cap (its last characters, and all it wrote): the result keeps it. */
+    end(stream: OutputStream, text: string, written: SkippedOutput) {
+      kept[stream].endWith(text, written);
+    },
     /** Sends no more: the result carries the rest. */
     close() {
       closed = true;

@@ -13,6 +13,7 @@ let inherited: number[] | null = null;
 type Message =
   | { type: "ready" }
   | { type: "output"; stream: OutputStream; text: string; skipped?: unknown }
+  | { type: "end"; stream: OutputStream; text: string; written: unknown }
   | {
       type: "files";
       files: Array<{ name: string; mediaType: string; data: string }>;
@@ -215,6 +216,10 @@ export class InterpreterProcess {
         if (m.type === "output" && (m.stream === "stdout" || m.stream === "stderr") && typeof m.text === "string") {
           // Past its cap the interpreter sends only the latest characters, with what it skipped.
           add(m.stream, m.text, skippedOutput(m.skipped));
+        } else if (m.type === "end" && (m.stream === "stdout" || m.stream === "stderr") && typeof m.text === "string") {
+          // All it wrote, counted as a skip is: characters, and line breaks among them.
+          const written = skippedOutput(m.written);
+          if (written) collected.end(m.stream, m.text, written);
         } else if (m.type === "files") {
           files = readFiles(m, this.limits.files, given);
         } else if (m.type === "done") {

@@ -53,10 +53,15 @@ const runProgram = pyodide.globals.get("__sandbox_run");
 // Each stream's first `maxOutput` characters go out whole; past that only its
 // latest characters, at most every LATEST_EVERY_MS and before "done", with the
 // count of those left out. The program runs on this thread, so nothing can
-// go out between its writes.
+// go out between its writes. A stream's end is kept here too, as much as the
+// parent keeps of an end, and goes out once, before "done", if the stream
+// passed its cap.
 const LATEST_EVERY_MS = 250;
 const LATEST_CHARS = 8192;
+const END_CHARS = maxOutput - Math.ceil(maxOutput / 2);
 const sentWhole = { stdout: 0, stderr: 0 };
+const ends = { stdout: "", stderr: "" };
+const written = { stdout: { chars: 0, lines: 0 }, stderr: { chars: 0, lines: 0 } };
 const latest = { stdout: "", stderr: "" };
 const skipped = { stdout: { chars: 0, lines: 0 }, stderr: { chars: 0, lines: 0 } };
 let latestSentAt = 0;
@@ -84,8 +89,26 @@ function sendLatest() {
     skipped[stream] = { chars: 0, lines: 0 };
   }
 }
+/** The last `n` characters of `text`, one fewer where the first would split an emoji. */
+function lastChars(text, n) {
+  let from = Math.max(0, text.length - n);
+  if (from > 0 && isHighSurrogate(text.charCodeAt(from - 1))) from += 1;
+  return text.slice(from);
+}
+/** Each stream's end past the cap, with how much was written in all: the parent keeps its start and this. */
+function sendEnds() {
+  for (const stream of ["stdout", "stderr"]) {
+    if (sentWhole[stream] < maxOutput) continue;
+    send({ type: "end", stream, text: lastChars(ends[stream], END_CHARS), written: written[stream] });
+  }
+}
 function emit(stream, text) {
   if (!text || warmingUp) return;
+  written[stream].chars += text.length;
+  written[stream].lines += lineBreaks(text, text.length);
+  // The stream's last characters, trimmed at twice their size: each character is copied a bounded number of times.
+  ends[stream] += text;
+  if (ends[stream].length > END_CHARS * 2) ends[stream] = lastChars(ends[stream], END_CHARS);
   let end = Math.min(text.length, Math.max(0, maxOutput - sentWhole[stream]));
   // Do not split a surrogate pair at the cap or between chunks.
   if (end > 0 && end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
@@ -252,6 +275,7 @@ function run(code, given) {
   }
   for (const stream of ["stdout", "stderr"]) emit(stream, decoders[stream].decode());
   sendLatest();
+  sendEnds();
   const wallTimeMs = Math.round(performance.now() - started);
   stopNoting();
   send({ type: "files", ...collectFiles(unchanged), filesRead: [...opened], filesRemoved: removed() });
