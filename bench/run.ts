@@ -1155,6 +1155,7 @@ if (wanted("soak")) {
     "| runs/s | p50 latency | p95 latency | lost or wrong results | time |",
     "| --- | --- | --- | --- | --- |",
     `| ${s.runsPerSecond.toFixed(2)} | ${ms(s.p50Ms)} | ${ms(s.p95Ms)} | ${s.lost} | ${s.seconds.toFixed(0)} s |`,
+    ...(s.failures.length ? ["", "Lost or wrong:", ...s.failures.map((failure) => `- \`${failure}\``)] : []),
     "",
     "| after runs | harness RSS after GC | harness heap after GC | interpreter processes |",
     "| --- | --- | --- | --- |",

@@ -21,6 +21,7 @@ export interface SoakFigures {
   p50Ms: number;
   p95Ms: number;
   lost: number;
+  failures: string[];
   memory: Array<{ runs: number; rssMb: number; heapMb: number; interpreters: number }>;
 }
 
@@ -66,6 +67,8 @@ export async function soak(options: SoakOptions = {}): Promise<SoakFigures> {
   let next = 0;
   let completed = 0;
   let lost = 0;
+  /** What the first few lost or wrong results were, so that a report can say. */
+  const failures: string[] = [];
   let checkpoint = Promise.resolve();
   const started = performance.now();
   const browser = async () => {
@@ -76,9 +79,13 @@ export async function soak(options: SoakOptions = {}): Promise<SoakFigures> {
         const result = await send(`\`\`\`python\nprint(${n} * 3)\n\`\`\``);
         latencies.push(result.totalMs);
         const output = result.output as { status?: string; stdout?: string } | undefined;
-        if (output?.status !== "completed" || output.stdout !== `${n * 3}\n`) lost++;
-      } catch {
+        if (output?.status !== "completed" || output.stdout !== `${n * 3}\n`) {
+          lost++;
+          if (failures.length < 5) failures.push(JSON.stringify(output ?? null).slice(0, 300));
+        }
+      } catch (error) {
         lost++;
+        if (failures.length < 5) failures.push(String(error).slice(0, 300));
       }
       completed++;
       if (completed % every === 0) {
@@ -102,6 +109,7 @@ export async function soak(options: SoakOptions = {}): Promise<SoakFigures> {
     p50Ms: percentile(sorted, 50),
     p95Ms: percentile(sorted, 95),
     lost,
+    failures,
     memory,
   };
 }
