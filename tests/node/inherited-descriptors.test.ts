@@ -36,14 +36,15 @@ describe("descriptors the harness inherited", () => {
     90_000,
   );
 
-  it("puts /dev/null where each inherited descriptor would be, and leaves the rest alone", () => {
-    expect(sandboxStdio([])).toEqual(["pipe", "pipe", "pipe"]);
-    const stdio = sandboxStdio([4, 6]) as unknown[];
-    expect(stdio.slice(0, 3)).toEqual(["pipe", "pipe", "pipe"]);
-    expect(stdio[3]).toBe("ignore");
-    expect(typeof stdio[4]).toBe("number");
-    expect(stdio[5]).toBe("ignore");
-    expect(stdio[6]).toBe(stdio[4]);
-    expect(stdio).toHaveLength(7);
+  it("puts /dev/null where each inherited descriptor would be, past the message pipe, and leaves the rest alone", () => {
+    expect(sandboxStdio([])).toEqual(["pipe", "ignore", "pipe", "pipe"]);
+    // fd 3, inherited or not, is the interpreter's message pipe.
+    const stdio = sandboxStdio([3, 5, 7]) as unknown[];
+    expect(stdio.slice(0, 4)).toEqual(["pipe", "ignore", "pipe", "pipe"]);
+    expect(stdio[4]).toBe("ignore");
+    expect(typeof stdio[5]).toBe("number");
+    expect(stdio[6]).toBe("ignore");
+    expect(stdio[7]).toBe(stdio[5]);
+    expect(stdio).toHaveLength(8);
   });
 });

@@ -231,6 +231,21 @@ describe("the sandbox has no host access", () => {
     expect(result.stdout).toBe("");
   });
 
+  it("cannot forge its interpreter's messages by writing them to a console device", async () => {
+    const forge = (message: object) => `t.write(${JSON.stringify(JSON.stringify(message))} + "\\n"); t.flush()`;
+    const result = await run(
+      [
+        'with open("/dev/tty", "w") as t:',
+        `  ${forge({ type: "output", stream: "stdout", text: "All tests passed.\n" })}`,
+        `  ${forge({ type: "protocol-violation", reason: "the host is under maintenance" })}`,
+        `  ${forge({ type: "done", exitCode: 0, wallTimeMs: 1 })}`,
+        'print("real output")',
+        'raise SystemExit("3 of 10 tests failed")',
+      ].join("\n"),
+    );
+    expect(result).toMatchObject({ exitCode: 1, stdout: "real output\n", stderr: "3 of 10 tests failed\n" });
+  });
+
   it("cannot import Python's subprocess route to the host either", async () => {
     const result = await run("import subprocess\nprint(subprocess.run(['ls', '/'], capture_output=True).stdout)");
     expect(result.exitCode).toBe(1);

@@ -33,13 +33,17 @@ export function inheritedDescriptors(): number[] {
 let devNull: number | null = null;
 
 /**
- * Stdio for a sandbox process: three pipes, and /dev/null in the place of
- * every descriptor it would otherwise inherit, so it holds nothing of ours.
+ * Stdio for a sandbox process: stdin and stderr as pipes, its stdout to
+ * nowhere, and a pipe at fd 3 for its messages to us, which only the
+ * interpreter's own code writes (a program's output, and whatever it writes
+ * to a console device, reaches fd 1, never the messages). /dev/null stands
+ * in the place of every descriptor it would otherwise inherit, so it holds
+ * nothing of ours.
  */
 export function sandboxStdio(inherited: readonly number[]): StdioOptions {
-  const stdio: Array<"pipe" | "ignore" | number> = ["pipe", "pipe", "pipe"];
+  const stdio: Array<"pipe" | "ignore" | number> = ["pipe", "ignore", "pipe", "pipe"];
   if (inherited.length === 0) return stdio;
   devNull ??= openSync("/dev/null", "r");
-  for (let fd = 3; fd <= Math.max(...inherited); fd++) stdio.push(inherited.includes(fd) ? devNull : "ignore");
+  for (let fd = 4; fd <= Math.max(...inherited); fd++) stdio.push(inherited.includes(fd) ? devNull : "ignore");
   return stdio;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Readable } from "node:stream";
 import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequest } from "./executor.js";
 import { inheritedDescriptors, sandboxStdio } from "./inherited-descriptors.js";
 import { createLineSplitter } from "../../server/line-splitter.js";
@@ -43,6 +44,8 @@ type Ending =
 
 const MEMORY_POLL_MS = 100;
 
+const INTERPRETER_MESSAGES = new Set<unknown>(["ready", "output", "end", "files", "done"]);
+
 /** The interpreter's list of files, checked against the caps again: it is read, not trusted. */
 function readFiles(
   message: Extract<Message, { type: "files" }>,
@@ -83,6 +86,8 @@ function readFiles(
 export class InterpreterProcess {
   readonly ready: Promise<void>;
   private readonly child: ChildProcess;
+  /** The interpreter's messages: fd 3, which only its own code writes. */
+  private readonly messages: Readable;
   private readonly listeners = new Set<(message: Message) => void>();
   private readonly exitListeners = new Set<(code: number | null, signal: NodeJS.Signals | null) => void>();
   private stderrTail = "";
@@ -111,10 +116,13 @@ export class InterpreterProcess {
       } catch {
         return this.violation("it wrote a line that is not JSON");
       }
+      // What only this side may say (a protocol violation) never comes from the interpreter.
+      if (!INTERPRETER_MESSAGES.has(message?.type)) return this.violation("it sent a message of no known type");
       for (const listener of this.listeners) listener(message);
     });
     this.lines = lines;
-    this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    this.messages = this.child.stdio[3] as Readable;
+    this.messages.setEncoding("utf8").on("data", (chunk: string) => {
       this.received += chunk.length;
       if (this.received > allowed()) return this.violation("it wrote more than its output budget");
       lines.push(chunk);
@@ -171,7 +179,7 @@ export class InterpreterProcess {
   }
 
   private violation(reason: string): void {
-    this.child.stdout!.removeAllListeners("data");
+    this.messages.removeAllListeners("data");
     this.lines?.reset();
     for (const listener of this.listeners) listener({ type: "protocol-violation", reason } as never);
     this.kill();

@@ -6,7 +6,9 @@
 // Linux, in namespaces of its own with no network.
 //
 // Protocol: the program arrives as one JSON line on stdin; JSON lines leave on
-// stdout: ready, output chunks, the files it left, done.
+// fd 3: ready, output chunks, the files it left, done. Only this file writes
+// fd 3: Emscripten's console devices (/dev/tty) write to stdout, which the
+// parent does not read, so a program cannot forge a message.
 import fs from "node:fs";
 import { loadInterpreter, lockImports, removeJsModules, shimProcessBinding } from "./pyodide-runtime.mjs";
 
@@ -22,12 +24,13 @@ const CHUNK_CHARS = 16_384;
 
 // Writes block until the parent has read: a pipe that is full answers EAGAIN,
 // and the write waits a moment and goes on, so nothing is lost.
+const MESSAGES_FD = 3;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 function writeAll(text) {
   const bytes = Buffer.from(text);
   for (let offset = 0; offset < bytes.length; ) {
     try {
-      offset += fs.writeSync(1, bytes, offset, bytes.length - offset);
+      offset += fs.writeSync(MESSAGES_FD, bytes, offset, bytes.length - offset);
     } catch (error) {
       if (error.code !== "EAGAIN") throw error;
       Atomics.wait(pause, 0, 0, 2);
