@@ -1,7 +1,7 @@
 "use client";
 
 import { Slot } from "radix-ui";
-import { useComposedRefs } from "radix-ui/internal";
+import { useComposedRefs } from "@radix-ui/react-compose-refs";
 import { useEffect, useId, useMemo, useRef, useState, type ComponentProps } from "react";
 import type { ExecuteCodeRunFile } from "../contract/index.js";
 import { deriveExecuteCodeView, type ExecuteCodeCallState, type ExecuteCodeView } from "../view/index.js";
