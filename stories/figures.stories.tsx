@@ -132,7 +132,7 @@ export const FigureNoLongerAvailable: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await waitFor(() =>
-      expect(slot(root, "file-unavailable")).toHaveTextContent("figure-1.png is no longer available"),
+      expect(slot(root, "file-unavailable")).toHaveTextContent("figure-1.png could not be loaded"),
     );
     await expect(within(root).queryByRole("img")).toBeNull();
   },

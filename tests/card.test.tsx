@@ -586,7 +586,7 @@ describe("ExecuteCodeCard: figures and files", () => {
     act(() => {
       screen.getByRole("img").dispatchEvent(new Event("error"));
     });
-    expect(slot(container, "file-unavailable")).toHaveTextContent("figure-1.png is no longer available");
+    expect(slot(container, "file-unavailable")).toHaveTextContent("figure-1.png could not be loaded");
     expect(screen.queryByRole("img")).toBeNull();
   });
 

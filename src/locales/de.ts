@@ -85,7 +85,8 @@ export const germanLabels: ExecuteCodeLabels = {
   figures: "Abbildungen",
   files: "Dateien",
   download: (name, size) => `${name} herunterladen (${size})`,
-  fileUnavailable: (name) => `${name} ist nicht mehr verfügbar: Dateien werden nach dem Lauf nur kurz aufbewahrt.`,
+  fileUnavailable: (name) =>
+    `${name} konnte nicht geladen werden. Dateien werden nach dem Lauf nur kurz aufbewahrt; sie ist vielleicht abgelaufen.`,
   enlargeFigure: (alt) => `Abbildung vergrößern: ${alt}`,
   closeFigure: "Schließen",
   figurePending: "Die Abbildung erscheint, wenn das Programm endet.",

@@ -197,7 +197,8 @@ export const englishLabels: ExecuteCodeLabels = {
   figures: "Figures",
   files: "Files",
   download: (name, size) => `Download ${name} (${size})`,
-  fileUnavailable: (name) => `${name} is no longer available: files are kept for a short time after the run.`,
+  fileUnavailable: (name) =>
+    `${name} could not be loaded. Files are kept only a short time after the run, so it may have expired.`,
   enlargeFigure: (alt) => `Enlarge the figure: ${alt}`,
   closeFigure: "Close",
   figurePending: "The figure appears when the program ends.",
