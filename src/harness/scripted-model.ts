@@ -87,6 +87,17 @@ function printedStreams(text: string): { stdout: string; stderr: string } {
   return { stdout: stdout?.[2] ?? "", stderr: block("stderr").exec(rest)?.[2] ?? "" };
 }
 
+/**
+ * Characters that would change how the tutor's sentence reads without being
+ * seen (a carriage return, bidi controls, zero-width and other format
+ * characters), named as the card names them: `⟨U+202E⟩`.
+ */
+const named = (text: string): string =>
+  text.replace(
+    /(?![\u200C\u200D])[\p{Cc}\p{Cf}\u2028\u2029]/gu,
+    (char) => `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`,
+  );
+
 /** A file name as the tool wrote it (quoted, when it is more than letters, digits and `_ . - /`), as it is. */
 const unquoted = (name: string): string => (name.startsWith('"') ? (JSON.parse(name) as string) : name);
 
@@ -108,8 +119,8 @@ export function replyToToolResult(told: string): string {
     const facts = streamsAt === -1 ? text : text.slice(0, streamsAt);
     // Quoted as a person would read it: without the terminal's escape codes.
     const streams = printedStreams(text);
-    const stdout = (streams.stdout.split("\n")[0] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
-    const stderr = streams.stderr.trim().split("\n").pop() ?? "";
+    const stdout = named((streams.stdout.split("\n")[0] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ""));
+    const stderr = named(streams.stderr.trim().split("\n").pop() ?? "");
     const status = killed ? `was killed by ${killed[1]}` : `finished with exit code ${exit![1]}`;
     const printed = stdout
       ? `Its first line of output is: ${stdout}${/[.!?]$/.test(stdout) ? "" : "."}`
