@@ -23,6 +23,10 @@ const kitEntries = {
 
 export default defineConfig({
   test: {
+    // Most files wait on interpreters, kernels, servers and a browser, not on
+    // a core: vitest's default (one worker per core but one) runs them one at
+    // a time on a 2-core machine, and a busy machine then stretches every wait.
+    maxWorkers: 4,
     projects: [
       {
         plugins: [react()],
@@ -41,8 +45,9 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["tests/node/**/*.test.ts"],
-          // Interpreters start in seconds, not milliseconds, on a busy machine: a run waits, it does not fail.
-          testTimeout: 120_000,
+          // Interpreters and kernels start in seconds, not milliseconds, and on a busy machine with other
+          // files beside it a test of several runs takes minutes: a run waits, it does not fail.
+          testTimeout: 240_000,
         },
       },
       {

@@ -1,5 +1,11 @@
 import type { Preview } from "@storybook/react-vite";
+import { configure } from "storybook/test";
 import "../src/styles.css";
+
+// A story's waits (findBy…, waitFor) are for what comes from elsewhere: an
+// image, a lazy chunk, the highlighting worker. With other story files in the
+// same browser on a busy machine they take seconds, not testing-library's 1 s.
+configure({ asyncUtilTimeout: 10_000 });
 
 const preview: Preview = {
   parameters: {

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { ExecuteCodeCard, type ExecuteCodeCardProps } from "../src";
 import { call, completed, plotCode, running, squaresCsv, squaresFigure } from "./fixtures";
-import { card, highlighted, slot, storyFileUrl, areaGalleryStory } from "./story-helpers";
+import { card, highlighted, slot, slowWait, storyFileUrl, areaGalleryStory } from "./story-helpers";
 
 /** Plots and files a run leaves: shown, enlarged, downloaded, pending, gone. */
 const meta = {
@@ -25,7 +25,7 @@ export const FigureAndFile: Story = {
     const image = figures.getByRole("img", { name: "Squares, x: n, y: n squared" });
     // Room for the figure is kept before it loads, then it shows at its own aspect ratio.
     await expect(image.getBoundingClientRect().height).toBeGreaterThan(0);
-    await waitFor(() => expect((image as HTMLImageElement).naturalWidth).toBeGreaterThan(0));
+    await waitFor(() => expect((image as HTMLImageElement).naturalWidth).toBeGreaterThan(0), slowWait);
     const links = [...root.querySelectorAll<HTMLAnchorElement>('a[data-slot="execute-code-file"]')];
     await expect(links.map((link) => link.textContent)).toEqual([
       "Download figure-1.png (6.9 KB)",
@@ -87,7 +87,7 @@ export const FigureEnlarged: Story = {
     const dialog = await within(document.body).findByRole("dialog", { name: "Squares, x: n, y: n squared" });
     await expect(root.contains(dialog)).toBe(false);
     const large = within(dialog).getByRole("img", { name: "Squares, x: n, y: n squared" });
-    await waitFor(() => expect((large as HTMLImageElement).naturalWidth).toBeGreaterThan(0));
+    await waitFor(() => expect((large as HTMLImageElement).naturalWidth).toBeGreaterThan(0), slowWait);
     await expect(large.getBoundingClientRect().width).toBeGreaterThan(open.getBoundingClientRect().width);
     await expect(within(dialog).getByRole("link", { name: "Download figure-1.png (6.9 KB)" })).toHaveAttribute(
       "download",
@@ -131,8 +131,9 @@ export const FigureNoLongerAvailable: Story = {
   render: (args) => <ExecuteCodeCard {...args} fileUrl={() => "/no-such-file.png"} />,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    await waitFor(() =>
-      expect(slot(root, "file-unavailable")).toHaveTextContent("figure-1.png could not be loaded"),
+    await waitFor(
+      () => expect(slot(root, "file-unavailable")).toHaveTextContent("figure-1.png could not be loaded"),
+      slowWait,
     );
     await expect(within(root).queryByRole("img")).toBeNull();
   },

@@ -14,6 +14,7 @@ import {
   runningWith,
   LiveOutputDemo,
   areaGalleryStory,
+  slowWait,
 } from "./story-helpers";
 
 /** The program streaming in as the model writes it, and its output while it runs. */
@@ -31,7 +32,7 @@ export const StreamingCode: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "writing");
-    await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), { timeout: 5000 });
+    await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), slowWait);
     await expect(slot(root, "source")?.querySelector("code")?.textContent?.replace(/\n$/, "")).toBe(primesCode);
     await highlighted(root);
     await expect(within(root).getByRole("status")).toHaveTextContent("Running");
@@ -50,32 +51,31 @@ export const StreamingLongCode: Story = {
     const body = () => slot(root, "source")!.querySelector("pre")!;
     const lineCount = () => body().querySelectorAll(".ecu-code-line").length;
     const atEnd = () => body().scrollTop + body().clientHeight >= body().scrollHeight - 4;
-    const slow = { timeout: 15_000 };
     // The stream goes only as far as each check needs: on a busy machine it cannot end before a check.
     longCodeGate.restart(50);
-    await waitFor(() => expect(lineCount()).toBeGreaterThan(40), slow);
-    await waitFor(() => expect(atEnd()).toBe(true), slow);
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(40), slowWait);
+    await waitFor(() => expect(atEnd()).toBe(true), slowWait);
     // The reader scrolls up: the code stays where they put it while it grows.
     body().scrollTop = 0;
     body().dispatchEvent(new Event("scroll"));
     const before = lineCount();
     longCodeGate.open(90);
-    await waitFor(() => expect(lineCount()).toBeGreaterThan(before + 10), slow);
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(before + 10), slowWait);
     await expect(body().scrollTop).toBe(0);
     // Back at the end, it follows again.
     body().scrollTop = body().scrollHeight;
     body().dispatchEvent(new Event("scroll"));
     const later = lineCount();
     longCodeGate.open(Number.POSITIVE_INFINITY);
-    await waitFor(() => expect(lineCount()).toBeGreaterThan(later + 10), slow);
-    await waitFor(() => expect(atEnd()).toBe(true), slow);
+    await waitFor(() => expect(lineCount()).toBeGreaterThan(later + 10), slowWait);
+    await waitFor(() => expect(atEnd()).toBe(true), slowWait);
     // Complete: every line was rendered as it came, so the whole program is lines, not plain text waiting for a second pass.
-    await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), { timeout: 15_000 });
+    await waitFor(() => expect(root).toHaveAttribute("data-phase", "running"), slowWait);
     const program = largeProgram(16_000).replace(/\n$/, "");
     // On a busy machine the last lines may still be on their way to the screen.
-    await waitFor(() => expect(lineCount()).toBe(program.split("\n").length), { timeout: 15_000 });
+    await waitFor(() => expect(lineCount()).toBe(program.split("\n").length), slowWait);
     // Its end is in view, down to the last line.
-    await waitFor(() => expect(atEnd()).toBe(true), slow);
+    await waitFor(() => expect(atEnd()).toBe(true), slowWait);
     // What a person selects and copies is the program, blank lines at the blocks' edges included.
     await expect(body().querySelector("code")!.innerText.replace(/\n$/, "")).toBe(program);
     const selection = getSelection()!;
@@ -91,7 +91,7 @@ export const StreamingLongCode: Story = {
     await expect(Math.abs((last.top + last.bottom) / 2 - lastNumberMiddle)).toBeLessThan(1);
     await waitFor(
       () => expect(body().querySelectorAll(".ecu-code-line:not(:has(.ecu-token)):not(:empty)")).toHaveLength(0),
-      { timeout: 15_000 },
+      slowWait,
     );
   },
 };
@@ -167,20 +167,20 @@ export const StreamingOutput: Story = {
     const body = () => slot(root, "stdout")!.querySelector("pre")!;
     const atEnd = () => body().scrollTop + body().clientHeight >= body().scrollHeight - 4;
     // Past the folded height, the pane follows its newest line.
-    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 16"), { timeout: 5000 });
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 16"), slowWait);
     await expect(body().scrollHeight).toBeGreaterThan(body().clientHeight);
     await expect(atEnd()).toBe(true);
     // The reader scrolls up: the pane stays where they put it while output arrives.
     body().scrollTop = 0;
     body().dispatchEvent(new Event("scroll"));
-    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 20"), { timeout: 5000 });
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 20"), slowWait);
     await expect(body().scrollTop).toBe(0);
     // Back at the end, it follows again.
     body().scrollTop = body().scrollHeight;
     body().dispatchEvent(new Event("scroll"));
-    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 24"), { timeout: 5000 });
+    await waitFor(() => expect(slot(root, "stdout")).toHaveTextContent("tick 24"), slowWait);
     await expect(atEnd()).toBe(true);
-    await waitFor(() => expect(root).toHaveAttribute("data-phase", "succeeded"), { timeout: 5000 });
+    await waitFor(() => expect(root).toHaveAttribute("data-phase", "succeeded"), slowWait);
     await expect(slot(root, "stdout")).toHaveTextContent("tick 29");
   },
 };

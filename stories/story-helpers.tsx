@@ -23,9 +23,16 @@ export const slot = (root: HTMLElement, name: ExecuteCodeSlot | InternalSlot) =>
 export const visibleLines = (element: HTMLElement) =>
   element.clientHeight / Number.parseFloat(getComputedStyle(element).lineHeight);
 
+/**
+ * How long a story waits for what comes from elsewhere (the highlighting
+ * worker starting cold, an image, streamed output). On a busy machine, with
+ * other story files in the same browser, that wait grows; the check does not.
+ */
+export const slowWait = { timeout: 30_000 };
+
 /** Waits until shiki's tokens have replaced the plain text of the code block. */
 export const highlighted = (root: HTMLElement) =>
-  waitFor(() => expect(slot(root, "source")?.querySelector(".ecu-token")).not.toBeNull(), { timeout: 5000 });
+  waitFor(() => expect(slot(root, "source")?.querySelector(".ecu-token")).not.toBeNull(), slowWait);
 
 /** The card in a 320 px column, the narrowest phone. */
 export const atPhoneWidth = (args: ExecuteCodeCardProps) => (

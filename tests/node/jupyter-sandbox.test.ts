@@ -59,7 +59,7 @@ describe("the Jupyter sandbox", () => {
     const result = resultOf(await events('import sys\nprint("hi")\nprint("careful", file=sys.stderr)\nsys.exit(3)'));
     expect(result).toMatchObject({ status: "completed", stdout: "hi\n", stderr: "careful\n", exitCode: 3 });
     expect(await noKernelsLeft()).toEqual([]);
-  }, 60_000);
+  });
 
   it("names the program's own line in a traceback, as the kit's own sandbox does, and nothing of the runner", async () => {
     const result = resultOf(await events("x = 1\ny = 0\nprint(x / y)"));
@@ -73,7 +73,7 @@ describe("the Jupyter sandbox", () => {
     const syntax = resultOf(await events("print(1\n"));
     expect(syntax).toMatchObject({ exitCode: 1 });
     expect((syntax as { stderr: string }).stderr).toMatch(/File "<program>", line 1[\s\S]*SyntaxError/);
-  }, 60_000);
+  });
 
   it("hands over a figure with what it shows, to its owner alone, whether the program showed it or not", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token });
@@ -113,7 +113,7 @@ describe("the Jupyter sandbox", () => {
         .toString(),
     ).toBe("PNG");
     expect((await route.handle(new Request(url(result.files![1]!)), { participantId: "eve" })).status).toBe(404);
-  }, 60_000);
+  });
 
   it("a message the library would refuse ends that run, not the server; a figure too big is counted, not kept", async () => {
     const malformed = [
@@ -130,7 +130,7 @@ describe("the Jupyter sandbox", () => {
     const result = resultOf(await events(huge)) as { files?: unknown[]; filesCut?: number };
     expect(result).toMatchObject({ status: "completed", exitCode: 0, filesCut: 1 });
     expect(result.files).toBeUndefined();
-  }, 60_000);
+  });
 
   it("a kernel that sends one message too large, or too much at once, loses its run, not the server", async () => {
     // Kinds of message Jupyter's output rate limit leaves out: the server takes in no more than its caps.
@@ -168,7 +168,7 @@ describe("the Jupyter sandbox", () => {
     expect((result as { stderr: string }).stderr).toMatch(
       /input\(\) cannot read typed input here: put the values in the program\.\n$/,
     );
-  }, 60_000);
+  });
 
   it("streams output while the program runs", async () => {
     const seen = await events('import time\nprint("first", flush=True)\ntime.sleep(1.5)\nprint("second")');
@@ -176,7 +176,7 @@ describe("the Jupyter sandbox", () => {
     expect(seen.map((event) => event.kind)).toEqual(expect.arrayContaining(["queued", "started", "output", "done"]));
     expect(seen[firstOutput]).toMatchObject({ progress: { stdout: "first\n" } });
     expect(resultOf(seen)).toMatchObject({ stdout: "first\nsecond\n", exitCode: 0 });
-  }, 60_000);
+  });
 
   it("ends the run and its kernel on Stop", async () => {
     const stop = new AbortController();
@@ -189,7 +189,7 @@ describe("the Jupyter sandbox", () => {
     })();
     await expect(run).rejects.toThrow("stopped");
     expect(await noKernelsLeft()).toEqual([]);
-  }, 60_000);
+  });
 
   it("many students of one client do not take every kernel: past the client's share, theirs is busy, another's goes", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, maxKernelsPerClient: 2 });
@@ -232,7 +232,7 @@ describe("the Jupyter sandbox", () => {
       await sandbox.close();
     }
     expect(await noKernelsLeft()).toEqual([]);
-  }, 90_000);
+  });
 
   it("one student's runs do not take every kernel: past their share, their next run is busy, another's goes", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, maxRunsPerStudent: 1 });
@@ -270,7 +270,7 @@ describe("the Jupyter sandbox", () => {
       stop.abort(new Error("done"));
       await sandbox.close();
     }
-  }, 90_000);
+  });
 
   it("through the tool: a program past the time limit is a timeout that keeps its output, and its kernel goes", async () => {
     const tool = createExecuteCodeTool({
@@ -282,7 +282,7 @@ describe("the Jupyter sandbox", () => {
     const result = await finalOutput(tool, 'print("started", flush=True)\nwhile True:\n    pass');
     expect(result).toMatchObject({ status: "timeout", stdout: "started\n" });
     expect(await noKernelsLeft()).toEqual([]);
-  }, 90_000);
+  });
 
   it("gives a run the student's uploads, through the upload route, to their owner alone", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
@@ -337,7 +337,7 @@ describe("the Jupyter sandbox", () => {
       await sandbox.close();
     }
     expect(await noKernelsLeft()).toEqual([]);
-  }, 90_000);
+  });
 
   it("a wrong token is a set-up error, an unreachable server says it cannot be reached", async () => {
     expect(resultOf(await events("print(1)", { token: "wrong" }))).toMatchObject({
@@ -348,7 +348,7 @@ describe("the Jupyter sandbox", () => {
       status: "error",
       code: "sandbox_unavailable",
     });
-  }, 60_000);
+  });
 });
 
 describe("a kernel per chat", () => {
@@ -386,7 +386,7 @@ describe("a kernel per chat", () => {
       await sandbox.close();
     }
     expect(await noKernelsLeft()).toEqual([]);
-  }, 90_000);
+  });
 
   it("restarts a chat's Python when the model asks, and tells the model and the card that it did", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
@@ -411,7 +411,7 @@ describe("a kernel per chat", () => {
       await sandbox.close();
     }
     expect(await noKernelsLeft()).toEqual([]);
-  }, 90_000);
+  });
 
   it("hands over the files a run wrote in its kernel's own directory, within the caps, to their owner", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
@@ -454,7 +454,7 @@ describe("a kernel per chat", () => {
     } finally {
       await sandbox.close();
     }
-  }, 90_000);
+  });
 
   it("tells the model that a chat's runs share one Python session, and only where they do", async () => {
     const shared = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat" });
@@ -593,7 +593,7 @@ describe("a kernel per chat", () => {
       await sandbox.close();
     }
     expect(await noKernelsLeft()).toEqual([]);
-  }, 90_000);
+  });
 
   it("a chat's stopped run is interrupted: the chat keeps its variables if the program ended there, else starts afresh", async () => {
     const sandbox = createJupyterSandbox({ url: jupyter.url, token: jupyter.token, kernels: "per-chat", idleMs: 500 });
@@ -621,7 +621,7 @@ describe("a kernel per chat", () => {
     } finally {
       await sandbox.close();
     }
-  }, 90_000);
+  });
 });
 
 describe("the harness on Jupyter kernels, a kernel per chat", () => {
@@ -667,7 +667,7 @@ describe("the harness on Jupyter kernels, a kernel per chat", () => {
       await harness.close();
     }
     expect(await noKernelsLeft()).toEqual([]);
-  }, 90_000);
+  });
 });
 
 describe("a Jupyter server that dies in the middle of a run", () => {
@@ -684,5 +684,5 @@ describe("a Jupyter server that dies in the middle of a run", () => {
     } finally {
       await own.stop();
     }
-  }, 90_000);
+  });
 });
