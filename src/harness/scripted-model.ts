@@ -94,7 +94,7 @@ function printedStreams(text: string): { stdout: string; stderr: string } {
  */
 const named = (text: string): string =>
   text.replace(
-    /(?![\u200C\u200D])[\p{Cc}\p{Cf}\u2028\u2029]/gu,
+    /(?![\t\u200C\u200D])[\p{Cc}\p{Cf}\u2028\u2029]/gu,
     (char) => `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`,
   );
 

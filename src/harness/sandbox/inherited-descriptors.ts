@@ -35,8 +35,8 @@ let devNull: number | null = null;
 /**
  * Stdio for a sandbox process: stdin and stderr as pipes, its stdout to
  * nowhere, and a pipe at fd 3 for its messages to us, which only the
- * interpreter's own code writes (a program's output, and whatever it writes
- * to a console device, reaches fd 1, never the messages). /dev/null stands
+ * interpreter's own code writes (what a program writes to a console device
+ * reaches fd 1, never the messages). /dev/null stands
  * in the place of every descriptor it would otherwise inherit, so it holds
  * nothing of ours.
  */
