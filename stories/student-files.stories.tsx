@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, waitFor, within } from "storybook/test";
 import { AttachmentChip, ExecuteCodeCard, type ExecuteCodeRunFile } from "../src";
 import { call, completed } from "./fixtures";
-import { card, slot } from "./story-helpers";
+import { card, slot, slowWait } from "./story-helpers";
 import { slotSelector } from "../src/view/slots";
 
 /**
@@ -57,7 +57,7 @@ export const UsedAndTablePreview: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(slot(root, "files-used")).toHaveTextContent("Used: scores.csv");
-    const table = await within(root).findByRole("region", { name: "First rows of means.csv" });
+    const table = await within(root).findByRole("region", { name: "First rows of means.csv" }, slowWait);
     await expect([...table.querySelectorAll("th")].map((cell) => cell.textContent)).toEqual([
       "student",
       "score",
@@ -67,7 +67,7 @@ export const UsedAndTablePreview: Story = {
     await expect(root).toHaveTextContent("The first 20 rows. Download the file for all of them.");
     // The header stays while the rows scroll under it.
     await expect(getComputedStyle(table.querySelector("th")!).position).toBe("sticky");
-    await waitFor(() => expect(table.scrollHeight).toBeGreaterThan(table.clientHeight));
+    await waitFor(() => expect(table.scrollHeight).toBeGreaterThan(table.clientHeight), slowWait);
     await expect(table).toHaveAttribute("tabindex", "0");
     // The whole file is the download.
     await expect(root.querySelector(`a${slotSelector("file")}`)).toHaveTextContent(
@@ -86,7 +86,7 @@ export const TablePreviewOnAPhone: Story = {
     </div>
   ),
   play: async ({ canvasElement }) => {
-    const table = await within(card(canvasElement)).findByRole("region", { name: "First rows of means.csv" });
+    const table = await within(card(canvasElement)).findByRole("region", { name: "First rows of means.csv" }, slowWait);
     // The table scrolls inside the card; the card keeps its width.
     await expect(card(canvasElement).getBoundingClientRect().width).toBeLessThanOrEqual(320);
     await expect(table.clientWidth).toBeLessThanOrEqual(320);
@@ -102,7 +102,11 @@ export const TableWithoutHeader: Story = {
     <ExecuteCodeCard {...args} fileUrl={() => `data:text/csv,${encodeURIComponent("1,1\n2,4\n3,9\n")}`} />
   ),
   play: async ({ canvasElement }) => {
-    const table = await within(card(canvasElement)).findByRole("region", { name: "First rows of squares.csv" });
+    const table = await within(card(canvasElement)).findByRole(
+      "region",
+      { name: "First rows of squares.csv" },
+      slowWait,
+    );
     await expect(table.querySelectorAll("th")).toHaveLength(0);
     await expect([...table.querySelectorAll("tbody tr")].map((row) => row.textContent)).toEqual(["11", "24", "39"]);
   },
