@@ -3,19 +3,19 @@
 // Each name by itself, as docs/card.md's "What `execute-code-ui` exports"
 // lists them: a name the view or the card's folder adds stays internal
 // until it is listed here and there.
-export {
-  normalizeExecuteCodeResult,
-  type ExecuteCodeInput,
-  type ExecuteCodeResult,
-  type ExecuteCodeCompletedResult,
-  type ExecuteCodeTimeoutResult,
-  type ExecuteCodeBusyResult,
-  type ExecuteCodeErrorResult,
-  type ExecuteCodeTruncation,
-  type ExecuteCodeRunFile,
-  type NormalizedExecuteCodeResult,
-  type UnrecognisedResult,
-} from "./contract/index.js";
+export { normalizeExecuteCodeResult } from "./contract/normalize.js";
+export type { ExecuteCodeInput } from "./contract/input.js";
+export type {
+  ExecuteCodeResult,
+  ExecuteCodeCompletedResult,
+  ExecuteCodeTimeoutResult,
+  ExecuteCodeBusyResult,
+  ExecuteCodeErrorResult,
+  ExecuteCodeTruncation,
+  ExecuteCodeRunFile,
+  NormalizedExecuteCodeResult,
+  UnrecognisedResult,
+} from "./contract/result.js";
 export {
   deriveExecuteCodeView,
   ENDED_PHASES,

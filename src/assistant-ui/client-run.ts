@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useReducer, useRef } from "react";
-import { RUN_STOPPED, type ExecuteCodeResult, type ExecuteCodeRunningResult } from "../contract/index.js";
+import { RUN_STOPPED } from "../contract/error-codes.js";
+import type { ExecuteCodeResult, ExecuteCodeRunningResult } from "../contract/result.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../contract/limits.js";
 import { streamsInWords } from "../contract/streams-in-words.js";
 import { keepHeadAndTail, keepHeadAndTailAfter, truncationOf, type EarlierCut } from "../contract/truncate.js";

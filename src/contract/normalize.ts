@@ -1,11 +1,18 @@
-import * as v from "valibot";
+import type { ExecuteCodeProgress, ExecuteCodeResult, NormalizedExecuteCodeResult } from "./result.js";
 import {
-  executeCodeProgressSchema,
-  type ExecuteCodeProgress,
-  type ExecuteCodeResult,
-  type NormalizedExecuteCodeResult,
-} from "./result.js";
-import { sandboxResponseSchema, sandboxTimedOut, sandboxTruncation, type SandboxResponse } from "./sandbox-response.js";
+  arrayOf,
+  atLeast,
+  isBoolean,
+  isExecuteCodeProgress,
+  isInteger,
+  isSandboxResponse,
+  isString,
+  nullish,
+  objectOf,
+  optional,
+} from "./result-guards.js";
+import { sandboxTimedOut, sandboxTruncation } from "./sandbox-answer.js";
+import type { SandboxResponse } from "./sandbox-response.js";
 import { truncationOf } from "./truncate.js";
 
 const truncationFromSandbox = (response: SandboxResponse) => {
@@ -14,32 +21,38 @@ const truncationFromSandbox = (response: SandboxResponse) => {
 };
 
 const NO_TRUNCATION = { stdout: 0, stderr: 0 } as const;
-const count = v.pipe(v.number(), v.minValue(0));
-const optionalText = v.nullish(v.string());
+const optionalText = nullish(isString);
+const count = nullish(atLeast(0));
 
 /** `{ stdout, stderr, exitCode, wallTimeMs }` or `{ timedOut: true }`, as hand-written server tools return. */
-const plainShape = v.pipe(
-  v.object({
-    stdout: optionalText,
-    stderr: optionalText,
-    exitCode: v.nullish(v.pipe(v.number(), v.integer())),
-    signal: v.nullish(v.string()),
-    wallTimeMs: v.nullish(count),
-    timedOut: v.optional(v.boolean()),
-    timeoutMs: v.nullish(count),
-  }),
-  v.check((p) => p.exitCode !== undefined || p.timedOut !== undefined, "needs exitCode or timedOut"),
-);
+interface PlainShape {
+  stdout?: string | null;
+  stderr?: string | null;
+  exitCode?: number | null;
+  signal?: string | null;
+  wallTimeMs?: number | null;
+  timedOut?: boolean;
+  timeoutMs?: number | null;
+}
+const isPlainShape = objectOf({
+  stdout: optionalText,
+  stderr: optionalText,
+  exitCode: nullish(isInteger),
+  signal: optionalText,
+  wallTimeMs: count,
+  timedOut: optional(isBoolean),
+  timeoutMs: count,
+}) as (value: unknown) => value is PlainShape;
 
 /** `{ error: "…" }` (what AI SDK runtimes put in place of a failed or denied call) or `{ error: { message } }`. */
-const errorShape = v.object({
-  error: v.union([v.string(), v.object({ message: v.string(), code: v.optional(v.string()) })]),
-});
+const isErrorShape = objectOf({
+  error: (error) => isString(error) || objectOf({ message: isString, code: optional(isString) })(error),
+}) as (value: unknown) => value is { error: string | { message: string; code?: string } };
 
 /** MCP-style `{ content: [{ type: "text", text }] }`. */
-const mcpTextShape = v.object({
-  content: v.array(v.object({ type: v.string(), text: v.optional(v.string()) })),
-});
+const isMcpText = objectOf({
+  content: arrayOf(objectOf({ type: isString, text: optional(isString) })),
+}) as (value: unknown) => value is { content: { type: string; text?: string }[] };
 
 const TEXT_RESULT = /^\s*stdout:\r?\n([\s\S]*?)\r?\nstderr:\r?\n([\s\S]*?)(?:\r?\nexit code: (-?\d+))?\s*$/i;
 
@@ -76,12 +89,10 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeProgress | nu
   }
   if (typeof value !== "object") return null;
 
-  const own = v.safeParse(executeCodeProgressSchema, value);
-  if (own.success) return own.output;
+  if (isExecuteCodeProgress(value)) return value;
 
-  const sandbox = v.safeParse(sandboxResponseSchema, value);
-  if (sandbox.success) {
-    const s = sandbox.output;
+  if (isSandboxResponse(value)) {
+    const s = value;
     const wallTimeMs = s.wall_time ?? null;
     if (sandboxTimedOut(s)) {
       return {
@@ -104,9 +115,8 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeProgress | nu
     };
   }
 
-  const plain = v.safeParse(plainShape, value);
-  if (plain.success) {
-    const p = plain.output;
+  if (isPlainShape(value) && (value.exitCode !== undefined || value.timedOut !== undefined)) {
+    const p = value;
     if (p.timedOut) {
       return {
         status: "timeout",
@@ -128,17 +138,15 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeProgress | nu
     };
   }
 
-  const error = v.safeParse(errorShape, value);
-  if (error.success) {
-    const e = error.output.error;
+  if (isErrorShape(value)) {
+    const e = value.error;
     return typeof e === "string"
       ? { status: "error", code: "tool_error", message: e }
       : { status: "error", code: e.code ?? "tool_error", message: e.message };
   }
 
-  const mcp = v.safeParse(mcpTextShape, value);
-  if (mcp.success) {
-    const text = mcp.output.content
+  if (isMcpText(value)) {
+    const text = value.content
       .filter((part) => part.type === "text" && part.text !== undefined)
       .map((part) => part.text)
       .join("\n");
@@ -154,7 +162,8 @@ function normalizeValue(value: unknown, depth: number): ExecuteCodeProgress | nu
  * `{ timedOut: true }` shape, the sandbox's flat `{ stdout, stderr, code,
  * signal, wall_time }` response, `stdout:\n…\nstderr:\n…` text, `{ error }`,
  * MCP text content and JSON strings of any of these. Anything else is returned
- * as `{ status: "unrecognised", raw }` so that nothing is lost.
+ * as `{ status: "unrecognised", raw }` so that nothing is lost. A result in
+ * the kit's own shape comes back as it is, the same object.
  */
 export function normalizeExecuteCodeResult(value: unknown): NormalizedExecuteCodeResult {
   return normalizeValue(value, 0) ?? { status: "unrecognised", raw: value };

@@ -116,11 +116,7 @@ export const busyResultSchema = v.object({
   message: v.string(),
 });
 
-/** Error code of a call whose approval came too late: the card shows it as an expired approval. */
-export const APPROVAL_EXPIRED = "approval_expired";
-
-/** Error code of a run the person stopped before it ended: the card shows it as cancelled. */
-export const RUN_STOPPED = "run_stopped";
+export { APPROVAL_EXPIRED, RUN_STOPPED } from "./error-codes.js";
 
 /** The tool itself failed: the program may not have run at all. */
 export const errorResultSchema = v.object({
@@ -140,7 +136,13 @@ export const executeCodeResultSchema = v.variant("status", [
 ]);
 
 /** A final result, or the output so far of a run that is still going. */
-export const executeCodeProgressSchema = v.variant("status", [...executeCodeResultSchema.options, runningResultSchema]);
+export const executeCodeProgressSchema = v.variant("status", [
+  completedResultSchema,
+  timeoutResultSchema,
+  busyResultSchema,
+  errorResultSchema,
+  runningResultSchema,
+]);
 
 export type ExecuteCodeTruncation = v.InferOutput<typeof truncationSchema>;
 export type ExecuteCodeRunFile = v.InferOutput<typeof runFileSchema>;

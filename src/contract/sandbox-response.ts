@@ -1,5 +1,4 @@
 import * as v from "valibot";
-import type { EarlierCut } from "./truncate.js";
 
 const milliseconds = v.nullish(v.pipe(v.number(), v.minValue(0)));
 const count = v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0)));
@@ -49,23 +48,4 @@ export function parseSandboxResponse(
   return { success: false, problems: parsed.issues.map((issue) => v.getDotPath(issue) ?? issue.message) };
 }
 
-/** Whether the sandbox ended the run for taking too long. */
-export function sandboxTimedOut(response: SandboxResponse): boolean {
-  return response.timed_out === true || response.status === "TO";
-}
-
-/** What the sandbox cut before answering, per stream (nothing when it does not say). */
-export function sandboxTruncation(response: SandboxResponse): Record<"stdout" | "stderr", EarlierCut> {
-  return {
-    stdout: {
-      cut: response.stdout_truncated ?? 0,
-      at: response.stdout_truncated_at ?? undefined,
-      cutLines: response.stdout_truncated_lines ?? 0,
-    },
-    stderr: {
-      cut: response.stderr_truncated ?? 0,
-      at: response.stderr_truncated_at ?? undefined,
-      cutLines: response.stderr_truncated_lines ?? 0,
-    },
-  };
-}
+export { sandboxTimedOut, sandboxTruncation } from "./sandbox-answer.js";

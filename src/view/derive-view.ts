@@ -1,12 +1,9 @@
 // The one pure function that decides a card's phase and what it shows, with
 // the readers of each field of a result it needs.
 
-import {
-  APPROVAL_EXPIRED,
-  RUN_STOPPED,
-  normalizeExecuteCodeResult,
-  type NormalizedExecuteCodeResult,
-} from "../contract/index.js";
+import { APPROVAL_EXPIRED, RUN_STOPPED } from "../contract/error-codes.js";
+import { normalizeExecuteCodeResult } from "../contract/normalize.js";
+import type { NormalizedExecuteCodeResult } from "../contract/result.js";
 import { programTitle } from "./program-title.js";
 import type { ExecuteCodeCallState, ExecuteCodeView } from "./view-types.js";
 import { pythonLines } from "./python-lines.js";
