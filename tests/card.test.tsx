@@ -141,8 +141,11 @@ describe("ExecuteCodeCard: hostile output", () => {
     );
     const pre = () => slot(container, "stdout")!.querySelector("pre")!;
     expect(pre().textContent).toBe("HIDDEN xyz\nok\n");
-    // The model read "abc" too: the student can see it.
-    expect(slot(container, "overwritten")).toHaveTextContent("Later output wrote over some of this, as in a terminal.");
+    // The model read "abc" too: the student can see it, once the output's own code has loaded.
+    expect(await screen.findByText(/^Later output wrote over some of this, as in a terminal\./)).toHaveAttribute(
+      "data-slot",
+      "execute-code-overwritten",
+    );
     const reveal = screen.getByRole("button", { name: "Show what was overwritten" });
     expect(reveal).toHaveAttribute("aria-pressed", "false");
     await userEvent.setup().click(reveal);

@@ -4,8 +4,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { render } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { EXECUTE_CODE_PHASES, ExecuteCodeCard, type ExecuteCodeCardProps } from "../src";
+import { runResultParts } from "../src/ui/run-result-parts";
 import {
   EXECUTE_CODE_ROOT_SLOT,
   EXECUTE_CODE_SLOTS,
@@ -51,6 +52,9 @@ function renderedSlots(): Set<string> {
 }
 
 describe("the card's slot names", () => {
+  // As a page shows the cards once the output's own code (notes on cut and overwritten text) has loaded.
+  beforeAll(() => runResultParts.load());
+
   it("are the names docs/card.md's DOM contract documents, no more and no fewer", () => {
     const documented = new Set([...contract.matchAll(/data-slot="execute-code-([a-z-]+)"/g)].map((match) => match[1]));
     expect([...documented].sort()).toEqual([...EXECUTE_CODE_SLOTS].sort());

@@ -9,9 +9,11 @@ import { cn } from "./cn.js";
 import { CodeBlock, type CodeBlockProps } from "./code-block.js";
 import { useExecuteCode } from "./context.js";
 import type { AsChild, PartProps } from "./execute-code-root.js";
-import { OutputPane, type OutputPaneProps } from "./output-pane.js";
+import type { OutputPaneProps } from "./output-pane.js";
 import { PHASE_LOOK } from "./phase-look.js";
-import { StderrText } from "./stderr-text.js";
+import { PlainOutputPane } from "./plain-output-pane.js";
+import { useLazyResource } from "./lazy-resource.js";
+import { runResultParts } from "./run-result-parts.js";
 import { slotName } from "../view/slots.js";
 
 /** Everything under the header: hidden, and not rendered, while the card is folded. */
@@ -90,9 +92,12 @@ export interface OutputProps extends PartProps<"div"> {
 export function Output({ renderText, stdoutProps, stderrProps, asChild, className, ...props }: OutputProps) {
   const { view, labels, focusLine } = useExecuteCode();
   const look = PHASE_LOOK[view.phase];
+  const shows = look.output && !!view.output;
+  const parts = useLazyResource(runResultParts, shows);
   const programLines = useMemo(() => pythonLines(view.code).length, [view.code]);
-  if (!look.output || !view.output) return null;
+  if (!shows || !view.output) return null;
   const { stdout, stderr, truncated } = view.output;
+  const StderrText = parts?.StderrText;
   const streams = {
     stdout: {
       text: stdout,
@@ -105,9 +110,10 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
       tone: look.tone === "danger" ? "danger" : "neutral",
       render: renderText
         ? (text: string) => renderText(text, "stderr")
-        : (text: string) => (
+        : StderrText &&
+          ((text: string) => (
             <StderrText text={text} programLineCount={programLines} labels={labels} onGoToLine={focusLine} />
-          ),
+          )),
       props: stderrProps,
     },
   } as const;
@@ -117,19 +123,16 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
       {(["stdout", "stderr"] as const).map((stream) => {
         const { text, tone, render, props: paneProps } = streams[stream];
         if (!text) return null;
+        const live = look.live === true;
+        const pane = { stream, text, labels, live, tone, renderText: render, ...paneProps };
+        if (!parts) return <PlainOutputPane key={stream} {...pane} />;
         return (
-          <OutputPane
+          <parts.OutputPane
             key={stream}
-            stream={stream}
-            text={text}
             truncatedChars={truncated[stream]}
             cutAt={cutAt(truncated, stream, text)}
             cutLines={truncated.lines?.[stream]}
-            labels={labels}
-            live={look.live}
-            tone={tone}
-            renderText={render}
-            {...paneProps}
+            {...pane}
           />
         );
       })}

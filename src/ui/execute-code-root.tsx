@@ -10,6 +10,7 @@ import { cn } from "./cn.js";
 import { ExecuteCodeContext } from "./context.js";
 import { resolveLabels, type ExecuteCodeLabels } from "./labels.js";
 import { PHASE_LOOK } from "./phase-look.js";
+import { runResultParts } from "./run-result-parts.js";
 import { defaultFileUrl } from "./run-files.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { useStreamingView } from "./use-streaming-view.js";
@@ -65,8 +66,11 @@ export function Root({
     [given, status, args, argsText, argsComplete, result, isError, approval, execution],
   );
   const view = useStreamingView(derived);
-  // Output comes later; its parser should be there by then.
-  useEffect(ansiParser.preload, []);
+  // Output comes later; its parser and its panes' code should be there by then.
+  useEffect(() => {
+    ansiParser.preload();
+    runResultParts.preload();
+  }, []);
   const resolved = useMemo(() => resolveLabels(labels), [labels]);
   const [open, setOpen] = useControllableOpen(openProp, defaultOpen, onOpenChange);
   const [focusedLine, setFocusedLine] = useState<number | null>(null);

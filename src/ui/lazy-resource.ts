@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 
 /** A module-sized resource loaded once per page, on first need, in its own chunk. */
 export interface LazyResource<T> {
@@ -8,43 +8,50 @@ export interface LazyResource<T> {
   load(): Promise<T>;
   /** Starts loading; a failure is left to whoever awaits `load`. */
   preload(): void;
+  /** Calls `listener` once the resource has loaded; returns how to stop. */
+  subscribe(listener: () => void): () => void;
 }
 
 export function lazyResource<T>(loader: () => Promise<T>): LazyResource<T> {
   let loaded: T | null = null;
   let loading: Promise<T> | null = null;
+  const listeners = new Set<() => void>();
   const load = () =>
-    (loading ??= loader()
-      .then((value) => (loaded = value))
-      .catch((error: unknown) => {
+    (loading ??= loader().then(
+      (value) => {
+        loaded = value;
+        for (const listener of listeners) listener();
+        return value;
+      },
+      (error: unknown) => {
         loading = null;
         throw error;
-      }));
+      },
+    ));
   return {
     current: () => loaded,
     load,
     preload: () => void load().catch(() => undefined),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }
 
+// A server render, and the hydration of what it sent, never have the resource: both render the same.
+const notOnServer = () => null;
+
 /**
  * The resource once it has loaded, null until then (and for good if it
- * cannot load). With `wanted` it starts loading once the first render has
+ * cannot load). With `wanted` it starts loading once the render has
  * committed: never during a render, so a server render stays plain and
  * deterministic.
  */
 export function useLazyResource<T>(resource: LazyResource<T>, wanted = true): T | null {
-  const [value, setValue] = useState<T | null>(resource.current);
+  const value = useSyncExternalStore(resource.subscribe, resource.current, notOnServer);
   useEffect(() => {
-    if (value || !wanted) return;
-    let live = true;
-    resource.load().then(
-      (loaded) => live && setValue(() => loaded),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
+    if (wanted && !value) resource.preload();
   }, [value, wanted, resource]);
-  return value ?? resource.current();
+  return value;
 }

@@ -9,12 +9,10 @@ import { AnsiText, stripAnsi } from "./ansi.js";
 import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { Pane, type PaneProps } from "./pane.js";
+import { lineCountOf, OUTPUT_FOLDED_LINES } from "./plain-output-pane.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { ScrollingPre } from "./scrolling-pre.js";
 import { slotName } from "../view/slots.js";
-
-/** Output longer than this starts folded. */
-const FOLDED_LINES = 12;
 
 export interface OutputPaneProps
   extends Omit<
@@ -46,12 +44,6 @@ export interface OutputPaneProps
   open?: boolean;
   defaultOpen?: boolean;
   onOpenChange?: (open: boolean) => void;
-}
-
-function lineCountOf(text: string): number {
-  let lines = text.endsWith("\n") ? 0 : 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
-  return lines;
 }
 
 /** Lines of the kept start and end of a cut stream, and of the whole, where the cut part's lines are known. */
@@ -132,7 +124,7 @@ export function OutputPane({
       name={name}
       labels={labels}
       lineCount={lineCount}
-      foldedLines={FOLDED_LINES}
+      foldedLines={OUTPUT_FOLDED_LINES}
       open={open}
       windowed={windowed}
       onOpenChange={setOpen}

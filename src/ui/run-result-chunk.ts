@@ -1,0 +1,3 @@
+// The chunk run-result-parts.ts loads.
+export { OutputPane } from "./output-pane.js";
+export { StderrText } from "./stderr-text.js";

@@ -1,0 +1,42 @@
+import { render, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { ExecuteCodeCard } from "../src";
+import { call, completed, longOutput, tracebackCode, tracebackStderr } from "../stories/fixtures";
+
+// The output's own code (its window, its notes, traceback links) cannot load, as when the network drops.
+vi.mock("../src/ui/run-result-chunk", () => {
+  throw new Error("Failed to fetch dynamically imported module");
+});
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe("a card whose output code cannot load", () => {
+  it("still shows what each stream printed, in its own pane", async () => {
+    render(
+      <ExecuteCodeCard
+        {...call(tracebackCode, {
+          result: completed({ stdout: "mean of []\n", stderr: tracebackStderr, exitCode: 1 }),
+        })}
+      />,
+    );
+    await settle();
+    expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("mean of []");
+    const stderr = screen.getByRole("group", { name: "stderr" });
+    expect(stderr.querySelector("pre")?.textContent).toBe(tracebackStderr);
+    expect(within(stderr).getByRole("button", { name: "Copy stderr" })).toBeEnabled();
+  });
+
+  it("shows a long stream's latest lines, and says how much of its start it leaves out", async () => {
+    const stdout = longOutput(5000);
+    render(<ExecuteCodeCard {...call("x", { result: completed({ stdout }) })} />);
+    await settle();
+    const pre = screen.getByRole("group", { name: "stdout" }).querySelector("pre");
+    const shown = pre?.textContent ?? "";
+    expect(shown.endsWith(`line 5000: ${"x".repeat(4999 % 40)}`)).toBe(true);
+    const hidden = /^([\d,]+) characters hidden\n/.exec(shown);
+    expect(hidden).not.toBeNull();
+    // What it leaves out and what it shows add up to the whole stream.
+    expect(Number(hidden?.[1]?.replaceAll(",", ""))).toBe(stdout.length - (shown.length - (hidden?.[0].length ?? 0)));
+    expect(stdout.endsWith(shown.slice(hidden?.[0].length))).toBe(true);
+  });
+});
