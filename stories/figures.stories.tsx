@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { ExecuteCodeCard, type ExecuteCodeCardProps } from "../src";
 import { call, completed, plotCode, running, squaresCsv, squaresFigure } from "./fixtures";
-import { card, highlighted, slot, slowWait, storyFileUrl, areaGalleryStory } from "./story-helpers";
+import { card, findSlot, highlighted, slot, slowWait, storyFileUrl, areaGalleryStory } from "./story-helpers";
 
 /** Plots and files a run leaves: shown, enlarged, downloaded, pending, gone. */
 const meta = {
@@ -21,7 +21,7 @@ export const FigureAndFile: Story = {
   render: (args) => <ExecuteCodeCard {...args} fileUrl={storyFileUrl} />,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    const figures = within(slot(root, "figures")!);
+    const figures = within(await findSlot(root, "figures"));
     const image = figures.getByRole("img", { name: "Squares, x: n, y: n squared" });
     // Room for the figure is kept before it loads, then it shows at its own aspect ratio.
     await expect(image.getBoundingClientRect().height).toBeGreaterThan(0);

@@ -19,6 +19,14 @@ export const card = (root: HTMLElement) => {
 export const slot = (root: HTMLElement, name: ExecuteCodeSlot | InternalSlot) =>
   root.querySelector<HTMLElement>(slotSelector(name));
 
+/** A part that shows once a chunk of the card's has loaded (a run's files, the notes under its output). */
+export const findSlot = (root: HTMLElement, name: ExecuteCodeSlot | InternalSlot) =>
+  waitFor(() => {
+    const element = slot(root, name);
+    if (!element) throw new Error(`no ${name} yet`);
+    return element;
+  }, slowWait);
+
 /** The height a scrolling area shows, in lines of its own text. */
 export const visibleLines = (element: HTMLElement) =>
   element.clientHeight / Number.parseFloat(getComputedStyle(element).lineHeight);

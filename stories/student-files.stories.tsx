@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, waitFor, within } from "storybook/test";
 import { AttachmentChip, ExecuteCodeCard, type ExecuteCodeRunFile } from "../src";
 import { call, completed } from "./fixtures";
-import { card, slot, slowWait } from "./story-helpers";
+import { card, findSlot, slot, slowWait } from "./story-helpers";
 import { slotSelector } from "../src/view/slots";
 
 /**
@@ -56,7 +56,7 @@ export const UsedAndTablePreview: Story = {
   render: (args) => <ExecuteCodeCard {...args} fileUrl={tableUrl} />,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    await expect(slot(root, "files-used")).toHaveTextContent("Used: scores.csv");
+    await expect(await findSlot(root, "files-used")).toHaveTextContent("Used: scores.csv");
     const table = await within(root).findByRole("region", { name: "First rows of means.csv" }, slowWait);
     await expect([...table.querySelectorAll("th")].map((cell) => cell.textContent)).toEqual([
       "student",

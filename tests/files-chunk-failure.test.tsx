@@ -20,9 +20,8 @@ describe("a card whose figure dialog and table preview cannot load", () => {
         {...call("x", { result: completed({ stdout: "done\n", files: [squaresFigure, squaresCsv] }) })}
       />,
     );
-    // Give the failed imports time to settle: the card must survive them.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await user.click(screen.getByRole("button", { name: /Enlarge the figure/ }));
+    // The figure's own code loads; the dialog's and the table's imports fail, and the card must survive them.
+    await user.click(await screen.findByRole("button", { name: /Enlarge the figure/ }));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(screen.getByText("done")).toBeInTheDocument();

@@ -1,15 +1,14 @@
 "use client";
 
 import { Slot } from "radix-ui";
-import { useRef, useState, type ComponentProps, type CSSProperties, type RefObject } from "react";
+import type { ComponentProps, CSSProperties, ReactNode } from "react";
 import type { ExecuteCodeRunFile } from "../contract/index.js";
 import { cn } from "./cn.js";
 import { useExecuteCode } from "./context.js";
 import { formatBytes } from "./format.js";
-import type { ExecuteCodeLabels } from "./labels.js";
+import { useLazyResource } from "./lazy-resource.js";
 import { PHASE_LOOK } from "./phase-look.js";
-import { VisibleText } from "./visible-text.js";
-import { lazyResource, useLazyResource } from "./lazy-resource.js";
+import { runResultParts } from "./run-result-parts.js";
 import { slotName } from "../view/slots.js";
 
 /** Where the app serves a run's file: by default the harness's route, `/api/files/{sessionId}/{fileId}`. */
@@ -24,119 +23,83 @@ export function drawsFigure(code: string): boolean {
   );
 }
 
-// Radix's dialog (focus trap, scroll lock, portal) is most of the card's weight: loaded once a figure shows.
-// A part that cannot load is left out (and tried again by the next card), never an error that takes the page.
-const figureDialog = lazyResource(() => import("./figure-dialog.js").then((module) => module.default));
-// A table's preview shows once its file is fetched and parsed: its code comes in the same wait.
-const tablePreview = lazyResource(() => import("./table-preview.js").then((module) => module.default));
-
-/** Whether the card shows a file as a table: a CSV or TSV a run wrote. */
-const isTable = (file: ExecuteCodeRunFile) =>
-  file.mediaType === "text/csv" || file.mediaType === "text/tab-separated-values";
-
-const baseName = (name: string) => name.split("/").at(-1) ?? name;
+export const baseName = (name: string) => name.split("/").at(-1) ?? name;
 
 // Matplotlib's default figure, 640 × 480 at 100 dpi (as the sandboxes save figures): the room kept when
 // the sandbox does not give the size, and while a program that draws runs. On a card narrower than 640 px,
 // 4:3 of its width.
-const DEFAULT_SIZE = { width: 640, height: 480 };
+export const DEFAULT_SIZE = { width: 640, height: 480 };
+
+type FigureSize = typeof DEFAULT_SIZE;
+
+/** A figure's size in pixels: the sandbox's, or matplotlib's default. */
+export const figureSize = (file: ExecuteCodeRunFile): FigureSize =>
+  file.width && file.height ? { width: file.width, height: file.height } : DEFAULT_SIZE;
 
 /**
  * A figure's room: as wide as its frame allows, up to its own width in px,
- * at its own ratio. The figure and the room a running program keeps for it
- * share this, so the card does not jump when the figure arrives.
+ * at its own ratio. The figure, the room a running program keeps for it and
+ * the room before the figure's code has loaded share this, so the card does
+ * not jump when the figure arrives.
  */
-const roomStyle = ({ width, height }: { width: number; height: number }) =>
+export const roomStyle = ({ width, height }: FigureSize) =>
   ({ "--ecu-figure-width": `${width}px`, "--ecu-figure-ratio": `${width} / ${height}` }) as CSSProperties;
 
-interface FigureProps {
-  file: ExecuteCodeRunFile;
-  url: string;
-  labels: ExecuteCodeLabels;
-  /** The card, whose scheme the enlarged figure takes. */
-  cardRef: RefObject<HTMLElement | null>;
-}
-
-function Figure({ file, url, labels, cardRef }: FigureProps) {
-  const [failed, setFailed] = useState(false);
-  const [open, setOpen] = useState(false);
-  const openerRef = useRef<HTMLButtonElement>(null);
-  // The dialog's code comes before anyone asks for it: once a figure shows, not with every card.
-  const FigureDialog = useLazyResource(figureDialog);
-  // The card's scheme as shown (the host's `.dark`, a wrapper's `data-theme`, the system), read as the dialog opens.
-  const card = cardRef.current;
-  const scheme = open && card && getComputedStyle(card).colorScheme.includes("dark") ? "dark" : "light";
-  const name = baseName(file.name);
-  const alt = file.alt ?? name;
-  const { width, height } = file.width && file.height ? { width: file.width, height: file.height } : DEFAULT_SIZE;
-  const download = labels.download(name, formatBytes(file.size, labels.numbers));
-  // The width and height attributes keep the figure's room before it loads, so the thread does not jump.
-  const image = (className: string, loading: "lazy" | "eager", style?: CSSProperties) => (
-    <img
-      className={className}
-      src={url}
-      alt={alt}
-      width={width}
-      height={height}
-      style={{ aspectRatio: `auto ${width} / ${height}`, ...style }}
-      loading={loading}
-      decoding="async"
-      onError={() => setFailed(true)}
-    />
-  );
+/** A figure's frame before its image: the room the image will take, and its caption. */
+function FigureRoom({
+  size,
+  caption,
+  children,
+  ...props
+}: ComponentProps<"div"> & { size: FigureSize; caption?: ReactNode }) {
   return (
-    <figure className="ecu-figure" data-state={failed ? "unavailable" : "shown"} style={roomStyle({ width, height })}>
-      {failed ? (
-        <p data-slot={slotName("file-unavailable")} className="ecu-file-unavailable">
-          {labels.fileUnavailable(name)}
-        </p>
-      ) : (
-        <>
-          <button
-            ref={openerRef}
-            type="button"
-            data-slot={slotName("figure-open")}
-            className="ecu-figure-open"
-            aria-label={labels.enlargeFigure(alt)}
-            aria-haspopup="dialog"
-            aria-expanded={open}
-            onClick={() => setOpen(true)}
-          >
-            {image("ecu-figure-image", "lazy")}
-          </button>
-          {open && FigureDialog && (
-            <FigureDialog
-              onClose={() => setOpen(false)}
-              onClosed={() => openerRef.current?.focus()}
-              scheme={scheme}
-              title={alt}
-              image={image("ecu-figure-dialog-image", "eager", {
-                // As large as the screen allows, at the figure's ratio.
-                width: `min(100vw - 48px, (100dvh - 140px) * ${width} / ${height})`,
-              })}
-              download={
-                <a data-slot={slotName("figure-download")} href={url} download={name} className="ecu-button">
-                  {download}
-                </a>
-              }
-              closeLabel={labels.closeFigure}
-            />
-          )}
-        </>
-      )}
-      <figcaption className="ecu-figure-caption">
-        <a data-slot={slotName("file")} href={url} download={name} className="ecu-file-link">
-          {download}
-        </a>
-      </figcaption>
-    </figure>
+    <div className="ecu-figure" style={roomStyle(size)} {...props}>
+      <div className="ecu-figure-pending">{children}</div>
+      <div className="ecu-figure-caption" aria-hidden={caption ? undefined : true}>
+        {caption ?? "\u00a0"}
+      </div>
+    </div>
   );
 }
 
-/** A table's first rows, once the preview's code (and the CSV parser in it) has loaded. */
-function LazyTablePreview(props: { file: ExecuteCodeRunFile; url: string; labels: ExecuteCodeLabels }) {
-  const TablePreview = useLazyResource(tablePreview);
-  return TablePreview && <TablePreview {...props} />;
+/**
+ * Until the files' own code (the figures, their larger view, table
+ * previews, the notes on given files) has loaded, or should it fail to:
+ * each figure's room, and every file's download link.
+ */
+function FilesBeforeLoad({ files }: { files: ExecuteCodeRunFile[] }) {
+  const { labels, fileUrl } = useExecuteCode();
+  // A figure's link names the file, as its caption does; another file's, its path in the run's folder.
+  const link = (file: ExecuteCodeRunFile, className: string, name: string) => (
+    <a data-slot={slotName("file")} href={fileUrl(file)} download={baseName(file.name)} className={className}>
+      {labels.download(name, formatBytes(file.size, labels.numbers))}
+    </a>
+  );
+  const key = (file: ExecuteCodeRunFile) => `${file.ref.sessionId}/${file.ref.fileId}`;
+  const figures = files.filter((file) => file.kind === "image");
+  const others = files.filter((file) => file.kind !== "image");
+  return (
+    <>
+      {figures.length > 0 && (
+        <div className="ecu-figures">
+          {figures.map((file) => (
+            <FigureRoom
+              key={key(file)}
+              size={figureSize(file)}
+              caption={link(file, "ecu-file-link", baseName(file.name))}
+            />
+          ))}
+        </div>
+      )}
+      {others.length > 0 && (
+        <ul aria-label={labels.files} className="ecu-file-list">
+          {others.map((file) => (
+            <li key={key(file)}>{link(file, "ecu-file-chip", file.name)}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
 }
 
 export interface FilesProps extends ComponentProps<"div"> {
@@ -151,86 +114,26 @@ export interface FilesProps extends ComponentProps<"div"> {
  */
 export function Files({ asChild, className, ...props }: FilesProps) {
   const { view, labels, fileUrl, rootRef } = useExecuteCode();
-  const Component = asChild ? Slot.Root : "div";
-  if (view.phase === "running" && drawsFigure(view.code)) {
-    // The frame a figure will have, at the size it will most likely be: the card does not jump when it comes.
-    return (
-      <Component data-slot={slotName("files")} className={cn("ecu-files", className)} {...props}>
-        <div className="ecu-figures">
-          <div data-slot={slotName("figure-pending")} className="ecu-figure" style={roomStyle(DEFAULT_SIZE)}>
-            <div className="ecu-figure-pending">
-              <p>{labels.figurePending}</p>
-            </div>
-            {/* Where the figure's download link will be. */}
-            <div className="ecu-figure-caption" aria-hidden>
-              {"\u00a0"}
-            </div>
-          </div>
-        </div>
-      </Component>
-    );
-  }
+  const pending = view.phase === "running" && drawsFigure(view.code);
   const { used, gone, session } = view.inputs;
-  if (!PHASE_LOOK[view.phase].output || (view.files.length + used.length + gone.length === 0 && !session)) return null;
-  const figures = view.files.filter((file) => file.kind === "image");
-  const others = view.files.filter((file) => file.kind !== "image");
+  const ended =
+    PHASE_LOOK[view.phase].output && (view.files.length + used.length + gone.length > 0 || session !== null);
+  const parts = useLazyResource(runResultParts, ended && !pending);
+  if (!pending && !ended) return null;
+  const Component = asChild ? Slot.Root : "div";
   return (
     <Component data-slot={slotName("files")} className={cn("ecu-files", className)} {...props}>
-      {session && (
-        <p
-          data-slot={session === "continued" ? slotName("continued") : slotName("restarted")}
-          className="ecu-files-used"
-        >
-          {labels[session]}
-        </p>
-      )}
-      {used.length > 0 && (
-        <p data-slot={slotName("files-used")} className="ecu-files-used">
-          {labels.filesUsed}{" "}
-          {used.map((name, index) => (
-            <span key={name}>
-              {index > 0 && ", "}
-              <code>
-                <VisibleText text={name} />
-              </code>
-            </span>
-          ))}
-        </p>
-      )}
-      {gone.length > 0 && (
-        <p data-slot={slotName("files-gone")} className="ecu-files-gone">
-          {labels.filesGone(gone.join(", "))}
-        </p>
-      )}
-      {figures.length > 0 && (
-        <div role="group" aria-label={labels.figures} data-slot={slotName("figures")} className="ecu-figures">
-          {figures.map((file) => (
-            <Figure
-              key={`${file.ref.sessionId}/${file.ref.fileId}`}
-              file={file}
-              url={fileUrl(file)}
-              labels={labels}
-              cardRef={rootRef}
-            />
-          ))}
+      {pending ? (
+        // The frame a figure will have, at the size it will most likely be: the card does not jump when it comes.
+        <div className="ecu-figures">
+          <FigureRoom data-slot={slotName("figure-pending")} size={DEFAULT_SIZE}>
+            <p>{labels.figurePending}</p>
+          </FigureRoom>
         </div>
-      )}
-      {others.length > 0 && (
-        <ul aria-label={labels.files} className="ecu-file-list">
-          {others.map((file) => (
-            <li key={`${file.ref.sessionId}/${file.ref.fileId}`}>
-              <a
-                data-slot={slotName("file")}
-                href={fileUrl(file)}
-                download={baseName(file.name)}
-                className="ecu-file-chip"
-              >
-                {labels.download(file.name, formatBytes(file.size, labels.numbers))}
-              </a>
-              {isTable(file) && <LazyTablePreview file={file} url={fileUrl(file)} labels={labels} />}
-            </li>
-          ))}
-        </ul>
+      ) : parts ? (
+        <parts.FileList view={view} labels={labels} fileUrl={fileUrl} rootRef={rootRef} />
+      ) : (
+        <FilesBeforeLoad files={view.files} />
       )}
     </Component>
   );

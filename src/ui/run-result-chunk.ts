@@ -1,3 +1,4 @@
 // The chunk run-result-parts.ts loads.
 export { OutputPane } from "./output-pane.js";
 export { StderrText } from "./stderr-text.js";
+export { FileList } from "./run-file-list.js";

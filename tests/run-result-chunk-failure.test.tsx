@@ -1,16 +1,25 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { ExecuteCodeCard } from "../src";
-import { call, completed, longOutput, tracebackCode, tracebackStderr } from "../stories/fixtures";
+import {
+  call,
+  completed,
+  longOutput,
+  squaresCsv,
+  squaresFigure,
+  tracebackCode,
+  tracebackStderr,
+} from "../stories/fixtures";
 
-// The output's own code (its window, its notes, traceback links) cannot load, as when the network drops.
+// The own code of a run's output and files (the output's window and notes, traceback links, the figures)
+// cannot load, as when the network drops.
 vi.mock("../src/ui/run-result-chunk", () => {
   throw new Error("Failed to fetch dynamically imported module");
 });
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
-describe("a card whose output code cannot load", () => {
+describe("a card whose output and files code cannot load", () => {
   it("still shows what each stream printed, in its own pane", async () => {
     render(
       <ExecuteCodeCard
@@ -38,5 +47,25 @@ describe("a card whose output code cannot load", () => {
     // What it leaves out and what it shows add up to the whole stream.
     expect(Number(hidden?.[1]?.replaceAll(",", ""))).toBe(stdout.length - (shown.length - (hidden?.[0].length ?? 0)));
     expect(stdout.endsWith(shown.slice(hidden?.[0].length))).toBe(true);
+  });
+
+  it("keeps every file the run left one click away, and each figure's room", async () => {
+    const { container } = render(
+      <ExecuteCodeCard
+        {...call("x", { result: completed({ stdout: "saved\n", files: [squaresFigure, squaresCsv] }) })}
+      />,
+    );
+    await settle();
+    const links = screen.getAllByRole("link");
+    expect(links).toHaveLength(2);
+    expect(links[0]).toHaveTextContent(/^Download figure-1\.png \(.+\)$/);
+    expect(links[0]).toHaveAttribute("href", "/api/files/run-1/figure-1");
+    expect(links[0]).toHaveAttribute("download", "figure-1.png");
+    expect(links[1]).toHaveTextContent(/^Download squares\.csv \(61 B\)$/);
+    expect(links[1]).toHaveAttribute("href", "/api/files/run-1/csv-1");
+    // The figure's room is kept at its ratio (matplotlib's default, as the sandbox gave none), so nothing jumps.
+    expect(container.querySelector<HTMLElement>(".ecu-figure")?.style.getPropertyValue("--ecu-figure-ratio")).toBe(
+      "640 / 480",
+    );
   });
 });
