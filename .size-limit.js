@@ -32,8 +32,8 @@ export default [
     path: `${dist}/index.js`,
     ignore: hostHas,
     gzip: true,
-    // The budget is 20 KB. The entry is above it for now: this limit stops it growing while it comes down.
-    limit: "24 KB",
+    // 20,000 bytes (size-limit counts a kB as 1,000 bytes).
+    limit: "20 KB",
     modifyEsbuildConfig: asAHostBuilds,
   },
   {
