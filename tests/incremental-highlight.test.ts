@@ -231,6 +231,39 @@ function inProcessWorker(options: { fails?: boolean } = {}) {
 const shows = (session: HighlightSession, expected: CodeToken[][]) =>
   vi.waitFor(() => expect(session.snapshot()).toEqual(expected), { timeout: 5000, interval: 5 });
 
+describe("the highlighting worker", () => {
+  /** A tokenizer that records what it is asked to colour. */
+  const recording = () => {
+    const asked: string[] = [];
+    const recorder: Tokenizer = {
+      tokenize: (code, state) => {
+        asked.push(code);
+        return tokenizer.tokenize(code, state);
+      },
+    };
+    return { asked, recorder };
+  };
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it("started ahead of any card, colours a few typical lines once, so the first card's lines are not the first", async () => {
+    const { asked, recorder } = recording();
+    createWorkerHost(() => undefined, Promise.resolve(recorder));
+    await settled();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/^import math\n/);
+  });
+
+  it("started by a card, colours that card's lines first and nothing else", async () => {
+    const { asked, recorder } = recording();
+    const posted: FromWorker[] = [];
+    const receive = createWorkerHost((message) => posted.push(message), Promise.resolve(recorder));
+    receive({ type: "highlight", session: 1, seq: 1, code: primesCode });
+    await settled();
+    expect(asked.join("\n")).toBe(primesCode.replace(/\n$/, ""));
+    expect(posted.at(-1)).toMatchObject({ type: "lines", session: 1, done: true });
+  });
+});
+
 describe("highlighting sessions", () => {
   afterEach(() => resetHighlighterForTests());
 

@@ -6,6 +6,21 @@ import { IncrementalHighlight } from "./incremental.js";
 import type { EncodedLine, FromWorker, ToWorker } from "./protocol.js";
 import type { CodeToken, Tokenizer } from "./types.js";
 
+/** A few lines with what most programs have, tokenized once while no card waits. */
+const WARM_UP_PROGRAM = [
+  "import math",
+  "from collections import Counter  # counts",
+  "",
+  "@dataclass",
+  "class Point:",
+  '    """A point."""',
+  "    def norm(self, p: float = 2.0) -> float:",
+  '        return (abs(self.x) ** p + 1e-3) / len([1, 2]) if self.x else {"k": None}[0]',
+  "",
+  "for i in range(3):",
+  "    print(f\"{i!r:>4} {math.pi:.2f}\", 'x', i % 2 == 0, sep='\\t')",
+].join("\n");
+
 /** Work in one go before answering, so that a long program shows its first lines soon and the rest in a few messages. */
 const SLICE_MS = 8;
 
@@ -31,6 +46,8 @@ export function createWorkerHost(
   const styles: Array<Record<string, string>> = [];
   let stylesSent = 0;
   let busyMs = 0;
+  /** Whether any card has asked for highlighting yet. */
+  let asked = false;
   // Sessions are made before the tokenizer is there; they tokenize only once it is.
   const lateTokenizer: Tokenizer = {
     tokenize: (code, state) => {
@@ -112,6 +129,11 @@ export function createWorkerHost(
       post({ type: "ready" });
       // Requests that came while loading start now, not a timer later.
       run();
+      // Started ahead of any card (preloadHighlighter at app start): the first
+      // lines compile most of the grammar's regular expressions, so do that
+      // now. A card that started the worker itself has asked already: its own
+      // first lines come first.
+      setTimeout(() => asked || loaded.tokenize(WARM_UP_PROGRAM, undefined), 0);
     },
     (error: unknown) => post({ type: "failed", message: String(error) }),
   );
@@ -121,6 +143,7 @@ export function createWorkerHost(
       sessions.delete(message.session);
       return;
     }
+    asked = true;
     let session = sessions.get(message.session);
     if (!session) {
       session = {
