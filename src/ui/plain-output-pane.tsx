@@ -21,7 +21,8 @@ export function lineCountOf(text: string): number {
 /** The most of a stream shown before the output's code has loaded: it paints in one short task. */
 const PLAIN_MAX_CHARS = 32_000;
 
-export type PlainOutputPaneProps = Omit<OutputPaneProps, "truncatedChars" | "cutAt" | "cutLines">;
+/** The full pane's props: those about the server's cut wait for the full pane, and never reach the DOM. */
+export type PlainOutputPaneProps = OutputPaneProps;
 
 /**
  * A stream's pane until the output's own code (its window over long text,
@@ -38,6 +39,9 @@ export function PlainOutputPane({
   open: openProp,
   defaultOpen = false,
   onOpenChange,
+  truncatedChars: _cut,
+  cutAt: _cutAt,
+  cutLines: _cutLines,
   ...props
 }: PlainOutputPaneProps) {
   const [open, setOpen] = useControllableOpen(openProp, defaultOpen, onOpenChange);
