@@ -6,9 +6,13 @@ import { useLazyResource } from "./lazy-resource.js";
 import { revealInvisible } from "./visible-text.js";
 
 // Escape sequences anser leaves behind (cursor moves, OSC titles) and other
-// control bytes: never shown raw.
+// control bytes: never shown raw. None reaches past its line: an escape that
+// is not complete there loses its ESC (and the byte after it), not the text.
 const LEFTOVER_CONTROLS =
-  /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[@-Z\\-_])?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+// What anser gets: complete CSI sequences only. Given a bare `ESC [`, anser
+// 2.3 reads on across lines and drops what it read.
+const NOT_CSI = /\x1b(?!\[[0-?]*[ -/]*[@-~])(?:\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[@-Z\\-_])?/g;
 const NAMED = new Set([
   "black",
   "red",
@@ -61,11 +65,22 @@ function colorValue(cls: string | null, truecolor: string | null): string | unde
  */
 function applyCarriageReturns(text: string): string {
   if (!text.includes("\r")) return text;
-  return text
-    .replace(/\r\n/g, "\n")
-    .split("\n")
-    .map((line) => line.split("\r").reduce((shown, part) => part + shown.slice(part.length), ""))
-    .join("\n");
+  return text.replace(/\r\n/g, "\n").split("\n").map(overwrite).join("\n");
+}
+
+/**
+ * A line as its last state: each character from the latest part that
+ * reaches it. From the last part back, each earlier one adds only what
+ * reaches past the rest, so a line of many returns costs its length once.
+ */
+function overwrite(line: string): string {
+  const parts = line.split("\r");
+  let shown = parts.at(-1) ?? "";
+  for (let i = parts.length - 2; i >= 0; i--) {
+    const part = parts[i]!;
+    if (part.length > shown.length) shown += part.slice(shown.length);
+  }
+  return shown;
 }
 
 /** Removes every escape sequence, for copying and for matching. */
@@ -84,7 +99,7 @@ export const AnsiText = memo(function AnsiText({ text }: { text: string }) {
   const anser = useLazyResource(ansiParser, escaped);
   // Until the parser has loaded, the text shows without its colours.
   if (!escaped || !anser) return <>{revealInvisible(clean.replace(LEFTOVER_CONTROLS, ""))}</>;
-  const chunks = anser.ansiToJson(clean, { use_classes: true, remove_empty: true, json: true });
+  const chunks = anser.ansiToJson(clean.replace(NOT_CSI, ""), { use_classes: true, remove_empty: true, json: true });
   const nodes: ReactNode[] = chunks.map((chunk, i) => {
     const content = chunk.content.replace(LEFTOVER_CONTROLS, "");
     if (!content) return null;
