@@ -88,6 +88,8 @@ const PROBES: unknown[] = [
   undefined,
   null,
   "",
+  ".",
+  "..",
   "completed",
   "image",
   0,

@@ -45,6 +45,13 @@ export const objectOf =
   (value) =>
     isObject(value) && Object.keys(shape).every((key) => (shape[key] as Check)(value[key]));
 
+/**
+ * Whether an id can be one segment of a file's address: `..` (or `.`, or
+ * nothing) would take a link, and the card's own fetch of a table, out of
+ * the app's file route.
+ */
+export const isFileRefId = (id: unknown): id is string => isString(id) && id !== "" && id !== "." && id !== "..";
+
 const perStream = optional(objectOf({ stdout: optional(isCount), stderr: optional(isCount) }));
 const truncation = objectOf({ stdout: isCount, stderr: isCount, at: perStream, lines: perStream });
 const runFile = objectOf({
@@ -55,7 +62,7 @@ const runFile = objectOf({
   alt: optional(isString),
   width: optional(isPixels),
   height: optional(isPixels),
-  ref: objectOf({ sessionId: isString, fileId: isString }),
+  ref: objectOf({ sessionId: isFileRefId, fileId: isFileRefId }),
 });
 const names = optional(arrayOf(isString));
 const afterRun = {

@@ -1,5 +1,6 @@
 // valibot keeps the browser bundle small: the card validates every result it renders.
 import * as v from "valibot";
+import { isFileRefId } from "./result-guards.js";
 
 /** A whole number, 0 or more. */
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -8,6 +9,12 @@ const pixels = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000
 const duration = v.nullable(v.pipe(v.number(), v.minValue(0)));
 /** A moment, in milliseconds since the epoch. */
 const epochMs = v.pipe(v.number(), v.minValue(0));
+
+/** One segment of a file's address in the app's file route: never empty, `.` or `..`. */
+const refId = v.pipe(
+  v.string(),
+  v.check((id) => isFileRefId(id), "a file id the file route can take"),
+);
 
 const perStream = v.object({ stdout: v.optional(count), stderr: v.optional(count) });
 
@@ -40,7 +47,7 @@ export const runFileSchema = v.object({
   /** For an image, its size in pixels when the sandbox tells it: the card keeps that much room before it loads. */
   width: v.optional(pixels),
   height: v.optional(pixels),
-  ref: v.object({ sessionId: v.string(), fileId: v.string() }),
+  ref: v.object({ sessionId: refId, fileId: refId }),
 });
 
 /** What a run that ended left and started from, whether it finished or ran out of time. */

@@ -7,6 +7,7 @@ import {
   type SandboxResponse,
 } from "../contract/index.js";
 import { readRetryAfterMs } from "./retry-after.js";
+import { isFileRefId } from "../contract/result-guards.js";
 import { keepHeadAndTailAfter, truncationOf } from "../contract/truncate.js";
 import { mediaTypeOf } from "./http.js";
 import { errorMessage } from "../contract/error-message.js";
@@ -194,11 +195,12 @@ const isPixels = (value: unknown): value is number =>
 /** The sandbox's `files` as the kit's references: names, types and sizes, never the bytes. */
 function runFiles(response: SandboxResponse): ExecuteCodeRunFile[] {
   const sessionId = response.session_id;
-  if (!sessionId || !response.files) return [];
+  if (!isFileRefId(sessionId) || !response.files) return [];
   return response.files.flatMap((entry) => {
     if (!entry || typeof entry !== "object") return [];
     const { id, name, content_type, size, alt, width, height } = entry as Record<string, unknown>;
-    if (typeof id !== "string" || typeof name !== "string") return [];
+    // An id the file route cannot take (`..`) would point the card's link elsewhere: the file is left out.
+    if (!isFileRefId(id) || typeof name !== "string") return [];
     const mediaType = typeof content_type === "string" && content_type ? content_type : "application/octet-stream";
     return [
       {
