@@ -6,7 +6,9 @@ import { ansiParser } from "../src/ui/ansi-parser";
 // Output is shown as a terminal would show it, and no escape sequence,
 // complete or not, takes text with it past its own line.
 describe("AnsiText", () => {
-  beforeAll(() => ansiParser.load());
+  beforeAll(async () => {
+    await ansiParser.load();
+  });
 
   const shown = (text: string) => render(<AnsiText text={text} />).container.textContent;
 

@@ -53,7 +53,9 @@ function renderedSlots(): Set<string> {
 
 describe("the card's slot names", () => {
   // As a page shows the cards once the output's own code (notes on cut and overwritten text) has loaded.
-  beforeAll(() => runResultParts.load());
+  beforeAll(async () => {
+    await runResultParts.load();
+  });
 
   it("are the names docs/card.md's DOM contract documents, no more and no fewer", () => {
     const documented = new Set([...contract.matchAll(/data-slot="execute-code-([a-z-]+)"/g)].map((match) => match[1]));
