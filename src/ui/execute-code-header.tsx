@@ -8,7 +8,7 @@ import { formatCount, formatDuration } from "./format.js";
 import { Icon } from "./icon.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { useElapsed } from "./use-elapsed.js";
-import { revealInvisible } from "./visible-text.js";
+import { revealInvisible, VisibleText } from "./visible-text.js";
 import { slotName } from "../view/slots.js";
 
 /**
@@ -61,7 +61,9 @@ export function ErrorSummary({ asChild, className, ...props }: PartProps<"p">) {
   return (
     <Component data-slot={slotName("error")} className={cn("ecu-error", className)} title={view.exception} {...props}>
       <span className="ecu-visually-hidden">{labels.raised} </span>
-      <code>{view.exception}</code>
+      <code>
+        <VisibleText text={view.exception} />
+      </code>
     </Component>
   );
 }
@@ -107,7 +109,7 @@ export function Exit({ asChild, className, ...props }: PartProps<"span">) {
       title={text}
       {...props}
     >
-      {text}
+      <VisibleText text={text} />
     </Component>
   );
 }
@@ -148,7 +150,7 @@ export function Timing({ asChild, className, ...props }: PartProps<"span">) {
       className={cn("ecu-timing", className)}
       {...props}
     >
-      {text}
+      <VisibleText text={text} />
     </Component>
   );
 }

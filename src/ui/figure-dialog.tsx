@@ -3,6 +3,7 @@
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
 import { slotName } from "../view/slots.js";
+import { VisibleText } from "./visible-text.js";
 
 export interface FigureDialogProps {
   /** The scheme of the card it enlarges a figure of. */
@@ -42,7 +43,9 @@ export default function FigureDialog({
               onClosed();
             }}
           >
-            <Dialog.Title className="ecu-figure-dialog-title">{title}</Dialog.Title>
+            <Dialog.Title className="ecu-figure-dialog-title">
+              <VisibleText text={title} />
+            </Dialog.Title>
             <div className="ecu-figure-dialog-body">{image}</div>
             <div className="ecu-figure-dialog-actions">
               {download}

@@ -20,6 +20,7 @@ import { formatDuration } from "./format.js";
 import type { IconNode } from "./icon.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { RawResult } from "./raw-result.js";
+import { VisibleText } from "./visible-text.js";
 
 /** The colour a phase is drawn in: the card's frame, its status and its icon. */
 export type Tone = "progress" | "success" | "danger" | "warning" | "muted" | "attention";
@@ -113,7 +114,12 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
     message: (view, labels) => (
       <>
         {labels.error}
-        {view.error?.message && <span className="ecu:font-code ecu:text-[13px]"> {view.error.message}</span>}
+        {view.error?.message && (
+          <span className="ecu:font-code ecu:text-[13px]">
+            {" "}
+            <VisibleText text={view.error.message} />
+          </span>
+        )}
       </>
     ),
     output: false,

@@ -59,7 +59,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
     <figure className="ecu-figure" data-state={failed ? "unavailable" : "shown"} style={roomStyle({ width, height })}>
       {failed ? (
         <p data-slot={slotName("file-unavailable")} className="ecu-file-unavailable">
-          {labels.fileUnavailable(name)}
+          <VisibleText text={labels.fileUnavailable(name)} />
         </p>
       ) : (
         <>
@@ -87,7 +87,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
               })}
               download={
                 <a data-slot={slotName("figure-download")} href={url} download={name} className="ecu-button">
-                  {download}
+                  <VisibleText text={download} />
                 </a>
               }
               closeLabel={labels.closeFigure}
@@ -97,7 +97,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
       )}
       <figcaption className="ecu-figure-caption">
         <a data-slot={slotName("file")} href={url} download={name} className="ecu-file-link">
-          {download}
+          <VisibleText text={download} />
         </a>
       </figcaption>
     </figure>
@@ -148,7 +148,7 @@ export function FileList({ view, labels, fileUrl, rootRef }: FileListProps) {
       )}
       {gone.length > 0 && (
         <p data-slot={slotName("files-gone")} className="ecu-files-gone">
-          {labels.filesGone(gone.join(", "))}
+          <VisibleText text={labels.filesGone(gone.join(", "))} />
         </p>
       )}
       {figures.length > 0 && (
@@ -174,7 +174,7 @@ export function FileList({ view, labels, fileUrl, rootRef }: FileListProps) {
                 download={baseName(file.name)}
                 className="ecu-file-chip"
               >
-                {labels.download(file.name, formatBytes(file.size, labels.numbers))}
+                <VisibleText text={labels.download(file.name, formatBytes(file.size, labels.numbers))} />
               </a>
               {isTable(file) && <LazyTablePreview file={file} url={fileUrl(file)} labels={labels} />}
             </li>

@@ -9,6 +9,7 @@ import { formatBytes } from "./format.js";
 import { useLazyResource } from "./lazy-resource.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { runResultParts } from "./run-result-parts.js";
+import { VisibleText } from "./visible-text.js";
 import { slotName } from "../view/slots.js";
 
 /** Where the app serves a run's file: by default the harness's route, `/api/files/{sessionId}/{fileId}`. */
@@ -72,7 +73,7 @@ function FilesBeforeLoad({ files }: { files: ExecuteCodeRunFile[] }) {
   // A figure's link names the file, as its caption does; another file's, its path in the run's folder.
   const link = (file: ExecuteCodeRunFile, className: string, name: string) => (
     <a data-slot={slotName("file")} href={fileUrl(file)} download={baseName(file.name)} className={className}>
-      {labels.download(name, formatBytes(file.size, labels.numbers))}
+      <VisibleText text={labels.download(name, formatBytes(file.size, labels.numbers))} />
     </a>
   );
   const key = (file: ExecuteCodeRunFile) => `${file.ref.sessionId}/${file.ref.fileId}`;
