@@ -6,6 +6,7 @@ import type { OutputPaneProps } from "./output-pane.js";
 import { Pane } from "./pane.js";
 import { ScrollingPre } from "./scrolling-pre.js";
 import { useControllableOpen } from "./use-controllable.js";
+import { DEFAULT_OUTPUT_LIMITS } from "../view/output-window.js";
 import { slotName } from "../view/slots.js";
 
 /** Output longer than this starts folded. */
@@ -18,8 +19,8 @@ export function lineCountOf(text: string): number {
   return lines;
 }
 
-/** The most of a stream shown before the output's code has loaded: it paints in one short task. */
-const PLAIN_MAX_CHARS = 32_000;
+/** The most of a stream shown before the output's code has loaded: as much as the full pane's window, so it paints in one short task. */
+const PLAIN_MAX_CHARS = DEFAULT_OUTPUT_LIMITS.maxChars;
 
 /** The full pane's props: those about the server's cut wait for the full pane, and never reach the DOM. */
 export type PlainOutputPaneProps = OutputPaneProps;
