@@ -247,20 +247,33 @@ describe("the highlighting worker", () => {
 
   it("started ahead of any card, colours a few typical lines once, so the first card's lines are not the first", async () => {
     const { asked, recorder } = recording();
-    createWorkerHost(() => undefined, Promise.resolve(recorder));
+    const receive = createWorkerHost(() => undefined, Promise.resolve(recorder));
+    receive({ type: "warm-up" });
     await settled();
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatch(/^import math\n/);
   });
 
-  it("started by a card, colours that card's lines first and nothing else", async () => {
+  it("started by a card, colours that card's lines first and nothing else, whether its request comes before or after loading", async () => {
+    for (const early of [true, false]) {
+      const { asked, recorder } = recording();
+      const posted: FromWorker[] = [];
+      const receive = createWorkerHost((message) => posted.push(message), Promise.resolve(recorder));
+      if (!early) await settled();
+      receive({ type: "highlight", session: 1, seq: 1, code: primesCode });
+      await settled();
+      expect(asked.join("\n")).toBe(primesCode.replace(/\n$/, ""));
+      expect(posted.at(-1)).toMatchObject({ type: "lines", session: 1, done: true });
+    }
+  });
+
+  it("asked to warm up while a card's lines are on their way, colours only the card's", async () => {
     const { asked, recorder } = recording();
-    const posted: FromWorker[] = [];
-    const receive = createWorkerHost((message) => posted.push(message), Promise.resolve(recorder));
+    const receive = createWorkerHost(() => undefined, Promise.resolve(recorder));
     receive({ type: "highlight", session: 1, seq: 1, code: primesCode });
+    receive({ type: "warm-up" });
     await settled();
     expect(asked.join("\n")).toBe(primesCode.replace(/\n$/, ""));
-    expect(posted.at(-1)).toMatchObject({ type: "lines", session: 1, done: true });
   });
 });
 
@@ -328,10 +341,20 @@ describe("highlighting sessions", () => {
     preloadHighlighter();
     preloadHighlighter();
     expect(spawned).toBe(1);
+    expect(worker.posted).toEqual([{ type: "warm-up" }]);
     const session = openSession();
     session.update(primesCode, true);
     await shows(session, oneShot(primesCode));
     expect(spawned).toBe(1);
+  });
+
+  it("start without a warm-up when a card starts the worker, so that card's lines come first", async () => {
+    const worker = inProcessWorker();
+    resetHighlighterForTests(worker.spawn);
+    const session = openSession();
+    session.update(primesCode, true);
+    await shows(session, oneShot(primesCode));
+    expect(worker.posted.map((message) => message.type)).toEqual(["highlight"]);
   });
 
   it("highlight on the main thread where there are no workers", async () => {

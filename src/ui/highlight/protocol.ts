@@ -10,7 +10,9 @@ export type ToWorker =
   /** Highlight this card's program (all of it, the unfinished last line too). */
   | { type: "highlight"; session: number; seq: number; code: string }
   /** The card has gone. */
-  | { type: "close"; session: number };
+  | { type: "close"; session: number }
+  /** Started by the app ahead of any card: compile the grammar's common patterns while none waits. */
+  | { type: "warm-up" };
 
 export type FromWorker =
   | { type: "ready" }

@@ -3,7 +3,7 @@
 // tokenizing all stay off the main thread), otherwise on the main thread in
 // small steps with a yield between them (main-thread.ts, loaded only then).
 // Nothing here starts before a card's first render has committed: the hook
-// calls `preloadHighlighter` and `openSession` from effects only, so a server
+// calls `startHighlighter` and `openSession` from effects only, so a server
 // render never loads or runs the highlighter.
 import { lazyResource } from "../lazy-resource.js";
 import type { MainThreadHighlighter } from "./main-thread.js";
@@ -212,13 +212,24 @@ let spawn: (() => Worker) | null = typeof Worker === "undefined" ? null : spawnW
 
 /** The worker once started; null where none can start (or after it failed). */
 let worker: HighlightWorker | null | undefined;
+/** Whether the worker was asked to warm up (once). */
+let warmUpAsked = false;
 
 /**
- * Starts the highlighter: the worker, or the main thread's highlighter chunk
- * where there is none. Call it from an effect, never during a render. On a
- * server it does nothing.
+ * Starts the highlighter ahead of the first card: the worker, which then
+ * compiles the grammar's common patterns while no card waits, or the main
+ * thread's highlighter chunk where there is none. Call it from an effect at
+ * the app's start, never during a render. On a server it does nothing.
  */
 export function preloadHighlighter(): void {
+  startHighlighter();
+  if (!worker || warmUpAsked) return;
+  worker.send({ type: "warm-up" });
+  warmUpAsked = true;
+}
+
+/** Starts the highlighter for a card that needs it now: no warm-up ahead of its own lines. */
+export function startHighlighter(): void {
   if (worker !== undefined || typeof window === "undefined") return;
   worker = null;
   try {
@@ -236,7 +247,7 @@ export function preloadHighlighter(): void {
 
 /** A session for one card; from an effect, never during a render. */
 export function openSession(): HighlightSession {
-  preloadHighlighter();
+  startHighlighter();
   return new Session(worker ?? null);
 }
 
@@ -246,6 +257,7 @@ export function openSession(): HighlightSession {
  */
 export function resetHighlighterForTests(spawnWith?: (() => Worker) | null): void {
   worker = undefined;
+  warmUpAsked = false;
   spawn = spawnWith === undefined ? (typeof Worker === "undefined" ? null : spawnWorker) : spawnWith;
   cache.clear();
 }

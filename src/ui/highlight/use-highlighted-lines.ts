@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useState, useSyncExternalStore } from "react";
 import { withPythonLineBreaks } from "../../view/python-lines.js";
-import { cachedLines, openSession, preloadHighlighter, type HighlightSession } from "./sessions.js";
+import { cachedLines, openSession, startHighlighter, type HighlightSession } from "./sessions.js";
 import type { CodeToken } from "./types.js";
 
 const NONE: readonly CodeToken[][] = [];
@@ -25,7 +25,7 @@ export function useHighlightedLines(program: string, final: boolean): readonly C
   // Start the worker as early as a commit allows: before the browser paints
   // this first frame, rather than after it as a passive effect would.
   useLayoutEffect(() => {
-    if (needed) preloadHighlighter();
+    if (needed) startHighlighter();
   }, [needed]);
 
   useEffect(() => {

@@ -46,8 +46,9 @@ export function createWorkerHost(
   const styles: Array<Record<string, string>> = [];
   let stylesSent = 0;
   let busyMs = 0;
-  /** Whether any card has asked for highlighting yet. */
+  /** Whether any card has asked for highlighting yet, and whether the app asked for a warm-up. */
   let asked = false;
+  let warmUp = false;
   // Sessions are made before the tokenizer is there; they tokenize only once it is.
   const lateTokenizer: Tokenizer = {
     tokenize: (code, state) => {
@@ -123,22 +124,29 @@ export function createWorkerHost(
     if ([...sessions.values()].some((s) => s.request)) schedule();
   };
 
+  // Started ahead of any card (preloadHighlighter at app start): the first
+  // lines compile most of the grammar's regular expressions, so do that while
+  // no card waits. A worker a card started never warms up: that card's own
+  // lines are the first, whenever its request arrives.
+  const warmUpSoon = () => setTimeout(() => asked || tokenizer?.tokenize(WARM_UP_PROGRAM, undefined), 0);
+
   loading.then(
     (loaded) => {
       tokenizer = loaded;
       post({ type: "ready" });
       // Requests that came while loading start now, not a timer later.
       run();
-      // Started ahead of any card (preloadHighlighter at app start): the first
-      // lines compile most of the grammar's regular expressions, so do that
-      // now. A card that started the worker itself has asked already: its own
-      // first lines come first.
-      setTimeout(() => asked || loaded.tokenize(WARM_UP_PROGRAM, undefined), 0);
+      if (warmUp) warmUpSoon();
     },
     (error: unknown) => post({ type: "failed", message: String(error) }),
   );
 
   return (message) => {
+    if (message.type === "warm-up") {
+      warmUp = true;
+      if (tokenizer) warmUpSoon();
+      return;
+    }
     if (message.type === "close") {
       sessions.delete(message.session);
       return;
