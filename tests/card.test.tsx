@@ -270,6 +270,19 @@ describe("ExecuteCodeCard: behaviour", () => {
     expect(line).not.toHaveAttribute("data-focused");
   });
 
+  it("names in a traceback link the line it goes to, even when the file's name reads like a line", async () => {
+    const user = userEvent.setup();
+    const code = "x = 1\nraise ValueError(x)\n";
+    const stderr = 'Traceback (most recent call last):\n  File "line 99", line 2, in <module>\nValueError: 1\n';
+    const { container } = render(<ExecuteCodeCard {...call(code, { result: completed({ stderr, exitCode: 1 }) })} />);
+    const link = await screen.findByRole("button", { name: "line 2" });
+    expect(link).toHaveAttribute("data-target-line", "2");
+    expect(screen.queryByRole("button", { name: "line 99" })).toBeNull();
+    expect(slot(container, "stderr")).toHaveTextContent('File "line 99", line 2, in <module>');
+    await user.click(link);
+    expect(container.querySelector('[data-line="2"]')).toHaveAttribute("data-focused", "true");
+  });
+
   it("copies the code and the output without escape bytes", async () => {
     const user = userEvent.setup();
     render(

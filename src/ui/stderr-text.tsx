@@ -1,11 +1,9 @@
 import { Fragment, memo } from "react";
-import { findProgramFrames } from "../view/traceback.js";
+import { findProgramFrames, frameReference } from "../view/traceback.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { revealInvisible } from "./visible-text.js";
 import { slotName } from "../view/slots.js";
-
-const LINE_REF = /line (\d+)/;
 
 export interface StderrTextProps {
   text: string;
@@ -21,36 +19,39 @@ export interface StderrTextProps {
 export const StderrText = memo(function StderrText({ text, programLineCount, labels, onGoToLine }: StderrTextProps) {
   const frames = onGoToLine ? findProgramFrames(text, programLineCount) : [];
   if (!frames.length) return <AnsiText text={text} />;
-
   const lines = text.split("\n");
+  // A link's own text is the `line N` it goes to (read again from the text as shown), or there is no link.
+  const links = frames.flatMap((frame) => {
+    const plain = stripAnsi(lines[frame.stderrLine] ?? "");
+    const ref = frameReference(plain);
+    return ref?.line === frame.programLine ? [{ ...frame, plain, ref }] : [];
+  });
+  if (!links.length) return <AnsiText text={text} />;
+
   const parts = [];
   let from = 0;
-  for (const frame of frames) {
-    if (frame.stderrLine > from) {
-      parts.push(<AnsiText key={`t${from}`} text={`${lines.slice(from, frame.stderrLine).join("\n")}\n`} />);
+  for (const { stderrLine, programLine, plain, ref } of links) {
+    if (stderrLine > from) {
+      parts.push(<AnsiText key={`t${from}`} text={`${lines.slice(from, stderrLine).join("\n")}\n`} />);
     }
-    const plain = stripAnsi(lines[frame.stderrLine] ?? "");
-    const ref = LINE_REF.exec(plain);
-    const at = ref?.index ?? plain.length;
-    const refText = ref?.[0] ?? "";
     parts.push(
-      <Fragment key={`f${frame.stderrLine}`}>
-        {revealInvisible(plain.slice(0, at))}
+      <Fragment key={`f${stderrLine}`}>
+        {revealInvisible(plain.slice(0, ref.start))}
         <button
           type="button"
           className="ecu-frame-link"
           data-slot={slotName("frame-link")}
-          data-target-line={frame.programLine}
-          title={labels.goToLine(String(frame.programLine))}
-          onClick={() => onGoToLine?.(frame.programLine)}
+          data-target-line={programLine}
+          title={labels.goToLine(String(programLine))}
+          onClick={() => onGoToLine?.(programLine)}
         >
-          {refText}
+          {plain.slice(ref.start, ref.end)}
         </button>
-        {revealInvisible(plain.slice(at + refText.length))}
-        {frame.stderrLine < lines.length - 1 ? "\n" : ""}
+        {revealInvisible(plain.slice(ref.end))}
+        {stderrLine < lines.length - 1 ? "\n" : ""}
       </Fragment>,
     );
-    from = frame.stderrLine + 1;
+    from = stderrLine + 1;
   }
   if (from < lines.length) parts.push(<AnsiText key={`t${from}`} text={lines.slice(from).join("\n")} />);
   return <>{parts}</>;

@@ -1,4 +1,4 @@
-const FRAME = /^\s*File "([^"]+)", line (\d+)/;
+const FRAME = /^(\s*File "([^"]+)", )(line (\d+))/;
 const SGR = /\x1b\[[0-9;]*m/g;
 const LIBRARY_FILE = /site-packages|dist-packages|[\\/]lib[\\/]python|^<frozen |^\/usr\//;
 
@@ -10,6 +10,27 @@ export interface ProgramFrame {
   programLine: number;
 }
 
+/** Where a frame's `line N` is in one line of stderr (without escapes), and the file it names. */
+export interface FrameReference {
+  file: string;
+  line: number;
+  /** Offsets of `line N` in the text: a link covers exactly these characters. */
+  start: number;
+  end: number;
+}
+
+/**
+ * Reads a traceback frame (`  File "<program>", line 3, in <module>`). The
+ * line number is the one after the file's closing quote, so a file named
+ * `line 99` never stands for it.
+ */
+export function frameReference(text: string): FrameReference | null {
+  const match = FRAME.exec(text);
+  if (!match) return null;
+  const start = match[1]!.length;
+  return { file: match[2]!, line: Number(match[4]), start, end: start + match[3]!.length };
+}
+
 /**
  * Finds the traceback frames on stderr that point into the program that was
  * run (not into the standard library or installed packages). Works for the
@@ -19,11 +40,10 @@ export function findProgramFrames(stderr: string, programLineCount: number): Pro
   if (!stderr.includes("File ")) return [];
   const frames: ProgramFrame[] = [];
   stderr.split("\n").forEach((text, stderrLine) => {
-    const match = FRAME.exec(text.replace(SGR, ""));
-    if (!match) return;
-    const file = match[1] ?? "";
-    const programLine = Number(match[2]);
-    if (LIBRARY_FILE.test(file)) return;
+    const frame = frameReference(text.replace(SGR, ""));
+    if (!frame) return;
+    const programLine = frame.line;
+    if (LIBRARY_FILE.test(frame.file)) return;
     if (programLine < 1 || programLine > programLineCount) return;
     frames.push({ stderrLine, programLine });
   });
