@@ -38,6 +38,12 @@ describe("deriveExecuteCodeView: phases", () => {
     expect(phase(call("x", { result: completed({ exitCode: null, signal: "SIGKILL" }) }))).toBe("failed");
   });
 
+  it("reads an empty signal as none, so exit 0 succeeds and the header and the phase agree", () => {
+    const view = deriveExecuteCodeView(call("x", { result: completed({ exitCode: 0, signal: "" }) }));
+    expect(view.phase).toBe("succeeded");
+    expect(view.exit).toEqual({ code: 0, signal: null });
+  });
+
   it("times out with the limit and the partial output", () => {
     const view = deriveExecuteCodeView(
       call("while True: print(1)", {
@@ -298,6 +304,12 @@ describe("findProgramFrames", () => {
     ].join("\n");
     expect(findProgramFrames(stderr, 10)).toEqual([{ stderrLine: 1, programLine: 6 }]);
     expect(findProgramFrames(tracebackStderr, 6).map((f) => f.programLine)).toEqual([6, 2]);
+  });
+
+  it("takes the line number after the file's name, never one inside it", () => {
+    expect(findProgramFrames('  File "line 99", line 2, in <module>', 120)).toEqual([
+      { stderrLine: 0, programLine: 2 },
+    ]);
   });
 
   it("reads colourised tracebacks and syntax errors", () => {

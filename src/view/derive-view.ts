@@ -104,12 +104,14 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
   }
   switch (normalized.status) {
     case "completed": {
-      const failed = normalized.signal !== null || (normalized.exitCode !== null && normalized.exitCode !== 0);
+      // An empty signal names none: the exit code decides, as the header shows it.
+      const signal = normalized.signal || null;
+      const failed = signal !== null || (normalized.exitCode !== null && normalized.exitCode !== 0);
       return {
         ...EMPTY_VIEW,
         ...ranOf(normalized),
         phase: failed ? "failed" : "succeeded",
-        exit: { code: normalized.exitCode, signal: normalized.signal },
+        exit: { code: normalized.exitCode, signal },
         exception: failed ? pythonException(normalized.stderr) : null,
       };
     }
