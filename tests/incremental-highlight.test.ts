@@ -105,6 +105,28 @@ describe("the Python tokenizer", () => {
     for (const code of programs) expect(tokenizer.tokenize(code)).toEqual(converting.tokenize(code));
   });
 
+  it("colours every token as shiki's own highlighter does, in both themes", async () => {
+    const { createHighlighterCore } = await import("shiki/core");
+    const { createJavaScriptRegexEngine } = await import("shiki/engine/javascript");
+    const shiki = await createHighlighterCore({
+      langs: [import("shiki/langs/python.mjs")],
+      themes: [import("shiki/themes/github-light-default.mjs"), import("shiki/themes/github-dark-default.mjs")],
+      engine: createJavaScriptRegexEngine(),
+    });
+    const programs = [...CORPUS, primesCode, fixtures.tracebackCode, largeProgram(6000)];
+    for (const code of programs) {
+      const stock = shiki.codeToTokens(code, {
+        lang: "python",
+        themes: { light: "github-light-default", dark: "github-dark-default" },
+        defaultColor: false,
+        // As the kit's: shiki's default limit would cut colours off on a busy machine.
+        tokenizeTimeLimit: 0,
+      });
+      const expected = stock.tokens.map((line) => line.map((t) => ({ content: t.content, style: t.htmlStyle ?? {} })));
+      expect(tokenizer.tokenize(code).lines).toEqual(expected);
+    }
+  });
+
   it("holds the patterns converted ahead of time that shiki's grammar and converter give today (else run bench/precompile-regexes.ts)", async () => {
     expect(PYTHON_REGEXES.length).toBeGreaterThan(100);
     expect(await buildRegexTable()).toEqual(PYTHON_REGEXES);

@@ -3,7 +3,7 @@
 // WASM), and two themes whose token colours all meet WCAG AA contrast on the
 // card. shiki's precompiled Python grammar was tried and dropped: it left
 // one-line docstrings open, colouring the rest of the function as a string.
-import { createHighlighterCore } from "shiki/core";
+import { codeToTokens, createShikiPrimitiveAsync } from "shiki/core";
 import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
 import python from "shiki/langs/python.mjs";
 import githubDark from "shiki/themes/github-dark-default.mjs";
@@ -56,13 +56,15 @@ export function capLongLines(colour: Colourer, maxLine = MAX_HIGHLIGHTED_LINE): 
 
 /** `regexes`: the grammar's patterns converted ahead of time (precompiled.ts); the rest are converted when first needed. */
 export async function createPythonTokenizer(regexes: PrecompiledRegex[] = PYTHON_REGEXES): Promise<Tokenizer> {
-  const highlighter = await createHighlighterCore({
+  // The primitive and the standalone codeToTokens, not createHighlighterCore,
+  // whose HTML output (hast-util-to-html and its tables) the card never uses.
+  const primitive = await createShikiPrimitiveAsync({
     langs: [python],
     themes: [githubLight, githubDark],
     engine: createJavaScriptRegexEngine({ cache: precompiledCache(regexes) }),
   });
   return capLongLines((code, state) => {
-    const result = highlighter.codeToTokens(code, {
+    const result = codeToTokens(primitive, code, {
       lang: "python",
       themes: { light: "github-light-default", dark: "github-dark-default" },
       defaultColor: false,
