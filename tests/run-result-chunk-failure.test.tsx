@@ -49,6 +49,26 @@ describe("a card whose output and files code cannot load", () => {
     expect(stdout.endsWith(shown.slice(hidden?.[0].length))).toBe(true);
   });
 
+  it("still says what the server cut from a stream, and where", async () => {
+    render(
+      <ExecuteCodeCard
+        {...call("x", {
+          result: completed({
+            stdout: "start\nend\n",
+            truncated: { stdout: 500, stderr: 0, at: { stdout: 6 }, lines: { stdout: 40 } },
+          }),
+        })}
+      />,
+    );
+    await settle();
+    const stdout = screen.getByRole("group", { name: "stdout" });
+    expect(stdout.querySelector("pre")?.textContent).toBe("start\n⋯ 40 lines not kept ⋯\nend\n");
+    expect(within(stdout).getByText("Showing the first 1 and the last 1 of 42 lines of stdout.")).toHaveAttribute(
+      "data-slot",
+      "execute-code-truncated",
+    );
+  });
+
   it("keeps every file the run left one click away, and each figure's room", async () => {
     const { container } = render(
       <ExecuteCodeCard

@@ -124,17 +124,20 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
         const { text, tone, render, props: paneProps } = streams[stream];
         if (!text) return null;
         const live = look.live === true;
-        const pane = { stream, text, labels, live, tone, renderText: render, ...paneProps };
-        if (!parts) return <PlainOutputPane key={stream} {...pane} />;
-        return (
-          <parts.OutputPane
-            key={stream}
-            truncatedChars={truncated[stream]}
-            cutAt={cutAt(truncated, stream, text)}
-            cutLines={truncated.lines?.[stream]}
-            {...pane}
-          />
-        );
+        const pane = {
+          stream,
+          text,
+          truncatedChars: truncated[stream],
+          cutAt: cutAt(truncated, stream, text),
+          cutLines: truncated.lines?.[stream],
+          labels,
+          live,
+          tone,
+          renderText: render,
+          ...paneProps,
+        };
+        const StreamPane = parts?.OutputPane ?? PlainOutputPane;
+        return <StreamPane key={stream} {...pane} />;
       })}
       {/* A timed-out run's message says itself that it printed nothing. */}
       {!stdout && !stderr && !look.live && view.phase !== "cancelled" && view.phase !== "timed-out" && (

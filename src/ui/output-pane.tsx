@@ -1,14 +1,14 @@
 "use client";
 
 import { useMemo, useState, type ReactNode } from "react";
-import { countLineBreaks } from "../contract/truncate.js";
-import { ansiStateAt } from "../view/ansi-state.js";
 import { hasOverwrittenText, showCarriageReturns } from "../view/carriage-returns.js";
+import { ansiStateAt } from "../view/ansi-state.js";
 import { windowAroundSeam, windowOutput } from "../view/output-window.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { Pane, type PaneProps } from "./pane.js";
+import { CutMarker, OutputNotes, truncationNote } from "./output-notes.js";
 import { lineCountOf, OUTPUT_FOLDED_LINES } from "./plain-output-pane.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { ScrollingPre } from "./scrolling-pre.js";
@@ -44,20 +44,6 @@ export interface OutputPaneProps
   open?: boolean;
   defaultOpen?: boolean;
   onOpenChange?: (open: boolean) => void;
-}
-
-/** Lines of the kept start and end of a cut stream, and of the whole, where the cut part's lines are known. */
-function truncatedLines(text: string, at: number, cutLines: number | undefined, labels: ExecuteCodeLabels) {
-  // The start's whole lines; the end's lines, its last one unfinished or not.
-  const first = countLineBreaks(text, 0, at);
-  const tailBreaks = countLineBreaks(text, at);
-  const last = tailBreaks + (at < text.length && !text.endsWith("\n") ? 1 : 0);
-  const total = first + tailBreaks + (cutLines ?? 0) + (text.endsWith("\n") ? 0 : 1);
-  return {
-    first: formatCount(first, labels.numbers),
-    last: at < text.length ? formatCount(last, labels.numbers) : null,
-    total: cutLines === undefined ? null : formatCount(total, labels.numbers),
-  };
 }
 
 /** One output stream in its own labelled pane, with copy and one control that shows more (all of a very long output). */
@@ -106,15 +92,8 @@ export function OutputPane({
   const overwritten = useMemo(() => hasOverwrittenText(text), [text]);
   const [revealed, setRevealed] = useState(false);
   const renderShown = (part: string) => render(revealed && overwritten ? showCarriageReturns(part) : part);
-  const notice = useMemo(
-    () =>
-      truncatedChars > 0
-        ? labels.truncated({
-            stream: name,
-            characters: formatCount(truncatedChars, labels.numbers),
-            ...truncatedLines(text, seam ?? text.length, cutLines, labels),
-          })
-        : null,
+  const note = useMemo(
+    () => truncationNote(name, text, truncatedChars, seam ?? text.length, cutLines, labels),
     [truncatedChars, text, seam, cutLines, labels, name],
   );
 
@@ -131,26 +110,21 @@ export function OutputPane({
       copyText={() => stripAnsi(text)}
       data-tone={tone}
       footer={
-        <>
-          {notice && (
-            <p className="ecu-notice" data-slot={slotName("truncated")}>
-              {notice}
-            </p>
-          )}
-          {overwritten && (
-            <p className="ecu-notice" data-slot={slotName("overwritten")}>
-              {labels.overwritten}{" "}
-              <button
-                type="button"
-                className="ecu-link-button"
-                aria-pressed={revealed}
-                onClick={() => setRevealed((now) => !now)}
-              >
-                {labels.showOverwritten}
-              </button>
-            </p>
-          )}
-        </>
+        <OutputNotes
+          note={note}
+          overwritten={overwritten}
+          labels={labels}
+          revealControl={
+            <button
+              type="button"
+              className="ecu-link-button"
+              aria-pressed={revealed}
+              onClick={() => setRevealed((now) => !now)}
+            >
+              {labels.showOverwritten}
+            </button>
+          }
+        />
       }
       {...props}
     >
@@ -177,13 +151,7 @@ export function OutputPane({
                     : labels.hiddenCharacters(formatCount(shown.hiddenChars, labels.numbers))}
                 </span>
               )}
-              {seam !== null && (
-                <span className="ecu-hidden-marker" data-slot={slotName("cut")}>
-                  {cutLines
-                    ? labels.notKeptLines(formatCount(cutLines, labels.numbers))
-                    : labels.notKeptCharacters(formatCount(truncatedChars, labels.numbers))}
-                </span>
-              )}
+              {seam !== null && <CutMarker truncatedChars={truncatedChars} cutLines={cutLines} labels={labels} />}
               {"\n"}
               {renderShown(shown.tail)}
             </>

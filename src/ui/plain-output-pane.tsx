@@ -1,7 +1,9 @@
 "use client";
 
+import { countLineBreaks } from "../contract/truncate.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import { formatCount } from "./format.js";
+import { CutMarker, OutputNotes, truncationNote } from "./output-notes.js";
 import type { OutputPaneProps } from "./output-pane.js";
 import { Pane } from "./pane.js";
 import { ScrollingPre } from "./scrolling-pre.js";
@@ -13,26 +15,25 @@ import { slotName } from "../view/slots.js";
 export const OUTPUT_FOLDED_LINES = 12;
 
 /** Lines of a stream: a final line break ends its last line. */
-export function lineCountOf(text: string): number {
-  let lines = text.endsWith("\n") ? 0 : 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
-  return lines;
-}
+export const lineCountOf = (text: string): number => countLineBreaks(text) + (text.endsWith("\n") ? 0 : 1);
 
 /** The most of a stream shown before the output's code has loaded: as much as the full pane's window, so it paints in one short task. */
 const PLAIN_MAX_CHARS = DEFAULT_OUTPUT_LIMITS.maxChars;
 
-/** The full pane's props: those about the server's cut wait for the full pane, and never reach the DOM. */
 export type PlainOutputPaneProps = OutputPaneProps;
 
 /**
  * A stream's pane until the output's own code (its window over long text,
- * the notes on what the server cut, traceback links) has loaded, or should
- * that chunk fail: the same pane and text, its latest lines for a long one.
+ * the note on overwritten text, traceback links) has loaded, or should that
+ * chunk fail: the same pane and text, its latest lines for a long one, and
+ * what the server cut, where.
  */
 export function PlainOutputPane({
   stream,
   text,
+  truncatedChars = 0,
+  cutAt = text.length,
+  cutLines,
   labels,
   tone = "neutral",
   live = false,
@@ -40,9 +41,6 @@ export function PlainOutputPane({
   open: openProp,
   defaultOpen = false,
   onOpenChange,
-  truncatedChars: _cut,
-  cutAt: _cutAt,
-  cutLines: _cutLines,
   ...props
 }: PlainOutputPaneProps) {
   const [open, setOpen] = useControllableOpen(openProp, defaultOpen, onOpenChange);
@@ -50,6 +48,8 @@ export function PlainOutputPane({
   const render = renderText ?? ((part: string) => <AnsiText text={part} />);
   // A long stream shows from a line break near its end, as a terminal shows its latest lines.
   const from = text.length > PLAIN_MAX_CHARS ? text.indexOf("\n", text.length - PLAIN_MAX_CHARS) + 1 : 0;
+  // Where the server cut the stream's middle, when that is in what shows.
+  const seam = truncatedChars > 0 && cutAt < text.length && cutAt >= from ? cutAt : null;
   return (
     <Pane
       slot={slotName(stream)}
@@ -61,6 +61,12 @@ export function PlainOutputPane({
       onOpenChange={setOpen}
       copyText={() => stripAnsi(text)}
       data-tone={tone}
+      footer={
+        <OutputNotes
+          note={truncationNote(name, text, truncatedChars, Math.min(cutAt, text.length), cutLines, labels)}
+          labels={labels}
+        />
+      }
       {...props}
     >
       {(bodyId) => (
@@ -78,7 +84,17 @@ export function PlainOutputPane({
               {"\n"}
             </span>
           )}
-          {render(text.slice(from))}
+          {seam === null ? (
+            render(text.slice(from))
+          ) : (
+            <>
+              {render(text.slice(from, seam))}
+              {seam > from && !text.endsWith("\n", seam) ? "\n" : null}
+              <CutMarker truncatedChars={truncatedChars} cutLines={cutLines} labels={labels} />
+              {"\n"}
+              {render(text.slice(seam))}
+            </>
+          )}
         </ScrollingPre>
       )}
     </Pane>
