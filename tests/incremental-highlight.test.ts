@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { IncrementalHighlight } from "../src/ui/highlight/incremental";
 import type { FromWorker, ToWorker } from "../src/ui/highlight/protocol";
 import { capLongLines, createPythonTokenizer, MAX_HIGHLIGHTED_LINE } from "../src/ui/highlight/python-tokenizer";
@@ -265,15 +265,35 @@ describe("the highlighting worker", () => {
     };
     return { asked, recorder };
   };
-  const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+  // The host's own timers only: every task it queued has run.
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+  const settled = () => vi.runAllTimersAsync();
 
   it("started ahead of any card, colours a few typical lines once, so the first card's lines are not the first", async () => {
     const { asked, recorder } = recording();
     const receive = createWorkerHost(() => undefined, Promise.resolve(recorder));
     receive({ type: "warm-up" });
     await settled();
-    expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatch(/^import math\n/);
+    expect(asked.length).toBeGreaterThan(5);
+    expect(asked.slice(0, 2)).toEqual(["import math", "from collections import Counter  # counts"]);
+    // A line at a time, and once.
+    expect(asked.every((line) => !line.includes("\n"))).toBe(true);
+    const lines = asked.length;
+    receive({ type: "warm-up" });
+    await settled();
+    expect(asked).toHaveLength(lines);
+  });
+
+  it("stops warming up for a card's request that comes meanwhile, after one line at most", async () => {
+    const { asked, recorder } = recording();
+    const receive = createWorkerHost(() => undefined, Promise.resolve(recorder));
+    receive({ type: "warm-up" });
+    await vi.advanceTimersToNextTimerAsync();
+    expect(asked).toEqual(["import math"]);
+    receive({ type: "highlight", session: 1, seq: 1, code: primesCode });
+    await settled();
+    expect(asked.slice(1).join("\n")).toBe(primesCode.replace(/\n$/, ""));
   });
 
   it("started by a card, colours that card's lines first and nothing else, whether its request comes before or after loading", async () => {

@@ -126,9 +126,23 @@ export function createWorkerHost(
 
   // Started ahead of any card (preloadHighlighter at app start): the first
   // lines compile most of the grammar's regular expressions, so do that while
-  // no card waits. A worker a card started never warms up: that card's own
-  // lines are the first, whenever its request arrives.
-  const warmUpSoon = () => setTimeout(() => asked || tokenizer?.tokenize(WARM_UP_PROGRAM, undefined), 0);
+  // no card waits, a line per task, so that a card's request that comes
+  // meanwhile waits for one line at most and stops the rest. A worker a card
+  // started never warms up: that card's own lines are the first.
+  let warming = false;
+  const warmUpSoon = () => {
+    if (warming) return;
+    warming = true;
+    const lines = WARM_UP_PROGRAM.split("\n");
+    let state: unknown;
+    const next = (line: number) =>
+      setTimeout(() => {
+        if (asked || !tokenizer || line >= lines.length) return;
+        state = tokenizer.tokenize(lines[line]!, state).state;
+        next(line + 1);
+      }, 0);
+    next(0);
+  };
 
   loading.then(
     (loaded) => {
