@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
 import { bidiOutput, call, completed, htmlOutput, largeProgram, longOutput, unicodeOutput } from "./fixtures";
-import { card, slot, visibleLines, highlighted, longOutputArgs, areaGalleryStory } from "./story-helpers";
+import { card, slot, slowWait, visibleLines, highlighted, longOutputArgs, areaGalleryStory } from "./story-helpers";
 
 /** Empty, long, cut and hostile output and programs: what the student sees is what the model reads. */
 const meta = {
@@ -83,7 +83,8 @@ export const VeryLongOutput: Story = {
   }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
-    await expect(slot(root, "hidden")).toHaveTextContent("4,740 lines hidden");
+    // The output's window, which counts hidden lines, comes with the output's chunk; until then the pane counts characters.
+    await waitFor(() => expect(slot(root, "hidden")).toHaveTextContent("4,740 lines hidden"), slowWait);
     await expect(slot(root, "stdout")).toHaveTextContent("line 5000:");
     // One control for more in the pane: it shows all, and "Show less" windows it again.
     const stdout = within(slot(root, "stdout")!);
