@@ -13,6 +13,7 @@ import type { CodeToken, Tokenizer } from "../src/ui/highlight/types";
 import { createWorkerHost } from "../src/ui/highlight/worker-host";
 import { buildRegexTable, CORPUS } from "../bench/precompile-regexes";
 import { PYTHON_REGEXES } from "../src/ui/highlight/python-regexes";
+import { PRECOMPILE_TARGET, precompiledCache } from "../src/ui/highlight/precompiled";
 import * as fixtures from "../stories/fixtures";
 import { largeProgram, primesCode } from "../stories/fixtures";
 
@@ -105,6 +106,20 @@ describe("the Python tokenizer", () => {
     for (const code of programs) expect(tokenizer.tokenize(code)).toEqual(converting.tokenize(code));
   });
 
+  it("builds every pattern of the table as shiki's engine would convert it, emulated ones included", async () => {
+    const { defaultJavaScriptRegexConstructor } = await import("shiki/engine/javascript");
+    const cache = precompiledCache(PYTHON_REGEXES);
+    const shape = (regex: RegExp | Error | undefined) =>
+      regex instanceof RegExp
+        ? { source: regex.source, flags: regex.flags, options: (regex as { rawOptions?: object }).rawOptions }
+        : regex;
+    expect(PYTHON_REGEXES.filter((entry) => entry[3]).length).toBeGreaterThan(0);
+    for (const [pattern] of PYTHON_REGEXES)
+      expect(shape(cache.get(pattern))).toEqual(
+        shape(defaultJavaScriptRegexConstructor(pattern, { target: PRECOMPILE_TARGET })),
+      );
+  });
+
   it("colours every token as shiki's own highlighter does, in both themes", async () => {
     const { createHighlighterCore } = await import("shiki/core");
     const { createJavaScriptRegexEngine } = await import("shiki/engine/javascript");
@@ -113,7 +128,10 @@ describe("the Python tokenizer", () => {
       themes: [import("shiki/themes/github-light-default.mjs"), import("shiki/themes/github-dark-default.mjs")],
       engine: createJavaScriptRegexEngine(),
     });
-    const programs = [...CORPUS, primesCode, fixtures.tracebackCode, largeProgram(6000)];
+    // Patterns the table builds as EmulatedRegExp: a type comment and a doctest.
+    const emulated =
+      'def f(xs):\n    """\n    >>> f([1])\n    1\n    """\n    total = 0  # type: int\n    return len(xs)\n';
+    const programs = [...CORPUS, emulated, primesCode, fixtures.tracebackCode, largeProgram(6000)];
     for (const code of programs) {
       const stock = shiki.codeToTokens(code, {
         lang: "python",
