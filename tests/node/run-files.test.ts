@@ -146,12 +146,21 @@ describe("the files kept for their owners", () => {
   const file = (name: string, size: number) => ({ name, mediaType: "text/plain", bytes: new Uint8Array(size) });
   let runs = 0;
   /** One run of `owner` leaving `sizes`; its entries and what was not kept. */
-  const run = (store: ReturnType<typeof createRunFileStore>, owner: string, ...sizes: number[]) => {
+  const run = (store: ReturnType<typeof createRunFileStore>, owner: string, ...sizes: number[]) =>
+    runFrom(store, undefined, owner, ...sizes);
+  /** As `run`, from `client` (the address the token names). */
+  const runFrom = (
+    store: ReturnType<typeof createRunFileStore>,
+    client: string | undefined,
+    owner: string,
+    ...sizes: number[]
+  ) => {
     const sessionId = `run-${++runs}`;
     const kept = store.put(
       sessionId,
       owner,
       sizes.map((size, n) => file(`f${n}.txt`, size)),
+      client,
     );
     return { sessionId, ...kept, get: (n = 0) => store.get(sessionId, kept.entries[n]!.id, owner) };
   };
@@ -211,6 +220,21 @@ describe("the files kept for their owners", () => {
     expect(figure.notKept).toBe(0);
     expect(dataset.get()?.bytes.length).toBe(4);
     expect(store.usage().owners.get("student")).toBe(14);
+  });
+
+  it("one client's many cookies give way as one, and students behind one address among themselves", () => {
+    const store = createRunFileStore({ maxBytes: 300, maxBytesPerOwner: 200 });
+    const outsider = runFrom(store, "elsewhere", "ada", 60);
+    const a = runFrom(store, "campus", "a", 110);
+    const b = runFrom(store, "campus", "b", 80);
+    // The campus holds the most (and more with d's new file): its largest holder, a, gives way; b keeps.
+    const d = runFrom(store, "campus", "d", 70);
+    expect(d.notKept).toBe(0);
+    expect(a.get()).toBeNull();
+    expect([outsider.get()?.bytes.length, b.get()?.bytes.length]).toEqual([60, 80]);
+    // Cookies of one client, each holding less than Ada, never push out her file.
+    for (let n = 0; n < 6; n++) runFrom(store, "mallory", `cookie-${n}`, 50);
+    expect(outsider.get()?.bytes.length).toBe(60);
   });
 
   it("a file is not kept where room could only come from those who hold no more than its owner would", () => {

@@ -15,10 +15,10 @@ interface Ref {
 
 const scores = "name,score\nada,90\nada,70\nbob,60\n";
 
-async function upload(sandbox: Sandbox, participantId: string, files: Array<[string, string]>) {
+async function upload(sandbox: Sandbox, participantId: string, files: Array<[string, string]>, clientId?: string) {
   const form = new FormData();
   for (const [name, content] of files) form.append("file", new Blob([content]), name);
-  const token = await sandbox.minter.mint({ participantId, tenantId: "course-1" });
+  const token = await sandbox.minter.mint({ participantId, tenantId: "course-1", clientId });
   const response = await fetch(`${sandbox.url}/v1/upload`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}` },
@@ -229,6 +229,48 @@ describe("uploads the sandbox refuses", () => {
     expect(over.body.message).toBe("An upload may carry at most 10 files of at most 1 KB each, 1.5 KB in all.");
   });
   afterAll(() => sandbox?.close());
+
+  it("many students' cookies of one client fill the store as one: another student's files stay", async () => {
+    const executor: Executor = { run: async () => ({ fault: { kind: "reset" } }), close: async () => undefined };
+    const full = await startSandbox(executor, { maxFileStoreBytes: 10_000, maxFileStoreBytesPerUser: 1500 });
+    try {
+      const token = (participantId: string) => full.minter.mint({ participantId, tenantId: "course-1" });
+      const fetchFile = async (participantId: string, ref: Ref) =>
+        (
+          await fetch(`${full.url}/v1/download/${ref.session_id}/${ref.id}`, {
+            headers: { authorization: `Bearer ${await token(participantId)}` },
+          })
+        ).status;
+      const ada = refsOf(
+        (
+          await upload(
+            full,
+            "ada",
+            [
+              ["a.csv", "a".repeat(700)],
+              ["b.csv", "b".repeat(700)],
+            ],
+            "10.0.0.1",
+          )
+        ).body,
+      );
+      // Thirteen cookies of one address, each holding a little less than Ada: 16.9 KB against a 10 KB store.
+      // Once it is full they can only push out their own files, or are refused where they hold as much.
+      const answers = [];
+      for (let n = 0; n < 13; n++)
+        answers.push(await upload(full, `cookie-${n}`, [["f.csv", "f".repeat(1300)]], "6.6.6.6"));
+      expect(answers.map((answer) => answer.status)).toContain(507);
+      expect(answers.every((answer) => answer.status === 201 || answer.body.error === "no_room")).toBe(true);
+      expect(await Promise.all(ada.map((ref) => fetchFile("ada", ref)))).toEqual([200, 200]);
+      // Another student, from elsewhere, still gets room: it comes from the flood's oldest file.
+      const bob = await upload(full, "bob", [["b.csv", "b".repeat(1000)]], "10.0.0.2");
+      expect(bob.status).toBe(201);
+      expect(await fetchFile("cookie-0", refsOf(answers[0]!.body)[0]!)).toBe(404);
+      expect(await Promise.all(ada.map((ref) => fetchFile("ada", ref)))).toEqual([200, 200]);
+    } finally {
+      await full.close();
+    }
+  });
 
   it("says why in words, and keeps nothing of an upload it refuses", async () => {
     const tooBig = await upload(sandbox, "ada", [

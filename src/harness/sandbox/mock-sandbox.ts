@@ -213,6 +213,11 @@ export function createMockSandbox(options: MockSandboxOptions) {
     return payload;
   }
 
+  /** The token's `client` (where its request came from), within its tenant; undefined without one. */
+  function clientOf(claims: JWTPayload): string | undefined {
+    return typeof claims.client === "string" ? `${String(claims.tenant_id)}:${claims.client}` : undefined;
+  }
+
   /** Takes one of the participant's requests; answers 429 and false when they have used them up. */
   function rateAllows(res: ServerResponse, participant: string): boolean {
     const limit = limiter.take(participant);
@@ -239,7 +244,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
     if (!rateAllows(res, participant)) return;
     const files = await readUpload(req, uploadCaps, uploadBudget, participant);
     const sessionId = claims.jti!;
-    const kept = runFiles.put(sessionId, participant, files);
+    const kept = runFiles.put(sessionId, participant, files, clientOf(claims));
     if (kept.notKept) {
       runFiles.discard(sessionId, participant);
       throw new HttpRefusal(
@@ -289,10 +294,8 @@ export function createMockSandbox(options: MockSandboxOptions) {
     let release: () => void;
     try {
       // Many cookies of one client (the token's `client`) take their turns as one.
-      const group =
-        typeof claims.client === "string"
-          ? `client:${String(claims.tenant_id)}:${claims.client}`
-          : `participant:${participant}`;
+      const client = clientOf(claims);
+      const group = client === undefined ? `participant:${participant}` : `client:${client}`;
       release = await scheduler.acquire(participant, abort.signal, () => live?.send({ type: "queued" }), group);
     } catch (error) {
       if (abort.signal.aborted) return;
@@ -345,7 +348,12 @@ export function createMockSandbox(options: MockSandboxOptions) {
       }
     }
     // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.
-    const kept = runFiles.put(claims.jti!, participant, changedFiles(outcome.files, [...inputs.values()]));
+    const kept = runFiles.put(
+      claims.jti!,
+      participant,
+      changedFiles(outcome.files, [...inputs.values()]),
+      clientOf(claims),
+    );
     const answer = {
       stdout: outcome.stdout,
       stderr: outcome.stderr,

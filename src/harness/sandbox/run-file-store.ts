@@ -32,6 +32,8 @@ interface StoredFile {
 
 interface Session {
   owner: string;
+  /** Who gives way as one when the store is full: the owner's client (many cookies of one address), or the owner. */
+  holder: string;
   expiresAt: number;
   files: Map<string, StoredFile>;
   bytes: number;
@@ -48,8 +50,9 @@ export interface RunFileStoreOptions {
    * files of whoever holds the most, and only while they hold more than the
    * owner who needs it would: a few participants who fill the store never
    * keep another's figure out, and nobody loses a file to someone who holds
-   * more. A file for which no such room can be made is not kept (and is
-   * counted as not kept).
+   * more. Owners of one client (`put`'s `client`: many cookies from one
+   * address) count as one holder here. A file for which no such room can be
+   * made is not kept (and is counted as not kept).
    * @default 256 MiB
    */
   maxBytes?: number;
@@ -82,7 +85,14 @@ export function createRunFileStore({
   // In insertion order: the oldest session first (all owners, and each owner's).
   const sessions = new Map<string, Session>();
   const owners = new Map<string, { bytes: number; sessions: Set<string> }>();
+  // Bytes by holder (Session.holder).
+  const holders = new Map<string, number>();
   let total = 0;
+  const addHeld = (holder: string, bytes: number) => {
+    const held = (holders.get(holder) ?? 0) + bytes;
+    if (held) holders.set(holder, held);
+    else holders.delete(holder);
+  };
 
   const dropFile = (session: Session, fileId: string) => {
     const file = session.files.get(fileId);
@@ -91,6 +101,7 @@ export function createRunFileStore({
     session.bytes -= file.bytes.length;
     total -= file.bytes.length;
     owners.get(session.owner)!.bytes -= file.bytes.length;
+    addHeld(session.holder, -file.bytes.length);
   };
   const dropSession = (id: string) => {
     const session = sessions.get(id);
@@ -118,48 +129,73 @@ export function createRunFileStore({
     }
   };
 
-  /** An owner's files, oldest first, but for those of the run `except`. */
-  const filesOf = (owner: string, except?: string) =>
-    [...(owners.get(owner)?.sessions ?? [])]
-      .filter((id) => id !== except)
-      .flatMap((id) => {
-        const session = sessions.get(id)!;
-        return [...session.files].map(([fileId, file]) => ({ session, fileId, size: file.bytes.length }));
-      });
+  type StoredRef = { session: Session; fileId: string; size: number };
+  /** Every file, oldest first, but for those of the run `except`. */
+  const filesBut = (except: string): StoredRef[] =>
+    [...sessions]
+      .filter(([id]) => id !== except)
+      .flatMap(([, session]) =>
+        [...session.files].map(([fileId, file]) => ({ session, fileId, size: file.bytes.length })),
+      );
 
   /**
-   * Makes room for `size` more bytes of `owner`'s run `sessionId`: past the
-   * owner's cap, by dropping the owner's own oldest files (of earlier runs);
-   * past the store's, by dropping the oldest files of whoever then holds the
-   * most, the owner counted with the new file (and, where they hold as much,
-   * first). A few participants who fill the store thus never keep a
-   * newcomer's figure out nor push out the files of one who holds less. False,
-   * with nothing dropped, when no such room can be made.
+   * Makes room for `size` more bytes of the run `session` (`sessionId`):
+   * past its owner's cap, by dropping the owner's own oldest files (of
+   * earlier runs); past the store's, by dropping the oldest file of the owner
+   * who holds the most within the holder that holds the most, the run's own
+   * holder and owner counted with the new file (and, where they hold as
+   * much, first). A few participants, or one client's many cookies, who fill
+   * the store thus never keep a newcomer's figure out nor push out the files
+   * of one who holds less; students behind one address (a campus) give way
+   * among themselves as before. False, with nothing dropped, when no such
+   * room can be made.
    */
-  const makeRoom = (owner: string, sessionId: string, size: number): boolean => {
+  const makeRoom = (session: Session, sessionId: string, size: number): boolean => {
     if (size > maxBytesPerOwner || size > maxBytes) return false;
-    const planned: Array<{ session: Session; fileId: string; size: number }> = [];
+    const planned: StoredRef[] = [];
     let totalBytes = total;
-    const own = { bytes: owners.get(owner)!.bytes + size, files: filesOf(owner, sessionId) };
-    const drop = (held: typeof own) => {
-      const file = held.files.shift();
+    const ownerBytes = new Map([...owners].map(([owner, own]) => [owner, own.bytes]));
+    const holderBytes = new Map(holders);
+    const add = (map: Map<string, number>, key: string, bytes: number) => map.set(key, (map.get(key) ?? 0) + bytes);
+    add(ownerBytes, session.owner, size);
+    add(holderBytes, session.holder, size);
+    if (ownerBytes.get(session.owner)! <= maxBytesPerOwner && totalBytes + size <= maxBytes) return true;
+    // Every file but this run's, oldest first, by holder and owner; `order` says which is older.
+    const queues = new Map<string, Map<string, Array<StoredRef & { order: number }>>>();
+    filesBut(sessionId).forEach((file, order) => {
+      const byOwner = queues.get(file.session.holder) ?? new Map<string, Array<StoredRef & { order: number }>>();
+      queues.set(file.session.holder, byOwner);
+      const queue = byOwner.get(file.session.owner) ?? [];
+      byOwner.set(file.session.owner, queue);
+      queue.push({ ...file, order });
+    });
+    /** Drops the oldest file of `owner`'s in `holder`, or in any holder. */
+    const drop = (owner: string, holder?: string) => {
+      const own = [...(holder === undefined ? queues.values() : [queues.get(holder) ?? new Map()])]
+        .map((byOwner) => byOwner.get(owner))
+        .filter((queue) => queue?.length);
+      const queue = own.sort((a, b) => a![0]!.order - b![0]!.order)[0];
+      const file = queue?.shift();
       if (!file) return false;
       planned.push(file);
-      held.bytes -= file.size;
+      add(ownerBytes, owner, -file.size);
+      add(holderBytes, file.session.holder, -file.size);
       totalBytes -= file.size;
       return true;
     };
-    while (own.bytes > maxBytesPerOwner) if (!drop(own)) return false;
-    const others = new Map<string, typeof own>();
+    while (ownerBytes.get(session.owner)! > maxBytesPerOwner) if (!drop(session.owner)) return false;
+    /** Which of `keys` holds the most by `bytes`: `first` unless another holds more. */
+    const most = (keys: Iterable<string>, bytes: Map<string, number>, first: string) => {
+      let chosen = first;
+      for (const key of keys) if (bytes.get(key)! > bytes.get(chosen)!) chosen = key;
+      return chosen;
+    };
     while (totalBytes + size > maxBytes) {
-      let largest = own;
-      for (const [other, held] of owners) {
-        if (other === owner) continue;
-        if (!others.has(other)) others.set(other, { bytes: held.bytes, files: filesOf(other) });
-        const candidate = others.get(other)!;
-        if (candidate.bytes > largest.bytes) largest = candidate;
-      }
-      if (!drop(largest)) return false;
+      const holder = most(holderBytes.keys(), holderBytes, session.holder);
+      const there = [...(queues.get(holder) ?? [])].filter(([, queue]) => queue.length).map(([owner]) => owner);
+      if (!there.length) return false;
+      const owner = most(there, ownerBytes, holder === session.holder ? session.owner : there[0]!);
+      if (!drop(owner, holder)) return false;
     }
     for (const file of planned) {
       dropFile(file.session, file.fileId);
@@ -174,12 +210,18 @@ export function createRunFileStore({
      * how many files were not kept (no room within the owner's share or the
      * store's), which the answer must count too.
      */
-    put(sessionId: string, owner: string, files: RunFileOutput[]): { entries: SandboxFileEntry[]; notKept: number } {
+    put(
+      sessionId: string,
+      owner: string,
+      files: RunFileOutput[],
+      client?: string,
+    ): { entries: SandboxFileEntry[]; notKept: number } {
       const now = Date.now();
       sweep(now);
       if (!files.length) return { entries: [], notKept: 0 };
       dropSession(sessionId);
-      const session: Session = { owner, expiresAt: now + ttlMs, files: new Map(), bytes: 0 };
+      const holder = client === undefined ? `owner:${owner}` : `client:${client}`;
+      const session: Session = { owner, holder, expiresAt: now + ttlMs, files: new Map(), bytes: 0 };
       sessions.set(sessionId, session);
       const own = owners.get(owner) ?? { bytes: 0, sessions: new Set<string>() };
       owners.set(owner, own);
@@ -188,7 +230,7 @@ export function createRunFileStore({
       let notKept = 0;
       for (const file of files) {
         const size = file.bytes.length;
-        if (!makeRoom(owner, sessionId, size)) {
+        if (!makeRoom(session, sessionId, size)) {
           notKept++;
           continue;
         }
@@ -196,6 +238,7 @@ export function createRunFileStore({
         session.files.set(id, { name: file.name, mediaType: file.mediaType, bytes: file.bytes });
         session.bytes += size;
         own.bytes += size;
+        addHeld(holder, size);
         total += size;
         const dimensions = file.mediaType === "image/png" ? pngSize(file.bytes) : null;
         entries.push({
