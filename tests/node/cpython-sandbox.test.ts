@@ -359,6 +359,37 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(found).toEqual([]);
     });
 
+    // Forked twice (a glibc this engine does not know), a run is a copy of the warm parent and its bookkeeping.
+    if (runProcess === "clone")
+      it("inherits none of the warm parent's bookkeeping of other runs: no ids, pids or exit codes", async () => {
+        expect((await run("import sys\nsys.exit(173)")).exitCode).toBe(173);
+        const other = new AbortController();
+        const sleeper = run("import time\ntime.sleep(60)", 90_000, other.signal);
+        await expect.poll(() => sandboxProcesses().length >= 3, { timeout: 20_000 }).toBe(true);
+        const looked = await run(
+          [
+            "import gc, sys",
+            "frame, names = sys._getframe(), set()",
+            "while frame:",
+            "    names |= set(frame.f_locals)",
+            "    frame = frame.f_back",
+            "print(sorted(names & {'runs', 'ready', 'pending', 'selector', 'send'}))",
+            "print(sorted({type(o).__name__ for o in gc.get_objects()} & {'Run', 'Runner'}))",
+          ].join("\n"),
+        );
+        expect(looked.stdout).toBe("[]\n[]\n");
+        // Every process but the warm parent (whose parent is bubblewrap): the maker and the runs made by it.
+        const sandbox = sandboxProcesses();
+        const parentOf = (pid: number) => Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
+        const made = sandbox.filter((pid) => sandbox.includes(parentOf(pid)));
+        expect(made.length).toBeGreaterThanOrEqual(2);
+        // What the warm parent told the Node parent of the first run's exit.
+        const found = made.filter((pid) => memoryHolds(pid, '"code": 173, "signal": null'));
+        other.abort();
+        await sleeper;
+        expect(found).toEqual([]);
+      });
+
     it("cannot make namespaces of its own: no user, mount or network namespace, in any way", async () => {
       const result = await run(
         [

@@ -171,10 +171,11 @@ interface Zygote {
 /**
  * Runs Python in Debian's CPython, with numpy, pandas, matplotlib, scipy and
  * sympy. A warm parent inside bubblewrap (no network, read-only system, not
- * root, dies with the sandbox) has imported them once and clones a process
- * per run, which takes namespaces of its own, a private /tmp and working
- * directory, no /proc, resource limits, a control group, a seccomp filter
- * and no capabilities before the program starts. The warm parent never sees
+ * root, dies with the sandbox) has imported them once; a process forked
+ * from it before any run clones a process per run, which takes namespaces
+ * of its own, a private /tmp and working directory, no /proc, resource
+ * limits, a control group, a seccomp filter and no capabilities before the
+ * program starts. The warm parent never sees
  * a program, its output or its files: this process exchanges them with the
  * run directly. Nothing a run does reaches another run or the host, and a
  * run starts in milliseconds with the whole stack loaded.

@@ -14,11 +14,17 @@ host user, no socket family past the network namespace), and the program
 itself runs as PID 1 of its namespace, so everything it starts dies with it.
 
 This process never holds a run's data. It never receives a program, never
-reads a run's output and never opens a run's files: it makes a run's pipes
+reads a run's output and never opens a run's files: it gets a run's pipes
 and tells the Node parent their descriptor numbers, the parent opens them
 through /proc and talks to the run directly, and only then does this
-process close its own copies. So a run, cloned from this process, can find
-nothing of another run in the memory it inherits.
+process close its own copies.
+
+Nor is a run a copy of this process, which keeps the bookkeeping of every
+run (ids, pids, exits): runs are cloned by the "maker", a child forked
+before this process has heard of any run. The maker clones each run as a
+child of this process (CLONE_PARENT) and hands its pipes over a socket, so
+a run's memory holds nothing another run ever put anywhere. (Where glibc's
+layout is not known, runs are forked twice from this process instead.)
 
 Protocol with the Node parent: one JSON object a line, numbers only (but
 the reason a run could not be prepared, which no program had a part in).
@@ -40,6 +46,7 @@ import random
 import resource
 import selectors
 import signal
+import socket
 import struct
 import sys
 import time
@@ -195,6 +202,7 @@ def clone_setup():
 # Called with the GIL held, as os.fork() calls fork().
 python_libc = ctypes.PyDLL(None, use_errno=True)
 CLONE_CHILD_CLEARTID, CLONE_CHILD_SETTID, SIGCHLD = 0x00200000, 0x01000000, 17
+CLONE_PARENT = 0x00008000
 
 
 def clone_process(setup, flags):
@@ -544,23 +552,76 @@ def prepared_run(code_r, out_w, err_w, status_w, go_r, alone):
             os._exit(70)
 
 
+def make_run(channel):
+    """The maker's loop, in a process forked before any run: on each request (b"g": with a go pipe),
+    clone a prepared run as a child of the warm parent and hand it the run's pid and its ends of the
+    pipes. Everything here is about the run it is making, and is gone before the next."""
+    while True:
+        request = channel.recv(1)
+        if not request:
+            os._exit(0)
+        code_r, code_w = os.pipe()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        status_r, status_w = os.pipe()
+        go_r, go_w = os.pipe() if request == b"g" else (None, None)
+        pid = clone_process(CLONE, RUN_NAMESPACES | CLONE_PARENT)
+        if pid == 0:
+            channel.close()
+            prepared_run(code_r, out_w, err_w, status_w, go_r, True)
+        ours = [code_w, out_r, err_r, status_r] + ([go_w] if go_w is not None else [])
+        socket.send_fds(channel, [struct.pack("i", pid)], ours)
+        for fd in ours + [code_r, out_w, err_w, status_w] + ([go_r] if go_r is not None else []):
+            os.close(fd)
+
+
+def start_maker():
+    """The maker (make_run) and the warm parent's end of its socket; None when runs are forked twice."""
+    if CLONE is None:
+        return None
+    ours, its = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    sys.stdout.flush()
+    if os.fork() == 0:
+        ours.close()
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        # Nothing of the parent's protocol: its output is the Node parent's, its input only ever the parent's.
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)
+        try:
+            make_run(its)
+        finally:
+            os._exit(1)
+    its.close()
+    return ours
+
+
 class Runner:
     """A prepared run: its process waits for its program on a pipe only the Node parent will write to."""
 
     def __init__(self):
-        code_r, self.code_w = os.pipe()
-        self.out_r, out_w = os.pipe()
-        self.err_r, err_w = os.pipe()
-        self.status_r, status_w = os.pipe()
         self.slot = take_slot()
-        go_r, go_w = os.pipe() if self.slot is not None else (None, None)
-        sys.stdout.flush()
-        self.alone = CLONE is not None
-        self.pid = clone_process(CLONE, RUN_NAMESPACES) if self.alone else os.fork()
-        if self.pid == 0:
-            prepared_run(code_r, out_w, err_w, status_w, go_r, self.alone)
-        for fd in (code_r, out_w, err_w, status_w) + ((go_r,) if go_r is not None else ()):
-            os.close(fd)
+        self.alone = MAKER is not None
+        if self.alone:
+            MAKER.send(b"g" if self.slot is not None else b"r")
+            pid, fds, _, _ = socket.recv_fds(MAKER, 4, 5)
+            if len(pid) != 4:
+                raise OSError("the maker of runs is gone")
+            (self.pid,) = struct.unpack("i", pid)
+            self.code_w, self.out_r, self.err_r, self.status_r = fds[:4]
+            go_w = fds[4] if self.slot is not None else None
+        else:
+            code_r, self.code_w = os.pipe()
+            self.out_r, out_w = os.pipe()
+            self.err_r, err_w = os.pipe()
+            self.status_r, status_w = os.pipe()
+            go_r, go_w = os.pipe() if self.slot is not None else (None, None)
+            sys.stdout.flush()
+            self.pid = os.fork()
+            if self.pid == 0:
+                prepared_run(code_r, out_w, err_w, status_w, go_r, False)
+            for fd in (code_r, out_w, err_w, status_w) + ((go_r,) if go_r is not None else ()):
+                os.close(fd)
         if self.slot is not None:
             try:
                 # A forked-twice run says when it has its namespaces; a cloned one has them now.
@@ -636,6 +697,9 @@ class Run:
         for fd in self.handed:
             os.close(fd)
         self.handed = []
+
+
+MAKER = start_maker()
 
 
 def main():
