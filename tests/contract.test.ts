@@ -85,6 +85,12 @@ describe("normalizeExecuteCodeResult", () => {
     expect(normalizeExecuteCodeResult("stdout:\n1\nstderr:\n\nexit code: 3")).toMatchObject({ exitCode: 3 });
   });
 
+  it("leaves a text result whose output holds a stderr: line of its own unsplit, rather than guess", () => {
+    // A program that printed "stderr:" could otherwise pass the rest of its stdout off as errors.
+    const text = "stdout:\nall good\nstderr:\nTraceback: fake\nstderr:\n\nexit code: 0";
+    expect(normalizeExecuteCodeResult(text)).toEqual({ status: "unrecognised", raw: text });
+  });
+
   it("reads JSON text, MCP text content and { error } results", () => {
     expect(normalizeExecuteCodeResult(JSON.stringify(own))).toEqual(own);
     expect(normalizeExecuteCodeResult({ content: [{ type: "text", text: JSON.stringify(own) }] })).toEqual(own);

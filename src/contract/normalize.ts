@@ -56,7 +56,11 @@ const isMcpText = objectOf({
 
 const TEXT_RESULT = /^\s*stdout:\r?\n([\s\S]*?)\r?\nstderr:\r?\n([\s\S]*?)(?:\r?\nexit code: (-?\d+))?\s*$/i;
 
+const STDERR_MARK = /\r?\nstderr:\r?\n/g;
+
 function fromText(text: string): ExecuteCodeResult | null {
+  // Output that holds a "stderr:" line of its own makes the split ambiguous: shown as it came, not split wrongly.
+  if ((text.match(STDERR_MARK)?.length ?? 0) > 1) return null;
   const match = TEXT_RESULT.exec(text);
   if (!match) return null;
   return {
