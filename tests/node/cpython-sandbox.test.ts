@@ -390,6 +390,11 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
         expect(found).toEqual([]);
       });
 
+    it("sees a name of its own, not the host's", async () => {
+      const result = await run("import os, socket\nprint(os.uname().nodename, socket.gethostname())");
+      expect(result.stdout).toBe("sandbox sandbox\n");
+    });
+
     it("cannot make namespaces of its own: no user, mount or network namespace, in any way", async () => {
       const result = await run(
         [

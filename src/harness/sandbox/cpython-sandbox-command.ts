@@ -51,6 +51,9 @@ function identity(runUsers: boolean): string[] {
 export function bwrapArgs(python: string, script: string[], runUsers = false): string[] {
   return [
     "--unshare-all",
+    // Its own name, not the host's: every run's UTS namespace starts from it.
+    "--hostname",
+    "sandbox",
     "--die-with-parent",
     "--new-session",
     "--ro-bind",
