@@ -560,18 +560,25 @@ def make_run(channel):
         request = channel.recv(1)
         if not request:
             os._exit(0)
-        code_r, code_w = os.pipe()
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
-        status_r, status_w = os.pipe()
-        go_r, go_w = os.pipe() if request == b"g" else (None, None)
-        pid = clone_process(CLONE, RUN_NAMESPACES | CLONE_PARENT)
+        opened = []
+        try:
+            for _ in range(5 if request == b"g" else 4):
+                opened.extend(os.pipe())
+            pid = clone_process(CLONE, RUN_NAMESPACES | CLONE_PARENT)
+        except OSError as error:
+            # Out of processes or descriptors for a moment: the warm parent raises it, as its own clone would.
+            socket.send_fds(channel, [struct.pack("i", -(error.errno or errno.EAGAIN))], [])
+            for fd in opened:
+                os.close(fd)
+            continue
+        (code_r, code_w), (out_r, out_w), (err_r, err_w), (status_r, status_w) = zip(opened[:8:2], opened[1:8:2])
+        go_r, go_w = (opened[8], opened[9]) if request == b"g" else (None, None)
         if pid == 0:
             channel.close()
             prepared_run(code_r, out_w, err_w, status_w, go_r, True)
         ours = [code_w, out_r, err_r, status_r] + ([go_w] if go_w is not None else [])
         socket.send_fds(channel, [struct.pack("i", pid)], ours)
-        for fd in ours + [code_r, out_w, err_w, status_w] + ([go_r] if go_r is not None else []):
+        for fd in opened:
             os.close(fd)
 
 
@@ -608,6 +615,9 @@ class Runner:
             if len(pid) != 4:
                 raise OSError("the maker of runs is gone")
             (self.pid,) = struct.unpack("i", pid)
+            if self.pid < 0:
+                give_slot(self.slot)
+                raise OSError(-self.pid, os.strerror(-self.pid))
             self.code_w, self.out_r, self.err_r, self.status_r = fds[:4]
             go_w = fds[4] if self.slot is not None else None
         else:
