@@ -57,9 +57,11 @@ const sandboxProcesses = () =>
     }
   });
 
-/** Whether any page a process could have written (writable or anonymous) holds `needle`, read through /proc. */
-function memoryHolds(pid: number, needle: string): boolean {
-  const wanted = Buffer.from(needle);
+/** Which of `needles` any page a process could have written (writable or anonymous) holds, read once through /proc. */
+function memoryHolds(pid: number, needles: string[]): string[] {
+  const wanted = needles.map((needle) => Buffer.from(needle));
+  const longest = Math.max(...wanted.map((needle) => needle.length));
+  const found = new Set<string>();
   const mem = openSync(`/proc/${pid}/mem`, "r");
   try {
     for (const line of readFileSync(`/proc/${pid}/maps`, "utf8").split("\n").filter(Boolean)) {
@@ -69,17 +71,20 @@ function memoryHolds(pid: number, needle: string): boolean {
       const [start, end] = range!.split("-").map((hex) => Number.parseInt(hex, 16));
       for (let at = start!; at < end!; at += 16 << 20) {
         // Each piece reaches into the next, so that nothing is missed where two meet.
-        const chunk = Buffer.alloc(Math.min((16 << 20) + wanted.length, end! - at));
+        const chunk = Buffer.alloc(Math.min((16 << 20) + longest, end! - at));
         let read = 0;
         try {
           read = readSync(mem, chunk, 0, chunk.length, at);
         } catch {
           continue;
         }
-        if (chunk.subarray(0, read).includes(wanted)) return true;
+        const piece = chunk.subarray(0, read);
+        wanted.forEach((needle, i) => {
+          if (piece.includes(needle)) found.add(needles[i]!);
+        });
       }
     }
-    return false;
+    return [...found];
   } finally {
     closeSync(mem);
   }
@@ -353,7 +358,7 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       await expect.poll(() => sandboxProcesses().length >= 2, { timeout: 20_000 }).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const needles = [inCode, inOutput, inFile, Buffer.from(inFile).toString("base64").slice(0, 40)];
-      const found = sandboxProcesses().flatMap((pid) => needles.filter((needle) => memoryHolds(pid, needle)));
+      const found = sandboxProcesses().flatMap((pid) => memoryHolds(pid, needles));
       scan.abort();
       await scanner;
       expect(found).toEqual([]);
@@ -384,7 +389,7 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
         const made = sandbox.filter((pid) => sandbox.includes(parentOf(pid)));
         expect(made.length).toBeGreaterThanOrEqual(2);
         // What the warm parent told the Node parent of the first run's exit.
-        const found = made.filter((pid) => memoryHolds(pid, '"code": 173, "signal": null'));
+        const found = made.filter((pid) => memoryHolds(pid, ['"code": 173, "signal": null']).length);
         other.abort();
         await sleeper;
         expect(found).toEqual([]);
