@@ -27,6 +27,15 @@ async function upload(sandbox: Sandbox, participantId: string, files: Array<[str
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+/** The status `GET /v1/download/…` answers `participantId` for `ref`. */
+async function downloadStatus(sandbox: Sandbox, participantId: string, ref: Ref): Promise<number> {
+  const token = await sandbox.minter.mint({ participantId, tenantId: "course-1" });
+  const response = await fetch(`${sandbox.url}/v1/download/${ref.session_id}/${ref.id}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return response.status;
+}
+
 const refsOf = (body: Record<string, unknown>): Ref[] =>
   (body.files as Array<{ fileId: string; filename: string }>).map((file) => ({
     id: file.fileId,
@@ -203,14 +212,7 @@ describe("uploads the sandbox refuses", () => {
     sandbox = await startSandbox(executor, { maxUploadFileBytes: 1024, maxFileStoreBytesPerUser: 1500 });
   });
 
-  const download = async (participantId: string, ref: Ref) => {
-    const token = await sandbox.minter.mint({ participantId, tenantId: "course-1" });
-    return (
-      await fetch(`${sandbox.url}/v1/download/${ref.session_id}/${ref.id}`, {
-        headers: { authorization: `Bearer ${token}` },
-      })
-    ).status;
-  };
+  const download = (participantId: string, ref: Ref) => downloadStatus(sandbox, participantId, ref);
 
   it("keeps each student's files within their own share: their newest push out their oldest, never another's", async () => {
     const bob = refsOf((await upload(sandbox, "bob", [["bob.csv", "b".repeat(1000)]])).body)[0]!;
@@ -234,13 +236,7 @@ describe("uploads the sandbox refuses", () => {
     const executor: Executor = { run: async () => ({ fault: { kind: "reset" } }), close: async () => undefined };
     const full = await startSandbox(executor, { maxFileStoreBytes: 10_000, maxFileStoreBytesPerUser: 1500 });
     try {
-      const token = (participantId: string) => full.minter.mint({ participantId, tenantId: "course-1" });
-      const fetchFile = async (participantId: string, ref: Ref) =>
-        (
-          await fetch(`${full.url}/v1/download/${ref.session_id}/${ref.id}`, {
-            headers: { authorization: `Bearer ${await token(participantId)}` },
-          })
-        ).status;
+      const fetchFile = (participantId: string, ref: Ref) => downloadStatus(full, participantId, ref);
       const ada = refsOf(
         (
           await upload(
