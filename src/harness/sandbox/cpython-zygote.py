@@ -560,26 +560,42 @@ def make_run(channel):
         request = channel.recv(1)
         if not request:
             os._exit(0)
-        opened = []
+        pipes = []
         try:
-            for _ in range(5 if request == b"g" else 4):
-                opened.extend(os.pipe())
+            pipes = run_pipes(request == b"g")
             pid = clone_process(CLONE, RUN_NAMESPACES | CLONE_PARENT)
         except OSError as error:
             # Out of processes or descriptors for a moment: the warm parent raises it, as its own clone would.
             socket.send_fds(channel, [struct.pack("i", -(error.errno or errno.EAGAIN))], [])
-            for fd in opened:
-                os.close(fd)
+            close_pipes(pipes)
             continue
-        (code_r, code_w), (out_r, out_w), (err_r, err_w), (status_r, status_w) = zip(opened[:8:2], opened[1:8:2])
-        go_r, go_w = (opened[8], opened[9]) if request == b"g" else (None, None)
+        (code_r, code_w), (out_r, out_w), (err_r, err_w), (status_r, status_w), (go_r, go_w) = pipes
         if pid == 0:
             channel.close()
             prepared_run(code_r, out_w, err_w, status_w, go_r, True)
         ours = [code_w, out_r, err_r, status_r] + ([go_w] if go_w is not None else [])
         socket.send_fds(channel, [struct.pack("i", pid)], ours)
-        for fd in opened:
-            os.close(fd)
+        close_pipes(pipes)
+
+
+def run_pipes(with_go):
+    """A run's pipes, each (read end, write end): its code, stdout, stderr, status and, with
+    slots, go ((None, None) without). If one cannot be made, none is left open."""
+    pipes = []
+    try:
+        for _ in range(5 if with_go else 4):
+            pipes.append(os.pipe())
+    except OSError:
+        close_pipes(pipes)
+        raise
+    return pipes + ([] if with_go else [(None, None)])
+
+
+def close_pipes(pipes):
+    for pair in pipes:
+        for fd in pair:
+            if fd is not None:
+                os.close(fd)
 
 
 def start_maker():
@@ -621,11 +637,8 @@ class Runner:
             self.code_w, self.out_r, self.err_r, self.status_r = fds[:4]
             go_w = fds[4] if self.slot is not None else None
         else:
-            code_r, self.code_w = os.pipe()
-            self.out_r, out_w = os.pipe()
-            self.err_r, err_w = os.pipe()
-            self.status_r, status_w = os.pipe()
-            go_r, go_w = os.pipe() if self.slot is not None else (None, None)
+            pipes = run_pipes(self.slot is not None)
+            (code_r, self.code_w), (self.out_r, out_w), (self.err_r, err_w), (self.status_r, status_w), (go_r, go_w) = pipes
             sys.stdout.flush()
             self.pid = os.fork()
             if self.pid == 0:
