@@ -12,7 +12,7 @@ import type { AsChild, PartProps } from "./execute-code-root.js";
 import type { OutputPaneProps } from "./output-pane.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { PlainOutputPane } from "./plain-output-pane.js";
-import { useLazyResource } from "./lazy-resource.js";
+import { useLazyResource, whenIdle } from "./lazy-resource.js";
 import { runResultParts } from "./run-result-parts.js";
 import { slotName } from "../view/slots.js";
 
@@ -154,8 +154,8 @@ export type ApprovalProps = Omit<ApprovalBarProps, "labels" | "onAnswered">;
 /** Run and Deny while the card awaits approval; afterwards the card keeps the focus the buttons had. */
 export function Approval(props: ApprovalProps) {
   const { view, labels, rootRef } = useExecuteCode();
-  // A card that can ask for approval fetches the reason field before it asks.
-  useEffect(preloadApprovalReason, []);
+  // A card that can ask for approval fetches the reason field before it asks, once the page is idle.
+  useEffect(() => whenIdle(preloadApprovalReason), []);
   if (!PHASE_LOOK[view.phase].approval) return null;
   return <ApprovalBar labels={labels} onAnswered={() => rootRef.current?.focus()} {...props} />;
 }

@@ -11,6 +11,7 @@ import { ExecuteCodeContext } from "./context.js";
 import { resolveLabels, type ExecuteCodeLabels } from "./labels.js";
 import { PHASE_LOOK } from "./phase-look.js";
 import { runResultParts } from "./run-result-parts.js";
+import { whenIdle } from "./lazy-resource.js";
 import { defaultFileUrl } from "./run-files.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { useStreamingView } from "./use-streaming-view.js";
@@ -66,11 +67,17 @@ export function Root({
     [given, status, args, argsText, argsComplete, result, isError, approval, execution],
   );
   const view = useStreamingView(derived);
-  // Output comes later; its parser and its panes' code should be there by then.
-  useEffect(() => {
-    ansiParser.preload();
-    runResultParts.preload();
-  }, []);
+  // Output comes later; its parser and its panes' code should be there by
+  // then. (perf) Once the page is idle: started in the mount, the bundler's
+  // chunk loading lengthened the card's first task (about 8 ms in the bench).
+  useEffect(
+    () =>
+      whenIdle(() => {
+        ansiParser.preload();
+        runResultParts.preload();
+      }),
+    [],
+  );
   const resolved = useMemo(() => resolveLabels(labels), [labels]);
   const [open, setOpen] = useControllableOpen(openProp, defaultOpen, onOpenChange);
   const [focusedLine, setFocusedLine] = useState<number | null>(null);

@@ -39,6 +39,23 @@ export function lazyResource<T>(loader: () => Promise<T>): LazyResource<T> {
   };
 }
 
+/** (perf) How long a speculative load waits for an idle moment at most. */
+const IDLE_TIMEOUT_MS = 2000;
+
+/**
+ * Runs `task` once the page is idle (or after IDLE_TIMEOUT_MS), not in the
+ * task that mounted a card: what a card may need later loads without
+ * lengthening its first frame. Returns how to cancel, for an effect's cleanup.
+ */
+export function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const handle = requestIdleCallback(task, { timeout: IDLE_TIMEOUT_MS });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(task, 0);
+  return () => clearTimeout(handle);
+}
+
 // A server render, and the hydration of what it sent, never have the resource: both render the same.
 const notOnServer = () => null;
 
