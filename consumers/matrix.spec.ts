@@ -130,6 +130,14 @@ test.describe("(c) Next.js 16 App Router, default template with cacheComponents,
     await runProgramInChat(page, app.url());
   });
 
+  test("the app's own tests load execute-code-ui/testing, though the app is CommonJS", async () => {
+    // create-next-app writes no "type": "module", so Playwright loads the app's specs as CommonJS and requires the kit.
+    const manifest = JSON.parse(readFileSync(path.join(app.dir(), "package.json"), "utf8")) as { type?: string };
+    expect(manifest.type).toBeUndefined();
+    const required = "const t = require('execute-code-ui/testing'); console.log('loaded:' + typeof t.executeCodeCard)";
+    expect(await run(process.execPath, ["-e", required], app.dir())).toContain("loaded:function");
+  });
+
   test("a route handler keeps chats on the server, in SQLite, and runs the model's program", async ({ request }) => {
     const created = await request.post(`${app.url()}/api/chats`, { data: {} });
     expect(created.status()).toBe(201);
