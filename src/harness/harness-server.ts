@@ -2,7 +2,7 @@
 // the chat endpoints, the demo's routes and headers) wired in one function;
 // each part it wires is a module of its own, its options harness-options.ts.
 
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { exportJWK, generateKeyPair } from "jose";
@@ -99,10 +99,19 @@ const SECURITY_HEADERS = {
   "referrer-policy": "no-referrer",
 };
 
+/** Connections the tool's calls to the mock sandbox may hold: its runs, uploads and downloads, each bounded on their own. */
+const INTERNAL_CONNECTIONS = 1024;
+
+const listen = (server: Server, port: number, host: string) =>
+  new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+
 /**
  * Starts the whole chain on one port: the demo page, `POST /api/chat` and
  * `POST /api/generate` (the scripted model with the real server tool), and the mock sandbox service
- * (`POST /v1/exec`) that the tool calls over loopback HTTP. No key, no network.
+ * (`POST /v1/exec`), which the tool calls on a loopback port of its own. No key, no network.
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<RunningHarness> {
   const host = options.host ?? "127.0.0.1";
@@ -413,21 +422,34 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   });
 
   limitConnections(server, options.connections);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 3210, host, resolve);
-  });
+  await listen(server, options.port ?? 3210, host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
-  if (!options.sandboxUrl) sandboxUrl = url;
+  // The tool's own calls to the mock sandbox have a listener of their own on loopback: a flood
+  // of idle connections to the public port, which loopback clients are not limited on (a proxy on
+  // this host stands for everyone), would otherwise refuse them and fail every student's runs.
+  const internal = sandbox
+    ? createServer((req, res) => {
+        // Only this process calls it by that name; any other is a page's DNS rebinding.
+        const own = `127.0.0.1:${(internal!.address() as AddressInfo).port}`;
+        if (req.headers.host !== own || !sandbox.handle(req, res)) res.writeHead(404).end();
+      })
+    : null;
+  if (internal) {
+    internal.maxConnections = INTERNAL_CONNECTIONS;
+    await listen(internal, 0, "127.0.0.1");
+    sandboxUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
+  }
 
   return {
     url,
     port,
     store,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const listener of [server, internal]) {
+        listener?.closeAllConnections();
+        await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
+      }
       // Runs in flight are stopped and their ends stored before the store closes.
       await chats.close();
       await sandbox?.close();

@@ -1,7 +1,8 @@
 // The harness left running for strangers: no request ends it, no input
 // takes it long, no other site reaches it, and its health says nothing of
 // the host.
-import { request } from "node:http";
+import { Agent, request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScriptedExecutor } from "../../src/harness/sandbox";
 import { programFor } from "../../src/harness/scripted-programs";
@@ -83,5 +84,59 @@ describe("the harness, as a stranger may use it", () => {
   it("shows no host process ids in its health check", async () => {
     const health = await (await fetch(`${harness.url}/v1/health`)).text();
     expect(health).not.toMatch(/"pid"/);
+  });
+});
+
+describe("the harness under a flood of idle connections to its port", () => {
+  /** A request over `agent`, which keeps the page's one connection open. */
+  const send = (agent: Agent, port: number, method: string, path: string, body?: string, cookie?: string) =>
+    new Promise<{ status: number; cookie: string; body: string }>((resolve, reject) => {
+      const headers: Record<string, string> = { "content-type": "application/json", ...(cookie ? { cookie } : {}) };
+      request({ host: "127.0.0.1", port, path, method, agent, headers }, (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, cookie: res.headers["set-cookie"]?.[0]?.split(";")[0] ?? "", body: text }),
+        );
+      })
+        .on("error", reject)
+        .end(body);
+    });
+
+  it("still runs the program of a student whose page is connected", async () => {
+    const flooded = await startHarness({
+      port: 0,
+      database: ":memory:",
+      chunkDelayMs: 0,
+      executor: createScriptedExecutor(() => ({ stdout: "ran under the flood\n" })),
+      connections: { total: 8 },
+    });
+    const page = new Agent({ keepAlive: true, maxSockets: 1 });
+    const idle: Socket[] = [];
+    try {
+      const prompt = JSON.stringify({ prompt: "```python\nprint(1)\n```" });
+      const first = await send(page, flooded.port, "POST", "/api/generate", prompt);
+      expect(first.body).toContain("ran under the flood");
+      // Loopback clients are not limited per address: these take every other connection the port has.
+      for (let i = 0; i < 10; i++) {
+        const socket = connect(flooded.port, "127.0.0.1");
+        socket.on("error", () => undefined);
+        idle.push(socket);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const refused = await fetch(`${flooded.url}/v1/health`).then(
+        () => false,
+        () => true,
+      );
+      expect(refused).toBe(true);
+      const again = await send(page, flooded.port, "POST", "/api/generate", prompt, first.cookie);
+      expect(again.status).toBe(200);
+      expect(again.body).toContain("ran under the flood");
+      expect(again.body).not.toContain("connection_reset");
+    } finally {
+      for (const socket of idle) socket.destroy();
+      page.destroy();
+      await flooded.close();
+    }
   });
 });
