@@ -524,8 +524,27 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       );
     });
 
+    it("holds at most 64 descriptors per process, which bounds the socket buffers no memory limit counts", async () => {
+      // Bytes queued on unix sockets are the kernel's, outside the run's memory limit: each pair holds hundreds of KB.
+      const result = await run(
+        [
+          "import socket",
+          "pairs = []",
+          "try:",
+          "    while True:",
+          "        pairs.append(socket.socketpair())",
+          "except OSError as error:",
+          "    print('pairs', len(pairs), error.errno)",
+        ].join("\n"),
+      );
+      const [, pairs, errno] = /^pairs (\d+) (\d+)\n$/.exec(result.stdout) ?? [];
+      expect(Number(errno)).toBe(24); // EMFILE
+      expect(Number(pairs)).toBeGreaterThan(20);
+      expect(Number(pairs)).toBeLessThanOrEqual(31);
+    });
+
     it("is a host user of its own: a run that uses up what the kernel counts per user leaves another run its share", async () => {
-      // Descriptors in flight over unix sockets are counted per user: past 256, that user's sends are refused.
+      // Descriptors in flight over unix sockets are counted per user: past the sender's 64, that user's sends are refused.
       const hog = run(
         [
           "import os, socket, time",
@@ -547,7 +566,7 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
         "import os, socket\na, b = socket.socketpair()\nr, w = os.pipe()\nsocket.send_fds(a, [b'x'], [r])\nprint('sent')",
       );
       expect(other).toMatchObject({ stdout: "sent\n", exitCode: 0 });
-      expect((await hog).stdout).toMatch(/^refused 109\nheld 25\d\n$/);
+      expect((await hog).stdout).toMatch(/^refused 109\nheld 6\d\n$/);
     });
 
     it("files and links stop at the run's own number of inodes, so that its tmpfs is quick to tear down", async () => {

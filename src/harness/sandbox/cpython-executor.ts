@@ -230,7 +230,7 @@ export function createCpythonExecutor(options: CpythonExecutorOptions = {}): Exe
       diskMb,
       memoryMb: memoryLimitMb,
       processes: maxProcesses,
-      openFiles: 256,
+      openFiles: 64,
       fileMb: diskMb,
       clone: (options.runProcess ?? "clone") === "clone",
     };

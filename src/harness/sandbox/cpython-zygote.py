@@ -243,7 +243,7 @@ CONFIG = {
     "diskMb": 64,
     "memoryMb": 1024,
     "processes": 16,
-    "openFiles": 256,
+    "openFiles": 64,
     "fileMb": 64,
     "clone": True,
 }
