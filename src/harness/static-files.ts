@@ -25,7 +25,8 @@ export function createStaticHandler(root: string) {
       return;
     }
     let file = path.resolve(base, `.${pathname}`);
-    if (!file.startsWith(base)) {
+    // The folder itself or below it: `base` alone would also match a sibling such as `demo-private`.
+    if (file !== base && !file.startsWith(base + path.sep)) {
       res.writeHead(403).end();
       return;
     }

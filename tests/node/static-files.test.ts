@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -40,6 +40,14 @@ describe("the demo's static files", () => {
     const { status, body } = await get(rawPath);
     expect(body).not.toContain("root:");
     expect([200, 403, 404]).toContain(status);
+  });
+
+  it("do not serve a sibling folder whose name starts with theirs", async () => {
+    const sibling = `${root}-private`;
+    mkdirSync(sibling, { recursive: true });
+    writeFileSync(path.join(sibling, "secret.txt"), "not for the page");
+    const { body } = await get(`/%2e%2e/${path.basename(sibling)}/secret.txt`);
+    expect(body).not.toContain("not for the page");
   });
 
   it("answer a malformed escape with a 400, and go on serving", async () => {
