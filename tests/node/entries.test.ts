@@ -13,13 +13,13 @@ import { describe, expect, it } from "vitest";
 const root = new URL("../../", import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8")) as {
   name: string;
-  exports: Record<string, string | { types: string; import: string }>;
+  exports: Record<string, string | { types: string; default: string }>;
 };
 
 /** Each entry that is a JavaScript module, with its source file: ./dist/X.js is built from src/X.ts. */
 const entries = Object.entries(pkg.exports).flatMap(([key, target]) => {
-  if (typeof target === "string" || !target.import.endsWith(".js")) return [];
-  const base = target.import.replace(/^\.\/dist\//, "src/").replace(/\.js$/, "");
+  if (typeof target === "string" || !target.default.endsWith(".js")) return [];
+  const base = target.default.replace(/^\.\/dist\//, "src/").replace(/\.js$/, "");
   const source = [`${base}.ts`, `${base}.tsx`].find((file) => existsSync(new URL(file, root)));
   return [{ key, name: `${pkg.name}${key.slice(1)}`, source: source ?? `${base}.ts` }];
 });
