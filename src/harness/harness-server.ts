@@ -446,9 +446,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     port,
     store,
     async close() {
-      for (const listener of [server, internal]) {
-        listener?.closeAllConnections();
-        await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
+      for (const listener of internal ? [server, internal] : [server]) {
+        listener.closeAllConnections();
+        await new Promise<void>((resolve) => listener.close(() => resolve()));
       }
       // Runs in flight are stopped and their ends stored before the store closes.
       await chats.close();

@@ -19,17 +19,28 @@ beforeAll(async () => {
 });
 afterAll(() => harness?.close());
 
-/** A request with the path and Host header exactly as written. */
-const raw = (path: string, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    request({ host: "127.0.0.1", port: harness.port, path, headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    })
-      .on("error", reject)
-      .end();
-  });
+/** A request with the path and Host header exactly as written; a GET to the shared harness unless told otherwise. */
+const raw = (
+  path: string,
+  headers: Record<string, string> = {},
+  {
+    port = harness.port,
+    method = "GET",
+    agent,
+    body,
+  }: { port?: number; method?: string; agent?: Agent; body?: string } = {},
+) =>
+  new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+    (resolve, reject) => {
+      request({ host: "127.0.0.1", port, path, method, agent, headers }, (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      })
+        .on("error", reject)
+        .end(body);
+    },
+  );
 
 describe("the harness, as a stranger may use it", () => {
   it("a path that is not valid percent-encoding is a 400, and the server goes on answering", async () => {
@@ -88,21 +99,6 @@ describe("the harness, as a stranger may use it", () => {
 });
 
 describe("the harness under a flood of idle connections to its port", () => {
-  /** A request over `agent`, which keeps the page's one connection open. */
-  const send = (agent: Agent, port: number, method: string, path: string, body?: string, cookie?: string) =>
-    new Promise<{ status: number; cookie: string; body: string }>((resolve, reject) => {
-      const headers: Record<string, string> = { "content-type": "application/json", ...(cookie ? { cookie } : {}) };
-      request({ host: "127.0.0.1", port, path, method, agent, headers }, (res) => {
-        let text = "";
-        res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode!, cookie: res.headers["set-cookie"]?.[0]?.split(";")[0] ?? "", body: text }),
-        );
-      })
-        .on("error", reject)
-        .end(body);
-    });
-
   it("still runs the program of a student whose page is connected", async () => {
     const flooded = await startHarness({
       port: 0,
@@ -111,25 +107,43 @@ describe("the harness under a flood of idle connections to its port", () => {
       executor: createScriptedExecutor(() => ({ stdout: "ran under the flood\n" })),
       connections: { total: 8 },
     });
+    // The page's one connection, kept open between its requests.
     const page = new Agent({ keepAlive: true, maxSockets: 1 });
     const idle: Socket[] = [];
+    const generate = (cookie?: string) =>
+      raw(
+        "/api/generate",
+        { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+        {
+          port: flooded.port,
+          method: "POST",
+          agent: page,
+          body: JSON.stringify({ prompt: "```python\nprint(1)\n```" }),
+        },
+      );
     try {
-      const prompt = JSON.stringify({ prompt: "```python\nprint(1)\n```" });
-      const first = await send(page, flooded.port, "POST", "/api/generate", prompt);
+      const first = await generate();
       expect(first.body).toContain("ran under the flood");
       // Loopback clients are not limited per address: these take every other connection the port has.
-      for (let i = 0; i < 10; i++) {
-        const socket = connect(flooded.port, "127.0.0.1");
-        socket.on("error", () => undefined);
-        idle.push(socket);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await Promise.all(
+        Array.from({ length: 10 }, () => {
+          const socket = connect(flooded.port, "127.0.0.1");
+          idle.push(socket);
+          return new Promise((settled) => {
+            socket
+              .once("connect", settled)
+              .once("close", settled)
+              .on("error", () => undefined);
+          });
+        }),
+      );
       const refused = await fetch(`${flooded.url}/v1/health`).then(
         () => false,
         () => true,
       );
       expect(refused).toBe(true);
-      const again = await send(page, flooded.port, "POST", "/api/generate", prompt, first.cookie);
+      const cookie = String(first.headers["set-cookie"] ?? "").split(";")[0];
+      const again = await generate(cookie);
       expect(again.status).toBe(200);
       expect(again.body).toContain("ran under the flood");
       expect(again.body).not.toContain("connection_reset");
