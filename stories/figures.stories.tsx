@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { ExecuteCodeCard, type ExecuteCodeCardProps } from "../src";
 import { call, completed, plotCode, running, squaresCsv, squaresFigure } from "./fixtures";
-import { card, findSlot, highlighted, slot, slowWait, storyFileUrl, areaGalleryStory } from "./story-helpers";
+import { card, findSlot, highlighted, slot, slowWait, storyFileUrl, areaGalleryStory, frames } from "./story-helpers";
 
 /** Plots and files a run leaves: shown, enlarged, downloaded, pending, gone. */
 const meta = {
@@ -191,11 +191,6 @@ function RunThatDraws(args: ExecuteCodeCardProps) {
 }
 
 type LayoutShift = PerformanceEntry & { value: number; hadRecentInput: boolean };
-const frames = (n: number) =>
-  new Promise<void>((resolve) => {
-    const next = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
-    next(n);
-  });
 
 export const FigureArrivesWithoutAJump: Story = {
   args: drawing,

@@ -15,6 +15,7 @@ import {
   LiveOutputDemo,
   areaGalleryStory,
   slowWait,
+  frames,
 } from "./story-helpers";
 
 /** The program streaming in as the model writes it, and its output while it runs. */
@@ -45,22 +46,26 @@ const longCodeGate = new StreamGate();
 /** A long program streams in: the code follows its end, unless the reader scrolls up to read. */
 export const StreamingLongCode: Story = {
   args: { status: running },
-  render: () => <StreamingDemo code={largeProgram(16_000)} steps={160} intervalMs={30} gate={longCodeGate} />,
+  render: () => <StreamingDemo code={largeProgram(16_000)} steps={48} intervalMs={30} gate={longCodeGate} />,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     const body = () => slot(root, "source")!.querySelector("pre")!;
     const lineCount = () => body().querySelectorAll(".ecu-code-line").length;
     const atEnd = () => body().scrollTop + body().clientHeight >= body().scrollHeight - 4;
     // The stream goes only as far as each check needs: on a busy machine it cannot end before a check.
-    longCodeGate.restart(50);
+    // Each step re-renders the card, and a step waits for the one before: a few large steps, not
+    // many small ones, keep the wait for the end short when the machine is busy.
+    longCodeGate.restart(15);
     await waitFor(() => expect(lineCount()).toBeGreaterThan(40), slowWait);
     await waitFor(() => expect(atEnd()).toBe(true), slowWait);
     // The reader scrolls up: the code stays where they put it while it grows.
     body().scrollTop = 0;
     body().dispatchEvent(new Event("scroll"));
     const before = lineCount();
-    longCodeGate.open(90);
+    longCodeGate.open(27);
     await waitFor(() => expect(lineCount()).toBeGreaterThan(before + 10), slowWait);
+    // The card follows in the frame after a commit: the check comes after that frame.
+    await frames(2);
     await expect(body().scrollTop).toBe(0);
     // Back at the end, it follows again.
     body().scrollTop = body().scrollHeight;

@@ -38,6 +38,13 @@ export const visibleLines = (element: HTMLElement) =>
  */
 export const slowWait = { timeout: 30_000 };
 
+/** Resolves after `n` animation frames: what the card does in a frame after a commit has happened by then. */
+export const frames = (n: number) =>
+  new Promise<void>((resolve) => {
+    const next = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
+    next(n);
+  });
+
 /** Waits until shiki's tokens have replaced the plain text of the code block. */
 export const highlighted = (root: HTMLElement) =>
   waitFor(() => expect(slot(root, "source")?.querySelector(".ecu-token")).not.toBeNull(), slowWait);
