@@ -425,9 +425,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   await listen(server, options.port ?? 3210, host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
-  // The tool's own calls to the mock sandbox have a listener of their own on loopback: a flood
-  // of idle connections to the public port, which loopback clients are not limited on (a proxy on
-  // this host stands for everyone), would otherwise refuse them and fail every student's runs.
+  // The tool's own calls to the mock sandbox have a listener of their own on loopback: they never
+  // wait on the public port's connections, which loopback clients are not limited on (a proxy on
+  // this host stands for everyone).
   const internal = sandbox
     ? createServer((req, res) => {
         // Only this process calls it by that name; any other is a page's DNS rebinding.

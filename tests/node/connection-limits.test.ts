@@ -1,5 +1,6 @@
 // One client's idle connections cannot use up the harness's file
-// descriptors: past its share, a new connection of that address is closed.
+// descriptors: past its share, a new connection of that address is closed;
+// past the total, a newcomer takes the place of the longest idle one.
 import { createServer } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -49,5 +50,43 @@ describe("the harness's connection limits", () => {
     const opened = await Promise.all([open(port), open(port), open(port), open(port)]);
     expect(opened.map((c) => c.closed)).toEqual([false, false, false, false]);
     for (const { socket } of opened) socket.destroy();
+  });
+
+  it("past the total, let a newcomer in by closing the longest idle connection, never one in a request", async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let requested: () => void = () => undefined;
+    const inRequest = new Promise<void>((resolve) => (requested = resolve));
+    // The slow request is answered when the test says so.
+    server.removeAllListeners("request");
+    limitConnections(server, { total: 3 });
+    server.on("request", (req, res) => {
+      if (req.url !== "/slow") return void res.end("ok");
+      requested();
+      void released.then(() => res.end("slow ok"));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+
+    const busy = connect(port, "127.0.0.1");
+    let busyAnswer = "";
+    busy.setEncoding("utf8").on("data", (chunk: string) => (busyAnswer += chunk));
+    busy.write("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    await inRequest;
+    const [oldest, younger] = [await open(port), await open(port)];
+    expect([oldest.closed, younger.closed]).toEqual([false, false]);
+
+    // Every place is taken: the newcomer gets the place of the oldest idle connection.
+    const newcomer = await open(port);
+    expect(newcomer.closed).toBe(false);
+    expect(oldest.socket.destroyed).toBe(true);
+    expect(younger.socket.destroyed).toBe(false);
+    // A request is answered at once, not after the idle connections' 20 s.
+    const answer = await fetch(`http://127.0.0.1:${port}/`).then((response) => response.text());
+    expect(answer).toBe("ok");
+    // The connection in a request was never the one to go.
+    release();
+    await expect.poll(() => busyAnswer).toContain("slow ok");
+    for (const socket of [busy, younger.socket, newcomer.socket]) socket.destroy();
   });
 });
