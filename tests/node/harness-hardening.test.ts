@@ -141,7 +141,7 @@ describe("the harness under a flood of idle connections to its port", () => {
       // A newcomer takes the place of the longest idle connection, and is answered at once.
       const health = await fetch(`${flooded.url}/v1/health`);
       expect(health.status).toBe(200);
-      await expect.poll(() => idle.some((socket) => socket.destroyed)).toBe(true);
+      await expect.poll(() => idle.some((socket) => socket.destroyed), { timeout: 30_000 }).toBe(true);
       const cookie = String(first.headers["set-cookie"] ?? "").split(";")[0];
       const again = await generate(cookie);
       expect(again.status).toBe(200);
