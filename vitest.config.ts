@@ -34,6 +34,8 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "jsdom",
+          // Waits for chunks and the highlighter stretch on a busy machine (see tests/setup.ts).
+          testTimeout: 30_000,
           include: ["tests/**/*.test.{ts,tsx}"],
           exclude: ["tests/node/**"],
           setupFiles: ["tests/setup.ts"],
