@@ -12,8 +12,9 @@ export interface ConnectionLimits {
   /** Open connections one address may have; past it a new one is closed at once. @default 256 */
   perAddress?: number;
   /**
-   * Open connections in all, well under the process's file descriptors. Past
-   * it, a new connection closes the oldest one that is not in a request.
+   * Open connections in all, under half the process's file descriptors (a
+   * download holds its file open too). Past it, a new connection closes the
+   * oldest one that is not in a request.
    * @default 8192
    */
   total?: number;

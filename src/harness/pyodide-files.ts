@@ -1,5 +1,4 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { sendFile } from "./send-file.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -43,21 +42,13 @@ export function createPyodideFileHandler(prefix = "/pyodide/") {
       return true;
     }
     const file = path.join(dir, name);
-    stat(file).then(
-      (info) => {
-        res.writeHead(200, {
-          "content-type": type,
-          "content-length": info.size,
-          "cache-control": "public, max-age=86400",
-          // The worker runs at an opaque origin (a data: URL), so it loads these as a cross-origin reader, without cookies.
-          "access-control-allow-origin": "*",
-          "cross-origin-resource-policy": "cross-origin",
-        });
-        if (req.method === "HEAD") res.end();
-        else createReadStream(file).pipe(res);
-      },
-      () => res.writeHead(404, { "content-type": "text/plain" }).end("Not found"),
-    );
+    void sendFile(req, res, file, () => ({
+      "content-type": type,
+      "cache-control": "public, max-age=86400",
+      // The worker runs at an opaque origin (a data: URL), so it loads these as a cross-origin reader, without cookies.
+      "access-control-allow-origin": "*",
+      "cross-origin-resource-policy": "cross-origin",
+    }));
     return true;
   };
 }

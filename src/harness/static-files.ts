@@ -1,5 +1,5 @@
-import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
+import { sendFile } from "./send-file.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 
@@ -39,11 +39,9 @@ export function createStaticHandler(root: string) {
       res.writeHead(404, { "content-type": "text/plain" }).end("The demo page is not built: run `npm start`.");
       return;
     }
-    res.writeHead(200, {
+    await sendFile(req, res, file, () => ({
       "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
-      "content-length": info.size,
       "cache-control": file.endsWith("index.html") ? "no-cache" : "public, max-age=3600",
-    });
-    createReadStream(file).pipe(res);
+    }));
   };
 }
