@@ -20,37 +20,58 @@ export interface ConnectionLimits {
   total?: number;
   /** Addresses not counted per address. @default loopback: a proxy on this host, which stands for everyone */
   exempt?: (address: string | undefined) => boolean;
+  /**
+   * A response the client stops reading is ended once nothing of it has
+   * left the server for this long.
+   * @default 30 s
+   */
+  stalledResponseMs?: number;
 }
+
+/** A new connection gets this long to send its request before a newcomer may take its place. */
+const FIRST_REQUEST_GRACE_MS = 2000;
 
 /**
  * Bounds a server's open connections, by address and in all: one client
- * opening thousands of idle connections would otherwise use up the
- * process's file descriptors, and every student's requests and runs with
- * them. A request's headers must come within 20 s.
+ * opening thousands of connections would otherwise use up the process's
+ * file descriptors, and every student's requests and runs with them. A
+ * request's headers must come within 20 s, and a client must keep reading
+ * what it asked for.
  *
- * When all are taken, a newcomer makes room by closing the connection that
- * has waited longest without a request, first among those that never sent
- * one: a flood of idle connections, from wherever (behind a proxy on this
- * host, every client is loopback), then delays a student by a connection's
- * round trip, not by the 20 s until the flood's headers time out.
+ * When all are taken, a newcomer makes room by closing a connection that is
+ * not in a request: one that has sent nothing for 2 s, else one kept alive
+ * between requests, else the youngest unused one, the longest waiting
+ * first. A flood of connections, from wherever (behind a proxy on this
+ * host, every client is loopback), then delays a student by a round trip,
+ * not by the 20 s until the flood's headers time out.
  */
 export function limitConnections(server: Server, limits: ConnectionLimits = {}) {
   const perAddress = limits.perAddress ?? 256;
   const total = limits.total ?? 8192;
+  const stalledMs = limits.stalledResponseMs ?? 30_000;
   // Node drops a connection past maxConnections without a word; the cap is kept below instead, where an idle
   // one can make room. A closed socket leaves Node's count a tick later: the slack covers a burst in between.
   server.maxConnections = total + 1024;
   server.headersTimeout = 20_000;
   const perAddressOpen = new Map<string, number>();
-  /** Connections not in a request, oldest first: those that never sent one, and those kept alive between requests. */
-  const unused = new Set<Socket>();
+  /** Connections that never sent a request, with when they came, oldest first. */
+  const unused = new Map<Socket, number>();
+  /** Connections kept alive between requests, the longest waiting first. */
   const between = new Set<Socket>();
+  /** Connections in a request (more than one when pipelined), with what they had sent and since when nothing more. */
+  const busy = new Map<Socket, { requests: number; written: number; since: number }>();
   /** Connections counted against `total`: a closed one leaves at once, not when its socket is gone. */
   const counted = new Set<Socket>();
   const forget = (socket: Socket) => {
     counted.delete(socket);
     unused.delete(socket);
     between.delete(socket);
+    busy.delete(socket);
+  };
+  const idlest = (now: number): Socket | undefined => {
+    const [oldest, came] = unused.entries().next().value ?? [];
+    if (oldest && now - came! >= FIRST_REQUEST_GRACE_MS) return oldest;
+    return between.values().next().value ?? oldest;
   };
 
   server.on("connection", (socket: Socket) => {
@@ -69,8 +90,9 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
         else perAddressOpen.delete(address);
       });
     }
+    const now = performance.now();
     if (counted.size >= total) {
-      const idle = first(unused) ?? first(between);
+      const idle = idlest(now);
       if (!idle) {
         socket.destroy();
         return;
@@ -79,7 +101,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
       idle.destroy();
     }
     counted.add(socket);
-    unused.add(socket);
+    unused.set(socket, now);
     socket.once("close", () => forget(socket));
   });
 
@@ -87,10 +109,36 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
     const socket = req.socket;
     unused.delete(socket);
     between.delete(socket);
+    if (!counted.has(socket)) return;
+    const seen = busy.get(socket);
+    if (seen) seen.requests++;
+    else busy.set(socket, { requests: 1, written: socket.bytesWritten, since: performance.now() });
     res.once("close", () => {
-      if (counted.has(socket) && !socket.destroyed) between.add(socket);
+      const left = busy.get(socket);
+      if (!left || --left.requests > 0) return;
+      busy.delete(socket);
+      if (!socket.destroyed) between.add(socket);
     });
   });
-}
 
-const first = <T>(set: Set<T>): T | undefined => set.values().next().value;
+  // A response waiting on its client: bytes are queued for it and none has left since the last look.
+  // One that waits on the server (a quiet stream) has nothing queued, and stays.
+  const sweep = setInterval(
+    () => {
+      const now = performance.now();
+      for (const [socket, seen] of busy) {
+        const written = socket.bytesWritten;
+        if (socket.writableLength === 0 || written !== seen.written) {
+          seen.written = written;
+          seen.since = now;
+        } else if (now - seen.since >= stalledMs) {
+          forget(socket);
+          socket.destroy();
+        }
+      }
+    },
+    Math.min(5000, stalledMs / 3),
+  );
+  sweep.unref();
+  server.once("close", () => clearInterval(sweep));
+}

@@ -97,4 +97,55 @@ describe("the harness's connection limits", () => {
     await expect.poll(() => busyAnswer, { timeout: 30_000 }).toContain("slow ok");
     for (const socket of [busy, newcomer]) socket.destroy();
   });
+
+  it("take a kept-alive connection's place before that of one just opened, whose request may be on its way", async () => {
+    limitConnections(server, { total: 2 });
+    let accepted = 0;
+    server.on("connection", () => accepted++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const kept = connect(port, "127.0.0.1").on("error", () => undefined);
+    let keptAnswer = "";
+    kept.setEncoding("utf8").on("data", (chunk: string) => (keptAnswer += chunk));
+    kept.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    await expect.poll(() => keptAnswer, { timeout: 30_000 }).toContain("ok");
+    const fresh = connect(port, "127.0.0.1").on("error", () => undefined);
+    await expect.poll(() => accepted, { timeout: 30_000 }).toBe(2);
+    const newcomer = connect(port, "127.0.0.1").on("error", () => undefined);
+    await expect.poll(() => kept.destroyed, { timeout: 30_000 }).toBe(true);
+    expect([fresh.destroyed, newcomer.destroyed]).toEqual([false, false]);
+    for (const socket of [fresh, newcomer]) socket.destroy();
+  });
+
+  it("end a response its client stopped reading, and keep one that waits on the server", async () => {
+    server.removeAllListeners("request");
+    limitConnections(server, { stalledResponseMs: 1000 });
+    const large: Socket[] = [];
+    server.on("request", (req, res) => {
+      // Far more than the socket buffers hold: a client that does not read leaves most of it queued.
+      if (req.url === "/large") {
+        large.push(req.socket);
+        return void res.end("x".repeat(64 * 1024 * 1024));
+      }
+      // A stream that is quiet for longer than the limit, as a model thinking, then ends.
+      res.write("thinking\n");
+      setTimeout(() => res.end("done\n"), 3000);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+
+    const reader = connect(port, "127.0.0.1").on("error", () => undefined);
+    let quiet = "";
+    reader.setEncoding("utf8").on("data", (chunk: string) => (quiet += chunk));
+    reader.write("GET /quiet HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const stalled = connect(port, "127.0.0.1").on("error", () => undefined);
+    stalled.write("GET /large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    stalled.pause();
+
+    // The server's end of it: a paused client would not see the close until it reads.
+    await expect.poll(() => large[0]?.destroyed, { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => quiet, { timeout: 30_000 }).toContain("done");
+    expect(reader.destroyed).toBe(false);
+    for (const socket of [reader, stalled]) socket.destroy();
+  });
 });
