@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import { isIP, type Socket } from "node:net";
 import { addressKey } from "./participant-cookie.js";
 
@@ -30,6 +30,8 @@ export interface ConnectionLimits {
 
 /** A new connection gets this long to send its request before a newcomer may take its place. */
 const FIRST_REQUEST_GRACE_MS = 2000;
+/** A request whose client has neither sent nor read anything this long may make room for a newcomer. */
+const STALLED_EVICTABLE_MS = 2000;
 
 /**
  * Bounds a server's open connections, by address and in all: one client
@@ -38,12 +40,13 @@ const FIRST_REQUEST_GRACE_MS = 2000;
  * request's headers must come within 20 s, and a client must keep reading
  * what it asked for.
  *
- * When all are taken, a newcomer makes room by closing a connection that is
- * not in a request: one that has sent nothing for 2 s, else one kept alive
- * between requests, else the youngest unused one, the longest waiting
- * first. A flood of connections, from wherever (behind a proxy on this
+ * When all are taken, a newcomer makes room by closing, the longest waiting
+ * first: a connection that has sent nothing for 2 s, else one kept alive
+ * between requests, else one whose request waits on its client (a body that
+ * does not come, a response it does not read) for 2 s, else the youngest
+ * unused one. A flood of connections, from wherever (behind a proxy on this
  * host, every client is loopback), then delays a student by a round trip,
- * not by the 20 s until the flood's headers time out.
+ * not by the time until the flood's requests time out.
  */
 export function limitConnections(server: Server, limits: ConnectionLimits = {}) {
   const perAddress = limits.perAddress ?? 256;
@@ -58,8 +61,16 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
   const unused = new Map<Socket, number>();
   /** Connections kept alive between requests, the longest waiting first. */
   const between = new Set<Socket>();
-  /** Connections in a request (more than one when pipelined), with what they had sent and since when nothing more. */
-  const busy = new Map<Socket, { requests: number; written: number; since: number }>();
+  /**
+   * Connections in a request (more than one when pipelined): the request, the bytes read and written,
+   * and since when the connection has waited on its client with neither moving.
+   */
+  const busy = new Map<
+    Socket,
+    { requests: number; req: IncomingMessage; read: number; written: number; since: number }
+  >();
+  /** Connections in a request that have waited on their client for STALLED_EVICTABLE_MS, the longest first. */
+  const stalled = new Set<Socket>();
   /** Connections counted against `total`: a closed one leaves at once, not when its socket is gone. */
   const counted = new Set<Socket>();
   const forget = (socket: Socket) => {
@@ -67,11 +78,12 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
     unused.delete(socket);
     between.delete(socket);
     busy.delete(socket);
+    stalled.delete(socket);
   };
   const idlest = (now: number): Socket | undefined => {
     const [oldest, came] = unused.entries().next().value ?? [];
     if (oldest && now - came! >= FIRST_REQUEST_GRACE_MS) return oldest;
-    return between.values().next().value ?? oldest;
+    return between.values().next().value ?? stalled.values().next().value ?? oldest;
   };
 
   server.on("connection", (socket: Socket) => {
@@ -111,33 +123,37 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
     between.delete(socket);
     if (!counted.has(socket)) return;
     const seen = busy.get(socket);
-    if (seen) seen.requests++;
-    else busy.set(socket, { requests: 1, written: socket.bytesWritten, since: performance.now() });
+    const moved = { req, read: socket.bytesRead, written: socket.bytesWritten, since: performance.now() };
+    if (seen) Object.assign(seen, moved, { requests: seen.requests + 1 });
+    else busy.set(socket, { ...moved, requests: 1 });
+    stalled.delete(socket);
     res.once("close", () => {
       const left = busy.get(socket);
       if (!left || --left.requests > 0) return;
       busy.delete(socket);
+      stalled.delete(socket);
       if (!socket.destroyed) between.add(socket);
     });
   });
 
-  // A response waiting on its client: bytes are queued for it and none has left since the last look.
-  // One that waits on the server (a quiet stream) has nothing queued, and stays.
+  // A request waits on its client while its body has not all come or its response has bytes queued for
+  // it. One that waits on the server (a quiet stream, a model thinking) has neither, and stays.
   const sweep = setInterval(
     () => {
       const now = performance.now();
       for (const [socket, seen] of busy) {
-        const written = socket.bytesWritten;
-        if (socket.writableLength === 0 || written !== seen.written) {
-          seen.written = written;
-          seen.since = now;
+        const [read, written] = [socket.bytesRead, socket.bytesWritten];
+        const waiting = !seen.req.complete || socket.writableLength > 0;
+        if (!waiting || read !== seen.read || written !== seen.written) {
+          Object.assign(seen, { read, written, since: now });
+          stalled.delete(socket);
         } else if (now - seen.since >= stalledMs) {
           forget(socket);
           socket.destroy();
-        }
+        } else if (now - seen.since >= STALLED_EVICTABLE_MS) stalled.add(socket);
       }
     },
-    Math.min(5000, stalledMs / 3),
+    Math.min(1000, stalledMs / 3),
   );
   sweep.unref();
   server.once("close", () => clearInterval(sweep));

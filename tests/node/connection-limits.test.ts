@@ -148,4 +148,37 @@ describe("the harness's connection limits", () => {
     expect(reader.destroyed).toBe(false);
     for (const socket of [reader, stalled]) socket.destroy();
   });
+
+  it("let a newcomer take the place of a request whose client stopped reading, before that request times out", async () => {
+    server.removeAllListeners("request");
+    limitConnections(server, { total: 1, stalledResponseMs: 120_000 });
+    const large: Socket[] = [];
+    server.on("request", (req, res) => {
+      if (req.url !== "/large") return void res.end("ok");
+      large.push(req.socket);
+      res.end("x".repeat(64 * 1024 * 1024));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const stalled = connect(port, "127.0.0.1").on("error", () => undefined);
+    stalled.write("GET /large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    stalled.pause();
+    await expect.poll(() => large.length, { timeout: 30_000 }).toBe(1);
+    // Once it has waited on its client a little while, the only place is a newcomer's to take.
+    await expect
+      .poll(
+        () =>
+          fetch(`http://127.0.0.1:${port}/`).then(
+            (response) => response.text(),
+            () => "refused",
+          ),
+        {
+          timeout: 30_000,
+          interval: 500,
+        },
+      )
+      .toBe("ok");
+    expect(large[0]!.destroyed).toBe(true);
+    stalled.destroy();
+  });
 });
