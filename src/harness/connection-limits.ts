@@ -1,12 +1,7 @@
 import type { IncomingMessage, Server } from "node:http";
-import { isIP, type Socket } from "node:net";
+import type { Socket } from "node:net";
+import { isLoopback } from "./client-address.js";
 import { addressKey } from "./participant-cookie.js";
-
-/** 127.0.0.0/8, ::1, or an IPv4-mapped 127.x address, as a socket reports it. */
-export const isLoopback = (address: string | undefined) => {
-  const bare = (address ?? "").replace(/^::ffff:/i, "");
-  return (isIP(bare) === 4 && bare.startsWith("127.")) || bare === "::1";
-};
 
 export interface ConnectionLimits {
   /** Open connections one address may have; past it a new one is closed at once. @default 256 */

@@ -25,7 +25,8 @@ import {
 import { sendWebResponse, toWebRequest } from "../server/chat/node-adapter.js";
 import { matchChatRoute } from "../server/chat/routes.js";
 import { createChatHandler } from "./chat-handler.js";
-import { isLoopback, limitConnections } from "./connection-limits.js";
+import { clientAddress, isLoopback } from "./client-address.js";
+import { limitConnections } from "./connection-limits.js";
 import { addressKey, createParticipantCookies } from "./participant-cookie.js";
 import { createPyodideFileHandler } from "./pyodide-files.js";
 import { createReadBudget } from "./read-budget.js";
@@ -316,9 +317,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     }
   }
 
-  /** A request's address, for caps per client; none for loopback (behind a proxy on this host every student is loopback). */
-  const clientOf = (req: IncomingMessage) =>
-    isLoopback(req.socket.remoteAddress) ? undefined : addressKey(req.socket.remoteAddress);
+  /** A request's client, for caps per client; none for loopback that no proxy on this host named (a process of the host). */
+  const clientOf = (req: IncomingMessage) => {
+    const address = clientAddress(req);
+    return isLoopback(address) ? undefined : addressKey(address);
+  };
 
   let runFiles: ReturnType<typeof createRunFileRoute> | null = null;
   let uploads: ReturnType<typeof createUploadRoute> | null = null;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseCookie, stringifySetCookie } from "cookie";
 import { jwtVerify, SignJWT } from "jose";
+import { clientAddress } from "./client-address.js";
 import { rateLimited } from "./request-guard.js";
 import { createRateLimiter, type RateLimit } from "./sandbox/rate-limiter.js";
 
@@ -92,7 +93,7 @@ export function createParticipantCookies(options: ParticipantCookieOptions = {})
     async identify(req: IncomingMessage, res: ServerResponse): Promise<string> {
       const known = await read(req);
       if (known) return known;
-      const address = addressKey(req.socket.remoteAddress);
+      const address = addressKey(clientAddress(req));
       const limit = newIds.take(address);
       if (!limit.allowed) {
         throw rateLimited(

@@ -301,8 +301,12 @@ describe("who is asking", () => {
 describe("new ids per address, per minute and per day", () => {
   afterEach(() => vi.useRealTimers());
   /** A request with no cookie from `address`: what identify answers, or the refusal it throws. */
-  const newcomer = async (cookies: ReturnType<typeof createParticipantCookies>, address: string) => {
-    const req = { headers: {}, socket: { remoteAddress: address } } as unknown as IncomingMessage;
+  const newcomer = async (
+    cookies: ReturnType<typeof createParticipantCookies>,
+    address: string,
+    headers: Record<string, string> = {},
+  ) => {
+    const req = { headers, socket: { remoteAddress: address } } as unknown as IncomingMessage;
     const res = { appendHeader: () => res } as unknown as ServerResponse;
     try {
       return { id: await cookies.identify(req, res) };
@@ -334,6 +338,22 @@ describe("new ids per address, per minute and per day", () => {
     expect((await newcomer(cookies, "198.51.100.7")).id).toMatch(/^p_/);
     vi.advanceTimersByTime(86_400_000 - 120_000);
     expect((await newcomer(cookies, "203.0.113.5")).id).toMatch(/^p_/);
+  });
+
+  it("behind a proxy on this host, counts the client it names last in X-Forwarded-For, and only a proxy on this host", async () => {
+    const cookies = createParticipantCookies({ newParticipantLimit: { max: 1, windowMs: 60_000 } });
+    const via = (client: string) => ({ "x-forwarded-for": client });
+    // Two students behind the proxy each get an id: one proxy is not one address for the whole class.
+    expect((await newcomer(cookies, "127.0.0.1", via("203.0.113.5"))).id).toMatch(/^p_/);
+    expect((await newcomer(cookies, "127.0.0.1", via("198.51.100.7"))).id).toMatch(/^p_/);
+    // What a client wrote before the proxy's own entry is not read: the same student, whatever it claims.
+    expect((await newcomer(cookies, "::1", via("192.0.2.9, 203.0.113.5"))).refusal?.status).toBe(429);
+    // From any other peer the header is the client's own words: the peer is counted.
+    expect((await newcomer(cookies, "192.0.2.50", via("192.0.2.77"))).id).toMatch(/^p_/);
+    expect((await newcomer(cookies, "192.0.2.50", via("192.0.2.78"))).refusal?.status).toBe(429);
+    // Loopback that names no client is counted as loopback.
+    expect((await newcomer(cookies, "127.0.0.1")).id).toMatch(/^p_/);
+    expect((await newcomer(cookies, "127.0.0.1", via("not an address"))).refusal?.status).toBe(429);
   });
 
   it("counts an IPv6 address by its /64, so new addresses of one host are no way around the limits", async () => {
