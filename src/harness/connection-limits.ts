@@ -16,8 +16,8 @@ export interface ConnectionLimits {
   /** Addresses not counted per address. @default loopback: a proxy on this host, which stands for everyone */
   exempt?: (address: string | undefined) => boolean;
   /**
-   * A response the client stops reading is ended once nothing of it has
-   * left the server for this long.
+   * A request that waits on its client (a body that does not come, a
+   * response it does not read) is ended once nothing has moved for this long.
    * @default 30 s
    */
   stalledResponseMs?: number;

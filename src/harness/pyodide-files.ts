@@ -1,7 +1,7 @@
-import { sendFile } from "./send-file.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { sendFile } from "./send-file.js";
 
 /** The files of the `pyodide` package that a browser needs to start Python, with their types. */
 const FILES: Record<string, string> = {

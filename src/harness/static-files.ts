@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
-import { sendFile } from "./send-file.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { sendFile } from "./send-file.js";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
