@@ -8,16 +8,18 @@ export const isLoopback = (address: string | undefined) => {
 };
 
 /**
- * The address a request comes from, for limits per client. A socket from
- * loopback is a proxy on this host (or a process of the host itself): its
- * client is the address the proxy added last to `X-Forwarded-For`, as nginx
+ * The address a request comes from, for limits per client. With
+ * `trustProxy`, a socket from loopback is a proxy on this host: its client
+ * is the address the proxy added last to `X-Forwarded-For`, as nginx
  * (`$proxy_add_x_forwarded_for`) and Caddy do; entries before it are the
- * client's own words and are not read. A header from any other peer is
- * ignored, so only a proxy on this host can name a client.
+ * client's own words and are not read. Without it (the default), and from
+ * any other peer, the header is ignored: a plain forwarder on this host
+ * (socat, `ssh -R`, `kubectl port-forward`) would pass on whatever the
+ * client wrote.
  */
-export function clientAddress(req: IncomingMessage): string | undefined {
+export function clientAddress(req: IncomingMessage, trustProxy = false): string | undefined {
   const peer = req.socket.remoteAddress;
-  if (!isLoopback(peer)) return peer;
+  if (!trustProxy || !isLoopback(peer)) return peer;
   const header = req.headers["x-forwarded-for"];
   const named = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").at(-1)?.trim() ?? "";
   return isIP(named) ? named : peer;

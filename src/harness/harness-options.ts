@@ -147,6 +147,15 @@ export interface HarnessOptions {
    * rebinding. A harness bound to another address answers any Host.
    */
   allowedHosts?: string[];
+  /**
+   * A proxy on this host (nginx, Caddy) stands in front of the harness and
+   * appends each client's address to `X-Forwarded-For`: requests from
+   * loopback are then counted by that address (new participant ids, reads,
+   * uploads, run slots). Leave it off when anything else on the host could
+   * forward requests, since the header would then be the client's own words.
+   * @default false (env `HARNESS_TRUST_PROXY=1`)
+   */
+  trustProxy?: boolean;
   /** Open connections one address, and all, may have. */
   connections?: ConnectionLimits;
   /** Folder of the built demo page. */

@@ -168,6 +168,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const store = await openStore(options);
   // Kept in the store, so that a browser is the same participant (and finds its chats) after a restart.
   const cookies = createParticipantCookies({
+    trustProxy: options.trustProxy,
     ...options.participantCookie,
     secret: options.participantCookie?.secret ?? (await store.secret("participant-cookie")),
   });
@@ -317,9 +318,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     }
   }
 
-  /** A request's client, for caps per client; none for loopback that no proxy on this host named (a process of the host). */
+  /** A request's client, for caps per client; none for loopback that no trusted proxy on this host named. */
   const clientOf = (req: IncomingMessage) => {
-    const address = clientAddress(req);
+    const address = clientAddress(req, options.trustProxy);
     return isLoopback(address) ? undefined : addressKey(address);
   };
 

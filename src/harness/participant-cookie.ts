@@ -36,6 +36,12 @@ export interface ParticipantCookieOptions {
    * @default 200 a day
    */
   newParticipantDailyLimit?: RateLimit;
+  /**
+   * Count a request from a proxy on this host by the client it names last in
+   * `X-Forwarded-For` (see the harness's `trustProxy`).
+   * @default false
+   */
+  trustProxy?: boolean;
 }
 
 export const DEFAULT_NEW_PARTICIPANT_LIMIT: RateLimit = { max: 10, windowMs: 60_000 };
@@ -93,7 +99,7 @@ export function createParticipantCookies(options: ParticipantCookieOptions = {})
     async identify(req: IncomingMessage, res: ServerResponse): Promise<string> {
       const known = await read(req);
       if (known) return known;
-      const address = addressKey(clientAddress(req));
+      const address = addressKey(clientAddress(req, options.trustProxy));
       const limit = newIds.take(address);
       if (!limit.allowed) {
         throw rateLimited(

@@ -85,6 +85,7 @@ const harness = await startHarness({
     bytes: numberFrom("HARNESS_CHAT_READ_MB_PER_MINUTE", 32) * 1024 * 1024 || Infinity,
     windowMs: 60_000,
   },
+  trustProxy: process.env.HARNESS_TRUST_PROXY === "1",
   participantCookie: {
     newParticipantLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_MINUTE", 10), windowMs: 60_000 },
     newParticipantDailyLimit: { max: numberFrom("HARNESS_NEW_PARTICIPANTS_PER_DAY", 200), windowMs: 86_400_000 },

@@ -340,8 +340,8 @@ describe("new ids per address, per minute and per day", () => {
     expect((await newcomer(cookies, "203.0.113.5")).id).toMatch(/^p_/);
   });
 
-  it("behind a proxy on this host, counts the client it names last in X-Forwarded-For, and only a proxy on this host", async () => {
-    const cookies = createParticipantCookies({ newParticipantLimit: { max: 1, windowMs: 60_000 } });
+  it("with trustProxy, counts the client a proxy on this host names last in X-Forwarded-For, and only such a proxy", async () => {
+    const cookies = createParticipantCookies({ newParticipantLimit: { max: 1, windowMs: 60_000 }, trustProxy: true });
     const via = (client: string) => ({ "x-forwarded-for": client });
     // Two students behind the proxy each get an id: one proxy is not one address for the whole class.
     expect((await newcomer(cookies, "127.0.0.1", via("203.0.113.5"))).id).toMatch(/^p_/);
@@ -354,6 +354,12 @@ describe("new ids per address, per minute and per day", () => {
     // Loopback that names no client is counted as loopback.
     expect((await newcomer(cookies, "127.0.0.1")).id).toMatch(/^p_/);
     expect((await newcomer(cookies, "127.0.0.1", via("not an address"))).refusal?.status).toBe(429);
+  });
+
+  it("without trustProxy, reads no X-Forwarded-For: a forwarder on this host passes on what the client wrote", async () => {
+    const cookies = createParticipantCookies({ newParticipantLimit: { max: 1, windowMs: 60_000 } });
+    expect((await newcomer(cookies, "127.0.0.1", { "x-forwarded-for": "203.0.113.5" })).id).toMatch(/^p_/);
+    expect((await newcomer(cookies, "127.0.0.1", { "x-forwarded-for": "198.51.100.7" })).refusal?.status).toBe(429);
   });
 
   it("counts an IPv6 address by its /64, so new addresses of one host are no way around the limits", async () => {
