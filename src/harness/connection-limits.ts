@@ -27,6 +27,14 @@ export interface ConnectionLimits {
 const FIRST_REQUEST_GRACE_MS = 2000;
 /** A request whose client has neither sent nor read anything this long may make room for a newcomer. */
 const STALLED_EVICTABLE_MS = 2000;
+/**
+ * What a request must move, read or sent, to count as moving: a body that
+ * trickles in a byte a second, or a reader that takes a byte a second, is
+ * as stalled as one that moves nothing, and holds its place as long.
+ */
+const MOVING_BYTES = 1024;
+/** What of a response has left for its client: written, less what still waits in the socket's buffer. */
+const sentBy = (socket: Socket) => socket.bytesWritten - socket.writableLength;
 
 /**
  * Bounds a server's open connections, by address and in all: one client
@@ -37,9 +45,9 @@ const STALLED_EVICTABLE_MS = 2000;
  *
  * When all are taken, a newcomer makes room by closing, the longest waiting
  * first: a connection that has sent nothing for 2 s, else one kept alive
- * between requests, else one whose request waits on its client (a body that
- * does not come, a response it does not read) for 2 s, else the youngest
- * unused one. A flood of connections, from wherever (behind a proxy on this
+ * between requests, else one whose request has waited on its client (a body
+ * that does not come, a response it does not read) for 2 s without moving
+ * 1 KiB, else the youngest unused one. A flood of connections, from wherever (behind a proxy on this
  * host, every client is loopback), then delays a student by a round trip,
  * not by the time until the flood's requests time out.
  */
@@ -57,8 +65,8 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
   /** Connections kept alive between requests, the longest waiting first. */
   const between = new Set<Socket>();
   /**
-   * Connections in a request (more than one when pipelined): the request, the bytes read and written,
-   * and since when the connection has waited on its client with neither moving.
+   * Connections in a request (more than one when pipelined): the request, the bytes read and sent when
+   * it last moved (MOVING_BYTES), and since when it has waited on its client without moving.
    */
   const busy = new Map<
     Socket,
@@ -118,7 +126,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
     between.delete(socket);
     if (!counted.has(socket)) return;
     const seen = busy.get(socket);
-    const moved = { req, read: socket.bytesRead, written: socket.bytesWritten, since: performance.now() };
+    const moved = { req, read: socket.bytesRead, written: sentBy(socket), since: performance.now() };
     if (seen) Object.assign(seen, moved, { requests: seen.requests + 1 });
     else busy.set(socket, { ...moved, requests: 1 });
     stalled.delete(socket);
@@ -137,9 +145,9 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
     () => {
       const now = performance.now();
       for (const [socket, seen] of busy) {
-        const [read, written] = [socket.bytesRead, socket.bytesWritten];
+        const [read, written] = [socket.bytesRead, sentBy(socket)];
         const waiting = !seen.req.complete || socket.writableLength > 0;
-        if (!waiting || read !== seen.read || written !== seen.written) {
+        if (!waiting || read - seen.read >= MOVING_BYTES || written - seen.written >= MOVING_BYTES) {
           Object.assign(seen, { read, written, since: now });
           stalled.delete(socket);
         } else if (now - seen.since >= stalledMs) {

@@ -181,4 +181,40 @@ describe("the harness's connection limits", () => {
     expect(large[0]!.destroyed).toBe(true);
     stalled.destroy();
   });
+
+  it("count a body that trickles in a byte at a time as stalled, so a newcomer can take its place", async () => {
+    server.removeAllListeners("request");
+    limitConnections(server, { total: 1, stalledResponseMs: 120_000 });
+    const bodies: Socket[] = [];
+    server.on("request", (req, res) => {
+      if (req.method !== "POST") return void res.end("ok");
+      bodies.push(req.socket);
+      req.resume().on("end", () => res.end("got it"));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const trickler = connect(port, "127.0.0.1").on("error", () => undefined);
+    trickler.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n{");
+    const drip = setInterval(() => trickler.write(" "), 200);
+    try {
+      await expect.poll(() => bodies.length, { timeout: 30_000 }).toBe(1);
+      await expect
+        .poll(
+          () =>
+            fetch(`http://127.0.0.1:${port}/`).then(
+              (response) => response.text(),
+              () => "refused",
+            ),
+          {
+            timeout: 30_000,
+            interval: 500,
+          },
+        )
+        .toBe("ok");
+      expect(bodies[0]!.destroyed).toBe(true);
+    } finally {
+      clearInterval(drip);
+      trickler.destroy();
+    }
+  });
 });
