@@ -47,9 +47,10 @@ const sentBy = (socket: Socket) => socket.bytesWritten - socket.writableLength;
  * first: a connection that has sent nothing for 2 s, else one kept alive
  * between requests, else one whose request has waited on its client (a body
  * that does not come, a response it does not read) for 2 s without moving
- * 1 KiB, else the youngest unused one. A flood of connections, from wherever (behind a proxy on this
- * host, every client is loopback), then delays a student by a round trip,
- * not by the time until the flood's requests time out.
+ * 1 KiB, else the youngest unused one. A flood of connections, from
+ * wherever (behind a proxy on this host, every client is loopback), then
+ * delays a student by a round trip, not by the time until the flood's
+ * requests time out.
  */
 export function limitConnections(server: Server, limits: ConnectionLimits = {}) {
   const perAddress = limits.perAddress ?? 256;
@@ -139,14 +140,17 @@ export function limitConnections(server: Server, limits: ConnectionLimits = {}) 
     });
   });
 
-  // A request waits on its client while its body has not all come or its response has bytes queued for
-  // it. One that waits on the server (a quiet stream, a model thinking) has neither, and stays.
+  // A request waits on its client while its body has not all come (and the handler has room for more of it)
+  // or its response has bytes queued for it. One that waits on the server (a quiet stream, a model thinking,
+  // a handler not yet reading the body) has neither, and stays.
   const sweep = setInterval(
     () => {
       const now = performance.now();
       for (const [socket, seen] of busy) {
         const [read, written] = [socket.bytesRead, sentBy(socket)];
-        const waiting = !seen.req.complete || socket.writableLength > 0;
+        const { req } = seen;
+        const bodyToCome = !req.complete && req.readableLength < req.readableHighWaterMark;
+        const waiting = bodyToCome || socket.writableLength > 0;
         if (!waiting || read - seen.read >= MOVING_BYTES || written - seen.written >= MOVING_BYTES) {
           Object.assign(seen, { read, written, since: now });
           stalled.delete(socket);

@@ -182,6 +182,23 @@ describe("the harness's connection limits", () => {
     stalled.destroy();
   });
 
+  it("keep a request whose handler has not yet read its body: the server is the one waiting", async () => {
+    server.removeAllListeners("request");
+    limitConnections(server, { stalledResponseMs: 1000 });
+    server.on("request", (req, res) => {
+      let size = 0;
+      // Reads the body only after longer than the limit.
+      setTimeout(
+        () => req.on("data", (chunk: Buffer) => (size += chunk.length)).on("end", () => res.end(`read ${size}`)),
+        3000,
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "x".repeat(1024 * 1024) });
+    expect(await response.text()).toBe(`read ${1024 * 1024}`);
+  });
+
   it("count a body that trickles in a byte at a time as stalled, so a newcomer can take its place", async () => {
     server.removeAllListeners("request");
     limitConnections(server, { total: 1, stalledResponseMs: 120_000 });
