@@ -1,11 +1,11 @@
 // One client's idle connections cannot use up the harness's file
 // descriptors: past its share, a new connection of that address is closed;
 // past the total, a newcomer takes the place of the longest idle one.
-import { createServer } from "node:http";
+import { createServer, type RequestListener } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { limitConnections } from "../../src/harness/connection-limits";
+import { type ConnectionLimits, limitConnections } from "../../src/harness/connection-limits";
 
 let server = createServer();
 beforeEach(() => {
@@ -25,6 +25,28 @@ async function open(port: number): Promise<{ socket: Socket; closed: boolean }> 
   });
   return { socket, closed };
 }
+
+/** Listens with `limits`; with `handle`, it answers in place of the plain "ok". Returns the port. */
+async function listenWith(limits: ConnectionLimits, handle?: RequestListener): Promise<number> {
+  if (handle) server.removeAllListeners("request");
+  limitConnections(server, limits);
+  if (handle) server.on("request", handle);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** Waits until a newcomer's request is answered, as it is once a place is free for it. */
+const newcomerAnswered = (port: number) =>
+  expect
+    .poll(
+      () =>
+        fetch(`http://127.0.0.1:${port}/`).then(
+          (response) => response.text(),
+          () => "refused",
+        ),
+      { timeout: 30_000, interval: 500 },
+    )
+    .toBe("ok");
 
 describe("the harness's connection limits", () => {
   it("close an address's connections past its share, and take new ones once it has fewer", async () => {
@@ -150,42 +172,24 @@ describe("the harness's connection limits", () => {
   });
 
   it("let a newcomer take the place of a request whose client stopped reading, before that request times out", async () => {
-    server.removeAllListeners("request");
-    limitConnections(server, { total: 1, stalledResponseMs: 120_000 });
     const large: Socket[] = [];
-    server.on("request", (req, res) => {
+    const port = await listenWith({ total: 1, stalledResponseMs: 120_000 }, (req, res) => {
       if (req.url !== "/large") return void res.end("ok");
       large.push(req.socket);
       res.end("x".repeat(64 * 1024 * 1024));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
     const stalled = connect(port, "127.0.0.1").on("error", () => undefined);
     stalled.write("GET /large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     stalled.pause();
     await expect.poll(() => large.length, { timeout: 30_000 }).toBe(1);
     // Once it has waited on its client a little while, the only place is a newcomer's to take.
-    await expect
-      .poll(
-        () =>
-          fetch(`http://127.0.0.1:${port}/`).then(
-            (response) => response.text(),
-            () => "refused",
-          ),
-        {
-          timeout: 30_000,
-          interval: 500,
-        },
-      )
-      .toBe("ok");
+    await newcomerAnswered(port);
     expect(large[0]!.destroyed).toBe(true);
     stalled.destroy();
   });
 
   it("keep a request whose handler has not yet read its body: the server is the one waiting", async () => {
-    server.removeAllListeners("request");
-    limitConnections(server, { stalledResponseMs: 1000 });
-    server.on("request", (req, res) => {
+    const port = await listenWith({ stalledResponseMs: 1000 }, (req, res) => {
       let size = 0;
       // Reads the body only after longer than the limit.
       setTimeout(
@@ -193,41 +197,23 @@ describe("the harness's connection limits", () => {
         3000,
       );
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
     const response = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "x".repeat(1024 * 1024) });
     expect(await response.text()).toBe(`read ${1024 * 1024}`);
   });
 
   it("count a body that trickles in a byte at a time as stalled, so a newcomer can take its place", async () => {
-    server.removeAllListeners("request");
-    limitConnections(server, { total: 1, stalledResponseMs: 120_000 });
     const bodies: Socket[] = [];
-    server.on("request", (req, res) => {
+    const port = await listenWith({ total: 1, stalledResponseMs: 120_000 }, (req, res) => {
       if (req.method !== "POST") return void res.end("ok");
       bodies.push(req.socket);
       req.resume().on("end", () => res.end("got it"));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
     const trickler = connect(port, "127.0.0.1").on("error", () => undefined);
     trickler.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n{");
     const drip = setInterval(() => trickler.write(" "), 200);
     try {
       await expect.poll(() => bodies.length, { timeout: 30_000 }).toBe(1);
-      await expect
-        .poll(
-          () =>
-            fetch(`http://127.0.0.1:${port}/`).then(
-              (response) => response.text(),
-              () => "refused",
-            ),
-          {
-            timeout: 30_000,
-            interval: 500,
-          },
-        )
-        .toBe("ok");
+      await newcomerAnswered(port);
       expect(bodies[0]!.destroyed).toBe(true);
     } finally {
       clearInterval(drip);
