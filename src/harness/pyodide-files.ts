@@ -42,13 +42,16 @@ export function createPyodideFileHandler(prefix = "/pyodide/") {
       return true;
     }
     const file = path.join(dir, name);
-    void sendFile(req, res, file, () => ({
+    const headers = {
       "content-type": type,
       "cache-control": "public, max-age=86400",
       // The worker runs at an opaque origin (a data: URL), so it loads these as a cross-origin reader, without cookies.
       "access-control-allow-origin": "*",
       "cross-origin-resource-policy": "cross-origin",
-    }));
+    };
+    void sendFile(req, res, file, headers).then((sent) => {
+      if (!sent) res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
+    });
     return true;
   };
 }

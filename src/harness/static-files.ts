@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { sendFile } from "./send-file.js";
@@ -13,6 +12,12 @@ const TYPES: Record<string, string> = {
   ".map": "application/json",
 };
 
+/** The page itself is asked for anew each time; its hashed assets are kept an hour. */
+const headersFor = (file: string) => ({
+  "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
+  "cache-control": file.endsWith("index.html") ? "no-cache" : "public, max-age=3600",
+});
+
 /** Serves a built single-page app from `root`; unknown paths get its index.html. */
 export function createStaticHandler(root: string) {
   const base = path.resolve(root);
@@ -24,24 +29,15 @@ export function createStaticHandler(root: string) {
       res.writeHead(400, { "content-type": "text/plain" }).end("The path is not valid percent-encoding.");
       return;
     }
-    let file = path.resolve(base, `.${pathname}`);
+    const file = path.resolve(base, `.${pathname}`);
     // The folder itself or below it: `base` alone would also match a sibling such as `demo-private`.
     if (file !== base && !file.startsWith(base + path.sep)) {
       res.writeHead(403).end();
       return;
     }
-    let info = await stat(file).catch(() => null);
-    if (!info || info.isDirectory()) {
-      file = path.join(base, "index.html");
-      info = await stat(file).catch(() => null);
-    }
-    if (!info) {
-      res.writeHead(404, { "content-type": "text/plain" }).end("The demo page is not built: run `npm start`.");
-      return;
-    }
-    await sendFile(req, res, file, () => ({
-      "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
-      "cache-control": file.endsWith("index.html") ? "no-cache" : "public, max-age=3600",
-    }));
+    if (await sendFile(req, res, file, headersFor(file))) return;
+    const index = path.join(base, "index.html");
+    if (await sendFile(req, res, index, headersFor(index))) return;
+    res.writeHead(404, { "content-type": "text/plain" }).end("The demo page is not built: run `npm start`.");
   };
 }
