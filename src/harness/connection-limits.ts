@@ -20,7 +20,7 @@ export interface ConnectionLimits {
    * response it does not read) is ended once nothing has moved for this long.
    * @default 30 s
    */
-  stalledResponseMs?: number;
+  stalledRequestMs?: number;
 }
 
 /** A new connection gets this long to send its request before a newcomer may take its place. */
@@ -55,7 +55,7 @@ const sentBy = (socket: Socket) => socket.bytesWritten - socket.writableLength;
 export function limitConnections(server: Server, limits: ConnectionLimits = {}) {
   const perAddress = limits.perAddress ?? 256;
   const total = limits.total ?? 8192;
-  const stalledMs = limits.stalledResponseMs ?? 30_000;
+  const stalledMs = limits.stalledRequestMs ?? 30_000;
   // Node drops a connection past maxConnections without a word; the cap is kept below instead, where an idle
   // one can make room. A closed socket leaves Node's count a tick later: the slack covers a burst in between.
   server.maxConnections = total + 1024;

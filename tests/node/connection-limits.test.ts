@@ -141,7 +141,7 @@ describe("the harness's connection limits", () => {
 
   it("end a response its client stopped reading, and keep one that waits on the server", async () => {
     server.removeAllListeners("request");
-    limitConnections(server, { stalledResponseMs: 1000 });
+    limitConnections(server, { stalledRequestMs: 1000 });
     const large: Socket[] = [];
     server.on("request", (req, res) => {
       // Far more than the socket buffers hold: a client that does not read leaves most of it queued.
@@ -173,7 +173,7 @@ describe("the harness's connection limits", () => {
 
   it("let a newcomer take the place of a request whose client stopped reading, before that request times out", async () => {
     const large: Socket[] = [];
-    const port = await listenWith({ total: 1, stalledResponseMs: 120_000 }, (req, res) => {
+    const port = await listenWith({ total: 1, stalledRequestMs: 120_000 }, (req, res) => {
       if (req.url !== "/large") return void res.end("ok");
       large.push(req.socket);
       res.end("x".repeat(64 * 1024 * 1024));
@@ -189,7 +189,7 @@ describe("the harness's connection limits", () => {
   });
 
   it("keep a request whose handler has not yet read its body: the server is the one waiting", async () => {
-    const port = await listenWith({ stalledResponseMs: 1000 }, (req, res) => {
+    const port = await listenWith({ stalledRequestMs: 1000 }, (req, res) => {
       let size = 0;
       // Reads the body only after longer than the limit.
       setTimeout(
@@ -203,7 +203,7 @@ describe("the harness's connection limits", () => {
 
   it("count a body that trickles in a byte at a time as stalled, so a newcomer can take its place", async () => {
     const bodies: Socket[] = [];
-    const port = await listenWith({ total: 1, stalledResponseMs: 120_000 }, (req, res) => {
+    const port = await listenWith({ total: 1, stalledRequestMs: 120_000 }, (req, res) => {
       if (req.method !== "POST") return void res.end("ok");
       bodies.push(req.socket);
       req.resume().on("end", () => res.end("got it"));
