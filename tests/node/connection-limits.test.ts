@@ -35,6 +35,13 @@ async function listenWith(limits: ConnectionLimits, handle?: RequestListener): P
   return (server.address() as AddressInfo).port;
 }
 
+/** A connection that has sent `head` (a request's start, as written) and nothing more. */
+const sendRaw = (port: number, head: string) => {
+  const socket = connect(port, "127.0.0.1").on("error", () => undefined);
+  socket.write(head);
+  return socket;
+};
+
 /** Waits until a newcomer's request is answered, as it is once a place is free for it. */
 const newcomerAnswered = (port: number) =>
   expect
@@ -51,9 +58,7 @@ const newcomerAnswered = (port: number) =>
 describe("the harness's connection limits", () => {
   it("close an address's connections past its share, and take new ones once it has fewer", async () => {
     // Loopback is exempt by default (the server's own calls); counted here as a client's address.
-    limitConnections(server, { perAddress: 3, exempt: () => false });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
+    const port = await listenWith({ perAddress: 3, exempt: () => false });
     const first = await Promise.all([open(port), open(port), open(port)]);
     expect(first.map((c) => c.closed)).toEqual([false, false, false]);
     const fourth = await open(port);
@@ -66,9 +71,7 @@ describe("the harness's connection limits", () => {
   });
 
   it("do not count loopback, which is the server's own calls to its sandbox and a proxy on its host", async () => {
-    limitConnections(server, { perAddress: 2 });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
+    const port = await listenWith({ perAddress: 2 });
     const opened = await Promise.all([open(port), open(port), open(port), open(port)]);
     expect(opened.map((c) => c.closed)).toEqual([false, false, false, false]);
     for (const { socket } of opened) socket.destroy();
@@ -80,9 +83,7 @@ describe("the harness's connection limits", () => {
     let requested: () => void = () => undefined;
     const inRequest = new Promise<void>((resolve) => (requested = resolve));
     // The slow request is answered when the test says so.
-    server.removeAllListeners("request");
-    limitConnections(server, { total: 3 });
-    server.on("request", (req, res) => {
+    const port = await listenWith({ total: 3 }, (req, res) => {
       if (req.url !== "/slow") return void res.end("ok");
       requested();
       void released.then(() => res.end("slow ok"));
@@ -95,8 +96,6 @@ describe("the harness's connection limits", () => {
       await expect.poll(() => accepted, { timeout: 30_000 }).toBe(count);
       return socket;
     };
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
 
     const busy = await dial(1);
     let busyAnswer = "";
@@ -121,15 +120,12 @@ describe("the harness's connection limits", () => {
   });
 
   it("take a kept-alive connection's place before that of one just opened, whose request may be on its way", async () => {
-    limitConnections(server, { total: 2 });
+    const port = await listenWith({ total: 2 });
     let accepted = 0;
     server.on("connection", () => accepted++);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    const kept = connect(port, "127.0.0.1").on("error", () => undefined);
+    const kept = sendRaw(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     let keptAnswer = "";
     kept.setEncoding("utf8").on("data", (chunk: string) => (keptAnswer += chunk));
-    kept.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     await expect.poll(() => keptAnswer, { timeout: 30_000 }).toContain("ok");
     const fresh = connect(port, "127.0.0.1").on("error", () => undefined);
     await expect.poll(() => accepted, { timeout: 30_000 }).toBe(2);
@@ -140,10 +136,8 @@ describe("the harness's connection limits", () => {
   });
 
   it("end a response its client stopped reading, and keep one that waits on the server", async () => {
-    server.removeAllListeners("request");
-    limitConnections(server, { stalledRequestMs: 1000 });
     const large: Socket[] = [];
-    server.on("request", (req, res) => {
+    const port = await listenWith({ stalledRequestMs: 1000 }, (req, res) => {
       // Far more than the socket buffers hold: a client that does not read leaves most of it queued.
       if (req.url === "/large") {
         large.push(req.socket);
@@ -153,16 +147,11 @@ describe("the harness's connection limits", () => {
       res.write("thinking\n");
       setTimeout(() => res.end("done\n"), 3000);
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
 
-    const reader = connect(port, "127.0.0.1").on("error", () => undefined);
+    const reader = sendRaw(port, "GET /quiet HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     let quiet = "";
     reader.setEncoding("utf8").on("data", (chunk: string) => (quiet += chunk));
-    reader.write("GET /quiet HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    const stalled = connect(port, "127.0.0.1").on("error", () => undefined);
-    stalled.write("GET /large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    stalled.pause();
+    const stalled = sendRaw(port, "GET /large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").pause();
 
     // The server's end of it: a paused client would not see the close until it reads.
     await expect.poll(() => large[0]?.destroyed, { timeout: 30_000 }).toBe(true);
@@ -178,9 +167,7 @@ describe("the harness's connection limits", () => {
       large.push(req.socket);
       res.end("x".repeat(64 * 1024 * 1024));
     });
-    const stalled = connect(port, "127.0.0.1").on("error", () => undefined);
-    stalled.write("GET /large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    stalled.pause();
+    const stalled = sendRaw(port, "GET /large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").pause();
     await expect.poll(() => large.length, { timeout: 30_000 }).toBe(1);
     // Once it has waited on its client a little while, the only place is a newcomer's to take.
     await newcomerAnswered(port);
@@ -208,8 +195,7 @@ describe("the harness's connection limits", () => {
       bodies.push(req.socket);
       req.resume().on("end", () => res.end("got it"));
     });
-    const trickler = connect(port, "127.0.0.1").on("error", () => undefined);
-    trickler.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n{");
+    const trickler = sendRaw(port, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n{");
     const drip = setInterval(() => trickler.write(" "), 200);
     try {
       await expect.poll(() => bodies.length, { timeout: 30_000 }).toBe(1);
