@@ -17,9 +17,10 @@ import { readListing, summaryView, titleOf } from "./chat-list.js";
 import { chatView } from "./chat-view.js";
 import { clientTools } from "./client-tools.js";
 import { acceptAttachments } from "./attachments.js";
+import { DEFAULT_BODY_RATE } from "../body-budget.js";
 import { chatFiles } from "../chat-files.js";
 import { HttpRefusal, jsonResponse as json, refusalResponse as refusal } from "../http.js";
-import { readBody } from "./http.js";
+import { createMessageBudget, readBody } from "./http.js";
 import { createModelRuns, HEARTBEAT_MS, runIdOf, streamResponse, type ModelRun } from "./model-run.js";
 import type { ChatCaller, ChatEndpointsOptions } from "./options.js";
 import { matchChatRoute, type ChatMethod } from "./routes.js";
@@ -70,6 +71,16 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   const describeError = options.onError ?? errorMessage;
   const log = options.log ?? (() => undefined);
   const streams = options.streams ?? createRunStreams();
+  const bodies = createMessageBudget({
+    maxBytesInFlight: 128 * 1024 * 1024,
+    maxParticipantBytesInFlight: 2 * limits.maxBodyBytes,
+    maxClientBytesInFlight: 16 * limits.maxBodyBytes,
+    ...DEFAULT_BODY_RATE,
+    ...options.bodyBudget,
+  });
+  /** The request's JSON body, its bytes held against the shared budget while they arrive. */
+  const bodyOf = (request: Request, caller: ChatCaller) =>
+    readBody(request, limits.maxBodyBytes, (body) => bodies.open(caller.participantId, body, caller.client));
 
   const serverTools = (chat: Pick<ChatRecord, "owner" | "id" | "options" | "messages">, client?: string) =>
     options.tools({
@@ -388,7 +399,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     /** `POST /api/chats` `{ tools?: [{ name, description, input_schema, output_schema? }], id? }` → 201 with the chat. */
     createChat: (request: Request, caller: ChatCaller) =>
       guarded(null, async () => {
-        const body = await readBody(request, limits.maxBodyBytes);
+        const body = await bodyOf(request, caller);
         if (body.id !== undefined && !isValidId(body.id))
           throw new HttpRefusal(400, "invalid_request", "id must be 1–128 letters, digits, _ or -.");
         const id = (body.id as string | undefined) ?? `chat_${crypto.randomUUID()}`;
@@ -410,7 +421,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     /** `PATCH /api/chats/:id` `{ title?: string | null, archived?: boolean }` → 204. A rename never conflicts with a run. */
     updateChat: (request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
-        const body = await readBody(request, limits.maxBodyBytes);
+        const body = await bodyOf(request, caller);
         const change = readListing(body);
         if (!isValidId(chatId) || !(await store.setListing(caller.participantId, chatId, change))) {
           throw noSuchChat();
@@ -434,7 +445,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     /** `POST /api/chats/:id/messages` `{ text }` → the answer as a UI message stream (or the chat, for `Accept: application/json`). */
     postMessage: (request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
-        const body = await readBody(request, limits.maxBodyBytes);
+        const body = await bodyOf(request, caller);
         const chat = await settled(await load(caller, chatId));
         const text = userText([{ type: "text", text: body.text }], limits);
         const message: UIMessage = { id: `msg_${crypto.randomUUID()}`, role: "user", parts: [{ type: "text", text }] };
@@ -450,7 +461,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
      */
     submitToolResults: (request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
-        const body = await readBody(request, limits.maxBodyBytes);
+        const body = await bodyOf(request, caller);
         const chat = await settled(await load(caller, chatId));
         if (chat.status !== "requires_action")
           throw conflict(chat, `The chat is ${chat.status}: it is not waiting for tool results.`);
@@ -474,7 +485,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
      */
     chat: (request: Request, caller: ChatCaller) =>
       guarded(null, async () => {
-        const body = await readBody(request, limits.maxBodyBytes);
+        const body = await bodyOf(request, caller);
         if (!isValidId(body.id)) throw new HttpRefusal(400, "invalid_request", "The request has no valid chat id.");
         let chat = await store.get(caller.participantId, body.id);
         if (!chat) {

@@ -1,4 +1,5 @@
 import type { LanguageModel, ToolSet } from "ai";
+import type { BodyBudgetOptions } from "../body-budget.js";
 import type { ChatFile } from "../chat-files.js";
 import type { SandboxFiles } from "../sandbox-files.js";
 import type { RunStreams } from "./run-streams.js";
@@ -75,6 +76,13 @@ export interface ChatEndpointsOptions {
    */
   maxSteps?: number;
   limits?: Partial<ChatLimits>;
+  /**
+   * The memory request bodies share while they arrive: their bytes count as
+   * they come, each student and each `client` may hold only part of it, and
+   * a body slower than `minBytesPerSecond` (after `graceMs`) is cut with 408.
+   * @default 128 MiB in all, two bodies' worth (`limits.maxBodyBytes`) a student, sixteen a client, 64 KiB/s after 10 s
+   */
+  bodyBudget?: Partial<BodyBudgetOptions>;
   /**
    * How long a request (a new message, answers, results) waits for a run of the same chat that is ending before 409.
    * @default 5 000 ms
