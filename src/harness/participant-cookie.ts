@@ -55,17 +55,27 @@ export const DEFAULT_NEW_PARTICIPANT_DAILY_LIMIT: RateLimit = { max: 200, window
 export function addressKey(address: string | undefined): string {
   if (!address) return "unknown";
   const bare = address.replace(/%.*$/, "").toLowerCase();
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(bare);
-  if (mapped) return mapped[1]!;
   if (!bare.includes(":")) return bare;
   const [head = "", tail] = bare.split("::");
-  const groups = (part: string) => (part ? part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g])) : []);
+  // A dotted IPv4 tail (::ffff:192.0.2.1) is the last two groups.
+  const groups = (part: string) =>
+    part
+      ? part.split(":").flatMap((group) => {
+          if (!group.includes(".")) return [Number.parseInt(group, 16) || 0];
+          const [a = 0, b = 0, c = 0, d = 0] = group.split(".").map((octet) => Number(octet) & 0xff);
+          return [(a << 8) | b, (c << 8) | d];
+        })
+      : [];
   const front = groups(head);
   const back = tail === undefined ? [] : groups(tail);
-  const all = [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill("0"), ...back];
+  const all = [...front, ...Array<number>(Math.max(0, 8 - front.length - back.length)).fill(0), ...back];
+  // An IPv4-mapped address, dotted or in hex (::ffff:cb00:7105), is its IPv4 address.
+  if (all.length === 8 && all.slice(0, 5).every((group) => group === 0) && all[5] === 0xffff) {
+    return [all[6]! >> 8, all[6]! & 0xff, all[7]! >> 8, all[7]! & 0xff].join(".");
+  }
   return `${all
     .slice(0, 4)
-    .map((group) => (Number.parseInt(group, 16) || 0).toString(16))
+    .map((group) => group.toString(16))
     .join(":")}::/64`;
 }
 

@@ -374,6 +374,9 @@ describe("new ids per address, per minute and per day", () => {
     expect(addressKey("203.0.113.5")).toBe("203.0.113.5");
     // An IPv4 client of a dual-stack listener is its IPv4 address, not one /64 for all of them.
     expect(addressKey("::ffff:203.0.113.5")).toBe("203.0.113.5");
+    expect(addressKey("::FFFF:cb00:7105")).toBe("203.0.113.5");
+    expect(addressKey("0:0:0:0:0:ffff:c633:6409")).toBe("198.51.100.9");
+    expect(addressKey("0:0:0:0:0:ffff:198.51.100.9")).toBe("198.51.100.9");
     expect(addressKey("2001:DB8:1:2::1")).toBe("2001:db8:1:2::/64");
     expect(addressKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
     expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
