@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeExecuteCodeResult } from "../src/contract";
+import { uniqueFileName } from "../src/contract/file-name";
 import { MAX_CODE_LENGTH, executeCodeInputSchema } from "../src/contract/input";
 
 describe("executeCodeInputSchema", () => {
@@ -110,5 +111,37 @@ describe("normalizeExecuteCodeResult", () => {
     for (const raw of [{ answer: 42 }, "hello", 7, null, [1, 2], { stdout: 1 }]) {
       expect(normalizeExecuteCodeResult(raw)).toEqual({ status: "unrecognised", raw });
     }
+  });
+});
+
+describe("uniqueFileName", () => {
+  it("numbers names alike from 2, keeping the extension", () => {
+    const taken = new Set(["scores.csv", "scores (2).csv", "notes"]);
+    expect(uniqueFileName("scores.csv", taken)).toBe("scores (3).csv");
+    expect(uniqueFileName("notes", taken)).toBe("notes (2)");
+    expect(uniqueFileName("other.csv", taken)).toBe("other.csv");
+  });
+
+  it("names ten thousand files alike apart with a few checks each, when told what it tried", () => {
+    // A program can leave 10,000 names that read alike; checking every number from 2 again for each held
+    // the server's only thread for half a minute.
+    let checks = 0;
+    const taken = new (class extends Set<string> {
+      override has(name: string) {
+        checks++;
+        return super.has(name);
+      }
+    })();
+    // A name the program chose itself, in the way of the numbering.
+    taken.add("A\uFFFD (3)");
+    const tried = new Map<string, number>();
+    const names = Array.from({ length: 10_000 }, () => {
+      const name = uniqueFileName("A\uFFFD", taken, tried);
+      taken.add(name);
+      return name;
+    });
+    expect(new Set(names).size).toBe(10_000);
+    expect(names.slice(0, 4)).toEqual(["A\uFFFD", "A\uFFFD (2)", "A\uFFFD (4)", "A\uFFFD (5)"]);
+    expect(checks).toBeLessThan(30_000);
   });
 });

@@ -45,14 +45,22 @@ export function safeFileName(given: string): string {
   return name;
 }
 
-/** `scores.csv`, then `scores (2).csv`, …: a name not in `taken`. */
-export function uniqueFileName(name: string, taken: ReadonlySet<string>): string {
+/**
+ * `scores.csv`, then `scores (2).csv`, …: a name not in `taken`. With
+ * `tried` (for a `taken` that only grows), a name asked again goes on from
+ * the number it got last: thousands of names alike cost thousands of
+ * checks, not millions.
+ */
+export function uniqueFileName(name: string, taken: ReadonlySet<string>, tried?: Map<string, number>): string {
   if (!taken.has(name)) return name;
   const dot = name.lastIndexOf(".");
   const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
-  for (let n = 2; ; n++) {
+  for (let n = tried?.get(name) ?? 2; ; n++) {
     const candidate = `${stem} (${n})${extension}`;
-    if (!taken.has(candidate)) return candidate;
+    if (!taken.has(candidate)) {
+      tried?.set(name, n + 1);
+      return candidate;
+    }
   }
 }
 

@@ -70,6 +70,7 @@ export async function readRunFiles(
   const described = await figureDescriptions(root);
   const before = new Map(given.map((file) => [file.name, file.bytes]));
   const names = new Set<string>();
+  const tried = new Map<string, number>();
   const rootPath = Buffer.from(`${root}/`);
   const files: RunFileOutput[] = [];
   let cut = 0;
@@ -95,8 +96,9 @@ export async function readRunFiles(
       const path = Buffer.concat([relative, entry.name]);
       const readable = path.toString("utf8");
       if (readable === FIGURES_NAME || !entry.file) continue;
-      // A name that is not UTF-8 is shown with replacement characters; two that then read alike are told apart.
-      const shown = Buffer.from(readable).equals(path) ? readable : uniqueFileName(readable, names);
+      // A name that is not UTF-8 is shown with replacement characters; two that then read alike are told
+      // apart, and thousands alike cost no more than thousands of others (`tried`).
+      const shown = Buffer.from(readable).equals(path) ? readable : uniqueFileName(readable, names, tried);
       names.add(shown);
       // A file it was given and left as it was is kept already: it takes none of the run's room.
       const was = before.get(shown);
