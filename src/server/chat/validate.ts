@@ -158,15 +158,14 @@ const pointer = (place: Place | null) => {
 };
 
 /**
- * Where a JSON Schema asks for a regular expression to be matched
- * (`pattern`, `patternProperties`, in any subschema, `propertyNames` and
- * `$defs` included), as JSON Pointers. It errs on the side of finding one:
+ * The places (JSON Pointers) in a JSON Schema of the keywords `found` picks,
+ * in any subschema, `$defs` included. It errs on the side of finding one:
  * every object that may be a subschema is looked at, whether or not the
  * validator knows its keyword; only values (`enum`, `const`, `default`,
  * `examples`) and the names of properties are not.
  */
-function regexKeywordsIn(schema: unknown): string[] {
-  const found: string[] = [];
+function keywordsIn(schema: unknown, found: (key: string, value: unknown) => boolean): string[] {
+  const places: string[] = [];
   // A stack, not recursion: a 16 KiB schema can nest thousands deep.
   const stack: { node: unknown; place: Place | null }[] = [{ node: schema, place: null }];
   while (stack.length) {
@@ -179,18 +178,29 @@ function regexKeywordsIn(schema: unknown): string[] {
     }
     for (const [key, value] of Object.entries(node)) {
       const at: Place = { key, parent: place };
-      if (key === "pattern") found.push(pointer(at));
-      else if (key === "patternProperties") {
-        if (!value || typeof value !== "object" || Object.keys(value).length > 0) found.push(pointer(at));
-      } else if (DATA_KEYWORDS.has(key)) continue;
+      if (found(key, value)) places.push(pointer(at));
+      else if (DATA_KEYWORDS.has(key)) continue;
       else if (SCHEMA_MAP_KEYWORDS.has(key) && value && typeof value === "object") {
         for (const [name, subschema] of Object.entries(value))
           stack.push({ node: subschema, place: { key: name, parent: at } });
       } else stack.push({ node: value, place: at });
     }
   }
-  return found.sort();
+  return places.sort();
 }
+
+/** Where a JSON Schema asks for a regular expression to be matched (`pattern`, a non-empty `patternProperties`). */
+const regexKeywordsIn = (schema: unknown) =>
+  keywordsIn(
+    schema,
+    (key, value) =>
+      key === "pattern" ||
+      (key === "patternProperties" && (!value || typeof value !== "object" || Object.keys(value).length > 0)),
+  );
+
+/** Where a JSON Schema refers to a subschema (`$ref` and its dynamic and recursive kin). */
+const referenceKeywordsIn = (schema: unknown) =>
+  keywordsIn(schema, (key) => key === "$ref" || key === "$dynamicRef" || key === "$recursiveRef");
 
 /**
  * Why the server will not check results against a schema that asks for a
@@ -206,6 +216,28 @@ const regexRefusal = (where: string) =>
   "and check them in the client before it answers; type, format (email, uuid, date-time, …), lengths and " +
   "the other keywords are still checked, and input_schema may keep its patterns (the server never matches them)";
 
+/**
+ * Why the server will not check results against a schema with references:
+ * a subschema that is `anyOf` two references to the one before it, twenty
+ * deep in 1.2 KB, makes the validator try a million branches for one
+ * result, and each level doubles it. Written out in full, a schema that
+ * branches that much is larger than a chat takes.
+ */
+const referenceRefusal = (where: string) =>
+  `it uses ${where.split("/").at(-1)} at ${where}, and this server checks results against no schema with references ` +
+  "(a few nested ones can make one check take hours). Write output_schema out in full, without $ref; " +
+  "input_schema may keep its references (the server never checks them)";
+
+/** What, if anything, makes a client's output_schema one the server will not check a result against. */
+function uncheckable(schema: unknown): { message: string; details: Record<string, string[]> } | null {
+  const regexes = regexKeywordsIn(schema);
+  if (regexes.length) return { message: regexRefusal(regexes[0]!), details: { regex_keywords: regexes } };
+  const references = referenceKeywordsIn(schema);
+  if (references.length)
+    return { message: referenceRefusal(references[0]!), details: { reference_keywords: references } };
+  return null;
+}
+
 /** A private registry: zod would otherwise keep every schema's `id` in its global one, for ever. */
 const fromJsonSchema = (schema: unknown) =>
   z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0], { registry: z.registry() });
@@ -213,15 +245,16 @@ const fromJsonSchema = (schema: unknown) =>
 /**
  * A contract from a declared JSON Schema. A schema may come from a client,
  * so one that asks for a regular expression (`pattern`,
- * `patternProperties`) is never matched: every result is refused, saying
- * why (the chat endpoints refuse such an `output_schema` when a chat is
- * created; this covers chats stored before they did). For a schema of your
- * own with patterns, write the contract with zod instead.
+ * `patternProperties`) or refers to subschemas (`$ref`) is never checked:
+ * every result is refused, saying why (the chat endpoints refuse such an
+ * `output_schema` when a chat is created; this covers chats stored before
+ * they did). For a schema of your own with either, write the contract with
+ * zod instead.
  */
 export function jsonSchemaContract(schema: Record<string, unknown>): ToolResultContract {
-  const regexes = regexKeywordsIn(schema);
-  if (regexes.length) {
-    const message = `its output schema cannot be checked: ${regexRefusal(regexes[0]!)}`;
+  const refused = uncheckable(schema);
+  if (refused) {
+    const message = `its output schema cannot be checked: ${refused.message}`;
     return () => {
       throw new Error(message);
     };
@@ -298,14 +331,14 @@ export function parseDynamicTools(
     if (jsonBytes(inputSchema) + jsonBytes(outputSchema ?? null) > limits.maxToolSchemaBytes) {
       throw invalid(`The schemas of ${name} are larger than ${limits.maxToolSchemaBytes} bytes.`);
     }
-    // The server matches results against output_schema, so a regular
-    // expression in it is refused here, with what to do instead; input_schema
-    // goes to the model and is never matched on the server.
-    const regexes = outputSchema === undefined ? [] : regexKeywordsIn(outputSchema);
-    if (regexes.length) {
-      throw invalid(`tools[${index}].output_schema cannot be used: ${regexRefusal(regexes[0]!)}.`, {
+    // The server checks results against output_schema, so a regular
+    // expression or a reference in it is refused here, with what to do
+    // instead; input_schema goes to the model and is never checked here.
+    const refused = outputSchema === undefined ? null : uncheckable(outputSchema);
+    if (refused) {
+      throw invalid(`tools[${index}].output_schema cannot be used: ${refused.message}.`, {
         tool: name,
-        regex_keywords: regexes,
+        ...refused.details,
       });
     }
     for (const [label, schema] of [

@@ -414,6 +414,51 @@ describe("a client's regular expressions never run on the server", () => {
     expect(response.body.regex_keywords).toContain(where);
   });
 
+  // Each level is anyOf two references to the one below: 2^depth branches for one result.
+  const doubling = (depth: number) => {
+    const $defs: Record<string, unknown> = { a0: { type: "string" } };
+    for (let i = 1; i <= depth; i++)
+      $defs[`a${i}`] = { anyOf: [{ $ref: `#/$defs/a${i - 1}` }, { $ref: `#/$defs/a${i - 1}` }] };
+    return { type: "object", $defs, properties: { x: { $ref: `#/$defs/a${depth}` } } };
+  };
+
+  it.each([
+    ["references that double at each level", doubling(40), "/$defs/a1/anyOf/0/$ref"],
+    [
+      "one reference",
+      { type: "object", properties: { w: { $ref: "#/$defs/w" } }, $defs: { w: { type: "string" } } },
+      "/properties/w/$ref",
+    ],
+    ["a dynamic reference", { type: "object", properties: { w: { $dynamicRef: "#w" } } }, "/properties/w/$dynamicRef"],
+  ])("refuses an output_schema with %s at creation (400), saying what to do", async (_name, schema, where) => {
+    const response = await create(withOutput(schema));
+    expect(response.status).toBe(400);
+    expect(response.body.message).toContain(
+      `tools[0].output_schema cannot be used: it uses ${where.split("/").at(-1)} at ${where}`,
+    );
+    expect(response.body.message).toMatch(/checks results against no schema with references/);
+    expect(response.body.message).toMatch(/Write output_schema out in full, without \$ref/);
+    expect(response.body.reference_keywords).toContain(where);
+  });
+
+  it("takes references in input_schema (never checked on the server) and a property named $ref", async () => {
+    const response = await create([
+      {
+        ...weatherTool,
+        input_schema: { ...doubling(40), properties: { city: { type: "string" }, x: { $ref: "#/$defs/a40" } } },
+        output_schema: { type: "object", properties: { $ref: { type: "string" } }, examples: [{ $ref: "x" }] },
+      },
+    ]);
+    expect(response.status).toBe(201);
+  });
+
+  it("a contract from a schema with references (a chat stored before) refuses every result, saying why", () => {
+    const contract = jsonSchemaContract(doubling(40));
+    expect(() => contract({ x: 1 })).toThrow(
+      /its output schema cannot be checked: it uses \$ref at \/\$defs\/a1\/anyOf\/0\/\$ref/,
+    );
+  });
+
   it("takes patterns in input_schema (never matched on the server) and a property named pattern", async () => {
     const response = await create([
       {
