@@ -15,6 +15,8 @@ describe("startMockSandbox", () => {
       executor: createScriptedExecutor((code) => ({ stdout: `ran ${code}\n`, exitCode: 0 })),
     });
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // An executor of one's own is neither of the two engines.
+    expect(sandbox.engine).toBeNull();
     const tool = createExecuteCodeTool({
       sandboxUrl: sandbox.url,
       signing: sandbox.signing,
@@ -41,4 +43,11 @@ describe("startMockSandbox", () => {
       await other.close();
     }
   });
+
+  it("says which engine runs the programs, and runs the one it is told", async () => {
+    sandbox = await startMockSandbox({ engine: "pyodide" });
+    expect(sandbox.engine).toBe("pyodide");
+    const health = (await (await fetch(`${sandbox.url}/v1/health`)).json()) as { executor?: string };
+    expect(health.executor).toBe("pyodide");
+  }, 60_000);
 });

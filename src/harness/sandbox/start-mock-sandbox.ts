@@ -4,7 +4,7 @@ import { exportJWK, generateKeyPair } from "jose";
 import type { TokenMinterOptions } from "../../server/token.js";
 import type { Executor } from "./executor.js";
 import { createMockSandbox } from "./mock-sandbox.js";
-import { createDefaultExecutor } from "./default-executor.js";
+import { createDefaultExecutor, type SandboxEngine } from "./default-executor.js";
 import type { RateLimit } from "./rate-limiter.js";
 import type { RunSchedule } from "./run-scheduler.js";
 
@@ -18,6 +18,12 @@ export interface StartMockSandboxOptions {
    * @default CPython under bubblewrap where it can run, else Pyodide (needs the `pyodide` package)
    */
   executor?: Executor;
+  /**
+   * Which of the two engines runs them, when no `executor` is given: `"cpython"` refuses to start
+   * where its isolation cannot work.
+   * @default "auto": CPython where it can run, else Pyodide (saying why)
+   */
+  engine?: SandboxEngine;
   rateLimit?: RateLimit;
   maxRunMs?: number;
   /** How run slots are shared between users (see `createMockSandbox`). */
@@ -29,6 +35,8 @@ export interface StartedMockSandbox {
   url: string;
   /** The signing options that this sandbox accepts, for `createExecuteCodeTool`'s `signing`. */
   signing: TokenMinterOptions;
+  /** The engine that runs the programs: CPython with the scientific stack, Pyodide with the standard library only, or null for an `executor` of your own. */
+  engine: "cpython" | "pyodide" | null;
   close(): Promise<void>;
 }
 
@@ -42,12 +50,14 @@ const AUDIENCE = "sandbox";
  */
 export async function startMockSandbox(options: StartMockSandboxOptions = {}): Promise<StartedMockSandbox> {
   const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
+  const executor = options.executor ?? createDefaultExecutor({ engine: options.engine ?? "auto" });
+  const named = executor.health?.().executor;
   const sandbox = createMockSandbox({
     publicKey,
     algorithms: ["EdDSA"],
     issuer: ISSUER,
     audience: AUDIENCE,
-    executor: options.executor ?? createDefaultExecutor(),
+    executor,
     rateLimit: options.rateLimit,
     maxRunMs: options.maxRunMs,
     schedule: options.schedule,
@@ -63,6 +73,7 @@ export async function startMockSandbox(options: StartMockSandboxOptions = {}): P
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}`,
+    engine: named === "cpython" || named === "pyodide" ? named : null,
     signing: {
       privateKey: await exportJWK(privateKey),
       algorithm: "EdDSA",
