@@ -20,7 +20,8 @@ let sandbox: Promise<StartedMockSandbox> | undefined;
 
 async function openRoutes(): Promise<ChatRouteHandler> {
   const [{ createScriptedModel }, { startMockSandbox }] = await Promise.all([harness(), mockSandbox()]);
-  const { url, signing } = await (sandbox ??= startMockSandbox()); // yours: { sandboxUrl, signing: your key }
+  const { url, signing, engine } = await (sandbox ??= startMockSandbox()); // yours: { sandboxUrl, signing }
+  console.info(`The mock sandbox runs Python in ${engine === "cpython" ? "CPython" : "Pyodide"} at ${url}.`);
   const ctx = { sandboxUrl: url, signing, tenantId: "course-7" };
   const sandboxFiles = createSandboxFiles(ctx);
   const endpoints = createChatEndpoints({
