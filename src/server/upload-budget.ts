@@ -2,8 +2,6 @@
 import { createBodyBudget, DEFAULT_BODY_RATE, type BodyBudgetOptions, type BodyRefusals } from "./body-budget.js";
 import { HttpRefusal } from "./http.js";
 
-export type { MeteredBody as MeteredUpload } from "./body-budget.js";
-
 /** The shared parts of a budget as the upload route and the harness's sandbox use them. */
 export const DEFAULT_UPLOAD_BUDGET = {
   maxBytesInFlight: 128 * 1024 * 1024,

@@ -1,7 +1,8 @@
 import { HttpRefusal, jsonResponse, refusalResponse } from "./http.js";
 import { createSandboxFiles, type SandboxFiles, type SandboxFilesOptions } from "./sandbox-files.js";
 import { readStudentFiles, uploadBodyLimit, type StudentFileCaps } from "./student-files.js";
-import { createUploadBudget, DEFAULT_UPLOAD_BUDGET, type MeteredUpload } from "./upload-budget.js";
+import type { MeteredBody } from "./body-budget.js";
+import { createUploadBudget, DEFAULT_UPLOAD_BUDGET } from "./upload-budget.js";
 
 /**
  * The route's caps and budget, and where the files go: a codeapi sandbox
@@ -134,7 +135,7 @@ export function createUploadRoute(options: UploadRouteOptions) {
     caps,
     async handle(request: Request, { participantId }: { participantId: string }): Promise<Response> {
       let leave: () => void = () => undefined;
-      let body: MeteredUpload | undefined;
+      let body: MeteredBody | undefined;
       try {
         if (request.method !== "POST")
           throw new HttpRefusal(405, "method_not_allowed", "Use POST.", {}, { allow: "POST" });

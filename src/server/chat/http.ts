@@ -11,7 +11,7 @@ export async function readBody(
   if (mediaTypeOf(request.headers.get("content-type")) !== "application/json")
     throw new HttpRefusal(415, "unsupported_media_type", "Send the request as application/json.");
   const declared = Number(request.headers.get("content-length") ?? "0");
-  const metered = declared > maxBytes ? null : meter?.(request.body);
+  const metered = meter?.(request.body);
   let body: unknown;
   try {
     body = await readJsonBytes(
