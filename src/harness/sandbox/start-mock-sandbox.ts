@@ -50,7 +50,7 @@ const AUDIENCE = "sandbox";
  */
 export async function startMockSandbox(options: StartMockSandboxOptions = {}): Promise<StartedMockSandbox> {
   const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
-  const executor = options.executor ?? createDefaultExecutor({ engine: options.engine ?? "auto" });
+  const executor = options.executor ?? createDefaultExecutor({ engine: options.engine });
   const named = executor.health?.().executor;
   const sandbox = createMockSandbox({
     publicKey,
