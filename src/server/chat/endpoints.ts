@@ -44,6 +44,9 @@ import {
 } from "./validate.js";
 import { errorMessage } from "../../contract/error-message.js";
 
+/** Requests of one participant that may wait at once for a run's end; a page sends one at a time. */
+const MAX_WAITING_PER_PARTICIPANT = 2;
+
 /** Another participant's chat does not exist, as far as the caller can tell. */
 const noSuchChat = () => new HttpRefusal(404, "not_found", "There is no such chat.");
 
@@ -200,16 +203,28 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
    * The chat once a run of it that is ending has been stored, waiting up to
    * `busyWaitMs`. A page sees a run's last calls and approval requests in
    * the stream a moment before the run's end is written, so an answer (or a
-   * new message) sent at once must wait for that write, not be refused.
+   * new message) sent at once must wait for that write, not be refused. The
+   * wait is in memory and the store is read once, when it ends; a
+   * participant has at most `MAX_WAITING_PER_PARTICIPANT` requests waiting,
+   * and any more are answered 409 at once.
    */
   async function settled(start: ChatRecord): Promise<ChatRecord> {
-    let chat = start;
-    const deadline = performance.now() + busyWaitMs;
-    while (isMidRun(chat.status) && performance.now() < deadline) {
-      await runEnds.wait(chat, Math.min(100, deadline - performance.now()));
-      chat = await abandonIfStale((await store.get(chat.owner, chat.id)) ?? chat);
-    }
-    return chat;
+    if (!isMidRun(start.status)) return start;
+    refusePastWaiting(start);
+    await runEnds.wait(start, busyWaitMs);
+    return abandonIfStale((await store.get(start.owner, start.id)) ?? start);
+  }
+
+  /** A request on a running chat of a participant who has as many waiting as they may: 409, before any work. */
+  function refusePastWaiting(chat: Pick<ChatRecord, "owner" | "status">) {
+    if (runEnds.waiting(chat.owner) < MAX_WAITING_PER_PARTICIPANT) return;
+    throw conflict(chat, "The chat is still answering: send this again when it is done.");
+  }
+
+  /** The same, for a chat this process is running, before its stored record is read and parsed. */
+  function refuseWhileRunningHere(caller: ChatCaller, chatId: unknown) {
+    if (typeof chatId === "string" && runs.isRunning(caller.participantId, chatId))
+      refusePastWaiting({ owner: caller.participantId, status: "running" });
   }
 
   /**
@@ -330,10 +345,16 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
    */
   async function followRun(caller: ChatCaller, chatId: string): Promise<ReadableStream<string> | null> {
     const deadline = performance.now() + 2_000;
+    let chat = await load(caller, chatId);
+    // Answers taken, the run about to start: a moment, read again.
+    while (chat.status === "pending" && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      chat = await load(caller, chatId);
+    }
+    if (chat.status !== "running") return null;
+    // Then the store is not read again: what is waited for is the run being kept, which the streams tell.
     for (;;) {
-      const chat = await load(caller, chatId);
-      if (!isMidRun(chat.status)) return null;
-      const live = chat.status === "running" ? await streams.follow(runIdOf(chat)) : null;
+      const live = await streams.follow(runIdOf(chat));
       if (live || performance.now() >= deadline) return live;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -446,6 +467,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     postMessage: (request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
         const body = await bodyOf(request, caller);
+        refuseWhileRunningHere(caller, chatId);
         const chat = await settled(await load(caller, chatId));
         const text = userText([{ type: "text", text: body.text }], limits);
         const message: UIMessage = { id: `msg_${crypto.randomUUID()}`, role: "user", parts: [{ type: "text", text }] };
@@ -462,6 +484,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     submitToolResults: (request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
         const body = await bodyOf(request, caller);
+        refuseWhileRunningHere(caller, chatId);
         const chat = await settled(await load(caller, chatId));
         if (chat.status !== "requires_action")
           throw conflict(chat, `The chat is ${chat.status}: it is not waiting for tool results.`);
@@ -487,6 +510,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
       guarded(null, async () => {
         const body = await bodyOf(request, caller);
         if (!isValidId(body.id)) throw new HttpRefusal(400, "invalid_request", "The request has no valid chat id.");
+        refuseWhileRunningHere(caller, body.id);
         let chat = await store.get(caller.participantId, body.id);
         if (!chat) {
           chat = await newChat(caller, body.id, [], options.readOptions?.(body) ?? {}).catch(async (error: unknown) => {

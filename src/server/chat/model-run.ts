@@ -66,6 +66,9 @@ export function createModelRuns(deps: ModelRunsOptions) {
   let approvalSecret: Promise<Uint8Array> | undefined;
   // The runs of this process, so that a server that shuts down stores how each ended.
   const running = new Set<{ stop: () => void; settled: Promise<void> }>();
+  // The chats this process runs now, so that a request on one can be answered before the store is read.
+  const runningChats = new Map<string, number>();
+  const chatKey = (owner: string, chatId: string) => `${owner}\u0000${chatId}`;
 
   /**
    * One run of the model loop for a chat the caller has moved to `running`.
@@ -149,7 +152,14 @@ export function createModelRuns(deps: ModelRunsOptions) {
     void settled.finally(() => clearInterval(beat));
     const entry = { stop: () => stopping.abort(), settled };
     running.add(entry);
-    void settled.finally(() => running.delete(entry));
+    const key = chatKey(chat.owner, chat.id);
+    runningChats.set(key, (runningChats.get(key) ?? 0) + 1);
+    void settled.finally(() => {
+      running.delete(entry);
+      const left = runningChats.get(key)! - 1;
+      if (left) runningChats.set(key, left);
+      else runningChats.delete(key);
+    });
     return { live, settled, chatId: chat.id, owner: chat.owner };
   }
 
@@ -190,5 +200,8 @@ export function createModelRuns(deps: ModelRunsOptions) {
     await Promise.race([Promise.all(ends), new Promise((resolve) => setTimeout(resolve, waitMs))]);
   }
 
-  return { start, stopAll };
+  /** Whether this process runs the chat now. */
+  const isRunning = (owner: string, chatId: string) => runningChats.has(chatKey(owner, chatId));
+
+  return { start, stopAll, isRunning };
 }

@@ -13,8 +13,13 @@ async function storeHoldingTheWait() {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let held = 0;
+  let reads = 0;
   const store: ChatStore = {
     ...inner,
+    get: (owner, id) => {
+      reads++;
+      return inner.get(owner, id);
+    },
     replace: async (expected, next) => {
       if (next.status === "requires_action") {
         held++;
@@ -23,7 +28,7 @@ async function storeHoldingTheWait() {
       return inner.replace(expected, next);
     },
   };
-  return { store, release, held: () => held };
+  return { store, release, held: () => held, reads: () => reads };
 }
 
 /** Reads a UI message stream response chunk by chunk. */
@@ -184,5 +189,69 @@ describe("an answer that races the stored end of its own run", () => {
     held.release();
     await asking.rest();
     expect((await store.get("alice", "c"))!.status).toBe("requires_action");
+  });
+});
+
+describe("requests on a running chat wait in memory", () => {
+  it("a waiting answer reads the store once when the run ends, not while it waits", async () => {
+    const held = await storeHoldingTheWait();
+    const { chats } = await chatServer({
+      plan: () => [{ toolName: "execute_code", input: { code: "print(1)" }, id: "call_1" }],
+      store: held.store,
+      endpoints: { busyWaitMs: 10_000 },
+    });
+    await post(chats, "/api/chats", { id: "c", tools: [executeCodeTool] });
+    const asking = chunks(
+      await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"),
+    );
+    await asking.until((chunk) => chunk.type === "tool-input-available");
+
+    const before = held.reads();
+    const result = post(chats, "/api/chats/c/tool-results", {
+      results: [{ tool_call_id: "call_1", output: completed("1\n") }],
+    });
+    // A second of waiting: a store read every 100 ms would be ten.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(held.reads() - before).toBe(1);
+    held.release();
+    await asking.rest();
+
+    const answered = await result;
+    expect(answered.status).toBe(200);
+    expect((await answered.json()).status).toBe("idle");
+  });
+
+  it("a participant's third request on a running chat is answered 409 at once, and the first two are taken", async () => {
+    const held = await storeHoldingTheWait();
+    const { chats, store } = await chatServer({
+      plan: () => [{ toolName: "execute_code", input: { code: "print(1)" }, id: "call_1" }],
+      store: held.store,
+      endpoints: { busyWaitMs: 10_000 },
+    });
+    await post(chats, "/api/chats", { id: "c", tools: [executeCodeTool] });
+    const asking = chunks(
+      await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"),
+    );
+    await asking.until((chunk) => chunk.type === "tool-input-available");
+
+    const answer = { results: [{ tool_call_id: "call_1", output: completed("1\n") }] };
+    const waiting = [
+      post(chats, "/api/chats/c/tool-results", answer),
+      post(chats, "/api/chats/c/tool-results", answer),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const before = held.reads();
+    const third = await post(chats, "/api/chats/c/messages", { text: "and again" });
+    expect(third.status).toBe(409);
+    expect(await third.json()).toMatchObject({ error: "conflict", status: "running" });
+    // Refused from memory: the stored chat was not read for it.
+    expect(held.reads()).toBe(before);
+
+    held.release();
+    await asking.rest();
+    const statuses = (await Promise.all(waiting)).map((response) => response.status).sort();
+    // The first answer wins; the second finds the calls answered.
+    expect(statuses).toEqual([200, 409]);
+    expect((await store.get("alice", "c"))!.status).toBe("idle");
   });
 });
