@@ -234,6 +234,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const attachments: SandboxFiles = {
     upload: (...args) => filesOfSandbox().upload(...args),
     read: (...args) => filesOfSandbox().read(...args),
+    describe: (...args) => filesOfSandbox().describe(...args),
   };
   const toolsFor = ({
     participantId,

@@ -7,6 +7,9 @@ const CR = 0x0d;
 /** ASCII whitespace: what a blank last line holds. */
 const BLANK = new Set([0x09, LF, 0x0b, 0x0c, CR, 0x20]);
 
+/** Whether a file of this type has a table summary. */
+export const isTable = (mediaType: string) => mediaType === "text/csv" || mediaType === "text/tab-separated-values";
+
 /**
  * For a CSV or TSV: its header row and how many rows follow, in words for
  * the model; nothing for other files. (security) It runs on the server's one
@@ -15,7 +18,7 @@ const BLANK = new Set([0x09, LF, 0x0b, 0x0c, CR, 0x20]);
  * text (a 10 MB file of short lines took 0.7 s that way).
  */
 export function tableSummary(bytes: Uint8Array, mediaType: string): string | undefined {
-  if (mediaType !== "text/csv" && mediaType !== "text/tab-separated-values") return undefined;
+  if (!isTable(mediaType)) return undefined;
   // Blank lines at the end are no rows.
   let end = bytes.length;
   while (end > 0 && BLANK.has(bytes[end - 1]!)) end--;

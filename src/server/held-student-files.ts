@@ -1,6 +1,15 @@
 import { HttpRefusal } from "./http.js";
-import type { RunFileHolder } from "./run-file-holder.js";
+import type { HeldFile, RunFileHolder } from "./run-file-holder.js";
 import type { SandboxFiles } from "./sandbox-files.js";
+import { tableSummary } from "./file-summary.js";
+
+/** What the chat is told of a held file. */
+const factsOf = (file: HeldFile & { summary?: string }) => ({
+  name: file.name,
+  mediaType: file.mediaType,
+  size: file.bytes.length,
+  ...(file.summary ? { summary: file.summary } : {}),
+});
 
 /**
  * The students' uploads of one tenant, held in this server's memory for
@@ -14,11 +23,11 @@ export function heldStudentFiles(uploads: RunFileHolder, tenantId: string): Sand
       const kept = uploads.keep(
         owner,
         await Promise.all(
-          files.map(async (file) => ({
-            name: file.name,
-            mediaType: file.mediaType,
-            bytes: new Uint8Array(await file.file.arrayBuffer()),
-          })),
+          files.map(async (file) => {
+            const bytes = new Uint8Array(await file.file.arrayBuffer());
+            // Summed up once, as it arrives: every message that attaches it reads the summary.
+            return { name: file.name, mediaType: file.mediaType, bytes, summary: tableSummary(bytes, file.mediaType) };
+          }),
         ),
       );
       if (kept.length < files.length) {
@@ -28,13 +37,15 @@ export function heldStudentFiles(uploads: RunFileHolder, tenantId: string): Sand
           "The sandbox has no room for these files now (each student's files are bounded); try again with fewer or smaller files later.",
         );
       }
-      return kept.map((file) => ({ ...file.ref, name: file.name, mediaType: file.mediaType, size: file.bytes.length }));
+      return kept.map((file) => ({ ...file.ref, ...factsOf(file) }));
     },
     async read(participantId, ref) {
       const file = uploads.read({ participantId, tenantId }, ref);
-      return file
-        ? { ...ref, name: file.name, mediaType: file.mediaType, size: file.bytes.length, bytes: file.bytes }
-        : null;
+      return file ? { ...ref, ...factsOf(file), bytes: file.bytes } : null;
+    },
+    async describe(participantId, ref) {
+      const file = uploads.read({ participantId, tenantId }, ref);
+      return file ? { ...ref, ...factsOf(file) } : null;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { isTable, tableSummary } from "./file-summary.js";
 import { HttpRefusal, mediaTypeOf } from "./http.js";
 import type { CheckedStudentFile } from "./student-files.js";
 import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
@@ -18,9 +19,14 @@ export interface KeptFile {
   name: string;
   mediaType: string;
   size: number;
+  /** A table's header row and row count in words (CSV, TSV), made once. */
+  summary?: string;
 }
 
 export type SandboxFiles = ReturnType<typeof createSandboxFiles>;
+
+/** Summaries made here, for a sandbox that keeps none (a file's bytes never change under its id). */
+const MAX_SUMMARIES = 1_000;
 
 const unreachable = (what: string) =>
   new HttpRefusal(502, "sandbox_unavailable", `${what}: the code runner cannot be reached right now. Try again.`);
@@ -36,6 +42,53 @@ export function createSandboxFiles(options: SandboxFilesOptions) {
   const doFetch = options.fetch ?? fetch;
   const authorization = async (participantId: string) =>
     `Bearer ${await minter.mint({ participantId, tenantId: options.tenantId })}`;
+  const summaries = new Map<string, string | undefined>();
+
+  async function fetchFile(
+    method: "GET" | "HEAD",
+    participantId: string,
+    ref: { sessionId: string; fileId: string },
+    signal?: AbortSignal,
+  ): Promise<Response | null> {
+    let answer: Response;
+    try {
+      answer = await doFetch(new URL(`/v1/download/${ref.sessionId}/${ref.fileId}`, options.sandboxUrl), {
+        method,
+        headers: { authorization: await authorization(participantId) },
+        signal,
+      });
+    } catch {
+      throw unreachable("The file cannot be read from the sandbox");
+    }
+    if (answer.status === 404) return null;
+    if (!answer.ok && !(method === "HEAD" && answer.status === 405))
+      throw new HttpRefusal(502, "sandbox_failed", `The sandbox failed (HTTP ${answer.status}).`);
+    return answer;
+  }
+
+  const factsOf = (ref: { sessionId: string; fileId: string }, answer: Response, size: number): KeptFile => {
+    const name = answer.headers.get("x-file-name");
+    const summary = answer.headers.get("x-file-summary");
+    return {
+      ...ref,
+      name: name ? decodeURIComponent(name) : ref.fileId,
+      mediaType: mediaTypeOf(answer.headers.get("content-type")) || "application/octet-stream",
+      size,
+      ...(summary ? { summary: decodeURIComponent(summary) } : {}),
+    };
+  };
+
+  /** A kept file of the participant's, with its bytes; null when the sandbox no longer has it for them. */
+  async function read(
+    participantId: string,
+    ref: { sessionId: string; fileId: string },
+    signal?: AbortSignal,
+  ): Promise<(KeptFile & { bytes: Uint8Array }) | null> {
+    const answer = await fetchFile("GET", participantId, ref, signal);
+    if (!answer) return null;
+    const bytes = new Uint8Array(await answer.arrayBuffer());
+    return { ...factsOf(ref, answer, bytes.length), bytes };
+  }
 
   return {
     /** Uploads checked files as one session, all or none; refuses with the sandbox's reason in words. */
@@ -81,32 +134,39 @@ export function createSandboxFiles(options: SandboxFilesOptions) {
       }));
     },
 
-    /** A kept file of the participant's, with its bytes; null when the sandbox no longer has it for them. */
-    async read(
+    read,
+
+    /**
+     * What a kept file of the participant's is, without its bytes (`HEAD`),
+     * its table summary as the sandbox made it on upload; null when the
+     * sandbox no longer has it for them. Where the sandbox makes none, the
+     * file is read and summed up once here.
+     */
+    async describe(
       participantId: string,
       ref: { sessionId: string; fileId: string },
       signal?: AbortSignal,
-    ): Promise<(KeptFile & { bytes: Uint8Array }) | null> {
-      let answer: Response;
-      try {
-        answer = await doFetch(new URL(`/v1/download/${ref.sessionId}/${ref.fileId}`, options.sandboxUrl), {
-          headers: { authorization: await authorization(participantId) },
-          signal,
-        });
-      } catch {
-        throw unreachable("The file cannot be read from the sandbox");
+    ): Promise<KeptFile | null> {
+      const head = await fetchFile("HEAD", participantId, ref, signal);
+      if (!head) return null;
+      const size = Number(head.headers.get("content-length"));
+      const told = head.ok && Number.isSafeInteger(size) ? factsOf(ref, head, size) : null;
+      if (told && (told.summary || !isTable(told.mediaType))) return told;
+      const key = JSON.stringify([participantId, ref.sessionId, ref.fileId]);
+      let kept: KeptFile | null = told;
+      if (!told || !summaries.has(key)) {
+        // A sandbox without HEAD, or without summaries: the bytes, read here.
+        const file = await read(participantId, ref, signal);
+        if (!file) return null;
+        const { bytes, ...facts } = file;
+        kept = facts;
+        if (!summaries.has(key)) {
+          if (summaries.size >= MAX_SUMMARIES) summaries.delete(summaries.keys().next().value!);
+          summaries.set(key, facts.summary ?? tableSummary(bytes, facts.mediaType));
+        }
       }
-      if (answer.status === 404) return null;
-      if (!answer.ok) throw new HttpRefusal(502, "sandbox_failed", `The sandbox failed (HTTP ${answer.status}).`);
-      const bytes = new Uint8Array(await answer.arrayBuffer());
-      const name = answer.headers.get("x-file-name");
-      return {
-        ...ref,
-        name: name ? decodeURIComponent(name) : ref.fileId,
-        mediaType: mediaTypeOf(answer.headers.get("content-type")) || "application/octet-stream",
-        size: bytes.length,
-        bytes,
-      };
+      const summary = summaries.get(key);
+      return summary ? { ...kept!, summary } : kept;
     },
   };
 }

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
 import { MAX_CODE_LENGTH } from "../../contract/input.js";
 import { HttpRefusal, readJsonBytes } from "../../server/http.js";
+import { tableSummary } from "../../server/file-summary.js";
 import { uploadBodyLimit } from "../../server/student-files.js";
 import { createUploadBudget, DEFAULT_UPLOAD_BUDGET } from "../../server/upload-budget.js";
 import { sendJson as json } from "../node-json.js";
@@ -242,7 +243,11 @@ export function createMockSandbox(options: MockSandboxOptions) {
     const claims = await authenticate(req);
     const participant = `${String(claims.tenant_id)}:${claims.sub}`;
     if (!rateAllows(res, participant)) return;
-    const files = await readUpload(req, uploadCaps, uploadBudget, participant);
+    // A table is summed up once, as it arrives: every message that attaches it reads the summary.
+    const files = (await readUpload(req, uploadCaps, uploadBudget, participant)).map((file) => {
+      const summary = tableSummary(file.bytes, file.mediaType);
+      return summary ? { ...file, summary } : file;
+    });
     const sessionId = claims.jti!;
     const kept = runFiles.put(sessionId, participant, files, clientOf(claims));
     if (kept.notKept) {
@@ -382,7 +387,11 @@ export function createMockSandbox(options: MockSandboxOptions) {
     else json(res, 200, answer);
   }
 
-  /** A file of a run, to a caller with a token for the run's owner; 404 for anyone else. */
+  /**
+   * A file of a run, to a caller with a token for the run's owner; 404 for
+   * anyone else. `HEAD` tells what it is (with an upload's table summary in
+   * `X-File-Summary`) without its bytes.
+   */
   async function download(req: IncomingMessage, res: ServerResponse, sessionId: string, fileId: string): Promise<void> {
     const claims = await authenticate(req);
     const file = runFiles.get(sessionId, fileId, `${String(claims.tenant_id)}:${claims.sub}`);
@@ -391,10 +400,11 @@ export function createMockSandbox(options: MockSandboxOptions) {
       "content-type": file.mediaType,
       "content-length": String(file.bytes.length),
       "x-file-name": encodeURIComponent(file.name),
+      ...(file.summary ? { "x-file-summary": encodeURIComponent(file.summary) } : {}),
       "cache-control": "private, no-store",
       "x-content-type-options": "nosniff",
     });
-    res.end(file.bytes);
+    res.end(req.method === "HEAD" ? undefined : file.bytes);
   }
 
   const fail = (res: ServerResponse) => (error: unknown) => {
@@ -419,8 +429,8 @@ export function createMockSandbox(options: MockSandboxOptions) {
       }
       const downloading = /^\/v1\/download\/([\w-]{1,100})\/([\w-]{1,100})$/.exec(path ?? "");
       if (downloading) {
-        if (req.method !== "GET") {
-          json(res, 405, { error: "method_not_allowed", message: "Use GET." }, { allow: "GET" });
+        if (req.method !== "GET" && req.method !== "HEAD") {
+          json(res, 405, { error: "method_not_allowed", message: "Use GET." }, { allow: "GET, HEAD" });
           return true;
         }
         download(req, res, downloading[1]!, downloading[2]!).catch(fail(res));

@@ -28,6 +28,8 @@ interface StoredFile {
   name: string;
   mediaType: string;
   bytes: Uint8Array;
+  /** A table's header and rows in words, made once when an upload arrives. */
+  summary?: string;
 }
 
 interface Session {
@@ -213,7 +215,7 @@ export function createRunFileStore({
     put(
       sessionId: string,
       owner: string,
-      files: RunFileOutput[],
+      files: Array<RunFileOutput & { summary?: string }>,
       client?: string,
     ): { entries: SandboxFileEntry[]; notKept: number } {
       const now = Date.now();
@@ -235,7 +237,12 @@ export function createRunFileStore({
           continue;
         }
         const id = randomUUID();
-        session.files.set(id, { name: file.name, mediaType: file.mediaType, bytes: file.bytes });
+        session.files.set(id, {
+          name: file.name,
+          mediaType: file.mediaType,
+          bytes: file.bytes,
+          ...(file.summary ? { summary: file.summary } : {}),
+        });
         session.bytes += size;
         own.bytes += size;
         addHeld(holder, size);

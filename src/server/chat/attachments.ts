@@ -1,7 +1,6 @@
 import type { UIMessage } from "ai";
 import { bytesInWords } from "../../contract/bytes-in-words.js";
 import { ATTACHMENT_FACTS_KEY, attachmentFacts, type AttachmentFacts } from "../chat-files.js";
-import { tableSummary } from "../file-summary.js";
 import { HttpRefusal } from "../http.js";
 import { nameInWords } from "../name-in-words.js";
 import type { SandboxFiles } from "../sandbox-files.js";
@@ -53,7 +52,8 @@ export async function acceptAttachments(
   const checked = new Map<RawFilePart, UIMessage["parts"][number]>();
   for (const part of raw) {
     const ref = refOf(part.url);
-    const kept = ref ? await files.read(chat.owner, ref, signal) : null;
+    // What the file is, without its bytes: its summary was made once, when it arrived.
+    const kept = ref ? await files.describe(chat.owner, ref, signal) : null;
     if (!ref || !kept) {
       throw new HttpRefusal(
         400,
@@ -70,7 +70,7 @@ export async function acceptAttachments(
       );
     }
     const facts: AttachmentFacts = { name: kept.name, size: kept.size, ...ref };
-    const summary = tableSummary(kept.bytes, kept.mediaType);
+    const summary = kept.summary;
     checked.set(part, {
       type: "file",
       url: part.url,
