@@ -53,6 +53,7 @@ export default defineConfig({
         "harness/index": "src/harness/index.ts",
         "harness/start": "src/harness/start.ts",
         "harness/sandbox/index": "src/harness/sandbox/index.ts",
+        "harness/sandbox/service-process": "src/harness/sandbox/service-process.ts",
         "testing/index": "src/testing/index.ts",
       },
       external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),

@@ -11,6 +11,8 @@ const harness = await startHarness({
   port: 0,
   database: path.join(dataDir, "chats.sqlite"),
   chunkDelayMs: 0,
+  // The soak reads the interpreters' count from the operators' health.
+  operatorToken: "soak",
   rateLimit: { max: 1_000_000, windowMs: 1000 },
   chatRateLimit: { max: 1_000_000, windowMs: 1000 },
   participantCookie: { newParticipantLimit: { max: 1000, windowMs: 60_000 } },

@@ -53,7 +53,9 @@ export async function soak(options: SoakOptions = {}): Promise<SoakFigures> {
   );
   const memoryAt = async (done: number) => {
     const { rss, heapUsed } = await request<{ rss: number; heapUsed: number }>(child, { type: "memory" }, "memory");
-    const health = (await (await fetch(`${url}/v1/health`)).json()) as { interpreters?: unknown[] };
+    const health = (await (await fetch(`${url}/v1/health`, { headers: { authorization: "Bearer soak" } })).json()) as {
+      interpreters?: unknown[];
+    };
     return {
       runs: done,
       rssMb: rss / 1024 / 1024,

@@ -36,6 +36,20 @@ export interface HarnessOptions {
    */
   sandbox?: Sandbox & { close?(): Promise<void> };
   /**
+   * Run the mock sandbox in a process of its own, as a deployment would
+   * (`npm start` does): its engines, the output's framing and the students'
+   * files never take the chat's thread. Ignored with `executor` (which runs
+   * here) or `sandboxUrl`.
+   * @default false: in this process
+   */
+  sandboxProcess?: boolean;
+  /**
+   * A bearer token for `GET /v1/health` that shows operators the counts
+   * (runs, queue, interpreters) and the event loop's delay; without it the
+   * health says only that the service is up and which engine runs.
+   */
+  operatorToken?: string;
+  /**
    * The mock sandbox's limit per (tenant, user).
    * @default 20 per 30 s
    */
@@ -190,5 +204,10 @@ export interface RunningHarness {
   port: number;
   /** The chats' store (closed by close()). */
   store: ChatStore;
+  /**
+   * What an operator's `GET /v1/health` shows: the sandbox's own health and
+   * the event loop's delay (in ms) since the last time it was read.
+   */
+  health(): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }

@@ -2,7 +2,9 @@
 // the chat endpoints, the demo's routes and headers) wired in one function;
 // each part it wires is a module of its own, its options harness-options.ts.
 
+import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { exportJWK, generateKeyPair } from "jose";
@@ -36,6 +38,7 @@ import { checkSameOrigin, checkSameOriginJson, rateLimited } from "./request-gua
 import { createMockSandbox } from "./sandbox/mock-sandbox.js";
 import { createDefaultExecutor } from "./sandbox/default-executor.js";
 import { createRateLimiter } from "./sandbox/rate-limiter.js";
+import { startSandboxProcess } from "./sandbox-process.js";
 import { createScriptedModel } from "./scripted-model.js";
 import { createStaticHandler } from "./static-files.js";
 import {
@@ -119,29 +122,35 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
   const log = options.log ?? (() => undefined);
 
-  const executor = options.sandboxUrl
-    ? null
-    : (options.executor ??
-      createDefaultExecutor({
-        engine: options.engine,
-        cpython: {
-          memoryLimitMb: options.memoryLimitMb,
-          allowPerProcessMemoryLimit: options.allowPerProcessMemoryLimit,
-        },
-        pyodide: {
-          poolSize: options.poolSize,
-          maxConcurrentRuns: options.maxConcurrentRuns,
-          memoryLimitMb: options.memoryLimitMb,
-        },
-      }));
-  // What the model is told it may import: CPython's libraries, where it runs them (known once it has loaded them).
-  // With no executor of its own (Jupyter), the sandbox says what its kernels have.
-  const packages = () =>
-    executor
-      ? ((executor.health?.().python as { modules?: string[] } | undefined)?.modules ?? []).filter(
-          (name) => !name.includes("."),
-        )
-      : undefined;
+  const executorOptions = {
+    engine: options.engine,
+    cpython: {
+      memoryLimitMb: options.memoryLimitMb,
+      allowPerProcessMemoryLimit: options.allowPerProcessMemoryLimit,
+    },
+    pyodide: {
+      poolSize: options.poolSize,
+      maxConcurrentRuns: options.maxConcurrentRuns,
+      memoryLimitMb: options.memoryLimitMb,
+    },
+  };
+  // Slots are handed out fairly before the executor is asked, so it never queues.
+  const schedule = { maxRunning: options.maxConcurrentRuns ?? 4 };
+  const inChild = !!options.sandboxProcess && !options.sandboxUrl && !options.executor;
+  const child = inChild
+    ? await startSandboxProcess({
+        publicKey: await exportJWK(publicKey),
+        algorithm: "EdDSA",
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        executor: executorOptions,
+        rateLimit: options.rateLimit,
+        maxRunMs: options.maxRunMs,
+        schedule,
+        maxConnections: INTERNAL_CONNECTIONS,
+      })
+    : null;
+  const executor = options.sandboxUrl || child ? null : (options.executor ?? createDefaultExecutor(executorOptions));
   const sandbox = !executor
     ? null
     : createMockSandbox({
@@ -152,12 +161,35 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
         executor,
         rateLimit: options.rateLimit,
         maxRunMs: options.maxRunMs,
-        // Slots are handed out fairly before the executor is asked, so it never queues.
-        schedule: { maxRunning: options.maxConcurrentRuns ?? 4 },
+        schedule,
       });
+  // The sandbox's own health, as its service tells it.
+  const sandboxHealth = async (): Promise<Record<string, unknown>> => {
+    if (!sandboxUrl) return {};
+    const answer = await fetch(new URL("/v1/health", sandboxUrl), { signal: AbortSignal.timeout(5_000) });
+    return (await answer.json()) as Record<string, unknown>;
+  };
+  // What the model is told it may import: CPython's libraries, where it runs them (known once it has loaded them).
+  // With no executor of its own (Jupyter), the sandbox says what its kernels have.
+  let modules: string[] | undefined;
+  // Which engine runs them, for the public health (known once the sandbox listens).
+  let engine: string | undefined;
+  const packages = () => {
+    if (executor) modules = (executor.health?.().python as { modules?: string[] } | undefined)?.modules;
+    return modules?.filter((name) => !name.includes("."));
+  };
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  /** The event loop's delay since the last read, in ms: a stall shows here before students report it. */
+  const eventLoopDelay = () => {
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const read = { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) };
+    delay.reset();
+    return read;
+  };
 
   const serveDemo = createStaticHandler(options.demoDir ?? fileURLToPath(new URL("../demo/", import.meta.url)));
-  let sandboxUrl = options.sandboxUrl ?? "";
+  let sandboxUrl = options.sandboxUrl ?? child?.url ?? "";
   const signing = {
     privateKey: await exportJWK(privateKey),
     algorithm: "EdDSA" as const,
@@ -378,6 +410,35 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     await sendWebResponse(res, response ?? new Response("Not found", { status: 404 }));
   }
 
+  /**
+   * `GET /v1/health`: that the service is up and what runs the programs, for
+   * anyone; the counts and the event loop's delay for an operator's token.
+   */
+  async function serveHealth(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const headers = { "cache-control": "no-store" };
+    // Programs run elsewhere (Jupyter): the health says so, not the mock sandbox's engine that keeps only uploads.
+    if (options.sandbox) {
+      return sendJson(
+        res,
+        200,
+        { status: "ok", sandbox: options.sandbox.kind, keepsVariables: !!options.sandbox.keepsVariables },
+        headers,
+      );
+    }
+    if (isOperator(req)) return sendJson(res, 200, await operatorHealth(), headers);
+    sendJson(res, 200, { status: "ok", ...(engine ? { executor: engine } : {}) }, headers);
+  }
+
+  const operatorHealth = async () => ({ ...(await sandboxHealth()), eventLoopDelayMs: eventLoopDelay() });
+
+  const isOperator = (req: IncomingMessage) => {
+    const token = options.operatorToken;
+    if (!token) return false;
+    const said = Buffer.from(req.headers.authorization ?? "");
+    const expected = Buffer.from(`Bearer ${token}`);
+    return said.length === expected.length && timingSafeEqual(said, expected);
+  };
+
   const fail = (res: ServerResponse) => (error: unknown) => {
     log({ type: "chat_error", message: errorMessage(error) });
     if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
@@ -399,13 +460,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     }
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
-    // Programs run elsewhere (Jupyter): the health says so, not the mock sandbox's engine that keeps only uploads.
-    if (options.sandbox && path === "/v1/health" && req.method === "GET") {
-      sendJson(res, 200, {
-        status: "ok",
-        sandbox: options.sandbox.kind,
-        keepsVariables: !!options.sandbox.keepsVariables,
-      });
+    if (path === "/v1/health" && req.method === "GET") {
+      serveHealth(req, res).catch(fail(res));
       return;
     }
     if (sandbox?.handle(req, res)) return;
@@ -445,11 +501,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     await listen(internal, 0, "127.0.0.1");
     sandboxUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
   }
+  // Which engine runs the programs, for the public health; and the libraries the model is told of.
+  const told = sandboxUrl && !options.sandboxUrl ? await sandboxHealth() : {};
+  engine = typeof told.executor === "string" ? told.executor : undefined;
+  modules ??= (told.python as { modules?: string[] } | undefined)?.modules;
 
   return {
     url,
     port,
     store,
+    health: operatorHealth,
     async close() {
       for (const listener of internal ? [server, internal] : [server]) {
         listener.closeAllConnections();
@@ -458,6 +519,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       // Runs in flight are stopped and their ends stored before the store closes.
       await chats.close();
       await sandbox?.close();
+      await child?.close();
       await options.sandbox?.close?.();
       await pubSub?.close();
       await store.close();

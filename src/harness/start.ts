@@ -69,6 +69,9 @@ const harness = await startHarness({
   toolTimeoutMs: numberFrom("EXECUTE_CODE_TIMEOUT_MS", 60_000),
   sandboxUrl: process.env.EXECUTE_CODE_SANDBOX_URL || undefined,
   sandbox: sandboxFromEnv(),
+  // The sandbox runs in a process of its own, as in a deployment: the chat's thread does only the chat's work.
+  sandboxProcess: process.env.HARNESS_SANDBOX_IN_PROCESS !== "1",
+  operatorToken: process.env.HARNESS_OPERATOR_TOKEN || undefined,
   rateLimit: {
     max: numberFrom("MOCK_SANDBOX_RATE_LIMIT", 20),
     windowMs: numberFrom("MOCK_SANDBOX_RATE_WINDOW_MS", 30_000),
@@ -124,7 +127,7 @@ if (process.env.SANDBOX === "jupyter") {
   );
 } else if (!process.env.EXECUTE_CODE_SANDBOX_URL) {
   // Say how programs are isolated on this machine (the executor has already warned about anything missing).
-  const health = (await (await fetch(`${harness.url}/v1/health`)).json()) as {
+  const health = (await harness.health()) as {
     executor?: string;
     isolation?: { network?: string; processes?: string };
   };
