@@ -316,7 +316,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     retentionMs: options.chatRetentionMs ?? 7 * 86_400_000,
     log,
   });
-  const servePyodide = createPyodideFileHandler();
+  // Python's files for the browser are sent without a cookie: bounded by address, and in all.
+  const servePyodide = createPyodideFileHandler("/pyodide/", { clientOf: (req) => clientOf(req) });
   const handlers = createChatHandler({
     model,
     system: EXECUTE_CODE_SYSTEM_PROMPT,

@@ -16,7 +16,7 @@ export { createChatHandler, type ChatHandlerOptions } from "./chat-handler.js";
 export { checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
 export type { ConnectionLimits } from "./connection-limits.js";
 export { HttpRefusal } from "../server/http.js";
-export { createPyodideFileHandler } from "./pyodide-files.js";
+export { createPyodideFileHandler, type PyodideFileLimits } from "./pyodide-files.js";
 export {
   createParticipantCookies,
   DEFAULT_NEW_PARTICIPANT_DAILY_LIMIT,
