@@ -1,12 +1,16 @@
 // BENCHMARKS.md's results are the bench's own output, never edited by hand:
 // they sit between two markers, and a run replaces what is between them.
+// The main table is `results`; a scenario that runs alone (the class day)
+// has a section of its own.
 export const RESULTS_START = "<!-- bench:results -->";
 export const RESULTS_END = "<!-- /bench:results -->";
 
-/** `document` with `report` between its results markers; throws where the markers are missing. */
-export function withResults(document: string, report: string): string {
-  const from = document.indexOf(RESULTS_START);
-  const to = document.indexOf(RESULTS_END);
-  if (from === -1 || to < from) throw new Error(`BENCHMARKS.md has no ${RESULTS_START} … ${RESULTS_END}`);
-  return `${document.slice(0, from + RESULTS_START.length)}\n\n${report.trim()}\n\n${document.slice(to)}`;
+/** `document` with `report` between the markers of section `name`; throws where the markers are missing. */
+export function withResults(document: string, report: string, name = "results"): string {
+  const start = `<!-- bench:${name} -->`;
+  const end = `<!-- /bench:${name} -->`;
+  const from = document.indexOf(start);
+  const to = document.indexOf(end);
+  if (from === -1 || to < from) throw new Error(`BENCHMARKS.md has no ${start} … ${end}`);
+  return `${document.slice(0, from + start.length)}\n\n${report.trim()}\n\n${document.slice(to)}`;
 }

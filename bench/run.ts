@@ -29,6 +29,7 @@ import { median } from "./median.ts";
 import { withResults } from "./results-section.ts";
 import { expectedTokens } from "./page/colours";
 import { soak } from "./soak.ts";
+import { classDay, classDayReport } from "./class-day.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** `BENCH_ONLY=aiThread,firstPaint` runs only those scenarios (for a quick look); the table then lists only their rows. */
@@ -1163,6 +1164,15 @@ if (wanted("soak")) {
     "| --- | --- | --- | --- |",
     ...s.memory.map((m) => `| ${m.runs} | ${mb(m.rssMb)} | ${mb(m.heapMb)} | ${m.interpreters} |`),
   );
+}
+if (wanted("classDay")) {
+  // A class through /api/chat, with the hostile few: its own section, written even when run alone.
+  const sizes = (process.env.CLASS_SIZES ?? "200,300,400,500").split(",").map(Number);
+  const minutes = Number(process.env.CLASS_MINUTES ?? 3);
+  const day = classDayReport(await classDay({ sizes, minutes }), minutes);
+  const section = `Commit ${commit}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, Node ${process.version}, ${cpus().length} cores; load average ${load(loadavg())} at the end.\n\n${day}`;
+  console.log(`\n${section}`);
+  writeFileSync("BENCHMARKS.md", withResults(readFileSync("BENCHMARKS.md", "utf8"), section, "class-day"));
 }
 console.log(lines.join("\n"));
 writeResults(lines.join("\n"));

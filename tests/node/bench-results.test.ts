@@ -21,5 +21,14 @@ describe("the bench's results in BENCHMARKS.md", () => {
     const document = readFileSync("BENCHMARKS.md", "utf8");
     expect(document.split(RESULTS_START)).toHaveLength(2);
     expect(document.split(RESULTS_END)).toHaveLength(2);
+    expect(document.split("<!-- bench:class-day -->")).toHaveLength(2);
+    expect(document.split("<!-- /bench:class-day -->")).toHaveLength(2);
+  });
+
+  it("a scenario's own section is written apart from the main results", () => {
+    const document = `${RESULTS_START}\nmain\n${RESULTS_END}\n<!-- bench:class-day -->\nold\n<!-- /bench:class-day -->\n`;
+    expect(withResults(document, "new", "class-day")).toBe(
+      `${RESULTS_START}\nmain\n${RESULTS_END}\n<!-- bench:class-day -->\n\nnew\n\n<!-- /bench:class-day -->\n`,
+    );
   });
 });
