@@ -1,5 +1,5 @@
 import { CappedText, skippedOutput, truncationOf } from "../contract/truncate.js";
-import { resultFromAnswer, sandboxError, type OutputLimits } from "./sandbox-client.js";
+import { readSandboxResponse, resultFromAnswer, sandboxError, type OutputLimits } from "./sandbox-client.js";
 import type { SandboxEvent } from "./sandbox.js";
 import { createLineSplitter } from "./line-splitter.js";
 
@@ -37,7 +37,8 @@ export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerat
  * Reads a sandbox's NDJSON answer: `{"type":"queued"}` when the program
  * waits for a free slot, `{"type":"started"}` when it starts,
  * `{"type":"output","stream","text"}` lines while it runs (past a flood's
- * start, with `"skipped":{"chars","lines"}` left out before `text`), then `{"type":"result", …flat answer}`. The output
+ * start, with `"skipped":{"chars","lines"}` left out before `text`), then `{"type":"result", …flat answer}`,
+ * or `{"type":"refused","status", …the plain answer's body}` where the run was refused or lost after the stream began. The output
  * so far stays within the same limits as a final result.
  */
 export async function* readSandboxStream(response: Response, limits: OutputLimits): AsyncGenerator<SandboxEvent> {
@@ -48,7 +49,14 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
     return;
   }
   for await (const line of readLines(response.body)) {
-    let event: { type?: unknown; stream?: unknown; text?: unknown; skipped?: unknown; time_limit_ms?: unknown };
+    let event: {
+      type?: unknown;
+      stream?: unknown;
+      text?: unknown;
+      skipped?: unknown;
+      time_limit_ms?: unknown;
+      status?: unknown;
+    };
     try {
       event = JSON.parse(line) as typeof event;
     } catch {
@@ -63,6 +71,15 @@ export async function* readSandboxStream(response: Response, limits: OutputLimit
     }
     if (event.type === "result") {
       yield { kind: "done", outcome: resultFromAnswer(event, line, limits) };
+      return;
+    }
+    if (event.type === "refused" && typeof event.status === "number" && event.status >= 400 && event.status <= 599) {
+      // Pushed out of a full queue, or lost by the engine, after the stream began: said as the plain answer would be.
+      const { type: _type, status, ...body } = event;
+      yield {
+        kind: "done",
+        outcome: await readSandboxResponse(new Response(JSON.stringify(body), { status }), limits),
+      };
       return;
     }
     if (event.type === "queued") {

@@ -296,6 +296,9 @@ export function createMockSandbox(options: MockSandboxOptions) {
     // `started` tell a caller waiting from running, so a wait for a slot is
     // never taken for the program's own time.
     const live = wantsStream(req) ? startStream(res) : null;
+    // Once `queued` or output went out, the status line has too: a refusal is the stream's last line instead.
+    const refuse = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      live?.started() ? live.end({ type: "refused", status, ...body }) : json(res, status, body, headers);
     let release: () => void;
     try {
       // Many cookies of one client (the token's `client`) take their turns as one.
@@ -306,8 +309,7 @@ export function createMockSandbox(options: MockSandboxOptions) {
       if (abort.signal.aborted) return;
       if (!(error instanceof QueueFullError)) throw error;
       const seconds = Math.max(1, Math.ceil(maxRunMs / 1000));
-      return json(
-        res,
+      return refuse(
         429,
         { error: "busy", message: error.message, retry_after_seconds: seconds },
         { "retry-after": String(seconds) },
@@ -325,6 +327,10 @@ export function createMockSandbox(options: MockSandboxOptions) {
           : undefined,
         files: [...inputs.values()],
       });
+    } catch {
+      if (abort.signal.aborted) return;
+      // The engine lost the run (its interpreter died): a failure the caller is told of, not a stream cut short.
+      return refuse(500, { error: "internal", message: "The sandbox failed in the middle of the run." });
     } finally {
       release();
     }

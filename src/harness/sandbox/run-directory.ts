@@ -100,8 +100,10 @@ export async function readRunFiles(
       // apart, and thousands alike cost no more than thousands of others (`tried`).
       const shown = Buffer.from(readable).equals(path) ? readable : uniqueFileName(readable, names, tried);
       names.add(shown);
-      // A file it was given and left as it was is kept already: it takes none of the run's room.
-      const was = before.get(shown);
+      // A file it was given and left as it was is kept already: it takes none of the run's room. Not a figure
+      // this run drew: one drawn alike before is still this turn's to show.
+      const drawn = FIGURE_NAME.test(shown) && typeof described[shown] === "string";
+      const was = drawn ? undefined : before.get(shown);
       if (was) {
         const now = await readRegular(Buffer.concat([rootPath, path]), was.length);
         if (now && Buffer.from(was).equals(now)) continue;

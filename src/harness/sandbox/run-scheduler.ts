@@ -19,7 +19,8 @@ export interface RunSchedule {
    * Programs waiting across everyone. Past it, a participant who already has
    * programs waiting is answered busy, and one with nothing running or
    * waiting takes the place of the newest waiting program of whoever has the
-   * most waiting: a flood never locks a newcomer out.
+   * most waiting, where that is two or more (else the newcomer is answered
+   * busy): a flood never locks a newcomer out.
    * @default 64
    */
   maxQueued?: number;
@@ -118,7 +119,8 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     let group: string | undefined;
     for (const candidate of waiting.keys())
       if (group === undefined || waitingIn(candidate) > waitingIn(group)) group = candidate;
-    if (group === undefined) return false;
+    // A group with one program waiting is no flood: the newcomer, not yet told to wait, is refused instead.
+    if (group === undefined || waitingIn(group) < 2) return false;
     let most: [string, Waiter[]] | undefined;
     for (const [key, queue] of waiting.get(group)!) {
       const more =
