@@ -816,7 +816,15 @@ def main():
             # Only a run that said it is ready is handed out; one that failed to prepare (a mount or a fork
             # refused for a moment) is replaced, and after a few the program is refused with the reason.
             for _ in range(PREPARE_TRIES):
-                runner = ready.pop(0) if ready else Runner()
+                try:
+                    runner = ready.pop(0) if ready else Runner()
+                except OSError as error:
+                    # Out of processes or memory for a moment: this program is refused, the warm parent goes on.
+                    # (A maker of runs that is gone is no moment: that ends it, and the Node parent starts anew.)
+                    if error.errno is None:
+                        raise
+                    reason = str(error)
+                    continue
                 work = runner.open_work()
                 if work is not None:
                     break
@@ -835,8 +843,13 @@ def main():
             # Nothing to do: prepare the next run, or wait. A fork holds this loop for
             # milliseconds, so while programs run, one prepared run is enough.
             if len(ready) < (PREPARED if not runs else 1):
-                ready.append(Runner())
-                continue
+                try:
+                    ready.append(Runner())
+                    continue
+                except OSError as error:
+                    # A fork refused for a moment is tried again at the next wake-up, not the end of every run.
+                    if error.errno is None:
+                        raise
             events = selector.select()
         for key, _ in events:
             if key.data == "wake":
