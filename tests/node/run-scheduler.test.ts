@@ -147,6 +147,35 @@ describe("the sandbox's run slots, shared between participants", () => {
     expect(new Set(granted).size).toBe(31);
   });
 
+  it("eight cookies of one client flood the queue: a ninth of that client starts with the next free slot", async () => {
+    const scheduler = createRunScheduler();
+    const releases: Array<() => void> = [];
+    const granted: string[] = [];
+    const take = (key: string) =>
+      scheduler.acquire(key, never, undefined, "address-1").then(
+        (release) => {
+          granted.push(key);
+          releases.push(release);
+        },
+        () => undefined,
+      );
+    const flood: Array<Promise<void>> = [];
+    for (let cookie = 0; cookie < 8; cookie++)
+      for (let program = 0; program < 10; program++) flood.push(take(`cookie-${cookie}`));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(scheduler.stats()).toMatchObject({ running: 4, queued: 64 });
+    // A class behind one address: the newcomer has nothing running or waiting, its classmates have.
+    const newcomer = take("student");
+    releases.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(granted.slice(4)).toEqual(["student"]);
+    for (let ended = 0; ended < 80 && releases.length; ended++) {
+      releases.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all([...flood, newcomer]);
+  });
+
   it("a full queue refuses the client with the most waiting, however many cookies it spread them over", async () => {
     const scheduler = createRunScheduler({ maxRunning: 1, perParticipant: 1, maxQueued: 4 });
     const releaseFirst = await scheduler.acquire("b-0", never, undefined, "b");

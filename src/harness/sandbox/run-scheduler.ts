@@ -48,7 +48,10 @@ interface Waiter {
  * Run slots shared fairly: each participant has at most `perParticipant`
  * programs running, and a free slot goes to the waiting group whose last
  * program started longest ago (one that has started none first), and
- * within a group to its participants in turn, not to whoever queued most.
+ * within a group likewise to its participant whose last program started
+ * longest ago (of those that started none, the one with the fewest
+ * waiting), not to whoever queued most: a newcomer behind a busy address
+ * starts with the next slot its group gets.
  * A group is whatever many identities of one person share (the address a
  * token names as its `client`); a participant without one is a group of
  * its own. One person's flood, from one cookie or from many,
@@ -71,6 +74,8 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
   // When each group's last program started (a count of starts), and how many of its programs run.
   const lastStarted = new Map<string, number>();
   const runningInGroup = new Map<string, number>();
+  // The same for each participant, for the turns within its group.
+  const participantStarted = new Map<string, number>();
   let starts = 0;
 
   const waitingIn = (group: string) => [...(waiting.get(group)?.values() ?? [])].reduce((n, q) => n + q.length, 0);
@@ -83,6 +88,7 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     queuedTotal--;
     const participants = waiting.get(group);
     if (!queue.length) participants?.delete(key);
+    if (!queue.length && !running.has(key)) participantStarted.delete(key);
     if (participants && !participants.size) waiting.delete(group);
     // Nothing of the group left running or waiting: forget when it last started one.
     if (!waiting.has(group) && !runningInGroup.has(group)) lastStarted.delete(group);
@@ -93,6 +99,7 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     running.set(key, (running.get(key) ?? 0) + 1);
     runningTotal++;
     lastStarted.set(group, ++starts);
+    participantStarted.set(key, starts);
     runningInGroup.set(group, (runningInGroup.get(group) ?? 0) + 1);
     let released = false;
     return () => {
@@ -101,6 +108,8 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
       const left = running.get(key)! - 1;
       if (left) running.set(key, left);
       else running.delete(key);
+      // Nothing of the participant left running or waiting: its next program is a newcomer's.
+      if (!left && !waiting.get(group)?.has(key)) participantStarted.delete(key);
       const leftInGroup = runningInGroup.get(group)! - 1;
       if (leftInGroup) runningInGroup.set(group, leftInGroup);
       else runningInGroup.delete(group);
@@ -147,7 +156,16 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
       for (const [group, participants] of waiting) {
         const served = lastStarted.get(group) ?? -1;
         if (served >= nextServed) continue;
-        const found = [...participants].find(([key]) => (running.get(key) ?? 0) < perParticipant);
+        // In the group, the same rule by participant; of those that started none, the one with the fewest waiting
+        // (a newcomer before a classmate's flood); ties in turn order.
+        let found: [string, Waiter[]] | undefined;
+        let foundServed = Number.POSITIVE_INFINITY;
+        for (const [key, queue] of participants) {
+          if ((running.get(key) ?? 0) >= perParticipant) continue;
+          const keyServed = participantStarted.get(key) ?? -1;
+          if (keyServed < foundServed || (keyServed === foundServed && queue.length < found![1].length))
+            [found, foundServed] = [[key, queue], keyServed];
+        }
         if (found) [next, nextServed] = [[group, ...found], served];
       }
       if (!next) return;
