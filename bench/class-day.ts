@@ -12,6 +12,8 @@ import { Worker } from "node:worker_threads";
 import { readLines } from "../src/server/sandbox-stream.ts";
 
 const OPERATOR = "class-day";
+/** `CLASS_HOSTILE=burst,attach,flood` (all three by default; empty for none). */
+const HOSTILE = (process.env.CLASS_HOSTILE ?? "burst,attach,flood").split(",");
 
 /** What a turn came back as. */
 type Outcome = "right" | "busy" | "lost" | "wrong";
@@ -334,7 +336,9 @@ async function sharedAddress(url: string) {
   const began = performance.now();
   const answer = await newcomer.say(fence("print('newcomer')"));
   const newcomerMs = performance.now() - began;
-  const outcomes = (await Promise.all(all)).map((a) => a.output?.status ?? `HTTP ${a.status}`);
+  const outcomes = (await Promise.all(all)).map((a) =>
+    a.output?.status === "error" ? `error ${a.output.code}` : (a.output?.status ?? `HTTP ${a.status}`),
+  );
   return {
     newcomerMs,
     newcomer: answer.output?.stdout === "newcomer\n" ? "ran" : (answer.output?.status ?? `HTTP ${answer.status}`),
@@ -358,7 +362,7 @@ export interface ClassSize {
 }
 
 /** One class size for `minutes`, with the hostile few beside it. */
-async function playClass(url: string, students: number, minutes: number, hostile: boolean): Promise<ClassSize> {
+async function playClass(url: string, students: number, minutes: number, hostile: string[]): Promise<ClassSize> {
   const turns: Turn[] = [];
   const log: string[] = [];
   await operatorHealth(url);
@@ -366,9 +370,9 @@ async function playClass(url: string, students: number, minutes: number, hostile
   const until = performance.now() + minutes * 60_000;
   await Promise.all([
     ...Array.from({ length: students }, (_, n) => ordinaryStudent(url, n, minutes, turns)),
-    ...(hostile
-      ? [burstingStudent(url, until, log), attachingStudent(url, until, log), floodingStudents(url, until, log)]
-      : []),
+    ...(hostile.includes("burst") ? [burstingStudent(url, until, log)] : []),
+    ...(hostile.includes("attach") ? [attachingStudent(url, until, log)] : []),
+    ...(hostile.includes("flood") ? [floodingStudents(url, until, log)] : []),
   ]);
   const times = await probe.stop();
   const { eventLoopDelayMs } = await operatorHealth(url);
@@ -408,7 +412,7 @@ export async function classDay({ sizes, minutes }: { sizes: number[]; minutes: n
   try {
     const classes: ClassSize[] = [];
     for (const students of sizes) {
-      classes.push(await playClass(url, students, minutes, true));
+      classes.push(await playClass(url, students, minutes, HOSTILE));
       console.error(`class of ${students}: ${JSON.stringify(classes.at(-1))}`);
     }
     const shared = await sharedAddress(url);
