@@ -402,7 +402,12 @@ async function playClass(url: string, students: number, minutes: number, hostile
 /** Starts the harness in a process of its own and plays each class size, then the class behind one address. */
 export async function classDay({ sizes, minutes }: { sizes: number[]; minutes: number }) {
   const child = fork(fileURLToPath(new URL("./class-harness.ts", import.meta.url)), {
-    execArgv: ["--import", "tsx"],
+    // CLASS_PROFILE_DIR=/tmp/prof keeps a CPU profile of the harness's thread, for finding what held it.
+    execArgv: [
+      "--import",
+      "tsx",
+      ...(process.env.CLASS_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CLASS_PROFILE_DIR}`] : []),
+    ],
     env: { ...process.env, CLASS_OPERATOR_TOKEN: OPERATOR },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });

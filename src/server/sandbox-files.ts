@@ -151,7 +151,8 @@ export function createSandboxFiles(options: SandboxFilesOptions) {
       if (!head) return null;
       const size = Number(head.headers.get("content-length"));
       const told = head.ok && Number.isSafeInteger(size) ? factsOf(ref, head, size) : null;
-      if (told && (told.summary || !isTable(told.mediaType))) return told;
+      // A sandbox that sums tables up says so for each, with an empty summary for one with no rows.
+      if (told && (head.headers.has("x-file-summary") || !isTable(told.mediaType))) return told;
       const key = JSON.stringify([participantId, ref.sessionId, ref.fileId]);
       let kept: KeptFile | null = told;
       if (!told || !summaries.has(key)) {

@@ -48,6 +48,16 @@ describe("an attached file's facts", () => {
     expect(sent).toEqual(["POST upload", "HEAD download", "HEAD download", "HEAD download"]);
   });
 
+  it("of a table with no rows are read without its bytes too", async () => {
+    const { files, sent } = countedFiles();
+    const blank = new File(["\n".repeat(1_000_000)], "blank.csv", { type: "text/csv" });
+    const [kept] = await files.upload("ada", [
+      { file: blank, givenName: "blank.csv", name: "blank.csv", mediaType: "text/csv" },
+    ]);
+    expect(await files.describe("ada", kept!)).not.toHaveProperty("summary");
+    expect(sent).toEqual(["POST upload", "HEAD download"]);
+  });
+
   it("are another student's no more than the file is", async () => {
     const { files } = countedFiles();
     const [kept] = await files.upload("ada", [

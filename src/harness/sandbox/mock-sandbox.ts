@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
 import { MAX_CODE_LENGTH } from "../../contract/input.js";
 import { HttpRefusal, readJsonBytes } from "../../server/http.js";
-import { tableSummary } from "../../server/file-summary.js";
+import { isTable, tableSummary } from "../../server/file-summary.js";
 import { uploadBodyLimit } from "../../server/student-files.js";
 import { createUploadBudget, DEFAULT_UPLOAD_BUDGET } from "../../server/upload-budget.js";
 import { sendJson as json } from "../node-json.js";
@@ -406,7 +406,8 @@ export function createMockSandbox(options: MockSandboxOptions) {
       "content-type": file.mediaType,
       "content-length": String(file.bytes.length),
       "x-file-name": encodeURIComponent(file.name),
-      ...(file.summary ? { "x-file-summary": encodeURIComponent(file.summary) } : {}),
+      // For a table, always: empty when it has no rows to sum up, so nobody reads it to find that out.
+      ...(isTable(file.mediaType) ? { "x-file-summary": encodeURIComponent(file.summary ?? "") } : {}),
       "cache-control": "private, no-store",
       "x-content-type-options": "nosniff",
     });
