@@ -6,7 +6,11 @@
 // of requests on a big running chat, a 10 MB file attached again and again,
 // floods of output), and a class behind one address with a newcomer. It
 // measures; it asserts nothing.
-import { fork } from "node:child_process";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { readLines } from "../src/server/sandbox-stream.ts";
@@ -399,21 +403,42 @@ async function playClass(url: string, students: number, minutes: number, hostile
   };
 }
 
-/** Starts the harness in a process of its own and plays each class size, then the class behind one address. */
+/**
+ * Starts the built harness exactly as `npm start` does (`node
+ * dist/harness/start.js`, `npm run build` first), with the students'
+ * addresses from a proxy's X-Forwarded-For; plays each class size, then
+ * the class behind one address.
+ */
 export async function classDay({ sizes, minutes }: { sizes: number[]; minutes: number }) {
-  const child = fork(fileURLToPath(new URL("./class-harness.ts", import.meta.url)), {
-    // CLASS_PROFILE_DIR=/tmp/prof keeps a CPU profile of the harness's thread, for finding what held it.
-    execArgv: [
-      "--import",
-      "tsx",
+  const start = fileURLToPath(new URL("../dist/harness/start.js", import.meta.url));
+  if (!existsSync(start)) throw new Error("The class day runs the built harness: npm run build first.");
+  const dataDir = mkdtempSync(path.join(tmpdir(), "ecu-class-"));
+  const child = spawn(
+    process.execPath,
+    [
+      // CLASS_PROFILE_DIR=/tmp/prof keeps a CPU profile of the harness's thread, for finding what held it.
       ...(process.env.CLASS_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.CLASS_PROFILE_DIR}`] : []),
+      start,
     ],
-    env: { ...process.env, CLASS_OPERATOR_TOKEN: OPERATOR },
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
-  const { url } = await new Promise<{ url: string }>((resolve) =>
-    child.on("message", (m: { type: string; url: string }) => m.type === "ready" && resolve(m)),
+    {
+      env: {
+        ...process.env,
+        PORT: "0",
+        HARNESS_DATABASE: path.join(dataDir, "chats.sqlite"),
+        MOCK_SANDBOX_ENGINE: "cpython",
+        HARNESS_TRUST_PROXY: "1",
+        HARNESS_OPERATOR_TOKEN: OPERATOR,
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
   );
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`The harness ended at start (exit ${code}).`)));
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const said = /^execute-code-ui harness: (\S+)/.exec(line);
+      if (said) resolve(said[1]!);
+    });
+  });
   try {
     const classes: ClassSize[] = [];
     for (const students of sizes) {
@@ -423,8 +448,10 @@ export async function classDay({ sizes, minutes }: { sizes: number[]; minutes: n
     const shared = await sharedAddress(url);
     return { classes, shared };
   } finally {
-    child.send({ type: "close" });
-    await new Promise((resolve) => child.once("exit", resolve));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -1169,6 +1169,8 @@ if (wanted("classDay")) {
   // A class through /api/chat, with the hostile few: its own section, written even when run alone.
   const sizes = (process.env.CLASS_SIZES ?? "200,300,400,500").split(",").map(Number);
   const minutes = Number(process.env.CLASS_MINUTES ?? 3);
+  // The class plays against the harness as npm start runs it: this commit's build.
+  execFileSync("npm", ["run", "build"], { stdio: ["ignore", "ignore", "inherit"] });
   const day = classDayReport(await classDay({ sizes, minutes }), minutes);
   const section = `Commit ${commit}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, Node ${process.version}, ${cpus().length} cores; load average ${load(loadavg())} at the end.\n\n${day}`;
   console.log(`\n${section}`);
