@@ -237,12 +237,7 @@ export function createRunFileStore({
           continue;
         }
         const id = randomUUID();
-        session.files.set(id, {
-          name: file.name,
-          mediaType: file.mediaType,
-          bytes: file.bytes,
-          ...(file.summary ? { summary: file.summary } : {}),
-        });
+        session.files.set(id, { name: file.name, mediaType: file.mediaType, bytes: file.bytes, summary: file.summary });
         session.bytes += size;
         own.bytes += size;
         addHeld(holder, size);
