@@ -44,7 +44,8 @@ export interface ChatHandlerOptions {
   approvalTtlMs?: number;
 }
 
-const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** A prompt of 100,000 characters, each escaped at its longest, and the options beside it. */
+const MAX_BODY_BYTES = 1024 * 1024;
 
 const badRequest = (message: string) => new HttpRefusal(400, "invalid_request", message);
 
