@@ -95,6 +95,7 @@ export {
 export {
   moveChat,
   type ChatDescription,
+  type ChatHead,
   type ChatListing,
   type ChatRecord,
   type ChatStore,

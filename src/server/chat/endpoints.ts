@@ -28,7 +28,7 @@ import { createRunEnds } from "./run-ends.js";
 import { createRunStreams, TooManyFollowers } from "./run-streams.js";
 import { canMove, ChatStateConflict, isMidRun } from "./status.js";
 import { createStorageGuard } from "./storage-guard.js";
-import { moveChat, type ChatRecord, type DynamicToolSpec } from "./store.js";
+import { moveChat, type ChatHead, type ChatRecord, type DynamicToolSpec } from "./store.js";
 import {
   checkAnswers,
   DEFAULT_CHAT_LIMITS,
@@ -115,6 +115,19 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     const next = await moveChat(store, chat, event, change, now());
     if (next) log({ type: "chat_moved", chatId: chat.id, from: chat.status, to: next.status });
     return next;
+  }
+
+  /**
+   * A chat's status and version, without its messages where the store can
+   * tell (a large chat costs its whole parse, and following or stopping a
+   * run needs none of it); read whole where it may have to be marked ended.
+   */
+  async function loadHead(caller: ChatCaller, id: string): Promise<ChatHead> {
+    if (!store.head) return load(caller, id);
+    const head = isValidId(id) ? await store.head(caller.participantId, id) : null;
+    if (!head) throw noSuchChat();
+    const mayBeOver = isMidRun(head.status) && (now() - head.updatedAt >= staleAfterMs || isOrphan(head));
+    return mayBeOver ? load(caller, id) : head;
   }
 
   async function load(caller: ChatCaller, id: string): Promise<ChatRecord> {
@@ -345,11 +358,11 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
    */
   async function followRun(caller: ChatCaller, chatId: string): Promise<ReadableStream<string> | null> {
     const deadline = performance.now() + 2_000;
-    let chat = await load(caller, chatId);
+    let chat = await loadHead(caller, chatId);
     // Answers taken, the run about to start: a moment, read again.
     while (chat.status === "pending" && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      chat = await load(caller, chatId);
+      chat = await loadHead(caller, chatId);
     }
     if (chat.status !== "running") return null;
     // Then the store is not read again: what is waited for is the run being kept, which the streams tell.
@@ -365,7 +378,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
    * marked it for four beats, so it went away. Without heartbeats in the
    * store, only `staleAfterMs` says so.
    */
-  function isOrphan(chat: ChatRecord): boolean {
+  function isOrphan(chat: Pick<ChatRecord, "updatedAt">): boolean {
     return store.touch !== undefined && now() - chat.updatedAt > 4 * HEARTBEAT_MS;
   }
 
@@ -410,7 +423,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     /** `POST /api/chats/:id/stop` → 202 when the chat's run was asked to stop (it stores what it did), 204 when nothing runs. */
     stopRun: (_request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
-        const chat = await load(caller, chatId);
+        const chat = await loadHead(caller, chatId);
         if (chat.status !== "running")
           return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
         await streams.stop(runIdOf(chat));

@@ -1,3 +1,4 @@
+import type { ChatStatus } from "./status.js";
 import { chatData, chatFromRow, summaryFromRow, type ChatRecord, type ChatStore } from "./store.js";
 
 /** The part of a `pg` Pool the store uses (typed here so that the kit's types need no `@types/pg`). */
@@ -82,6 +83,18 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
         [chat.owner, chat.id, chat.status, chat.version, chatData(chat), chat.createdAt, chat.updatedAt],
       );
       return result.rowCount === 1;
+    },
+    async head(owner, id) {
+      const result = await db.query("SELECT status, version, updated_at FROM ecu_chats WHERE owner = $1 AND id = $2", [
+        owner,
+        id,
+      ]);
+      const row = result.rows[0] as
+        | { status: ChatStatus; version: number | string; updated_at: number | string }
+        | undefined;
+      return row
+        ? { owner, id, status: row.status, version: Number(row.version), updatedAt: Number(row.updated_at) }
+        : null;
     },
     async get(owner, id) {
       const result = await db.query("SELECT * FROM ecu_chats WHERE owner = $1 AND id = $2", [owner, id]);

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import type { ChatStatus } from "./status.js";
 import { chatData, chatFromRow, summaryFromRow, type ChatRecord, type ChatStore } from "./store.js";
 
 export interface SqliteChatStoreOptions {
@@ -69,6 +70,7 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
     "INSERT OR IGNORE INTO ecu_chats (owner, id, status, version, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
   const select = db.prepare("SELECT * FROM ecu_chats WHERE owner = ? AND id = ?");
+  const selectHead = db.prepare("SELECT status, version, updated_at FROM ecu_chats WHERE owner = ? AND id = ?");
   const update = db.prepare(
     "UPDATE ecu_chats SET status = ?, version = ?, data = ?, updated_at = ? WHERE owner = ? AND id = ? AND status = ? AND version = ?",
   );
@@ -156,6 +158,12 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
     async remove(owner, id) {
       deleteMeta.run(owner, id);
       return Number(deleteChat.run(owner, id).changes) === 1;
+    },
+    async head(owner, id) {
+      const row = selectHead.get(owner, id) as { status: ChatStatus; version: number; updated_at: number } | undefined;
+      return row
+        ? { owner, id, status: row.status, version: Number(row.version), updatedAt: Number(row.updated_at) }
+        : null;
     },
     async touch(chat, at) {
       touch.run(at, chat.owner, chat.id, chat.version);

@@ -52,11 +52,20 @@ export interface ChatListing {
 /** @deprecated The old name of `ChatListing`. */
 export type ChatDescription = ChatListing;
 
+/** What `ChatStore.head` reads of a chat. */
+export type ChatHead = Pick<ChatRecord, "owner" | "id" | "status" | "version" | "updatedAt">;
+
 /** Where chats live. Every write but the first is a compare-and-set on (status, version). */
 export interface ChatStore {
   /** Adds a chat; false when the owner already has a chat with that id. */
   insert(chat: ChatRecord): Promise<boolean>;
   get(owner: string, id: string): Promise<ChatRecord | null>;
+  /**
+   * A chat's status, version and last change without its messages: what a
+   * request that follows or stops a run needs, at a cost that does not grow
+   * with the chat. A store without it is read whole.
+   */
+  head?(owner: string, id: string): Promise<ChatHead | null>;
   /**
    * Writes `next` in place of the stored chat when the stored one still has
    * `expected`'s status and version: one conditional UPDATE. False when

@@ -255,3 +255,33 @@ describe("requests on a running chat wait in memory", () => {
     expect((await store.get("alice", "c"))!.status).toBe("idle");
   });
 });
+
+describe("following and stopping a run", () => {
+  it("read the chat's status, never its messages", async () => {
+    const held = await storeHoldingTheWait();
+    const { chats } = await chatServer({
+      plan: () => [{ toolName: "execute_code", input: { code: "print(1)" }, id: "call_1" }],
+      store: held.store,
+    });
+    await post(chats, "/api/chats", { id: "c", tools: [executeCodeTool] });
+    const get = (path: string, method = "GET") =>
+      chats.handle(new Request(`http://chat.test${path}`, { method }), { participantId: "alice" }) as Promise<Response>;
+    let before = held.reads();
+    // Nothing runs: answered from the status alone.
+    for (let i = 0; i < 5; i++) expect((await get("/api/chats/c/stream")).status).toBe(204);
+    expect((await get("/api/chats/c/stop", "POST")).status).toBe(204);
+    expect(held.reads()).toBe(before);
+    const asking = chunks(
+      await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"),
+    );
+    await asking.until((chunk) => chunk.type === "tool-input-available");
+    // A run, held before its end is stored: followed live, still from the status alone.
+    before = held.reads();
+    const following = await get("/api/chats/c/stream");
+    expect(following.status).toBe(200);
+    expect(await following.body!.getReader().read()).toMatchObject({ done: false });
+    expect(held.reads()).toBe(before);
+    held.release();
+    await asking.rest();
+  });
+});
