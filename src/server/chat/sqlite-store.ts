@@ -21,6 +21,9 @@ export interface SqliteChatStoreOptions {
   busyTimeoutMs?: number;
 }
 
+/** Expired chats deleted in one turn of the event loop. */
+const PURGE_BATCH = 10;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ecu_chats (
   owner TEXT NOT NULL,
@@ -32,6 +35,7 @@ CREATE TABLE IF NOT EXISTS ecu_chats (
   updated_at INTEGER NOT NULL,
   PRIMARY KEY (owner, id)
 );
+CREATE INDEX IF NOT EXISTS ecu_chats_updated_at ON ecu_chats (updated_at);
 CREATE TABLE IF NOT EXISTS ecu_secrets (
   name TEXT PRIMARY KEY,
   value TEXT NOT NULL
@@ -98,10 +102,8 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
   const totalUsage = db.prepare(
     "SELECT ((SELECT page_count FROM pragma_page_count()) - (SELECT freelist_count FROM pragma_freelist_count())) * (SELECT page_size FROM pragma_page_size()) AS bytes",
   );
-  const purgeMeta = db.prepare(
-    "DELETE FROM ecu_chat_meta WHERE EXISTS (SELECT 1 FROM ecu_chats c WHERE c.owner = ecu_chat_meta.owner AND c.id = ecu_chat_meta.id AND c.updated_at < ?)",
-  );
-  const purgeChats = db.prepare("DELETE FROM ecu_chats WHERE updated_at < ?");
+  // Found by the index, a few at a time: each chat's pages are freed as it goes.
+  const expired = db.prepare(`SELECT owner, id FROM ecu_chats WHERE updated_at < ? LIMIT ${PURGE_BATCH}`);
   const insertSecret = db.prepare("INSERT OR IGNORE INTO ecu_secrets (name, value) VALUES (?, ?)");
   const selectSecret = db.prepare("SELECT value FROM ecu_secrets WHERE name = ?");
   let open = true;
@@ -175,8 +177,26 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
       return Number((totalUsage.get() as { bytes: number | bigint }).bytes);
     },
     async purge(before) {
-      purgeMeta.run(before);
-      return Number(purgeChats.run(before).changes);
+      let purged = 0;
+      for (;;) {
+        if (!open) return purged;
+        const rows = expired.all(before) as Array<{ owner: string; id: string }>;
+        db.exec("BEGIN");
+        try {
+          for (const { owner, id } of rows) {
+            deleteMeta.run(owner, id);
+            deleteChat.run(owner, id);
+          }
+          db.exec("COMMIT");
+        } catch (error) {
+          db.exec("ROLLBACK");
+          throw error;
+        }
+        purged += rows.length;
+        if (rows.length < PURGE_BATCH) return purged;
+        // The next few on a later turn: a large store's expired chats deleted at once held the thread for a second.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
     async secret(name) {
       insertSecret.run(name, Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"));
