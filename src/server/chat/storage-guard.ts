@@ -3,6 +3,8 @@ import { HttpRefusal } from "../http.js";
 import type { ChatLimits } from "./validate.js";
 
 const HOUR_MS = 3_600_000;
+/** Chats of a participant this small are taken into the store's last tenth (a class's ordinary students). */
+const SMALL_HOLDER_BYTES = 256 * 1024;
 
 const size = (bytes: number) =>
   bytes >= 1024 ** 3
@@ -14,7 +16,9 @@ const size = (bytes: number) =>
 /**
  * What the store keeps, bounded: each participant's chats take at most
  * `maxStoredBytesPerParticipant`, everyone's together at most
- * `maxStoredBytes`, and with `retentionMs` chats unchanged that long are
+ * `maxStoredBytes` (a tenth more for participants who keep under 256 KiB,
+ * so that a few who fill it do not stop everyone), and with `retentionMs`
+ * chats unchanged that long are
  * deleted (swept at most once an hour, as requests come).
  */
 export function createStorageGuard({
@@ -67,8 +71,11 @@ export function createStorageGuard({
           `Your chats take ${size(used)}, the most allowed is ${size(limits.maxStoredBytesPerParticipant)}: delete some to go on.`,
         );
       }
-      // Everyone's chats together: not this participant's doing, so it says so, and what is stored stays.
-      if (allUsage !== undefined && allUsage + reservedInAll - bytes >= limits.maxStoredBytes) {
+      // Everyone's chats together: not this participant's doing, so it says so, and what is stored stays. A
+      // participant who keeps little goes on into a tenth more: a few who fill the store do not stop everyone.
+      const light = (ownUsage ?? 0) < SMALL_HOLDER_BYTES;
+      const room = light ? limits.maxStoredBytes * 1.1 : limits.maxStoredBytes;
+      if (allUsage !== undefined && allUsage + reservedInAll - bytes >= room) {
         release(owner, bytes);
         throw new HttpRefusal(
           507,

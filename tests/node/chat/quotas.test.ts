@@ -157,6 +157,27 @@ describe("a bound on the whole store", () => {
     expect((await call("POST", "/api/chats", { id: "new" }, "newcomer")).status).toBe(201);
   });
 
+  it("a few who fill the store do not stop a class: one who keeps little goes on into its last tenth", async () => {
+    const store = await createSqliteChatStore({ path: ":memory:" });
+    const empty = await store.totalUsage!();
+    const { call } = await chatServer({
+      plan: () => [],
+      store,
+      endpoints: { limits: { maxStoredBytes: empty + 2_000_000, maxStoredBytesPerParticipant: 10_000_000 } },
+    });
+    // A heavy participant fills the store with a chat of their own.
+    expect((await call("POST", "/api/chats", { id: "c" }, "heavy")).status).toBe(201);
+    let sent = 200;
+    for (let n = 0; n < 40 && sent === 200; n++)
+      sent = (await call("POST", "/api/chats/c/messages", { text: "x".repeat(90_000) }, "heavy")).status;
+    expect(sent).toBe(507);
+    // A student who keeps little is still taken, up to a tenth past the bound; the heavy one is not.
+    expect((await call("POST", "/api/chats", { id: "c" }, "student")).status).toBe(201);
+    expect((await call("POST", "/api/chats/c/messages", { text: "print(1)" }, "student")).status).toBe(200);
+    expect((await call("POST", "/api/chats/c/messages", { text: "more" }, "heavy")).status).toBe(507);
+    expect(await store.totalUsage!()).toBeLessThan(empty + 2_200_000);
+  });
+
   it("with no bound (the default) the store is not measured in all", async () => {
     const store = await createSqliteChatStore({ path: ":memory:" });
     let measured = 0;
