@@ -222,4 +222,23 @@ describe("the sandbox's run slots, shared between participants", () => {
     await scheduler.acquire("a", never);
     expect(scheduler.stats().running).toBe(1);
   });
+
+  it("one who runs a program at a time does not come back as a newcomer ahead of someone who has run none", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 1 });
+    const granted: string[] = [];
+    const take = async (key: string) => {
+      const release = await scheduler.acquire(key, never, undefined, "address-1");
+      granted.push(key);
+      return release;
+    };
+    // The looper runs a program and is done; a classmate takes the slot.
+    (await take("looper"))();
+    const classmate = await take("classmate");
+    // The looper asks again, and then a student who has run nothing.
+    void take("looper");
+    void take("newcomer");
+    classmate();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(granted).toEqual(["looper", "classmate", "newcomer"]);
+  });
 });

@@ -58,6 +58,9 @@ interface Waiter {
  * therefore waits behind itself while everyone else's programs start, and a
  * full queue refuses the flooders, never a participant with nothing in it.
  */
+/** Participants and groups whose last start is remembered. */
+const REMEMBERED = 10_000;
+
 export function createRunScheduler(schedule: RunSchedule = {}) {
   const maxRunning = Math.max(1, schedule.maxRunning ?? 4);
   const perParticipant = Math.max(1, schedule.perParticipant ?? 2);
@@ -78,6 +81,17 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
   const participantStarted = new Map<string, number>();
   let starts = 0;
 
+  /**
+   * Sets when `key` last started a program, keeping the most recent
+   * `REMEMBERED` (the oldest first to go): one who runs a program at a time
+   * never comes back as a newcomer ahead of someone who has run none.
+   */
+  const remember = (map: Map<string, number>, key: string, at: number) => {
+    map.delete(key);
+    map.set(key, at);
+    if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
+  };
+
   const waitingIn = (group: string) => [...(waiting.get(group)?.values() ?? [])].reduce((n, q) => n + q.length, 0);
 
   /** Takes a waiter out of its queue, and its queue and group out of turn once empty. */
@@ -88,18 +102,15 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     queuedTotal--;
     const participants = waiting.get(group);
     if (!queue.length) participants?.delete(key);
-    if (!queue.length && !running.has(key)) participantStarted.delete(key);
     if (participants && !participants.size) waiting.delete(group);
-    // Nothing of the group left running or waiting: forget when it last started one.
-    if (!waiting.has(group) && !runningInGroup.has(group)) lastStarted.delete(group);
     return true;
   };
 
   const start = (key: string, group: string): (() => void) => {
     running.set(key, (running.get(key) ?? 0) + 1);
     runningTotal++;
-    lastStarted.set(group, ++starts);
-    participantStarted.set(key, starts);
+    remember(lastStarted, group, ++starts);
+    remember(participantStarted, key, starts);
     runningInGroup.set(group, (runningInGroup.get(group) ?? 0) + 1);
     let released = false;
     return () => {
@@ -108,13 +119,9 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
       const left = running.get(key)! - 1;
       if (left) running.set(key, left);
       else running.delete(key);
-      // Nothing of the participant left running or waiting: its next program is a newcomer's.
-      if (!left && !waiting.get(group)?.has(key)) participantStarted.delete(key);
       const leftInGroup = runningInGroup.get(group)! - 1;
       if (leftInGroup) runningInGroup.set(group, leftInGroup);
       else runningInGroup.delete(group);
-      // A group with nothing running or waiting is forgotten: its next program counts as a newcomer's.
-      if (!leftInGroup && !waiting.has(group)) lastStarted.delete(group);
       runningTotal--;
       grant();
     };
