@@ -430,7 +430,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     sendJson(res, 200, { status: "ok", ...(engine ? { executor: engine } : {}) }, headers);
   }
 
-  const operatorHealth = async () => ({ ...(await sandboxHealth()), eventLoopDelayMs: eventLoopDelay() });
+  // The event loop's delay is told even when the sandbox does not answer: a stall is when it matters most.
+  const operatorHealth = async () => ({
+    ...(await sandboxHealth().catch(() => ({ status: "sandbox_unreachable" }))),
+    eventLoopDelayMs: eventLoopDelay(),
+  });
 
   const isOperator = (req: IncomingMessage) => {
     const token = options.operatorToken;
