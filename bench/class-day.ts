@@ -16,6 +16,8 @@ import { Worker } from "node:worker_threads";
 import { readLines } from "../src/server/sandbox-stream.ts";
 
 const OPERATOR = "class-day";
+/** The quiet class that each class's turns are read against. */
+const QUIET_CLASS = 30;
 /** `CLASS_HOSTILE=burst,attach,flood` (all three by default; empty for none). */
 const HOSTILE = (process.env.CLASS_HOSTILE ?? "burst,attach,flood").split(",");
 
@@ -440,13 +442,16 @@ export async function classDay({ sizes, minutes }: { sizes: number[]; minutes: n
     });
   });
   try {
+    // The quiet baseline: a small class alone, so that each class's turns can be read against it.
+    const quiet = await playClass(url, QUIET_CLASS, 1, []);
+    console.error(`quiet class of ${QUIET_CLASS}: ${JSON.stringify(quiet)}`);
     const classes: ClassSize[] = [];
     for (const students of sizes) {
       classes.push(await playClass(url, students, minutes, HOSTILE));
       console.error(`class of ${students}: ${JSON.stringify(classes.at(-1))}`);
     }
     const shared = await sharedAddress(url);
-    return { classes, shared };
+    return { quiet, classes, shared };
   } finally {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
@@ -471,12 +476,15 @@ export function classDayReport(result: Awaited<ReturnType<typeof classDay>>, min
     "",
     "| students | turns | lost | wrong | busy | quick p50 / p95 | traceback | pandas | plot | csv | long | endless | /v1/health p95 / max | event loop p99 / max |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    ...result.classes.map((c) => {
+    ...[
+      { ...result.quiet, label: `${result.quiet.students}, quiet (no hostile few, 1 minute)` },
+      ...result.classes,
+    ].map((c) => {
       const kind = (name: string) => `${ms(c.byKind[name]!.p50)} / ${ms(c.byKind[name]!.p95)}`;
-      return `| ${c.students} | ${c.turns} | ${c.lost} | ${c.wrong} | ${c.busy} | ${kind("quick")} | ${kind("traceback")} | ${kind("pandas")} | ${kind("plot")} | ${kind("csv")} | ${kind("long")} | ${kind("endless")} | ${ms(c.health.p95)} / ${ms(c.health.max)} | ${ms(c.eventLoop.p99)} / ${ms(c.eventLoop.max)} |`;
+      return `| ${"label" in c ? c.label : c.students} | ${c.turns} | ${c.lost} | ${c.wrong} | ${c.busy} | ${kind("quick")} | ${kind("traceback")} | ${kind("pandas")} | ${kind("plot")} | ${kind("csv")} | ${kind("long")} | ${kind("endless")} | ${ms(c.health.p95)} / ${ms(c.health.max)} | ${ms(c.eventLoop.p99)} / ${ms(c.eventLoop.max)} |`;
     }),
     "",
-    `Largest class with quick turns under 2 s at p95 and nothing lost or wrong: ${largest ?? "none of these"}.`,
+    `Largest class with quick turns under 2 s at p95 and nothing lost or wrong: ${largest ?? "none of these"}. Quick turns against the quiet class's (p50 ${ms(result.quiet.byKind.quick!.p50)}): ${result.classes.map((c) => `${c.students}: ${(c.byKind.quick!.p50 / result.quiet.byKind.quick!.p50).toFixed(2)}× at p50, ${(c.byKind.quick!.p95 / result.quiet.byKind.quick!.p50).toFixed(2)}× at p95`).join("; ")}.`,
     "",
     `A class behind one address (eight students, each sending 10 programs of \`time.sleep(4.5)\` at once): a newcomer behind the same address ${result.shared.newcomer} after ${ms(result.shared.newcomerMs)}; the eighty: ${result.shared.sleepers}.`,
     ...result.classes.flatMap((c) =>
