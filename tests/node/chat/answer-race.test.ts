@@ -73,6 +73,22 @@ const post = (chats: ChatEndpoints, path: string, body: unknown, accept = "appli
     { participantId: "alice" },
   ) as Promise<Response>;
 
+/** A chat whose run has asked the browser to run `print(1)`, its end held from the store until `held.release()`. */
+async function browserCallHeld(busyWaitMs?: number) {
+  const held = await storeHoldingTheWait();
+  const { chats, store } = await chatServer({
+    plan: () => [{ toolName: "execute_code", input: { code: "print(1)" }, id: "call_1" }],
+    store: held.store,
+    ...(busyWaitMs === undefined ? {} : { endpoints: { busyWaitMs } }),
+  });
+  await post(chats, "/api/chats", { id: "c", tools: [executeCodeTool] });
+  const asking = chunks(
+    await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"),
+  );
+  await asking.until((chunk) => chunk.type === "tool-input-available");
+  return { held, chats, store, asking };
+}
+
 const userMessage = { id: "u1", role: "user", parts: [{ type: "text", text: "look up pi" }] };
 
 describe("an answer that races the stored end of its own run", () => {
@@ -168,17 +184,7 @@ describe("an answer that races the stored end of its own run", () => {
   });
 
   it("an answer still gets 409 when the run does not end within the wait, and the chat loses nothing", async () => {
-    const held = await storeHoldingTheWait();
-    const { chats, store } = await chatServer({
-      plan: () => [{ toolName: "execute_code", input: { code: "print(1)" }, id: "call_1" }],
-      store: held.store,
-      endpoints: { busyWaitMs: 200 },
-    });
-    await post(chats, "/api/chats", { id: "c", tools: [executeCodeTool] });
-    const asking = chunks(
-      await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"),
-    );
-    await asking.until((chunk) => chunk.type === "tool-input-available");
+    const { held, chats, store, asking } = await browserCallHeld(200);
 
     const refused = await post(chats, "/api/chats/c/tool-results", {
       results: [{ tool_call_id: "call_1", output: completed("1\n") }],
@@ -194,17 +200,7 @@ describe("an answer that races the stored end of its own run", () => {
 
 describe("requests on a running chat wait in memory", () => {
   it("a waiting answer reads the store once when the run ends, not while it waits", async () => {
-    const held = await storeHoldingTheWait();
-    const { chats } = await chatServer({
-      plan: () => [{ toolName: "execute_code", input: { code: "print(1)" }, id: "call_1" }],
-      store: held.store,
-      endpoints: { busyWaitMs: 10_000 },
-    });
-    await post(chats, "/api/chats", { id: "c", tools: [executeCodeTool] });
-    const asking = chunks(
-      await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"),
-    );
-    await asking.until((chunk) => chunk.type === "tool-input-available");
+    const { held, chats, asking } = await browserCallHeld(10_000);
 
     const before = held.reads();
     const result = post(chats, "/api/chats/c/tool-results", {
@@ -222,17 +218,7 @@ describe("requests on a running chat wait in memory", () => {
   });
 
   it("a participant's third request on a running chat is answered 409 at once, and the first two are taken", async () => {
-    const held = await storeHoldingTheWait();
-    const { chats, store } = await chatServer({
-      plan: () => [{ toolName: "execute_code", input: { code: "print(1)" }, id: "call_1" }],
-      store: held.store,
-      endpoints: { busyWaitMs: 10_000 },
-    });
-    await post(chats, "/api/chats", { id: "c", tools: [executeCodeTool] });
-    const asking = chunks(
-      await post(chats, "/api/chats/c/messages", { text: "run it in my browser" }, "text/event-stream"),
-    );
-    await asking.until((chunk) => chunk.type === "tool-input-available");
+    const { held, chats, store, asking } = await browserCallHeld(10_000);
 
     const answer = { results: [{ tool_call_id: "call_1", output: completed("1\n") }] };
     const waiting = [
