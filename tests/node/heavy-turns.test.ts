@@ -1,0 +1,106 @@
+// Work that holds the server's thread for tens of milliseconds (a large
+// JSON body's parse, a large chat's read) goes one piece an event-loop
+// turn: other requests are answered between them, instead of after all of
+// them; and a body shaped as no request of the kit's is, is refused unread.
+import { describe, expect, it } from "vitest";
+import { readJsonBytes } from "../../src/server/http";
+import { chatServer } from "./chat/fixtures";
+
+/** Events in order, with "tick" for each turn of the event loop while `work` runs. */
+async function withTicks(work: (seen: string[]) => Promise<unknown>) {
+  const seen: string[] = [];
+  let ticking = true;
+  const tick = () => {
+    seen.push("tick");
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  await work(seen);
+  ticking = false;
+  return seen;
+}
+
+/** Whether every two events other than ticks have a tick between them. */
+const turnsBetween = (seen: string[]) => {
+  const at = seen.flatMap((event, i) => (event === "tick" ? [] : [i]));
+  return at.every((i, k) => k === 0 || seen.slice(at[k - 1], i).includes("tick"));
+};
+
+/** A body of many small objects, the costliest kind to parse. */
+const body = (kib: number) => {
+  const text = JSON.stringify(Array.from({ length: kib * 100 }, (_, i) => ({ [i]: 0 })));
+  return (async function* () {
+    yield new TextEncoder().encode(text);
+  })();
+};
+
+describe("large JSON bodies", () => {
+  it("parse one a turn, with the event loop's other work between them", async () => {
+    const seen: string[] = [];
+    let ticking = true;
+    const tick = () => {
+      seen.push("tick");
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await Promise.all(
+      Array.from({ length: 4 }, (_, n) => readJsonBytes(body(256), 4 * 1024 * 1024).then(() => seen.push(`body ${n}`))),
+    );
+    ticking = false;
+    const parses = seen.map((event, i) => [event, i] as const).filter(([event]) => event !== "tick");
+    expect(parses.map(([event]) => event)).toEqual(["body 0", "body 1", "body 2", "body 3"]);
+    // Never two parses without a turn of other work between them.
+    for (let k = 1; k < parses.length; k++) expect(seen.slice(parses[k - 1]![1], parses[k]![1])).toContain("tick");
+  });
+
+  it("still refuse what is not JSON, and take the next body after it", async () => {
+    const broken = (async function* () {
+      yield new TextEncoder().encode(`[${"1,".repeat(40_000)}`);
+    })();
+    await expect(readJsonBytes(broken, 1024 * 1024)).rejects.toMatchObject({ status: 400 });
+    await expect(readJsonBytes(body(100), 4 * 1024 * 1024)).resolves.toHaveLength(10_000);
+  });
+});
+
+describe("a large body's shape", () => {
+  const bytes = (text: string) =>
+    (async function* () {
+      yield new TextEncoder().encode(text);
+    })();
+
+  it("is refused before it is parsed when it nests deeper than a request of the kit's does", async () => {
+    await expect(readJsonBytes(bytes(`${"[".repeat(100_000)}${"]".repeat(100_000)}`), 4 << 20)).rejects.toMatchObject({
+      status: 400,
+      body: { error: "invalid_json", message: expect.stringContaining("nests deeper than 64 levels") },
+    });
+  });
+
+  it("is refused when it holds more objects than a request of the kit's does", async () => {
+    await expect(
+      readJsonBytes(bytes(JSON.stringify(Array.from({ length: 150_000 }, () => ({})))), 4 << 20),
+    ).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+
+  it("counts no bracket inside a string, escaped quotes included", async () => {
+    const text = JSON.stringify({ messages: [{ text: `"\\[${"[{".repeat(200_000)}` }] });
+    await expect(readJsonBytes(bytes(text), 4 << 20)).resolves.toEqual(JSON.parse(text));
+  });
+});
+
+describe("reads of a chat", () => {
+  it("take turns when many come at once", async () => {
+    const { call } = await chatServer({ plan: () => [] });
+    expect((await call("POST", "/api/chats", { id: "c" })).status).toBe(201);
+    const seen = await withTicks((events) =>
+      Promise.all(
+        Array.from({ length: 6 }, (_, n) =>
+          call("GET", "/api/chats/c").then((read) => events.push(`read ${n}: ${read.status}`)),
+        ),
+      ),
+    );
+    expect(seen.filter((event) => event !== "tick")).toEqual(Array.from({ length: 6 }, (_, n) => `read ${n}: 200`));
+    expect(turnsBetween(seen)).toBe(true);
+  });
+});
