@@ -2,6 +2,8 @@
 // Web handlers; the harness's Node handlers answer the same through
 // harness/node-json.ts.
 
+import { heavyTurn } from "./turns.js";
+
 /**
  * A request turned away: its HTTP status, a code a program can test, a
  * sentence a person can read, and any details (in the body) or headers
@@ -62,8 +64,11 @@ export async function readJsonBytes(
     if (size > maxBytes) throw bodyTooLarge();
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  const endTurn = size > TURN_BYTES ? await parsingTurn() : null;
+  const bytes = Buffer.concat(chunks);
+  if (size > TURN_BYTES) checkShape(bytes);
+  const text = bytes.toString("utf8");
+  // A large body of many small objects takes the thread ~150 ms to parse: such bodies take turns.
+  const endTurn = size > TURN_BYTES ? await heavyTurn() : null;
   try {
     return JSON.parse(text);
   } catch {
@@ -73,20 +78,39 @@ export async function readJsonBytes(
   }
 }
 
-/**
- * Bodies past this parse one an event-loop turn, in the order they arrived:
- * a large body of many small objects takes the thread ~150 ms to parse, and
- * many of them ending at once would hold it for all of their parses in a row.
- */
+/** Bodies past this are scanned before they are parsed, and parse one an event-loop turn. */
 const TURN_BYTES = 64 * 1024;
-let parsing: Promise<void> = Promise.resolve();
+/** What a request of the kit's may hold: far more than the AI SDK's bodies of a long chat hold. */
+const MAX_DEPTH = 64;
+const MAX_CONTAINERS = 100_000;
 
-/** Resolves, with the call that ends its turn, when this body may parse: the last one has, and other requests have had a turn since. */
-async function parsingTurn(): Promise<() => void> {
-  const previous = parsing;
-  let done!: () => void;
-  parsing = new Promise((resolve) => (done = resolve));
-  await previous;
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  return done;
+/**
+ * Refuses a body nested deeper, or of more objects and arrays, than a
+ * request of the kit's ever is, before it is parsed: parsing 2 MiB of
+ * `[[[…` or of `{}` holds the thread for a quarter of a second. A linear
+ * scan of the bytes (UTF-8 never puts a quote, bracket or backslash inside
+ * a longer character).
+ */
+function checkShape(bytes: Uint8Array): void {
+  let depth = 0;
+  let containers = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === 0x5c) i++;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      depth++;
+      containers++;
+      if (depth > MAX_DEPTH || containers > MAX_CONTAINERS) {
+        throw new HttpRefusal(
+          400,
+          "invalid_json",
+          `The request body nests deeper than ${MAX_DEPTH} levels or holds more than ${MAX_CONTAINERS} objects and arrays.`,
+        );
+      }
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
 }

@@ -20,6 +20,7 @@ import { acceptAttachments } from "./attachments.js";
 import { DEFAULT_BODY_RATE } from "../body-budget.js";
 import { chatFiles } from "../chat-files.js";
 import { HttpRefusal, jsonResponse as json, refusalResponse as refusal } from "../http.js";
+import { heavyTurn } from "../turns.js";
 import { createMessageBudget, readBody } from "./http.js";
 import { createModelRuns, HEARTBEAT_MS, runIdOf, streamResponse, type ModelRun } from "./model-run.js";
 import type { ChatCaller, ChatEndpointsOptions } from "./options.js";
@@ -474,7 +475,15 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
 
     /** `GET /api/chats/:id` → the chat: status, messages, what it awaits. */
     getChat: (_request: Request, caller: ChatCaller, chatId: string) =>
-      guarded(chatId, async () => json(200, chatView(await load(caller, chatId)))),
+      guarded(chatId, async () => {
+        // A large chat takes tens of milliseconds to read and write out: many reads at once take turns.
+        const endTurn = await heavyTurn();
+        try {
+          return json(200, chatView(await load(caller, chatId)));
+        } finally {
+          endTurn();
+        }
+      }),
 
     /** `POST /api/chats/:id/messages` `{ text }` → the answer as a UI message stream (or the chat, for `Accept: application/json`). */
     postMessage: (request: Request, caller: ChatCaller, chatId: string) =>
