@@ -34,6 +34,14 @@ export function startSandboxProcess(settings: SandboxProcessSettings): Promise<S
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let closing = false;
+  // Said where an operator looks: without its sandbox the harness answers every run with the sandbox unreachable.
+  child.once("exit", (code, signal) => {
+    if (!closing)
+      console.error(
+        `[execute-code-ui harness] the sandbox process ended (${signal ?? `exit ${code}`}): no program can run until the harness is restarted.`,
+      );
+  });
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code, signal) =>
@@ -44,6 +52,7 @@ export function startSandboxProcess(settings: SandboxProcessSettings): Promise<S
       resolve({
         url: message.url,
         async close() {
+          closing = true;
           if (child.exitCode === null && child.signalCode === null) {
             child.disconnect();
             // Ended at once if it does not end on its own soon: nothing outlives the harness.
