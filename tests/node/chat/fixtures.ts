@@ -5,6 +5,7 @@ import {
   createChatEndpoints,
   createSqliteChatStore,
   type ChatEndpointsOptions,
+  type ChatRecord,
   type ChatStore,
 } from "../../../src/server";
 
@@ -72,6 +73,19 @@ export function plannedModel(plan: (prompt: LanguageModelV3Prompt) => PlannedCal
   };
   return { model, prompts };
 }
+
+/** A chat as a store keeps it, for tests of the stores: idle and empty unless told, made when it last changed. */
+export const storedChat = (chat: Pick<ChatRecord, "owner" | "id" | "updatedAt"> & Partial<ChatRecord>): ChatRecord => ({
+  status: "idle",
+  version: 0,
+  messages: [],
+  tools: [],
+  options: {},
+  approvals: {},
+  error: null,
+  createdAt: chat.updatedAt,
+  ...chat,
+});
 
 export const completed = (stdout: string) => ({
   status: "completed",

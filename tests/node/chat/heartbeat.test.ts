@@ -2,22 +2,18 @@
 // few seconds. One that misses its beats is over (its server went away); one
 // that keeps them is never taken for orphaned, whichever server reads it.
 import { describe, expect, it } from "vitest";
-import { createSqliteChatStore, type ChatRecord } from "../../../src/server";
-import { chatServer } from "./fixtures";
+import { createSqliteChatStore } from "../../../src/server";
+import { chatServer, storedChat } from "./fixtures";
 
-const runningChat = (id: string, updatedAt: number): ChatRecord => ({
-  id,
-  owner: "alice",
-  status: "running",
-  version: 1,
-  messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }],
-  tools: [],
-  options: {},
-  approvals: {},
-  error: null,
-  createdAt: updatedAt,
-  updatedAt,
-});
+const runningChat = (id: string, updatedAt: number) =>
+  storedChat({
+    id,
+    owner: "alice",
+    status: "running",
+    version: 1,
+    messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }],
+    updatedAt,
+  });
 
 describe("the heartbeat of a running chat", () => {
   it("marks only the chat still running at the version it was started with", async () => {

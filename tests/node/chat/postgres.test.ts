@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScriptedExecutor } from "../../../src/harness/sandbox";
 import { startHarness } from "../../../src/harness";
 import { createChatEndpoints, createPostgresChatStore, toNodeHandler, type ChatStore } from "../../../src/server";
-import { completed, executeCodeTool, plannedModel, serverTools } from "./fixtures";
+import { completed, executeCodeTool, plannedModel, serverTools, storedChat } from "./fixtures";
 import { startPostgres, type PostgresCluster } from "./postgres-cluster";
 
 let cluster: PostgresCluster;
@@ -98,19 +98,7 @@ describe("two chat servers on one PostgreSQL", () => {
       () => second.close(),
     );
     expect(Buffer.from(await first.secret("test")).equals(Buffer.from(await second.secret("test")))).toBe(true);
-    const chat = {
-      id: "same",
-      owner: "ada",
-      status: "idle" as const,
-      version: 0,
-      messages: [],
-      tools: [],
-      options: {},
-      approvals: {},
-      error: null,
-      createdAt: 1,
-      updatedAt: 1,
-    };
+    const chat = storedChat({ id: "same", owner: "ada", updatedAt: 1 });
     expect(await first.insert(chat)).toBe(true);
     expect(await second.insert(chat)).toBe(false);
     expect(await second.insert({ ...chat, owner: "grace" })).toBe(true);

@@ -3,20 +3,10 @@
 // thread for all of them at once.
 import { describe, expect, it } from "vitest";
 import { createSqliteChatStore } from "../../../src/server";
+import { withTicks } from "../event-loop-turns";
+import { storedChat } from "./fixtures";
 
-const chat = (owner: string, id: string, updatedAt: number) => ({
-  id,
-  owner,
-  status: "idle" as const,
-  version: 0,
-  messages: [],
-  tools: [],
-  options: {},
-  approvals: {},
-  error: null,
-  createdAt: updatedAt,
-  updatedAt,
-});
+const chat = (owner: string, id: string, updatedAt: number) => storedChat({ owner, id, updatedAt });
 
 describe("the SQLite store's retention sweep", () => {
   it("deletes every expired chat and its title, a few a turn, and keeps the newer ones", async () => {
@@ -26,17 +16,9 @@ describe("the SQLite store's retention sweep", () => {
       await store.setListing(`owner-${n % 3}`, `old-${n}`, { title: `old ${n}` });
     }
     await store.insert(chat("owner-0", "recent", 10_000));
-    let turns = 0;
-    let sweeping = true;
-    const count = () => {
-      turns++;
-      if (sweeping) setImmediate(count);
-    };
-    setImmediate(count);
-    expect(await store.purge!(1_000)).toBe(35);
-    sweeping = false;
+    const seen = await withTicks(async () => expect(await store.purge!(1_000)).toBe(35));
     // 35 chats, ten a turn: the event loop went round between the batches.
-    expect(turns).toBeGreaterThanOrEqual(3);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
     for (const owner of ["owner-0", "owner-1", "owner-2"]) {
       expect((await store.list(owner, { limit: 100 })).map((kept) => kept.id)).toEqual(
         owner === "owner-0" ? ["recent"] : [],
