@@ -110,17 +110,17 @@ export function createPyodideFileHandler(prefix = "/pyodide/", limits: PyodideFi
     }
     inFlight++;
     if (client !== undefined) sending.set(client, (sending.get(client) ?? 0) + 1);
-    const before = req.socket.bytesWritten;
     res.once("close", () => {
       inFlight--;
       if (client === undefined) return;
       const left = sending.get(client)! - 1;
       if (left) sending.set(client, left);
       else sending.delete(client);
-      budget.charge(client, req.socket.bytesWritten - before);
     });
     const file = path.join(dir, name);
-    void sendFile(req, res, file, headers).then((sent) => {
+    // Charged as the file starts going out, so the next request already sees it.
+    const charge = client === undefined ? undefined : (bytes: number) => budget.charge(client, bytes);
+    void sendFile(req, res, file, headers, charge).then((sent) => {
       if (!sent) res.writeHead(404, { "content-type": "text/plain" }).end("Not found");
     });
     return true;

@@ -14,6 +14,8 @@ export async function sendFile(
   res: ServerResponse,
   file: string,
   headers: Record<string, string>,
+  /** Told the body's size as it starts going out (not for HEAD). */
+  onBody?: (bytes: number) => void,
 ): Promise<boolean> {
   const handle = await open(file, "r").catch((error: NodeJS.ErrnoException) => error);
   if (handle instanceof Error) {
@@ -27,9 +29,13 @@ export async function sendFile(
     const info = await handle.stat();
     if (!info.isFile()) return false;
     res.writeHead(200, { ...headers, "content-length": info.size });
-    if (req.method === "HEAD") res.end();
+    if (req.method === "HEAD") {
+      res.end();
+      return true;
+    }
+    onBody?.(info.size);
     // A client that goes away, or a read that fails, ends the response; neither is the server's error.
-    else await pipeline(handle.createReadStream({ autoClose: false }), res).catch(() => undefined);
+    await pipeline(handle.createReadStream({ autoClose: false }), res).catch(() => undefined);
     return true;
   } finally {
     await handle.close().catch(() => undefined);
