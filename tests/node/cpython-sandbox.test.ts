@@ -656,14 +656,35 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
     });
 
     it("a flood of output is stopped at the output budget, with a note, long before its time limit", async () => {
-      const result = (await executor.run({
-        code: "import sys\nchunk = b'x' * (1 << 20)\nwhile True: sys.stdout.buffer.write(chunk)",
-        timeoutMs: 20_000,
-        signal: new AbortController().signal,
-      })) as RunOutcome;
+      const result = await run(
+        "import sys\nchunk = b'x' * (1 << 20)\nwhile True: sys.stdout.buffer.write(chunk)",
+        20_000,
+      );
       expect(result).toMatchObject({ timedOut: false, signal: "SIGKILL", exitCode: null });
-      expect(result.stderr).toMatch(/The program wrote more than 64 MB of output and was stopped\.\n$/);
+      expect(result.stderr).toMatch(/The program wrote more than 4 MB of output and was stopped\.\n$/);
       expect(result.stdout.endsWith("xxxx")).toBe(true);
+    });
+
+    it("output past the budget is not read: the flooding program gets no further than a pipe's worth", async () => {
+      // It notes after every write how far it got; the note survives its end, in its files.
+      const result = await run(
+        [
+          "import os",
+          "chunk = b'y' * (1 << 16)",
+          "written = 0",
+          "while True:",
+          "    os.write(2, chunk)",
+          "    written += len(chunk)",
+          "    with open('written.txt', 'w') as note:",
+          "        note.write(str(written))",
+        ].join("\n"),
+        20_000,
+      );
+      expect(result.stderr).toMatch(/The program wrote more than 4 MB of output and was stopped\.\n$/);
+      const note = result.files?.find((file) => file.name === "written.txt");
+      const written = Number(Buffer.from(note!.bytes).toString());
+      expect(written).toBeGreaterThan(4 * 1024 ** 2);
+      expect(written).toBeLessThanOrEqual(4 * 1024 ** 2 + 2 * (1 << 16));
     });
 
     it("a program that floods its output shows its latest lines live, not a frozen start", async () => {

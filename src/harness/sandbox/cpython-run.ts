@@ -38,10 +38,11 @@ export interface RunContext {
 
 /**
  * Bytes of output one run may write, both streams together, before it is
- * stopped: enough to fill what is kept many times over, and a bound on what
- * a flood costs this process, which serves every run.
+ * stopped and its output no longer read: what is kept (up to four bytes a
+ * character) and a flood's latest lines, and a bound on what a flood costs
+ * this process, which serves every run.
  */
-const outputBudget = (maxOutputChars: number) => Math.max(64 * 1024 * 1024, maxOutputChars * 16);
+const outputBudget = (maxOutputChars: number) => Math.max(4 * 1024 * 1024, maxOutputChars * 4);
 
 /**
  * One CPython run from the Node side. The warm parent makes the run's
@@ -67,6 +68,7 @@ export class CpythonRun {
   private startFailure: string | null = null;
   private bytesRead = 0;
   private floodNote: string | null = null;
+  private readonly pipes: Socket[] = [];
   private settled = false;
 
   constructor(
@@ -190,6 +192,7 @@ export class CpythonRun {
   private read(stream: "stdout" | "stderr", fd: number) {
     this.streamsOpen++;
     const pipe = new Socket({ fd, readable: true, writable: false });
+    this.pipes.push(pipe);
     const decoder = new StringDecoder("utf8");
     // Each chunk costs its own length: the kept text holds the start and the latest characters.
     pipe.on("data", (chunk: Buffer) => {
@@ -199,6 +202,8 @@ export class CpythonRun {
       if (this.bytesRead > budget) {
         this.floodNote = `The program wrote more than ${Math.round(budget / 1024 / 1024)} MB of output and was stopped.`;
         this.kill();
+        // Not a byte more is read: the program's next write fails or blocks until it is gone.
+        for (const open of this.pipes) open.destroy();
         return;
       }
       this.collected.add(stream, decoder.write(chunk));
