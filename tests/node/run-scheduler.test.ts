@@ -241,4 +241,29 @@ describe("the sandbox's run slots, shared between participants", () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(granted).toEqual(["looper", "classmate", "newcomer"]);
   });
+
+  it("many addresses that each queue a flood wait behind a newcomer from yet another address", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 4, perParticipant: 2 });
+    const granted: string[] = [];
+    const releases: Array<() => void> = [];
+    const take = (key: string) =>
+      scheduler.acquire(key, never, undefined, key).then((release) => {
+        granted.push(key);
+        releases.push(release);
+      });
+    // Six addresses, two endless programs each: two run everything, four have never started one.
+    const floods = ["a", "b", "c", "d", "e", "f"].flatMap((address) => [take(address), take(address)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(scheduler.stats()).toMatchObject({ running: 4, queued: 8 });
+    const student = take("student");
+    // The four programs reach their time limit together; the student's starts with the first freed slot.
+    for (const release of releases.splice(0, 4)) release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(granted.slice(4)).toEqual(["student", "c", "d", "e"]);
+    for (let ended = 0; ended < 20 && releases.length; ended++) {
+      releases.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all([...floods, student]);
+  });
 });

@@ -47,7 +47,9 @@ interface Waiter {
 /**
  * Run slots shared fairly: each participant has at most `perParticipant`
  * programs running, and a free slot goes to the waiting group whose last
- * program started longest ago (one that has started none first), and
+ * program started longest ago (one that has started none first; of those,
+ * the one with the fewest waiting, so that floods from many addresses do
+ * not come before a newcomer with one program), and
  * within a group likewise to its participant whose last program started
  * longest ago (of those that started none, the one with the fewest
  * waiting), not to whoever queued most: a newcomer behind a busy address
@@ -157,12 +159,16 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
 
   const grant = () => {
     while (runningTotal < maxRunning) {
-      // The group whose last program started longest ago (one that never started one first); ties in turn order.
+      // The group whose last program started longest ago; of those that started none, the one with the fewest
+      // waiting (a newcomer before many addresses' floods); ties in turn order.
       let next: [string, string, Waiter[]] | undefined;
       let nextServed = Number.POSITIVE_INFINITY;
+      let nextWaiting = 0;
       for (const [group, participants] of waiting) {
         const served = lastStarted.get(group) ?? -1;
-        if (served >= nextServed) continue;
+        if (served > nextServed) continue;
+        const inGroup = served === nextServed ? waitingIn(group) : 0;
+        if (served === nextServed && inGroup >= nextWaiting) continue;
         // In the group, the same rule by participant; of those that started none, the one with the fewest waiting
         // (a newcomer before a classmate's flood); ties in turn order.
         let found: [string, Waiter[]] | undefined;
@@ -173,7 +179,7 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
           if (keyServed < foundServed || (keyServed === foundServed && queue.length < found![1].length))
             [found, foundServed] = [[key, queue], keyServed];
         }
-        if (found) [next, nextServed] = [[group, ...found], served];
+        if (found) [next, nextServed, nextWaiting] = [[group, ...found], served, inGroup || waitingIn(group)];
       }
       if (!next) return;
       const [group, key, queue] = next;
