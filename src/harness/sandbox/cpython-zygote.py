@@ -192,11 +192,39 @@ def clone_setup():
     number, order, gettid = calls[platform.machine()]
     libc.pthread_self.restype = ctypes.c_void_p
     descriptor = libc.pthread_self()
-    tid = libc.syscall(gettid)
-    offsets = [off for off in range(0, 4096, 4) if ctypes.c_int.from_address(descriptor + off).value == tid]
+
+    def holds_tid(offsets):
+        tid = libc.syscall(gettid)
+        return [off for off in offsets if ctypes.c_int.from_address(descriptor + off).value == tid]
+
+    offsets = holds_tid(range(0, 4096, 4))
+    if len(offsets) > 1:
+        # A small id (this process is one of the first in its namespace) is found in other fields too; in a
+        # child of fork(), which glibc gives its new id, only the one glibc reads holds it.
+        offsets = in_forked_child(lambda: holds_tid(offsets))
     if len(offsets) != 1:
         return None
     return number, order, ctypes.c_void_p(descriptor + offsets[0]), gettid
+
+
+def in_forked_child(work):
+    """What `work()` returns (a list of ints) in a child of os.fork()."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        try:
+            os.write(write_end, json.dumps(work()).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as answer:
+        found = answer.read()
+    os.waitpid(pid, 0)
+    try:
+        return json.loads(found)
+    except ValueError:
+        return []
 
 
 # Called with the GIL held, as os.fork() calls fork().
