@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import { builtinModules } from "node:module";
+import { dirname } from "node:path";
 import { defineConfig, type Plugin } from "vite";
 import pkg from "./package.json" with { type: "json" };
 
@@ -18,9 +19,14 @@ function copySandboxScripts(): Plugin {
   return {
     name: "copy-sandbox-scripts",
     writeBundle() {
-      mkdirSync("dist/harness/sandbox", { recursive: true });
-      for (const file of ["pyodide-process.mjs", "pyodide-runtime.mjs", "pyodide-snapshot.mjs", "cpython-zygote.py"]) {
-        copyFileSync(`src/harness/sandbox/${file}`, `dist/harness/sandbox/${file}`);
+      for (const file of [
+        "pyodide/pyodide-process.mjs",
+        "pyodide/pyodide-runtime.mjs",
+        "pyodide/pyodide-snapshot.mjs",
+        "cpython/cpython-zygote.py",
+      ]) {
+        mkdirSync(dirname(`dist/sandbox/${file}`), { recursive: true });
+        copyFileSync(`src/sandbox/${file}`, `dist/sandbox/${file}`);
       }
     },
   };
@@ -31,7 +37,7 @@ function stayInNodeFolders(): Plugin {
   return {
     name: "stay-in-node-folders",
     generateBundle(_, bundle) {
-      const stray = Object.keys(bundle).filter((file) => !/^(server|harness|testing|node)\//.test(file));
+      const stray = Object.keys(bundle).filter((file) => !/^(server|harness|sandbox|testing|node)\//.test(file));
       if (stray.length) this.error(`The Node build would overwrite the browser build's ${stray.join(", ")}`);
     },
   };
@@ -52,8 +58,8 @@ export default defineConfig({
         "server/index": "src/server/index.ts",
         "harness/index": "src/harness/index.ts",
         "harness/start": "src/harness/start.ts",
-        "harness/sandbox/index": "src/harness/sandbox/index.ts",
-        "harness/sandbox/service-process": "src/harness/sandbox/service-process.ts",
+        "sandbox/index": "src/sandbox/index.ts",
+        "sandbox/service-process": "src/sandbox/service-process.ts",
         "testing/index": "src/testing/index.ts",
       },
       external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),

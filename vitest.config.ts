@@ -15,7 +15,7 @@ const kitEntries = {
   alias: [
     { find: /^execute-code-ui$/, replacement: path.join(dirname, "src/index.ts") },
     { find: /^execute-code-ui\/locales\/de$/, replacement: path.join(dirname, "src/locales/de.ts") },
-    { find: /^execute-code-ui\/sandbox$/, replacement: path.join(dirname, "src/harness/sandbox/index.ts") },
+    { find: /^execute-code-ui\/sandbox$/, replacement: path.join(dirname, "src/sandbox/index.ts") },
     { find: /^execute-code-ui\/styles\.css$/, replacement: path.join(dirname, "src/styles.css") },
     { find: /^execute-code-ui\/([\w-]+)$/, replacement: path.join(dirname, "src/$1/index.ts") },
   ],

@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generateKeyPair } from "jose";
-import { createCpythonExecutor, createMockSandbox, probeCpython } from "../src/harness/sandbox";
+import { createCpythonExecutor, createSandbox, probeCpython } from "../src/sandbox";
 import { codeapiSandbox, createExecuteCodeTool, createJupyterSandbox, type Sandbox } from "../src/server";
 import { startJupyter } from "../tests/node/jupyter-server.ts";
 import { median } from "./median.ts";
@@ -59,7 +59,7 @@ export async function backendFigures() {
   let codeapi: BackendFigures | null = null;
   if (probeCpython().available) {
     const { privateKey, publicKey } = await generateKeyPair("EdDSA");
-    const service = createMockSandbox({
+    const service = createSandbox({
       publicKey,
       algorithms: ["EdDSA"],
       issuer: "bench",

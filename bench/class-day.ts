@@ -427,7 +427,7 @@ export async function classDay({ sizes, minutes }: { sizes: number[]; minutes: n
         ...process.env,
         PORT: "0",
         HARNESS_DATABASE: path.join(dataDir, "chats.sqlite"),
-        MOCK_SANDBOX_ENGINE: "cpython",
+        SANDBOX_ENGINE: "cpython",
         HARNESS_TRUST_PROXY: "1",
         HARNESS_OPERATOR_TOKEN: OPERATOR,
       },

@@ -1,7 +1,7 @@
 // How fast the demo runs print(1): the first run right after the harness
 // starts (cold) and later runs (warm), through POST /api/chat with the
 // demo's own settings.
-import { createPyodideExecutor, type PyodideExecutorOptions } from "../src/harness/sandbox";
+import { createPyodideExecutor, type PyodideExecutorOptions } from "../src/sandbox";
 import { startHarness } from "../src/harness";
 import { chatClient } from "./chat-client.ts";
 import { median } from "./median.ts";

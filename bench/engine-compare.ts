@@ -5,20 +5,23 @@
 //   BENCH_BASELINE=/tmp/baseline npm exec -- tsx bench/engine-compare.ts
 // Each engine runs, in turn and twice over, the figures `npm run bench` takes
 // (engine-figures.ts), for both ways of making a run's process.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createCpythonExecutor } from "../src/harness/sandbox/index.js";
-import type { Executor } from "../src/harness/sandbox/executor.js";
+import { createCpythonExecutor } from "../src/sandbox/index.js";
+import type { Executor } from "../src/sandbox/executor.js";
 import { engineFigures } from "./engine-figures.ts";
 
 type Make = (options: { runProcess: "clone" | "fork-twice" }) => Executor;
 
 const baselineDir = process.env.BENCH_BASELINE;
 if (!baselineDir) throw new Error("Set BENCH_BASELINE to the checkout to compare with (see the top of this file).");
-const baseline = (await import(
-  pathToFileURL(resolve(baselineDir, "src/harness/sandbox/cpython-executor.ts")).href
-)) as {
+// Where the engine is in the baseline: src/sandbox/cpython/ since the sandbox became a module of its own.
+const baselineEngine = ["src/sandbox/cpython/cpython-executor.ts", "src/harness/sandbox/cpython-executor.ts"]
+  .map((file) => resolve(baselineDir, file))
+  .find((file) => existsSync(file));
+if (!baselineEngine) throw new Error(`No CPython engine in ${baselineDir}.`);
+const baseline = (await import(pathToFileURL(baselineEngine).href)) as {
   createCpythonExecutor: Make;
 };
 

@@ -1,6 +1,6 @@
 // One sandbox engine's run times through its executor, for bench/run.ts and
 // bench/engine-compare.ts.
-import type { Executor } from "../src/harness/sandbox/executor.js";
+import type { Executor } from "../src/sandbox/executor.js";
 import { median } from "./median.ts";
 
 /** One engine's run times, through the executor alone (the sandbox's HTTP and the server tool add their own overhead). */

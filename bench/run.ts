@@ -12,11 +12,11 @@ import { chromium, type Browser, type Page } from "playwright";
 import { build, type Rolldown } from "vite";
 import {
   createCpythonExecutor,
-  createMockSandbox,
+  createSandbox,
   createPyodideExecutor,
   createScriptedExecutor,
   probeCpython,
-} from "../src/harness/sandbox";
+} from "../src/sandbox";
 import { createStaticHandler } from "../src/harness/static-files";
 import { createExecuteCodeTool } from "../src/server";
 import { chromiumArgs, chromiumPath } from "../scripts/chromium.ts";
@@ -462,7 +462,7 @@ async function bundleSizes() {
 
 async function serverFigures() {
   const { privateKey, publicKey } = await generateKeyPair("EdDSA");
-  const sandbox = createMockSandbox({
+  const sandbox = createSandbox({
     publicKey,
     algorithms: ["EdDSA"],
     issuer: "bench",

@@ -48,10 +48,10 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
   webServer: [
-    server(PORTS.main, { MOCK_SANDBOX_MAX_RUN_MS: "3000", MOCK_SANDBOX_RATE_LIMIT: "1000" }),
-    server(PORTS.limited, { MOCK_SANDBOX_RATE_LIMIT: "2", MOCK_SANDBOX_POOL_SIZE: "1" }),
+    server(PORTS.main, { SANDBOX_MAX_RUN_MS: "3000", SANDBOX_RATE_LIMIT: "1000" }),
+    server(PORTS.limited, { SANDBOX_RATE_LIMIT: "2", SANDBOX_POOL_SIZE: "1" }),
     server(PORTS.down, { EXECUTE_CODE_SANDBOX_URL: "http://127.0.0.1:4319" }),
-    server(PORTS.shortApproval, { EXECUTE_CODE_APPROVAL_TTL_MS: "2000", MOCK_SANDBOX_POOL_SIZE: "1" }),
+    server(PORTS.shortApproval, { EXECUTE_CODE_APPROVAL_TTL_MS: "2000", SANDBOX_POOL_SIZE: "1" }),
     {
       // The kernels' working directory is a fresh one of its own; the server ends with the suite.
       command: [

@@ -1,10 +1,10 @@
 import { createPublicKey } from "node:crypto";
 import { createServer } from "node:http";
-import { createMockSandbox, createPyodideExecutor } from "execute-code-ui/sandbox";
+import { createSandbox, createPyodideExecutor } from "execute-code-ui/sandbox";
 import { myApp } from "./your-app"; // yours: the rest of your routes
 
 // In your Node http server: the sandbox answers POST /v1/exec, you the rest.
-export const sandbox = createMockSandbox({
+export const sandbox = createSandbox({
   // Verifies what createExecuteCodeTool signs with the private key; SPKI PEM here.
   publicKey: createPublicKey(process.env.SANDBOX_PUBLIC_KEY!),
   algorithms: ["EdDSA"],

@@ -14,6 +14,7 @@ export const LAYER_NAMES = [
   "assistant-ui",
   "server",
   "testing",
+  "sandbox",
   "harness",
 ] as const;
 export type LayerName = (typeof LAYER_NAMES)[number];
@@ -37,6 +38,8 @@ export const LAYERS: Record<LayerName, Layer> = {
   server: { imports: ["contract"], browser: false, react: false },
   // Playwright helpers: they run in the test runner's Node, next to @playwright/test.
   testing: { imports: ["contract", "view"], browser: false, react: false },
+  // The service a course deploys: engines, run slots, files; it shares the server's HTTP and file helpers.
+  sandbox: { imports: ["contract", "server"], browser: false, react: false },
   harness: { imports: "any", browser: false, react: true },
 };
 

@@ -1,5 +1,5 @@
 // tutor-server.ts: the whole server side of the tutor chat, as one Web handler.
-import type { StartedMockSandbox } from "execute-code-ui/sandbox";
+import type { StartedSandbox } from "execute-code-ui/sandbox";
 import {
   createChatEndpoints,
   createChatRoutes,
@@ -12,16 +12,16 @@ import {
   type ChatRouteHandler,
 } from "execute-code-ui/server";
 
-// The mock sandbox and the harness's scripted model stand in for your sandbox service and model, so this
+// The sandbox and the harness's scripted model stand in for your sandbox service and model, so this
 // runs with no key. Node loads them as they are (the sandbox starts Python from files inside the package).
 const harness = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/harness");
-const mockSandbox = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/sandbox");
-let sandbox: Promise<StartedMockSandbox> | undefined;
+const sandboxModule = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/sandbox");
+let sandbox: Promise<StartedSandbox> | undefined;
 
 async function openRoutes(): Promise<ChatRouteHandler> {
-  const [{ createScriptedModel }, { startMockSandbox }] = await Promise.all([harness(), mockSandbox()]);
-  const { url, signing, engine } = await (sandbox ??= startMockSandbox()); // yours: { sandboxUrl, signing }
-  console.info(`The mock sandbox runs Python in ${engine === "cpython" ? "CPython" : "Pyodide"} at ${url}.`);
+  const [{ createScriptedModel }, { startSandbox }] = await Promise.all([harness(), sandboxModule()]);
+  const { url, signing, engine } = await (sandbox ??= startSandbox()); // yours: { sandboxUrl, signing }
+  console.info(`The sandbox runs Python in ${engine === "cpython" ? "CPython" : "Pyodide"} at ${url}.`);
   const ctx = { sandboxUrl: url, signing, tenantId: "course-7" };
   const sandboxFiles = createSandboxFiles(ctx);
   const endpoints = createChatEndpoints({

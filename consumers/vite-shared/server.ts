@@ -1,6 +1,6 @@
 // The harness from `execute-code-ui/harness` as this app's backend: it serves
 // the built page and answers POST /api/chat with the scripted model, the real
-// server tool and the mock sandbox (Pyodide).
+// server tool and the sandbox (Pyodide).
 import { fileURLToPath } from "node:url";
 import { startHarness } from "execute-code-ui/harness";
 

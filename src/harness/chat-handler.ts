@@ -11,7 +11,7 @@ import {
   type UIMessageChunk,
 } from "ai";
 import { HttpRefusal, readJsonBytes } from "../server/http.js";
-import { sendJson, sendRefusal } from "./node-json.js";
+import { sendJson, sendRefusal } from "../server/node-json.js";
 import { checkSameOriginJson } from "./request-guard.js";
 import { createApprovalExpiry, gateCodeExecution, type GateOptions } from "../server/index.js";
 import { toldExpired } from "../server/approval-expiry.js";

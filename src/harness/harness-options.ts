@@ -7,9 +7,9 @@ import type { ChatLimits, ChatLogEvent, ChatStore, ExecuteCodeLogEvent } from ".
 import type { Sandbox } from "../server/sandbox.js";
 import type { ConnectionLimits } from "./connection-limits.js";
 import type { ParticipantCookieOptions } from "./participant-cookie.js";
-import type { Executor } from "./sandbox/executor.js";
-import type { SandboxEngine } from "./sandbox/default-executor.js";
-import type { RateLimit } from "./sandbox/rate-limiter.js";
+import type { Executor } from "../sandbox/executor.js";
+import type { SandboxEngine } from "../sandbox/default-executor.js";
+import type { RateLimit } from "../sandbox/rate-limiter.js";
 
 export const DEFAULT_CHAT_RATE_LIMIT: RateLimit = { max: 60, windowMs: 60_000 };
 /** What all participants' chats may take in the harness's store together. */
@@ -28,15 +28,15 @@ export interface HarnessOptions {
    * @default 60 000 ms
    */
   toolTimeoutMs?: number;
-  /** Use this sandbox service instead of the mock one (the mock is then not started). */
+  /** Use this sandbox service instead of the kit's own (which is then not started). */
   sandboxUrl?: string;
   /**
-   * Run the programs here instead (`createJupyterSandbox(…)`); the mock
+   * Run the programs here instead (`createJupyterSandbox(…)`); the kit's
    * sandbox still keeps the students' files. Closed with the harness.
    */
   sandbox?: Sandbox & { close?(): Promise<void> };
   /**
-   * Run the mock sandbox in a process of its own, as a deployment would
+   * Run the sandbox in a process of its own, as a deployment would
    * (`npm start` does): its engines, the output's framing and the students'
    * files never take the chat's thread. Ignored with `executor` (which runs
    * here) or `sandboxUrl`.
@@ -50,12 +50,12 @@ export interface HarnessOptions {
    */
   operatorToken?: string;
   /**
-   * The mock sandbox's limit per (tenant, user).
+   * The sandbox's limit per (tenant, user).
    * @default 20 per 30 s
    */
   rateLimit?: RateLimit;
   /**
-   * The mock sandbox's longest run.
+   * The sandbox's longest run.
    * @default 10 000 ms
    */
   maxRunMs?: number;

@@ -33,11 +33,11 @@ import { addressKey, createParticipantCookies } from "./participant-cookie.js";
 import { createPyodideFileHandler } from "./pyodide-files.js";
 import { createReadBudget } from "./read-budget.js";
 import { HttpRefusal } from "../server/http.js";
-import { sendJson, sendRefusal } from "./node-json.js";
+import { sendJson, sendRefusal } from "../server/node-json.js";
 import { checkSameOrigin, checkSameOriginJson, rateLimited } from "./request-guard.js";
-import { createMockSandbox } from "./sandbox/mock-sandbox.js";
-import { createDefaultExecutor } from "./sandbox/default-executor.js";
-import { createRateLimiter } from "./sandbox/rate-limiter.js";
+import { createSandbox } from "../sandbox/service.js";
+import { createDefaultExecutor } from "../sandbox/default-executor.js";
+import { createRateLimiter } from "../sandbox/rate-limiter.js";
 import { startSandboxProcess } from "./sandbox-process.js";
 import { createScriptedModel } from "./scripted-model.js";
 import { createStaticHandler } from "./static-files.js";
@@ -103,7 +103,7 @@ const SECURITY_HEADERS = {
   "referrer-policy": "no-referrer",
 };
 
-/** Connections the tool's calls to the mock sandbox may hold: its runs, uploads and downloads, each bounded on their own. */
+/** Connections the tool's calls to the sandbox may hold: its runs, uploads and downloads, each bounded on their own. */
 const INTERNAL_CONNECTIONS = 1024;
 
 const listen = (server: Server, port: number, host: string) =>
@@ -114,7 +114,7 @@ const listen = (server: Server, port: number, host: string) =>
 
 /**
  * Starts the whole chain on one port: the demo page, `POST /api/chat` and
- * `POST /api/generate` (the scripted model with the real server tool), and the mock sandbox service
+ * `POST /api/generate` (the scripted model with the real server tool), and the sandbox service
  * (`POST /v1/exec`), which the tool calls on a loopback port of its own. No key, no network.
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<RunningHarness> {
@@ -153,7 +153,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const executor = options.sandboxUrl || child ? null : (options.executor ?? createDefaultExecutor(executorOptions));
   const sandbox = !executor
     ? null
-    : createMockSandbox({
+    : createSandbox({
         publicKey,
         algorithms: ["EdDSA"],
         issuer: ISSUER,
@@ -257,9 +257,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
       for (const [budget, key] of budgets) budget.charge(key, req.socket.bytesWritten - before);
     });
   };
-  // Made on first use: the mock sandbox's URL is known once the server listens.
+  // Made on first use: the sandbox's URL is known once the server listens.
   let sandboxFiles: SandboxFiles | null = null;
-  // A sandbox that holds the students' uploads itself (Jupyter) takes them; else the mock sandbox does.
+  // A sandbox that holds the students' uploads itself (Jupyter) takes them; else the sandbox does.
   const filesOfSandbox = () =>
     (sandboxFiles ??=
       options.sandbox?.studentFiles?.(TENANT_ID) ?? createSandboxFiles({ sandboxUrl, signing, tenantId: TENANT_ID }));
@@ -400,7 +400,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     }
     if (isFile) {
       // The sandbox answers only the run's owner: a file of another participant is a 404.
-      // A sandbox that holds its runs' figures itself (Jupyter) serves them; the mock sandbox serves its own.
+      // A sandbox that holds its runs' figures itself (Jupyter) serves them; the sandbox serves its own.
       runFiles ??= options.sandbox?.readFile
         ? createRunFileRoute({ sandbox: options.sandbox, tenantId: TENANT_ID })
         : createRunFileRoute({ sandboxUrl, signing, tenantId: TENANT_ID });
@@ -417,7 +417,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
    */
   async function serveHealth(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const headers = { "cache-control": "no-store" };
-    // Programs run elsewhere (Jupyter): the health says so, not the mock sandbox's engine that keeps only uploads.
+    // Programs run elsewhere (Jupyter): the health says so, not the sandbox's engine that keeps only uploads.
     if (options.sandbox) {
       return sendJson(
         res,
@@ -491,7 +491,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   await listen(server, options.port ?? 3210, host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
-  // The tool's own calls to the mock sandbox have a listener of their own on loopback: they never
+  // The tool's own calls to the sandbox have a listener of their own on loopback: they never
   // wait on the public port's connections, which loopback clients are not limited on (a proxy on
   // this host stands for everyone).
   const internal = sandbox

@@ -1,4 +1,4 @@
-// execute-code-ui/harness: the demo's server (chat, scripted model, the mock
+// execute-code-ui/harness: the demo's server (chat, scripted model, the
 // sandbox behind it) for your own development server and tests. The sandbox
 // service alone, its engines and executors, is execute-code-ui/sandbox.
 

@@ -3,7 +3,7 @@ import { parseCookie, stringifySetCookie } from "cookie";
 import { jwtVerify, SignJWT } from "jose";
 import { clientAddress } from "./client-address.js";
 import { rateLimited } from "./request-guard.js";
-import { createRateLimiter, type RateLimit } from "./sandbox/rate-limiter.js";
+import { createRateLimiter, type RateLimit } from "../sandbox/rate-limiter.js";
 
 export interface ParticipantCookieOptions {
   /**

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { SandboxProcessMessage, SandboxProcessSettings } from "./sandbox/service-process.js";
+import type { SandboxProcessMessage, SandboxProcessSettings } from "../sandbox/service-process.js";
 
 /** A sandbox service running in a child process, on a loopback port. */
 export interface SandboxProcess {
@@ -12,10 +12,10 @@ export interface SandboxProcess {
 
 /** The built script beside this module, or the source through tsx (the tests run the source). */
 function entry(): { script: string; execArgv: string[] } {
-  const built = fileURLToPath(new URL("./sandbox/service-process.js", import.meta.url));
+  const built = fileURLToPath(new URL("../sandbox/service-process.js", import.meta.url));
   if (existsSync(built)) return { script: built, execArgv: [] };
   return {
-    script: fileURLToPath(new URL("./sandbox/service-process.ts", import.meta.url)),
+    script: fileURLToPath(new URL("../sandbox/service-process.ts", import.meta.url)),
     execArgv: ["--import", "tsx"],
   };
 }

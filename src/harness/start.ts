@@ -4,7 +4,17 @@ import "../server/require-node.js";
 import { createJupyterSandbox } from "../server/jupyter-sandbox.js";
 import { startHarness } from "./harness-server.js";
 import { modelFromEnv, ModelEnvError } from "./model-from-env.js";
-import type { SandboxEngine } from "./sandbox/default-executor.js";
+import type { SandboxEngine } from "../sandbox/default-executor.js";
+
+/**
+ * The sandbox's settings are `SANDBOX_*`; the names they had while the
+ * sandbox was called a mock, `MOCK_SANDBOX_*`, still work.
+ */
+function sandboxSetting(name: string): string {
+  return process.env[`MOCK_SANDBOX_${name}`] !== undefined && process.env[`SANDBOX_${name}`] === undefined
+    ? `MOCK_SANDBOX_${name}`
+    : `SANDBOX_${name}`;
+}
 
 function numberFrom(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -17,23 +27,25 @@ function numberFrom(name: string, fallback: number): number {
   return value;
 }
 
-function engineFrom(raw: string | undefined): SandboxEngine {
+function engineFrom(name: string): SandboxEngine {
+  const raw = process.env[name];
   if (raw === undefined || raw === "") return "auto";
   if (raw === "auto" || raw === "cpython" || raw === "pyodide") return raw;
-  console.error(`MOCK_SANDBOX_ENGINE must be auto, cpython or pyodide; got "${raw}".`);
+  console.error(`${name} must be auto, cpython or pyodide; got "${raw}".`);
   process.exit(2);
 }
 
 /** SANDBOX=jupyter: the programs run on the Jupyter server JUPYTER_URL names, with a kernel per run or per chat. */
 function sandboxFromEnv() {
   const kind = process.env.SANDBOX ?? "";
-  if (kind === "" || kind === "mock") return undefined;
+  // "mock": what the kit's own sandbox was called before.
+  if (kind === "" || kind === "builtin" || kind === "mock") return undefined;
   const url = process.env.JUPYTER_URL ?? "";
   const token = process.env.JUPYTER_TOKEN ?? "";
   const kernels = process.env.JUPYTER_KERNELS || "per-run";
   if (kind !== "jupyter" || !url || !token || (kernels !== "per-run" && kernels !== "per-chat")) {
     console.error(
-      "SANDBOX must be mock or jupyter; jupyter needs JUPYTER_URL, JUPYTER_TOKEN and JUPYTER_KERNELS per-run or per-chat.",
+      "SANDBOX must be unset (the kit's own sandbox), builtin or jupyter; jupyter needs JUPYTER_URL, JUPYTER_TOKEN and JUPYTER_KERNELS per-run or per-chat.",
     );
     process.exit(2);
   }
@@ -73,15 +85,15 @@ const harness = await startHarness({
   sandboxProcess: process.env.HARNESS_SANDBOX_IN_PROCESS !== "1",
   operatorToken: process.env.HARNESS_OPERATOR_TOKEN || undefined,
   rateLimit: {
-    max: numberFrom("MOCK_SANDBOX_RATE_LIMIT", 20),
-    windowMs: numberFrom("MOCK_SANDBOX_RATE_WINDOW_MS", 30_000),
+    max: numberFrom(sandboxSetting("RATE_LIMIT"), 20),
+    windowMs: numberFrom(sandboxSetting("RATE_WINDOW_MS"), 30_000),
   },
-  maxRunMs: numberFrom("MOCK_SANDBOX_MAX_RUN_MS", 10_000),
-  poolSize: numberFrom("MOCK_SANDBOX_POOL_SIZE", 2),
-  maxConcurrentRuns: numberFrom("MOCK_SANDBOX_MAX_CONCURRENT_RUNS", 4),
-  memoryLimitMb: process.env.MOCK_SANDBOX_MEMORY_MB ? numberFrom("MOCK_SANDBOX_MEMORY_MB", 0) : undefined,
-  engine: engineFrom(process.env.MOCK_SANDBOX_ENGINE),
-  allowPerProcessMemoryLimit: process.env.MOCK_SANDBOX_PER_PROCESS_LIMITS === "1",
+  maxRunMs: numberFrom(sandboxSetting("MAX_RUN_MS"), 10_000),
+  poolSize: numberFrom(sandboxSetting("POOL_SIZE"), 2),
+  maxConcurrentRuns: numberFrom(sandboxSetting("MAX_CONCURRENT_RUNS"), 4),
+  memoryLimitMb: process.env[sandboxSetting("MEMORY_MB")] ? numberFrom(sandboxSetting("MEMORY_MB"), 0) : undefined,
+  engine: engineFrom(sandboxSetting("ENGINE")),
+  allowPerProcessMemoryLimit: process.env[sandboxSetting("PER_PROCESS_LIMITS")] === "1",
   chatRateLimit: { max: numberFrom("HARNESS_CHAT_REQUESTS_PER_MINUTE", 60), windowMs: 60_000 },
   // 0 sets no bound on what reads may send.
   chatReadBudget: {

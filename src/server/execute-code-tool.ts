@@ -63,7 +63,7 @@ export interface ExecuteCodeToolOptions {
    * Where the request came from (`ServerToolsContext.client`), where the
    * host knows it: a sandbox may cap what one client's students hold
    * together (`createJupyterSandbox`'s `maxKernelsPerClient`), and a codeapi
-   * sandbox gets it as the token's `client` claim (the mock sandbox shares
+   * sandbox gets it as the token's `client` claim (the sandbox shares
    * its turns by it).
    */
   clientId?: string;

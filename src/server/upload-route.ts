@@ -14,7 +14,7 @@ export type UploadRouteOptions = UploadRouteSettings &
 
 interface UploadRouteSettings {
   /**
-   * Largest file a student may attach, in bytes (the mock sandbox takes up to 10 MiB).
+   * Largest file a student may attach, in bytes (the sandbox takes up to 10 MiB).
    * @default 10 MiB
    */
   maxFileBytes?: number;

@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScriptedExecutor } from "../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../src/sandbox";
 import { createScriptedModel } from "../../src/harness";
 import {
   createChatEndpoints,

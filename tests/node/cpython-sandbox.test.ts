@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CappedText } from "../../src/contract/truncate";
-import { createCpythonExecutor, probeCpython, type Executor, type RunOutcome } from "../../src/harness/sandbox";
+import { createCpythonExecutor, probeCpython, type Executor, type RunOutcome } from "../../src/sandbox";
 import { alive, processTree } from "./process-tree";
 
 let executor: Executor;

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { asSchema } from "ai";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness/sandbox";
+import { createScriptedExecutor, type ScriptedAnswer } from "../../src/sandbox";
 import { createExecuteCodeTool, createTokenMinter, mergeTools, type ExecuteCodeToolContext } from "../../src/server";
 import { replyToToolResult } from "../../src/harness/scripted-model";
 import { describeModelOutput } from "../../src/server/model-output";

@@ -2,7 +2,7 @@
 // its facts and table summary, made once when it arrived, never its bytes
 // again (a 10 MB file attached to many messages held the server's thread).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScriptedExecutor } from "../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../src/sandbox";
 import { createSandboxFiles } from "../../src/server";
 import { startSandbox } from "./sandbox-fixture";
 

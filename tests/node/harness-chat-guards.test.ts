@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createParticipantCookies, startHarness, type HarnessOptions } from "../../src/harness";
-import { createScriptedExecutor } from "../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../src/sandbox";
 import { addressKey } from "../../src/harness/participant-cookie";
 
 const cleanups: Array<() => Promise<unknown>> = [];

@@ -4,7 +4,7 @@
 import { Agent, request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScriptedExecutor } from "../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../src/sandbox";
 import { programFor } from "../../src/harness/scripted-programs";
 import { startHarness, type RunningHarness } from "../../src/harness";
 

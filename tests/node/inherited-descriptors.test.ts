@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { sandboxStdio } from "../../src/harness/sandbox/inherited-descriptors";
+import { sandboxStdio } from "../../src/sandbox/pyodide/inherited-descriptors";
 
 const parentScript = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures/inherited-descriptor-parent.ts");
 

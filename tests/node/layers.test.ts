@@ -139,7 +139,7 @@ describe("execute-code-ui/sandbox", () => {
         else visit(path.resolve(path.dirname(file), specifier).replace(/\.js$/, ".ts"));
       }
     };
-    visit(path.join(src, "harness/sandbox/index.ts"));
+    visit(path.join(src, "sandbox/index.ts"));
     expect(seen.size).toBeGreaterThan(10);
     const peers = [...packages].filter((name) =>
       /^(ai|@ai-sdk\/.*|react|react-dom|@assistant-ui\/.*|pg|redis|@jupyterlab\/.*|ws)(\/|$)/.test(name),

@@ -64,7 +64,7 @@ describe("npm run lint and the layers", () => {
         'import type { TokenMinter } from "../server/token.js";\nexport type Probe = TokenMinter;\n',
       ).refused,
     ).toBe(true);
-    expect(lint("src/view/probe.ts", 'export { startMockSandbox } from "../harness/index.js";\n').refused).toBe(true);
+    expect(lint("src/view/probe.ts", 'export { startSandbox } from "../harness/index.js";\n').refused).toBe(true);
     expect(
       lint("src/ui/highlight/probe.ts", 'export const probe = () => import("../../harness/index.js");\n').refused,
     ).toBe(true);

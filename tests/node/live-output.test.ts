@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CappedText, keepHeadAndTail, type SkippedOutput } from "../../src/contract/truncate";
-import { createScriptedExecutor, type Executor, type RunOutcome, type ScriptedAnswer } from "../../src/harness/sandbox";
-import { collectOutput } from "../../src/harness/sandbox/executor";
+import { createScriptedExecutor, type Executor, type RunOutcome, type ScriptedAnswer } from "../../src/sandbox";
+import { collectOutput } from "../../src/sandbox/executor";
 import { createExecuteCodeTool } from "../../src/server";
 import { throttleLatest } from "../../src/server/throttle-latest";
 import { listen, startSandbox } from "./sandbox-fixture";
@@ -78,7 +78,7 @@ function lineReader(response: Response) {
   };
 }
 
-describe("the mock sandbox streams a run on request", () => {
+describe("the sandbox streams a run on request", () => {
   it("sends output while the program still runs, and the flat answer last", async () => {
     const gate = deferred();
     const sandbox = await sandboxWith({

@@ -25,7 +25,7 @@ describe("the Node the server entry needs", () => {
     "stops an app on the machine's older Node as it loads, with that message",
     () => {
       const version = execFileSync("/usr/bin/node", ["--version"], { encoding: "utf8" }).trim().slice(1);
-      for (const entry of ["src/server/index.ts", "src/harness/index.ts", "src/harness/sandbox/index.ts"]) {
+      for (const entry of ["src/server/index.ts", "src/harness/index.ts", "src/sandbox/index.ts"]) {
         let said = "";
         try {
           const path = new URL(`../../${entry}`, import.meta.url).pathname;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createScriptedExecutor, type Executor } from "../../src/harness/sandbox";
+import { createScriptedExecutor, type Executor } from "../../src/sandbox";
 import { createExecuteCodeTool } from "../../src/server";
 import { startSandbox } from "./sandbox-fixture";
 import { finalOutput } from "./tool-runs";
@@ -32,7 +32,7 @@ async function oneSlot(maxQueued: number, executor?: Executor) {
   return { letGo, run, queued };
 }
 
-describe("mock sandbox past its capacity", () => {
+describe("sandbox past its capacity", () => {
   it("a waiting program pushed out of a full queue is told busy with a retry time, never a stream cut short", async () => {
     const s = await oneSlot(2);
     const a = s.run("a");

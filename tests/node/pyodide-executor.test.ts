@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CappedText, keepHeadAndTail } from "../../src/contract/truncate";
-import { createPyodideExecutor, type Executor, type RunOutcome } from "../../src/harness/sandbox";
+import { createPyodideExecutor, type Executor, type RunOutcome } from "../../src/sandbox";
 
 let executor: Executor;
 beforeAll(() => {

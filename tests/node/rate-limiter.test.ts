@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRateLimiter } from "../../src/harness/sandbox/rate-limiter";
+import { createRateLimiter } from "../../src/sandbox/rate-limiter";
 
 describe("the sliding-window rate limit", () => {
   it("allows max per window and key, says how long to wait, and lets the next one through once the oldest leaves", () => {

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { probeRunCgroups } from "../../src/harness/sandbox/run-cgroups";
+import { probeRunCgroups } from "../../src/sandbox/cpython/run-cgroups";
 
 const limits = { memoryBytes: 256 << 20, processes: 16 };
 

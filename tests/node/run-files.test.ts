@@ -1,11 +1,11 @@
-// A run's files from the sandbox to the student: the mock sandbox keeps
+// A run's files from the sandbox to the student: the sandbox keeps
 // them for the run's owner, the tool names them in the result (never their
 // bytes), and the file route serves them to that student alone.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createScriptedExecutor, type ScriptedAnswer } from "../../src/harness/sandbox";
+import { createScriptedExecutor, type ScriptedAnswer } from "../../src/sandbox";
 import { replyToToolResult } from "../../src/harness/scripted-model";
 import { createExecuteCodeTool, createRunFileRoute, type ExecuteCodeRunFile } from "../../src/server";
-import { createRunFileStore } from "../../src/harness/sandbox/run-file-store";
+import { createRunFileStore } from "../../src/sandbox/run-file-store";
 import { describeModelOutput } from "../../src/server/model-output";
 import { startSandbox } from "./sandbox-fixture";
 import { finalOutput } from "./tool-runs";

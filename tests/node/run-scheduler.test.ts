@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRunScheduler, QueueFullError } from "../../src/harness/sandbox/run-scheduler";
+import { createRunScheduler, QueueFullError } from "../../src/sandbox/run-scheduler";
 
 const never = new AbortController().signal;
 

@@ -7,9 +7,9 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createPyodideExecutor, type Executor, type RunOutcome } from "../../src/harness/sandbox";
-import { sandboxCommand } from "../../src/harness/sandbox/interpreter-command";
-import { probeIsolation } from "../../src/harness/sandbox/isolation";
+import { createPyodideExecutor, type Executor, type RunOutcome } from "../../src/sandbox";
+import { sandboxCommand } from "../../src/sandbox/pyodide/interpreter-command";
+import { probeIsolation } from "../../src/sandbox/pyodide/isolation";
 import { findProgramFrames } from "../../src/view/traceback";
 import { alive, processTree } from "./process-tree";
 

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generateKeyPair } from "jose";
-import { createMockSandbox, type MockSandboxOptions } from "../../src/harness/sandbox";
-import type { Executor } from "../../src/harness/sandbox";
+import { createSandbox, type SandboxOptions } from "../../src/sandbox";
+import type { Executor } from "../../src/sandbox";
 import { createTokenMinter } from "../../src/server";
 
 export const ISSUER = "test-issuer";
@@ -13,10 +13,10 @@ export async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** A mock sandbox on a loopback port with its own key pair. */
-export async function startSandbox(executor: Executor, options: Partial<MockSandboxOptions> = {}) {
+/** A sandbox on a loopback port with its own key pair. */
+export async function startSandbox(executor: Executor, options: Partial<SandboxOptions> = {}) {
   const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
-  const sandbox = createMockSandbox({
+  const sandbox = createSandbox({
     publicKey,
     algorithms: ["EdDSA"],
     issuer: ISSUER,

@@ -3,7 +3,7 @@
 // run's new files carry into the next, and nobody else reaches them. Both
 // engines; CPython needs scripts/setup.sh.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCpythonExecutor, createPyodideExecutor, type Executor } from "../../src/harness/sandbox";
+import { createCpythonExecutor, createPyodideExecutor, type Executor } from "../../src/sandbox";
 import { startSandbox } from "./sandbox-fixture";
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;

@@ -3,7 +3,7 @@ import { runInNewContext } from "node:vm";
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { stepCountIs, streamText } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { createScriptedExecutor } from "../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../src/sandbox";
 import { createScriptedModel } from "../../src/harness";
 import { replyToToolResult } from "../../src/harness/scripted-model";
 import { DEMO_PROGRAMS, programFor, RESTART_PROGRAM } from "../../src/harness/scripted-programs";

@@ -3,7 +3,7 @@
 // chat's next run gets.
 import type { UIMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createScriptedExecutor } from "../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../src/sandbox";
 import { chatFiles, createExecuteCodeTool, createUploadRoute, type UploadedFile } from "../../src/server";
 import { describeModelOutput } from "../../src/server/model-output";
 import { createUploadBudget } from "../../src/server/upload-budget";

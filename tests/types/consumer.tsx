@@ -6,7 +6,7 @@ import { ExecuteCodeToolUI, makeExecuteCodeRenderer } from "execute-code-ui/assi
 import { germanLabels } from "execute-code-ui/locales/de";
 import { buildExecuteCodeTool, createExecuteCodeTool, executeCodeInputSchema } from "execute-code-ui/server";
 import { createScriptedModel } from "execute-code-ui/harness";
-import { createMockSandbox } from "execute-code-ui/sandbox";
+import { createSandbox } from "execute-code-ui/sandbox";
 import { executeCodeCard } from "execute-code-ui/testing";
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
@@ -20,7 +20,7 @@ notAny(createExecuteCodeTool, true);
 // The former name still types for apps that have not moved yet (deprecated, removed in 0.4.0).
 notAny(buildExecuteCodeTool, true);
 notAny(executeCodeInputSchema, true);
-notAny(createMockSandbox, true);
+notAny(createSandbox, true);
 notAny(createScriptedModel, true);
 notAny(executeCodeCard, true);
 

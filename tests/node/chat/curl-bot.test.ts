@@ -2,7 +2,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { createScriptedExecutor } from "../../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../../src/sandbox";
 import { startHarness, type RunningHarness } from "../../../src/harness";
 
 const run = promisify(execFile);

@@ -4,7 +4,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createScriptedExecutor } from "../../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../../src/sandbox";
 import { startHarness } from "../../../src/harness";
 import { createChatEndpoints, createPostgresChatStore, toNodeHandler, type ChatStore } from "../../../src/server";
 import { completed, executeCodeTool, plannedModel, serverTools, storedChat } from "./fixtures";

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createScriptedExecutor } from "../../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../../src/sandbox";
 import { startHarness } from "../../../src/harness";
 import { executeCodeClientTool } from "../../../src/client-executor/tool-spec";
 import { completed } from "./fixtures";

@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createScriptedExecutor } from "../../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../../src/sandbox";
 import { startHarness, type HarnessOptions } from "../../../src/harness";
 import { createSqliteChatStore } from "../../../src/server";
 

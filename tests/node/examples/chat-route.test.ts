@@ -1,5 +1,5 @@
 // The README's "The server tool": examples/chat-route.ts answers a chat, and
-// the program in it runs for real in the mock sandbox.
+// the program in it runs for real in the sandbox.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST } from "../../../examples/chat-route";
 import { usage } from "../../../examples/your-app";

@@ -1,5 +1,5 @@
 // The guide's chat endpoints in Node's http server: examples/chat-server.ts,
-// with its programs run for real in the mock sandbox.
+// with its programs run for real in the sandbox.
 import type { Server } from "node:http";
 import type { UIMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

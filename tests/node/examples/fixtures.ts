@@ -1,6 +1,6 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import { exportPKCS8 } from "jose";
-import { createPyodideExecutor } from "../../../src/harness/sandbox";
+import { createPyodideExecutor } from "../../../src/sandbox";
 import { startSandbox } from "../sandbox-fixture";
 
 /**

@@ -1,7 +1,7 @@
 // The README's harness behind a host's own sign-in: examples/harness-sign-in.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSignedInHarness } from "../../../examples/harness-sign-in";
-import { createScriptedExecutor } from "../../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../../src/sandbox";
 import type { RunningHarness } from "../../../src/harness";
 
 let harness: RunningHarness | undefined;

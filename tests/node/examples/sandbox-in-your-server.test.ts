@@ -1,4 +1,4 @@
-// The README's mock sandbox inside a Node http server of your own: examples/sandbox-in-your-server.ts.
+// The README's sandbox inside a Node http server of your own: examples/sandbox-in-your-server.ts.
 import { exportPKCS8, exportSPKI, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createExecuteCodeTool } from "../../../src/server";
@@ -32,7 +32,7 @@ const toolSignedWith = (privateKey: string) =>
     tenantId: "course-7",
   });
 
-describe("the mock sandbox in your own Node http server (examples/sandbox-in-your-server.ts)", () => {
+describe("the sandbox in your own Node http server (examples/sandbox-in-your-server.ts)", () => {
   it("runs a program that the server tool sends, signed with the matching private key", async () => {
     const result = await finalOutput(toolSignedWith(signingKey), 'print("hello from your server")');
     expect(result).toMatchObject({ status: "completed", stdout: "hello from your server\n", exitCode: 0 });

@@ -1,21 +1,21 @@
 import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from "ai";
-import type { StartedMockSandbox } from "execute-code-ui/sandbox";
+import type { StartedSandbox } from "execute-code-ui/sandbox";
 import { createExecuteCodeTool, EXECUTE_CODE_SYSTEM_PROMPT } from "execute-code-ui/server";
 
-// The harness's scripted model and the mock sandbox (which starts Python
+// The harness's scripted model and the sandbox (which starts Python
 // processes from files inside the package): Node loads them as they are, not
 // through the bundler.
 const harness = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/harness");
-const mockSandbox = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/sandbox");
+const sandboxModule = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/sandbox");
 
-// The mock sandbox on a loopback port, started with the first request. In
+// The sandbox on a loopback port, started with the first request. In
 // production: your sandbox service's URL and signing key instead.
-let sandbox: Promise<StartedMockSandbox> | undefined;
+let sandbox: Promise<StartedSandbox> | undefined;
 
 export async function POST(req: Request) {
   const { messages }: { messages: UIMessage[] } = await req.json();
-  const [{ createScriptedModel }, { startMockSandbox }] = await Promise.all([harness(), mockSandbox()]);
-  sandbox ??= startMockSandbox();
+  const [{ createScriptedModel }, { startSandbox }] = await Promise.all([harness(), sandboxModule()]);
+  sandbox ??= startSandbox();
   const { url, signing } = await sandbox;
   const tools = {
     execute_code: createExecuteCodeTool({

@@ -1,4 +1,4 @@
-import type { StartedMockSandbox } from "execute-code-ui/sandbox";
+import type { StartedSandbox } from "execute-code-ui/sandbox";
 import {
   createChatEndpoints,
   createChatRoutes,
@@ -9,19 +9,19 @@ import {
   type ChatRouteHandler,
 } from "execute-code-ui/server";
 
-// The harness's scripted model and the mock sandbox (which starts Python
+// The harness's scripted model and the sandbox (which starts Python
 // processes from files inside the package): Node loads them as they are, not
 // through the bundler.
 const harness = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/harness");
-const mockSandbox = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/sandbox");
+const sandboxModule = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/sandbox");
 
 // Opened with the first request, so that building the app opens no database.
 let routes: Promise<ChatRouteHandler> | undefined;
-let sandbox: Promise<StartedMockSandbox> | undefined;
+let sandbox: Promise<StartedSandbox> | undefined;
 
 async function openRoutes(): Promise<ChatRouteHandler> {
-  const [{ createScriptedModel }, { startMockSandbox }] = await Promise.all([harness(), mockSandbox()]);
-  const { url, signing } = await (sandbox ??= startMockSandbox());
+  const [{ createScriptedModel }, { startSandbox }] = await Promise.all([harness(), sandboxModule()]);
+  const { url, signing } = await (sandbox ??= startSandbox());
   const ctx = { sandboxUrl: url, signing, tenantId: "course-7" };
   const endpoints = createChatEndpoints({
     store: await createSqliteChatStore({ dataDir: "data" }), // or createPostgresChatStore({ connectionString })

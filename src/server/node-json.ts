@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { HttpRefusal } from "../server/http.js";
+import type { HttpRefusal } from "./http.js";
 
 /** A JSON answer on Node's `http`. */
 export function sendJson(

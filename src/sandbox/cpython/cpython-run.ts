@@ -1,11 +1,11 @@
 import { close, closeSync, constants, openSync } from "node:fs";
 import { Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
-import { collectOutput, notify, type RunOutcome, type RunRequest } from "./executor.js";
+import { collectOutput, notify, type RunOutcome, type RunRequest } from "../executor.js";
 import { childrenOf, hostPidOf } from "./namespace-pids.js";
 import type { RunCgroup } from "./run-cgroups.js";
 import { readRunFiles, type RunFileCaps } from "./run-directory.js";
-import { givenFilesAfterRun, isRelativePath } from "./run-inputs.js";
+import { givenFilesAfterRun, isRelativePath } from "../run-inputs.js";
 import { errorMessage } from "../../contract/error-message.js";
 
 const descendants = (pid: number): number[] => [pid, ...childrenOf(pid).flatMap(descendants)];

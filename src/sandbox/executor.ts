@@ -1,4 +1,4 @@
-import type { ExecuteCodeTruncation } from "../../contract/result.js";
+import type { ExecuteCodeTruncation } from "../contract/result.js";
 import {
   CappedText,
   countLineBreaks,
@@ -6,7 +6,7 @@ import {
   lastChars,
   truncationOf,
   type SkippedOutput,
-} from "../../contract/truncate.js";
+} from "../contract/truncate.js";
 
 export type OutputStream = "stdout" | "stderr";
 

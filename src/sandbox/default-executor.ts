@@ -1,6 +1,6 @@
-import { createCpythonExecutor, probeCpython, type CpythonExecutorOptions } from "./cpython-executor.js";
+import { createCpythonExecutor, probeCpython, type CpythonExecutorOptions } from "./cpython/cpython-executor.js";
 import type { Executor } from "./executor.js";
-import { createPyodideExecutor, type PyodideExecutorOptions } from "./pyodide-executor.js";
+import { createPyodideExecutor, type PyodideExecutorOptions } from "./pyodide/pyodide-executor.js";
 
 /** Which Python runs the programs: CPython where it can be isolated, Pyodide otherwise. */
 export type SandboxEngine = "auto" | "cpython" | "pyodide";
@@ -18,7 +18,7 @@ export interface DefaultExecutorOptions {
 }
 
 /**
- * The mock sandbox's engine. CPython never runs without its isolation:
+ * The sandbox's engine. CPython never runs without its isolation:
  * where bubblewrap or the kernel's namespaces are missing, "auto" falls back
  * to Pyodide and says why (at start and in `/v1/health`), and "cpython"
  * refuses to start.

@@ -1,17 +1,24 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createScriptedExecutor, startMockSandbox, type StartedMockSandbox } from "../../src/harness/sandbox";
+import {
+  createMockSandbox,
+  createSandbox,
+  createScriptedExecutor,
+  startMockSandbox,
+  startSandbox,
+  type StartedSandbox,
+} from "../../src/sandbox";
 import { createExecuteCodeTool } from "../../src/server";
 import { finalOutput } from "./tool-runs";
 
-let sandbox: StartedMockSandbox | undefined;
+let sandbox: StartedSandbox | undefined;
 afterEach(async () => {
   await sandbox?.close();
   sandbox = undefined;
 });
 
-describe("startMockSandbox", () => {
+describe("startSandbox", () => {
   it("listens on loopback and accepts the server tool signed with the options it returns", async () => {
-    sandbox = await startMockSandbox({
+    sandbox = await startSandbox({
       executor: createScriptedExecutor((code) => ({ stdout: `ran ${code}\n`, exitCode: 0 })),
     });
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -27,9 +34,14 @@ describe("startMockSandbox", () => {
     expect(result).toMatchObject({ status: "completed", stdout: "ran print(1)\n", exitCode: 0 });
   });
 
+  it("is still there under the names it had while it was called a mock, for code written before", () => {
+    expect(startMockSandbox).toBe(startSandbox);
+    expect(createMockSandbox).toBe(createSandbox);
+  });
+
   it("refuses a token signed with another key", async () => {
-    sandbox = await startMockSandbox({ executor: createScriptedExecutor(() => ({ stdout: "no\n", exitCode: 0 })) });
-    const other = await startMockSandbox({ executor: createScriptedExecutor(() => ({})) });
+    sandbox = await startSandbox({ executor: createScriptedExecutor(() => ({ stdout: "no\n", exitCode: 0 })) });
+    const other = await startSandbox({ executor: createScriptedExecutor(() => ({})) });
     try {
       const tool = createExecuteCodeTool({
         sandboxUrl: sandbox.url,
@@ -45,7 +57,7 @@ describe("startMockSandbox", () => {
   });
 
   it("says which engine runs the programs, and runs the one it is told", async () => {
-    sandbox = await startMockSandbox({ engine: "pyodide" });
+    sandbox = await startSandbox({ engine: "pyodide" });
     expect(sandbox.engine).toBe("pyodide");
     const health = (await (await fetch(`${sandbox.url}/v1/health`)).json()) as { executor?: string };
     expect(health.executor).toBe("pyodide");

@@ -10,7 +10,7 @@ import { DESCRIBE_FIGURE_PY } from "../../server/figure-words.js";
 import { RUN_PROGRAM_PY } from "../../contract/run-program-py.js";
 import { bwrapArgs, hostUser, RUN_USERS } from "./cpython-sandbox-command.js";
 import { CpythonRun, type RunMessage } from "./cpython-run.js";
-import type { Executor, RunOutcome, RunRequest } from "./executor.js";
+import type { Executor, RunOutcome, RunRequest } from "../executor.js";
 import { createLineSplitter } from "../../server/line-splitter.js";
 import { hostPidOf } from "./namespace-pids.js";
 import { probeRunCgroups, type RunCgroups } from "./run-cgroups.js";

@@ -1,16 +1,16 @@
-// Over 300 lines: the codeapi contract of the mock sandbox (tokens, rate
+// Over 300 lines: the codeapi contract of the sandbox (tokens, rate
 // limits, the queue, streamed and flat answers, files) over one request
 // handler; the scheduler, rate limiter, replay guard and file store are
 // modules of their own.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
-import { MAX_CODE_LENGTH } from "../../contract/input.js";
-import { HttpRefusal, readJsonBytes } from "../../server/http.js";
-import { isTable, tableSummary } from "../../server/file-summary.js";
-import { uploadBodyLimit } from "../../server/student-files.js";
-import { createUploadBudget, DEFAULT_UPLOAD_BUDGET } from "../../server/upload-budget.js";
-import { sendJson as json } from "../node-json.js";
+import { MAX_CODE_LENGTH } from "../contract/input.js";
+import { HttpRefusal, readJsonBytes } from "../server/http.js";
+import { isTable, tableSummary } from "../server/file-summary.js";
+import { uploadBodyLimit } from "../server/student-files.js";
+import { createUploadBudget, DEFAULT_UPLOAD_BUDGET } from "../server/upload-budget.js";
+import { sendJson as json } from "../server/node-json.js";
 import { changedFiles, type Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard } from "./replay-guard.js";
@@ -18,7 +18,7 @@ import { createRunFileStore, DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER } from "./ru
 import { readUpload } from "./upload-body.js";
 import { createRunScheduler, QueueFullError, type RunSchedule } from "./run-scheduler.js";
 
-export interface MockSandboxOptions {
+export interface SandboxOptions {
   /** Verifies the tokens that the server tool signs. */
   publicKey: CryptoKey | KeyObject;
   algorithms: string[];
@@ -153,7 +153,7 @@ function fileRefs(value: unknown): Array<{ id: string; session_id: string; name:
  * plus `GET /v1/health` saying how programs are isolated.
  * Returns a request handler to mount on any Node HTTP server.
  */
-export function createMockSandbox(options: MockSandboxOptions) {
+export function createSandbox(options: SandboxOptions) {
   const limiter = createRateLimiter(options.rateLimit ?? DEFAULT_SANDBOX_RATE_LIMIT);
   const maxRunMs = options.maxRunMs ?? 10_000;
   const maxLifetime = options.maxTokenLifetimeSeconds ?? 300;

@@ -1,6 +1,6 @@
 import { SignJWT } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
-import { createScriptedExecutor } from "../../src/harness/sandbox";
+import { createScriptedExecutor } from "../../src/sandbox";
 import { AUDIENCE, ISSUER, startSandbox } from "./sandbox-fixture";
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -36,7 +36,7 @@ async function sandbox(options = {}) {
   return { ...s, post, sign };
 }
 
-describe("mock sandbox: the /v1/exec contract", () => {
+describe("sandbox: the /v1/exec contract", () => {
   it("runs a program for a valid token and answers with the flat response", async () => {
     const s = await sandbox();
     const token = await s.minter.mint({ participantId: "student", tenantId: "t" });

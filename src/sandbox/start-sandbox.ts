@@ -1,14 +1,14 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
-import type { TokenMinterOptions } from "../../server/token.js";
+import type { TokenMinterOptions } from "../server/token.js";
 import type { Executor } from "./executor.js";
-import { createMockSandbox } from "./mock-sandbox.js";
+import { createSandbox } from "./service.js";
 import { createDefaultExecutor, type SandboxEngine } from "./default-executor.js";
 import type { RateLimit } from "./rate-limiter.js";
 import type { RunSchedule } from "./run-scheduler.js";
 
-export interface StartMockSandboxOptions {
+export interface StartSandboxOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   /** @default 127.0.0.1: only this machine can reach it */
@@ -26,11 +26,11 @@ export interface StartMockSandboxOptions {
   engine?: SandboxEngine;
   rateLimit?: RateLimit;
   maxRunMs?: number;
-  /** How run slots are shared between users (see `createMockSandbox`). */
+  /** How run slots are shared between users (see `createSandbox`). */
   schedule?: RunSchedule;
 }
 
-export interface StartedMockSandbox {
+export interface StartedSandbox {
   /** Base URL to give `createExecuteCodeTool` as `sandboxUrl`. */
   url: string;
   /** The signing options that this sandbox accepts, for `createExecuteCodeTool`'s `signing`. */
@@ -40,19 +40,19 @@ export interface StartedMockSandbox {
   close(): Promise<void>;
 }
 
-const ISSUER = "execute-code-ui-mock";
+const ISSUER = "execute-code-ui-sandbox";
 const AUDIENCE = "sandbox";
 
 /**
- * The mock sandbox on a loopback port of its own, with a fresh key pair, for
+ * The sandbox on a loopback port of its own, with a fresh key pair, for
  * hosts whose server is not a Node `http` server (a Next.js route handler,
  * say): start it once and point the server tool at it.
  */
-export async function startMockSandbox(options: StartMockSandboxOptions = {}): Promise<StartedMockSandbox> {
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<StartedSandbox> {
   const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
   const executor = options.executor ?? createDefaultExecutor({ engine: options.engine });
   const named = executor.health?.().executor;
-  const sandbox = createMockSandbox({
+  const sandbox = createSandbox({
     publicKey,
     algorithms: ["EdDSA"],
     issuer: ISSUER,

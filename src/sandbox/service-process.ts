@@ -3,12 +3,12 @@
 // deployment. Started by the harness (`startSandboxProcess`) with its
 // settings in EXECUTE_CODE_SANDBOX_SETTINGS; it answers on a loopback port
 // and tells its parent the URL over the IPC channel.
-import "../../server/require-node.js";
+import "../server/require-node.js";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { importJWK, type JWK } from "jose";
 import { createDefaultExecutor, type DefaultExecutorOptions } from "./default-executor.js";
-import { createMockSandbox } from "./mock-sandbox.js";
+import { createSandbox } from "./service.js";
 import type { RateLimit } from "./rate-limiter.js";
 import type { RunSchedule } from "./run-scheduler.js";
 
@@ -39,7 +39,7 @@ if (!settings || !process.send) {
 
 try {
   const executor = createDefaultExecutor(settings.executor);
-  const sandbox = createMockSandbox({
+  const sandbox = createSandbox({
     publicKey: (await importJWK(settings.publicKey, settings.algorithm)) as CryptoKey,
     algorithms: [settings.algorithm],
     issuer: settings.issuer,

@@ -3,7 +3,7 @@
 
 import os from "node:os";
 import path from "node:path";
-import type { Executor, RunOutcome, RunRequest } from "./executor.js";
+import type { Executor, RunOutcome, RunRequest } from "../executor.js";
 import { interpreterScript, pyodideDirectory, sandboxCommand, type MemoryLimits } from "./interpreter-command.js";
 import { InterpreterProcess } from "./interpreter-process.js";
 import { probeIsolation, type Isolation } from "./isolation.js";

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
-import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequest } from "./executor.js";
+import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequest } from "../executor.js";
 import { inheritedDescriptors, sandboxStdio } from "./inherited-descriptors.js";
 import { createLineSplitter } from "../../server/line-splitter.js";
 import { processTreeRss } from "./process-memory.js";
 import { mediaTypeOfName } from "../../server/media-type.js";
-import { isRelativePath } from "./run-inputs.js";
+import { isRelativePath } from "../run-inputs.js";
 import { skippedOutput } from "../../contract/truncate.js";
 
 // What this process was handed without close-on-exec: read once, replaced by /dev/null in every interpreter.
