@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { codeapiId } from "../server/codeapi-id.js";
 import type { RunFileOutput } from "./executor.js";
 
 /** One file in the sandbox's `/v1/exec` answer (`files`), as codeapi lists them. */
@@ -236,7 +236,7 @@ export function createRunFileStore({
           notKept++;
           continue;
         }
-        const id = randomUUID();
+        const id = codeapiId();
         session.files.set(id, { name: file.name, mediaType: file.mediaType, bytes: file.bytes, summary: file.summary });
         session.bytes += size;
         own.bytes += size;

@@ -10,6 +10,7 @@ import { HttpRefusal, readJsonBytes } from "../server/http.js";
 import { isTable, tableSummary } from "../server/file-summary.js";
 import { uploadBodyLimit } from "../server/student-files.js";
 import { createUploadBudget, DEFAULT_UPLOAD_BUDGET } from "../server/upload-budget.js";
+import { codeapiId } from "../server/codeapi-id.js";
 import { sendJson as json } from "../server/node-json.js";
 import { changedFiles, type Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
@@ -248,7 +249,7 @@ export function createSandbox(options: SandboxOptions) {
       const summary = tableSummary(file.bytes, file.mediaType);
       return summary ? { ...file, summary } : file;
     });
-    const sessionId = claims.jti!;
+    const sessionId = codeapiId();
     const kept = runFiles.put(sessionId, participant, files, clientOf(claims));
     if (kept.notKept) {
       runFiles.discard(sessionId, participant);
@@ -359,8 +360,9 @@ export function createSandbox(options: SandboxOptions) {
       }
     }
     // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.
+    const sessionId = codeapiId();
     const kept = runFiles.put(
-      claims.jti!,
+      sessionId,
       participant,
       changedFiles(outcome.files, [...inputs.values()]),
       clientOf(claims),
@@ -380,7 +382,7 @@ export function createSandbox(options: SandboxOptions) {
       ...(outcome.truncated?.at?.stderr !== undefined ? { stderr_truncated_at: outcome.truncated.at.stderr } : {}),
       ...(outcome.truncated?.lines?.stdout ? { stdout_truncated_lines: outcome.truncated.lines.stdout } : {}),
       ...(outcome.truncated?.lines?.stderr ? { stderr_truncated_lines: outcome.truncated.lines.stderr } : {}),
-      session_id: claims.jti,
+      session_id: sessionId,
       files: kept.entries,
       // Files the run left that are not in `files`: past the executor's caps, or with no room in the store.
       files_cut: (outcome.filesCut ?? 0) + kept.notKept,

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { codeapiId } from "./codeapi-id.js";
 
 /** A file a run made, held for its owner until it expires. */
 export interface HeldFile {
@@ -59,11 +59,11 @@ export function createRunFileHolder(options: RunFileHolderOptions = {}) {
     ): Array<F & { ref: { sessionId: string; fileId: string } }> {
       const now = Date.now();
       sweep(now);
-      const sessionId = randomUUID();
+      const sessionId = codeapiId();
       const run: HeldRun = { owner: ownerKey(owner), files: new Map(), bytes: 0, expires: now + ttlMs };
       const kept = files.flatMap((file) => {
         if (run.bytes + file.bytes.length > Math.min(maxBytes, maxPerOwner)) return [];
-        const fileId = randomUUID();
+        const fileId = codeapiId();
         run.files.set(fileId, file);
         run.bytes += file.bytes.length;
         return [{ ...file, ref: { sessionId, fileId } }];

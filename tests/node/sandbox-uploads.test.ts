@@ -97,6 +97,10 @@ describe.each([
     expect(answer.files_read).toEqual(["scores.csv"]);
     expect(answer.files.map((file) => file.name)).toEqual(["means.csv"]);
     expect(answer.files_missing).toEqual([]);
+    // Ids in codeapi's form, which its clients check (LibreChat's download route takes only these).
+    const codeapiId = /^[A-Za-z0-9_-]{21}$/;
+    for (const id of [uploaded.body.session_id, answer.session_id, answer.files[0]!.id]) expect(id).toMatch(codeapiId);
+    expect(answer.session_id).not.toBe(uploaded.body.session_id);
 
     // The next run of the chat gets both: the student's file and the one the run wrote.
     const next = await exec(sandbox, "ada", "print(open('means.csv').read().split()[1])", [
