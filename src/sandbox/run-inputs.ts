@@ -34,7 +34,7 @@ async function givenFileAfter(root: string, name: string) {
 /**
  * What became of a run's given files: those the program read (their access
  * time moved from the one they were given with) and those it removed (or
- * replaced with anything but a file). Read from the run's /work (`root`, a
+ * replaced with anything but a file). Read from the run's /mnt/data (`root`, a
  * path this process holds open) before anything else opens them.
  */
 export async function givenFilesAfterRun(

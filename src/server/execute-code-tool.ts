@@ -169,6 +169,7 @@ export function createExecuteCodeTool(
         sharesSession: !!(sandbox.keepsVariables && ctx.chatId),
         files: [...files.values()].slice(-MAX_CHAT_FILES),
         timeoutMs,
+        ...(sandbox.workDir ? { workDir: sandbox.workDir } : {}),
       }),
     inputSchema: executeCodeInputSchema,
     needsApproval: toNeedsApproval(ctx.approval),

@@ -63,6 +63,11 @@ export interface Sandbox {
    * come first.
    */
   readonly packages?: readonly string[] | null;
+  /**
+   * The folder a program runs in, where it finds its files and where what it
+   * writes is kept, when the sandbox names one (what the tool tells the model).
+   */
+  readonly workDir?: string;
   run(request: SandboxRunRequest): AsyncIterable<SandboxEvent>;
   /**
    * A run's file for its owner, where this sandbox holds its runs' files
@@ -90,6 +95,8 @@ export function codeapiSandbox(options: CodeapiSandboxOptions): Sandbox {
   const minter = toTokenMinter(options.signing);
   return {
     kind: "codeapi",
+    // codeapi's, and the kit's sandbox's: the path LibreChat's tool and ChatGPT's code interpreter tell models.
+    workDir: "/mnt/data",
     async *run(request) {
       const token = await minter.mint({
         participantId: request.participantId,

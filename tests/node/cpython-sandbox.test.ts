@@ -206,7 +206,7 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
           "/work/main False",
           "/usr/local []",
           "fds []",
-          "env HOME=/work LANG=C.UTF-8 MPLBACKEND=Agg MPLCONFIGDIR=/tmp OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PWD=/work TMPDIR=/tmp",
+          "env HOME=/mnt/data LANG=C.UTF-8 MPLBACKEND=Agg MPLCONFIGDIR=/tmp OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 PWD=/mnt/data TMPDIR=/tmp",
           "",
         ].join("\n"),
       );
@@ -303,11 +303,11 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(Number(result.stdout)).toBeLessThan(16);
     });
 
-    it("can write nowhere but its own /tmp, /work and /dev/shm: no file, link or shared memory reaches the next run", async () => {
+    it("can write nowhere but its own /tmp, /mnt/data and /dev/shm: no file, link or shared memory reaches the next run", async () => {
       const attempts = await run(
         [
           "import os",
-          "for path in ('/planted', '/dev/planted', '/dev/shm/planted', '/etc/planted', '/sandbox/planted', '/tmp/planted', '/work/planted'):",
+          "for path in ('/planted', '/dev/planted', '/dev/shm/planted', '/etc/planted', '/sandbox/planted', '/tmp/planted', '/mnt/data/planted'):",
           "    try:",
           "        open(path, 'w').write('x')",
           "        print(path, 'written')",
@@ -329,13 +329,13 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
           "/etc/planted refused",
           "/sandbox/planted refused",
           "/tmp/planted written",
-          "/work/planted written",
+          "/mnt/data/planted written",
           "/bin kept",
           "",
         ].join("\n"),
       );
       const next = await run(
-        "import os\nprint([p for p in ('/dev/shm/planted', '/tmp/planted', '/work/planted') if os.path.exists(p)])",
+        "import os\nprint([p for p in ('/dev/shm/planted', '/tmp/planted', '/mnt/data/planted') if os.path.exists(p)])",
       );
       expect(next.stdout).toBe("[]\n");
     });

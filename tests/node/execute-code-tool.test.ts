@@ -354,6 +354,19 @@ describe("createExecuteCodeTool: what the model is told", () => {
     });
     expect(built.description).toMatch(/stop after 30 s/);
   });
+
+  it("names codeapi's folder, /mnt/data, where a program finds the chat's files and leaves its own", async () => {
+    const { signing } = await startSandbox(createScriptedExecutor(() => ({})));
+    const built = createExecuteCodeTool({
+      sandboxUrl: "http://127.0.0.1:1",
+      signing,
+      participantId: "p",
+      tenantId: "t",
+      chatId: "c",
+      files: [],
+    });
+    expect(built.description).toContain("The program runs in a working directory (/mnt/data) that holds the files");
+  });
 });
 
 describe("createExecuteCodeTool: approval", () => {

@@ -112,6 +112,24 @@ describe.each([
     expect(next.files).toEqual([]);
   });
 
+  it("runs in /mnt/data, codeapi's folder: an upload is there by name, and what is written there by path comes back", async () => {
+    const uploaded = await upload(sandbox, "ada", [["scores.csv", scores]]);
+    const answer = await exec(
+      sandbox,
+      "ada",
+      [
+        "import os",
+        "print(os.getcwd())",
+        "rows = open('/mnt/data/scores.csv').read().split()",
+        "open('/mnt/data/count.txt', 'w').write(str(len(rows) - 1))",
+      ].join("\n"),
+      refsOf(uploaded.body),
+    );
+    expect(answer.stdout).toBe("/mnt/data\n");
+    expect(answer.files_read).toEqual(["scores.csv"]);
+    expect(answer.files.map((file) => [file.name, file.size])).toEqual([["count.txt", 1]]);
+  });
+
   it("a given file the program changes comes back as a new file; one it only lists is not read", async () => {
     const uploaded = await upload(sandbox, "ada", [["notes.txt", "one\n"]]);
     const answer = await exec(

@@ -17,7 +17,7 @@ export type RunMessage =
       id: string;
       /** The run's PID in the warm parent's namespace. */
       pid: number;
-      /** The warm parent's descriptors of the run's pipes and of its /work. */
+      /** The warm parent's descriptors of the run's pipes and of its /mnt/data. */
       fds: { code: number; stdout: number; stderr: number; work: number };
     }
   | { type: "exit"; id: string; code: number | null; signal: string | null }
@@ -49,7 +49,7 @@ const outputBudget = (maxOutputChars: number) => Math.max(4 * 1024 * 1024, maxOu
  * process and its pipes, and tells their descriptor numbers; this process
  * opens them through /proc, puts the run in its control group, writes the
  * program straight to the run, reads its output straight from it, reads
- * its files from its /work once it has ended, and enforces its time limit
+ * its files from its /mnt/data once it has ended, and enforces its time limit
  * by killing it here, whatever the warm parent is doing.
  */
 export class CpythonRun {

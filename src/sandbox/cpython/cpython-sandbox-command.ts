@@ -78,15 +78,15 @@ export function bwrapArgs(python: string, script: string[], runUsers = false): s
     "--tmpfs",
     "/tmp",
     "--dir",
-    "/work",
+    "/mnt/data",
     "--chdir",
-    "/work",
+    "/mnt/data",
     ...identity(runUsers),
     // The warm parent's environment is every run's: nothing of the host's.
     "--clearenv",
     "--setenv",
     "HOME",
-    "/work",
+    "/mnt/data",
     "--setenv",
     "TMPDIR",
     "/tmp",
@@ -106,7 +106,7 @@ export function bwrapArgs(python: string, script: string[], runUsers = false): s
     "LANG",
     "C.UTF-8",
     ...script,
-    // Nothing of bubblewrap's own tree is writable: a run writes only to its own /tmp, /work and /dev/shm.
+    // Nothing of bubblewrap's own tree is writable: a run writes only to its own /tmp, /mnt/data and /dev/shm.
     "--remount-ro",
     "/dev",
     "--remount-ro",

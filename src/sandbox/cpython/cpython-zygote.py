@@ -266,7 +266,7 @@ def checked_clone_setup():
     return setup if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else None
 
 
-# Per sandbox, from the parent: the size of each run's /tmp, /work and /dev/shm, and each run's limits.
+# Per sandbox, from the parent: the size of each run's /tmp, /mnt/data and /dev/shm, and each run's limits.
 CONFIG = {
     "diskMb": 64,
     "memoryMb": 1024,
@@ -286,7 +286,7 @@ PREPARE_TRIES = 3
 # Where the server maps a range of host users into this sandbox ("slots"), each run is a host user of
 # its own (this process, uid 0 here, maps it): what the kernel counts per user is then counted per run.
 SLOTS = list(range(10000, 10000 + 4096)) if CONFIG.get("slots") else None
-# Files, folders and links in each of a run's /tmp, /work and /dev/shm.
+# Files, folders and links in each of a run's /tmp, /mnt/data and /dev/shm.
 MAX_INODES = 32768
 # A fork-twice run's report of its program's exit: {"code","signal"}.
 MAX_REPORT_BYTES = 4096
@@ -371,7 +371,8 @@ def signal_name(number):
 
 
 FIGURES_NAME = ".ecu-figures.json"
-FIGURES = f"/work/{FIGURES_NAME}"
+RUN_DIR = "/mnt/data"  # codeapi's, where models are told to write
+FIGURES = f"{RUN_DIR}/{FIGURES_NAME}"
 
 
 # describe_figure(figure), from src/server/figure-words.ts: cpython-executor.ts puts it here.
@@ -399,7 +400,7 @@ def prepare_program():
     not depend on the program, so that a program starts as soon as it comes.
     The environment is the warm parent's, which bubblewrap set."""
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    os.chdir("/work")
+    os.chdir(RUN_DIR)
     # The warm parent's random state must not be every run's.
     for generator in GENERATORS:
         generator.seed()
@@ -409,7 +410,7 @@ def prepare_program():
 
 def lock_down():
     """In the run's PID 1 once its program has come: its own user, its limits, no capabilities, the
-    filter. Not before: until then the warm parent, another user, may still open its /work."""
+    filter. Not before: until then the warm parent, another user, may still open its /mnt/data."""
     if SLOTS is not None:
         # Its own host user, which the warm parent mapped to 1000 here.
         os.setgroups([])
@@ -445,7 +446,7 @@ CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEX
 
 
 def receive_files(fd, files):
-    """As the run's own user, once locked down: its given files into its empty /work, then the pipe
+    """As the run's own user, once locked down: its given files into its empty /mnt/data, then the pipe
     closes. Only this run's files pass through it; they count against its disk and memory. They come
     newest first: one that clashes with a newer file or folder (a file where a folder now is) is
     skipped, its bytes read and dropped."""
@@ -454,7 +455,7 @@ def receive_files(fd, files):
             name, size = file["name"], file["size"]
             parts = name.split("/")
             if any(part in ("", ".", "..") or "\0" in part for part in parts):
-                raise OSError(f"a file name that is not a path under /work: {name!r}")
+                raise OSError(f"a file name that is not a path under /mnt/data: {name!r}")
             out = None
             try:
                 if len(parts) > 1:
@@ -507,7 +508,7 @@ DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 def prepared_run(code_r, out_w, err_w, status_w, go_r, alone):
     """In a new child, ahead of any program: new namespaces, a private /tmp
-    and /work, and the program's process as PID 1, waiting for its code.
+    and /mnt/data, and the program's process as PID 1, waiting for its code.
     `alone`: this process was cloned into the namespaces and is that PID 1;
     otherwise it enters them, forks the program's process and reports its exit.
     `go_r`: with slots, where the warm parent says it has mapped this run's user."""
@@ -541,7 +542,7 @@ def prepared_run(code_r, out_w, err_w, status_w, go_r, alone):
         # million links holds up whoever closes it last.
         size = f"size={CONFIG['diskMb']}m,nr_inodes={MAX_INODES}"
         mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=1777")
-        mount("tmpfs", "/work", "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=0755,uid={UID},gid={GID}")
+        mount("tmpfs", RUN_DIR, "tmpfs", MS_NOSUID | MS_NODEV, f"{size},mode=0755,uid={UID},gid={GID}")
         # The zygote's /proc shows every run's processes, and a fresh one cannot be
         # mounted under bubblewrap's read-only parts of it: the program gets none.
         mount("tmpfs", "/proc", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555")
@@ -553,7 +554,7 @@ def prepared_run(code_r, out_w, err_w, status_w, go_r, alone):
         # server finds it to put it in the run's group.
         pid = 0 if alone else os.fork()
         if pid != 0 or alone:
-            # Ready: the warm parent opens this run's /work now, for the Node parent to read its files from.
+            # Ready: the warm parent opens this run's /mnt/data now, for the Node parent to read its files from.
             os.write(3, b"r")
         if pid == 0:
             os.close(3)
@@ -685,11 +686,11 @@ class Runner:
             os.close(go_w)
 
     def open_work(self):
-        """Once the prepared run is ready: a descriptor of its /work, which outlives its process; None if it failed."""
+        """Once the prepared run is ready: a descriptor of its /mnt/data, which outlives its process; None if it failed."""
         try:
             if os.read(self.status_r, 1) != b"r":
                 return None
-            return os.open(f"/proc/{self.pid}/root/work", DIR_FLAGS)
+            return os.open(f"/proc/{self.pid}/root{RUN_DIR}", DIR_FLAGS)
         except OSError:
             return None
 

@@ -21,6 +21,7 @@ const fileCaps = {
   ...JSON.parse(fileCapsArg || "{}"),
 };
 const CHUNK_CHARS = 16_384;
+const RUN_DIR = "/mnt/data";
 
 // Writes block until the parent has read: a pipe that is full answers EAGAIN,
 // and the write waits a moment and goes on, so nothing is lost.
@@ -52,6 +53,9 @@ pyodide.mountNodeFS = () => {
   throw new Error("The sandbox mounts no host directory.");
 };
 const runProgram = pyodide.globals.get("__sandbox_run");
+// Where codeapi's runs keep their files, and where models are told to write: the working directory.
+pyodide.FS.mkdirTree(RUN_DIR);
+pyodide.FS.chdir(RUN_DIR);
 
 // Each stream's first `maxOutput` characters go out whole; past that only its
 // latest characters, at most every LATEST_EVERY_MS and before "done", with the
