@@ -32,6 +32,9 @@ interface StoredFile {
   summary?: string;
 }
 
+/** An owner, or which owners a caller may reach (a service's key reaches its users' files). */
+export type OwnerMatch = string | ((owner: string) => boolean);
+
 interface Session {
   owner: string;
   /** Who gives way as one when the store is full: the owner's client (many cookies of one address), or the owner. */
@@ -129,6 +132,14 @@ export function createRunFileStore({
       if (session.expiresAt > now) break;
       dropSession(id);
     }
+  };
+
+  /** A session of `owner`'s (or of an owner it accepts), while it is kept. */
+  const sessionOf = (sessionId: string, owner: OwnerMatch): Session | null => {
+    sweep(Date.now());
+    const session = sessions.get(sessionId);
+    if (!session) return null;
+    return (typeof owner === "string" ? session.owner === owner : owner(session.owner)) ? session : null;
   };
 
   type StoredRef = { session: Session; fileId: string; size: number };
@@ -260,11 +271,22 @@ export function createRunFileStore({
       if (sessions.get(sessionId)?.owner === owner) dropSession(sessionId);
     },
     /** A file for its owner, while it is kept; null for anyone else, as for a file that never was. */
-    get(sessionId: string, fileId: string, owner: string): StoredFile | null {
-      sweep(Date.now());
-      const session = sessions.get(sessionId);
-      if (!session || session.owner !== owner) return null;
-      return session.files.get(fileId) ?? null;
+    get(sessionId: string, fileId: string, owner: OwnerMatch): StoredFile | null {
+      const session = sessionOf(sessionId, owner);
+      return session?.files.get(fileId) ?? null;
+    },
+    /** A session's files for its owner, oldest first; null for anyone else, as for a session that never was. */
+    list(sessionId: string, owner: OwnerMatch): Array<{ id: string; file: StoredFile }> | null {
+      const session = sessionOf(sessionId, owner);
+      return session ? [...session.files].map(([id, file]) => ({ id, file })) : null;
+    },
+    /** Deletes a file for its owner (the session with its last file); false for anyone else, or no such file. */
+    remove(sessionId: string, fileId: string, owner: OwnerMatch): boolean {
+      const session = sessionOf(sessionId, owner);
+      if (!session?.files.has(fileId)) return false;
+      dropFile(session, fileId);
+      if (!session.files.size) dropSession(sessionId);
+      return true;
     },
     /**
      * The files `refs` name, for their owner, for a run to be given; each

@@ -3,6 +3,7 @@
 // handler; the scheduler, rate limiter, replay guard and file store are
 // modules of their own.
 
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
 import { MAX_CODE_LENGTH } from "../contract/input.js";
@@ -15,13 +16,21 @@ import { sendJson as json } from "../server/node-json.js";
 import { changedFiles, type Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard } from "./replay-guard.js";
-import { createRunFileStore, DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER } from "./run-file-store.js";
+import { createRunFileStore, DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER, type OwnerMatch } from "./run-file-store.js";
 import { readUpload } from "./upload-body.js";
 import { createRunScheduler, QueueFullError, type RunSchedule } from "./run-scheduler.js";
 
 export interface SandboxOptions {
   /** Verifies the tokens that the server tool signs. */
   publicKey: CryptoKey | KeyObject;
+  /**
+   * Keys a trusted client may send in codeapi's `X-API-Key` header instead
+   * of a token: a self-hosted LibreChat with `LIBRECHAT_CODE_API_KEY`. A key
+   * speaks for its users: a run and its files are the `user_id` of the exec
+   * body's (an upload's `User-Id` header), and a download, a listing or a
+   * deletion reaches any file of the key's users.
+   */
+  apiKeys?: readonly string[];
   algorithms: string[];
   issuer: string;
   audience: string;
@@ -79,6 +88,23 @@ export interface SandboxOptions {
   clockToleranceSeconds?: number;
 }
 
+/** Whose a request is: a token's participant, or an API key's users. */
+type Credentials = Caller | { tenant: string; owns: OwnerMatch };
+
+/** The participant a request is for, and what files it reaches. */
+interface Caller {
+  participant: string;
+  /** Where its request came from (a token's `client`), within its tenant: its turns are its client's. */
+  client?: string;
+  /** Its own files, or (an API key) any of its key's users'. */
+  owns: OwnerMatch;
+}
+
+/** A user an API key's request names: LibreChat's are ids of its database. */
+const USER_ID = /^[\w.@:+-]{1,128}$/;
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest();
+
 export const DEFAULT_SANDBOX_RATE_LIMIT: RateLimit = { max: 20, windowMs: 30_000 };
 const MAX_TOKEN_CHARS = 4096;
 const MAX_BODY_BYTES = 256 * 1024;
@@ -121,10 +147,15 @@ function publicHealth(health: Record<string, unknown>): Record<string, unknown> 
     : rest;
 }
 
-/** codeapi's `files` of an exec request: `[{ id, session_id, name }]`, each naming a kept file. */
+/**
+ * codeapi's `files` of an exec request: `[{ id, session_id, name }]`, each
+ * naming a kept file (LibreChat's newer clients say `storage_session_id`).
+ */
 function fileRefs(value: unknown): Array<{ id: string; session_id: string; name: string }> {
   if (value === undefined || value === null) return [];
   const id = /^[\w-]{1,100}$/;
+  const sessionOf = (ref: { session_id?: unknown; storage_session_id?: unknown }) =>
+    String(ref.session_id ?? ref.storage_session_id);
   if (
     !Array.isArray(value) ||
     value.length > MAX_RUN_INPUTS ||
@@ -133,7 +164,7 @@ function fileRefs(value: unknown): Array<{ id: string; session_id: string; name:
         ref &&
         typeof ref === "object" &&
         id.test(String(ref.id)) &&
-        id.test(String(ref.session_id)) &&
+        id.test(sessionOf(ref)) &&
         (ref.name === undefined || typeof ref.name === "string"),
     )
   ) {
@@ -143,7 +174,7 @@ function fileRefs(value: unknown): Array<{ id: string; session_id: string; name:
       `files must be at most ${MAX_RUN_INPUTS} references { id, session_id, name } to kept files.`,
     );
   }
-  return value.map((ref) => ({ id: ref.id, session_id: ref.session_id, name: String(ref.name ?? "") }));
+  return value.map((ref) => ({ id: ref.id, session_id: sessionOf(ref), name: String(ref.name ?? "") }));
 }
 
 /**
@@ -178,10 +209,47 @@ export function createSandbox(options: SandboxOptions) {
     maxBytesPerOwner: options.maxFileStoreBytesPerUser,
   });
 
-  async function authenticate(req: IncomingMessage): Promise<JWTPayload> {
+  // Keys are compared as digests, in constant time; a key's users are named under the start of its digest.
+  const keys = (options.apiKeys ?? []).filter(Boolean).map((key) => sha256(key));
+
+  /**
+   * Whose a request is: a token's participant, or an API key's (whose user
+   * the request names later: `forUser`). Checked before a body is read.
+   */
+  async function authenticate(req: IncomingMessage): Promise<Credentials> {
+    const sent = req.headers["x-api-key"];
+    if (keys.length && typeof sent === "string" && sent) {
+      const digest = sha256(sent);
+      const key = keys.find((candidate) => timingSafeEqual(candidate, digest));
+      if (!key) throw new HttpRefusal(401, "invalid_api_key", "The API key was refused.");
+      const tenant = `key:${key.subarray(0, 8).toString("hex")}`;
+      return { tenant, owns: (owner) => owner.startsWith(`${tenant}:`) };
+    }
+    const claims = await verifyToken(req);
+    const participant = `${String(claims.tenant_id)}:${claims.sub}`;
+    // The token's `client` (where its request came from), within its tenant.
+    const client = typeof claims.client === "string" ? `${String(claims.tenant_id)}:${claims.client}` : undefined;
+    return { participant, owns: participant, ...(client === undefined ? {} : { client }) };
+  }
+
+  /** The participant a request runs or keeps files for: a token's, or the user a key's request names. */
+  function forUser(credentials: Credentials, user: unknown): Caller {
+    if ("participant" in credentials) return credentials;
+    const name = user ?? "default";
+    if (typeof name !== "string" || !USER_ID.test(name)) {
+      throw new HttpRefusal(400, "invalid_user_id", "user_id must be 1 to 128 letters, digits or _ . @ : + -.");
+    }
+    return { participant: `${credentials.tenant}:${name}`, owns: credentials.owns };
+  }
+
+  async function verifyToken(req: IncomingMessage): Promise<JWTPayload> {
     const header = req.headers.authorization ?? "";
     const token = /^Bearer (.+)$/.exec(header)?.[1];
-    if (!token) throw new HttpRefusal(401, "missing_token", "A bearer token is required.");
+    if (!token) {
+      throw keys.length
+        ? new HttpRefusal(401, "missing_credentials", "A bearer token or an X-API-Key header is required.")
+        : new HttpRefusal(401, "missing_token", "A bearer token is required.");
+    }
     if (token.length > MAX_TOKEN_CHARS) throw new HttpRefusal(401, "token_too_long", "The token is too long.");
     let payload: JWTPayload;
     try {
@@ -215,11 +283,6 @@ export function createSandbox(options: SandboxOptions) {
     return payload;
   }
 
-  /** The token's `client` (where its request came from), within its tenant; undefined without one. */
-  function clientOf(claims: JWTPayload): string | undefined {
-    return typeof claims.client === "string" ? `${String(claims.tenant_id)}:${claims.client}` : undefined;
-  }
-
   /** Takes one of the participant's requests; answers 429 and false when they have used them up. */
   function rateAllows(res: ServerResponse, participant: string): boolean {
     const limit = limiter.take(participant);
@@ -241,8 +304,7 @@ export function createSandbox(options: SandboxOptions) {
    * file's type and size). A name is stored safe (`safeFileName`), once.
    */
   async function upload(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const claims = await authenticate(req);
-    const participant = `${String(claims.tenant_id)}:${claims.sub}`;
+    const { participant, client } = forUser(await authenticate(req), req.headers["user-id"]);
     if (!rateAllows(res, participant)) return;
     // A table is summed up once, as it arrives: every message that attaches it reads the summary.
     const files = (await readUpload(req, uploadCaps, uploadBudget, participant)).map((file) => {
@@ -250,7 +312,7 @@ export function createSandbox(options: SandboxOptions) {
       return summary ? { ...file, summary } : file;
     });
     const sessionId = codeapiId();
-    const kept = runFiles.put(sessionId, participant, files, clientOf(claims));
+    const kept = runFiles.put(sessionId, participant, files, client);
     if (kept.notKept) {
       runFiles.discard(sessionId, participant);
       throw new HttpRefusal(
@@ -272,8 +334,13 @@ export function createSandbox(options: SandboxOptions) {
   }
 
   async function exec(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const claims = await authenticate(req);
-    const body = (await readJsonBytes(req, MAX_BODY_BYTES)) as { lang?: unknown; code?: unknown; files?: unknown };
+    const credentials = await authenticate(req);
+    const body = (await readJsonBytes(req, MAX_BODY_BYTES)) as {
+      lang?: unknown;
+      code?: unknown;
+      files?: unknown;
+      user_id?: unknown;
+    } | null;
     if (body?.lang !== "py") throw new HttpRefusal(400, "unsupported_language", 'Only "py" is supported.');
     if (typeof body.code !== "string" || !body.code) throw new HttpRefusal(400, "missing_code", "No program was sent.");
     if (body.code.length > MAX_CODE_LENGTH) {
@@ -281,8 +348,8 @@ export function createSandbox(options: SandboxOptions) {
     }
 
     const refs = fileRefs(body.files);
-
-    const participant = `${String(claims.tenant_id)}:${claims.sub}`;
+    // A key's user is the one the body names.
+    const { participant, client } = forUser(credentials, body.user_id);
     if (!rateAllows(res, participant)) return;
     // Only the caller's own files: anyone else's are missing, as an expired one is.
     const given = runFiles.take(participant, refs);
@@ -303,7 +370,6 @@ export function createSandbox(options: SandboxOptions) {
     let release: () => void;
     try {
       // Many cookies of one client (the token's `client`) take their turns as one.
-      const client = clientOf(claims);
       const group = client === undefined ? `participant:${participant}` : `client:${client}`;
       release = await scheduler.acquire(participant, abort.signal, () => live?.send({ type: "queued" }), group);
     } catch (error) {
@@ -361,12 +427,7 @@ export function createSandbox(options: SandboxOptions) {
     }
     // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.
     const sessionId = codeapiId();
-    const kept = runFiles.put(
-      sessionId,
-      participant,
-      changedFiles(outcome.files, [...inputs.values()]),
-      clientOf(claims),
-    );
+    const kept = runFiles.put(sessionId, participant, changedFiles(outcome.files, [...inputs.values()]), client);
     const answer = {
       stdout: outcome.stdout,
       stderr: outcome.stderr,
@@ -401,8 +462,8 @@ export function createSandbox(options: SandboxOptions) {
    * `X-File-Summary`) without its bytes.
    */
   async function download(req: IncomingMessage, res: ServerResponse, sessionId: string, fileId: string): Promise<void> {
-    const claims = await authenticate(req);
-    const file = runFiles.get(sessionId, fileId, `${String(claims.tenant_id)}:${claims.sub}`);
+    const { owns } = await authenticate(req);
+    const file = runFiles.get(sessionId, fileId, owns);
     if (!file) return json(res, 404, { error: "not_found", message: "This file does not exist, or it has expired." });
     res.writeHead(200, {
       "content-type": file.mediaType,
@@ -416,6 +477,41 @@ export function createSandbox(options: SandboxOptions) {
     res.end(req.method === "HEAD" ? undefined : file.bytes);
   }
 
+  /**
+   * `GET /v1/files/{session_id}`: the session's files for its owner, as
+   * codeapi lists them (`name` is `{session_id}/{id}`, the file's own name
+   * in `metadata["original-filename"]`); 404 for anyone else.
+   */
+  async function listFiles(req: IncomingMessage, res: ServerResponse, sessionId: string): Promise<void> {
+    const { owns } = await authenticate(req);
+    const files = runFiles.list(sessionId, owns);
+    if (!files)
+      return json(res, 404, { error: "not_found", message: "This session does not exist, or it has expired." });
+    json(
+      res,
+      200,
+      files.map(({ id, file }) => ({
+        id,
+        name: `${sessionId}/${id}`,
+        session_id: sessionId,
+        storage_session_id: sessionId,
+        size: file.bytes.length,
+        content_type: file.mediaType,
+        metadata: { "original-filename": file.name, "content-type": file.mediaType },
+      })),
+      { "cache-control": "private, no-store" },
+    );
+  }
+
+  /** `DELETE /v1/files/{session_id}/{id}`: the file is gone for good; 404 for anyone but its owner. */
+  async function deleteFile(req: IncomingMessage, res: ServerResponse, sessionId: string, fileId: string) {
+    const { owns } = await authenticate(req);
+    if (!runFiles.remove(sessionId, fileId, owns)) {
+      return json(res, 404, { error: "not_found", message: "This file does not exist, or it has expired." });
+    }
+    json(res, 200, { message: "deleted", session_id: sessionId, id: fileId });
+  }
+
   const fail = (res: ServerResponse) => (error: unknown) => {
     if (res.headersSent) return void res.end();
     if (error instanceof HttpRefusal) return json(res, error.status, error.body, error.headers);
@@ -423,7 +519,7 @@ export function createSandbox(options: SandboxOptions) {
   };
 
   return {
-    /** Handles `/v1/exec`, `/v1/upload`, `/v1/download/…` and `/v1/health`; returns false for any other path so the host can route it. */
+    /** Handles `/v1/exec`, `/v1/upload`, `/v1/download/…`, `/v1/files/…` and `/v1/health`; returns false for any other path so the host can route it. */
     handle(req: IncomingMessage, res: ServerResponse): boolean {
       const path = (req.url ?? "").split("?")[0];
       if (path === "/v1/health") {
@@ -443,6 +539,19 @@ export function createSandbox(options: SandboxOptions) {
           return true;
         }
         download(req, res, downloading[1]!, downloading[2]!).catch(fail(res));
+        return true;
+      }
+      const listing = /^\/v1\/files\/([\w-]{1,100})$/.exec(path ?? "");
+      const deleting = /^\/v1\/files\/([\w-]{1,100})\/([\w-]{1,100})$/.exec(path ?? "");
+      if (listing || deleting) {
+        const method = listing ? "GET" : "DELETE";
+        if (req.method !== method) {
+          json(res, 405, { error: "method_not_allowed", message: `Use ${method}.` }, { allow: method });
+          return true;
+        }
+        (listing ? listFiles(req, res, listing[1]!) : deleteFile(req, res, deleting![1]!, deleting![2]!)).catch(
+          fail(res),
+        );
         return true;
       }
       if (path !== "/v1/exec" && path !== "/v1/upload") return false;
