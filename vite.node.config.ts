@@ -60,6 +60,7 @@ export default defineConfig({
         "harness/start": "src/harness/start.ts",
         "sandbox/index": "src/sandbox/index.ts",
         "sandbox/service-process": "src/sandbox/service-process.ts",
+        "sandbox/cli": "src/sandbox/cli.ts",
         "testing/index": "src/testing/index.ts",
       },
       external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),

@@ -9,4 +9,5 @@ export const SNIPPET_DOCUMENTS = [
   "docs/nextjs.md",
   "docs/vite.md",
   "docs/jupyter.md",
+  "docs/sandbox.md",
 ];

@@ -36,6 +36,7 @@ describe("README and guide snippets", () => {
         "examples/student-files.ts",
         "examples/attach-files.tsx",
         "examples/jupyter-tool.ts",
+        "examples/deployed-sandbox.ts",
         "consumers/guides/tutor-server.ts",
         "consumers/guides/tutor.tsx",
         "consumers/guides/next/app/api/[...path]/route.ts",
