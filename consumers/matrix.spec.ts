@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { executeCodeClientTool } from "../src/client-executor/tool-spec.ts";
@@ -572,4 +572,56 @@ test.describe("(g) the Vite guide in a fresh create-vite app", () => {
       await studentFollowsGuide(page, app!.url, scheme);
     });
   }
+});
+
+test.describe("(h) LibreChat's own client against the sandbox the packed kit deploys", () => {
+  let dir = "";
+  let sandbox: RunningApp | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(15 * 60_000);
+    // LibreChat's side and the sandbox's are installs of their own, as on two machines.
+    dir = makeApp("librechat", { vite: false });
+    // Its lockfile pins the whole tree LibreChat's client pulls (LangChain, OpenTelemetry): about 550 MB.
+    await run("npm", ["ci", "--no-audit", "--no-fund"], dir);
+    const service = path.join(dir, "sandbox");
+    mkdirSync(service);
+    writeFileSync(path.join(service, "package.json"), '{ "name": "sandbox", "private": true }\n');
+    const kit = path.join(process.env.ECU_CONSUMERS_DIR!, "execute-code-ui.tgz");
+    await run("npm", ["install", "--no-audit", "--no-fund", kit], service);
+    // As docs/sandbox.md deploys it: keygen, then serve.
+    await run("node_modules/.bin/execute-code-ui-sandbox", ["keygen", "--keys", "keys"], service);
+    sandbox = await serve(
+      "node_modules/.bin/execute-code-ui-sandbox",
+      ["serve", "--keys", "keys", "--port", "$PORT"],
+      service,
+      await freePort(),
+    );
+  });
+  test.afterAll(async () => {
+    await sandbox?.stop();
+  });
+
+  test("runs programs, shows a traceback, hands back a figure and files from /mnt/data, in codeapi's ids", async () => {
+    const output = await run("node", ["client.mjs"], dir, {
+      LIBRECHAT_CODE_BASEURL: `${sandbox!.url}/v1`,
+      LIBRECHAT_CODE_API_KEY: readFileSync(path.join(dir, "sandbox", "keys", "api-key"), "utf8").trim(),
+    });
+    const seen = JSON.parse(output.trim().split("\n").at(-1)!);
+    const id = /^[A-Za-z0-9_-]{21}$/;
+    expect(seen.hello.content).toBe("stdout:\n42");
+    expect(seen.hello.artifact.session_id).toMatch(id);
+    expect(seen.traceback.content).toContain("ZeroDivisionError: division by zero");
+    expect(seen.traceback.content).toContain('File "<program>", line 2, in f');
+    // A figure saved under /mnt/data comes back as a file, and LibreChat's server downloads it.
+    const squares = seen.figure.artifact.files.find((file: { name: string }) => file.name === "squares.png");
+    expect(squares.id).toMatch(id);
+    expect(seen.download).toEqual({ status: 200, type: "image/png", png: "PNG" });
+    // An upload is read from /mnt/data by the next call, and what that call wrote is there for a later one.
+    expect(seen.upload.status).toBe(201);
+    expect(seen.upload.body.session_id).toMatch(id);
+    expect(seen.csv.content).toContain("stdout:\n80.0");
+    expect(seen.later.content).toContain("['scores.csv', 'summary.csv']");
+    // Another language is refused as codeapi refuses it: a 400 the client turns into its own message.
+    expect(seen.otherLanguage.error).toContain("rejected");
+  });
 });
