@@ -62,13 +62,19 @@ export interface RunningApp {
 }
 
 /** Starts an app's server (`$PORT` in its arguments becomes the port) and waits until it answers. */
-export async function serve(command: string, args: string[], cwd: string, port: number): Promise<RunningApp> {
+export async function serve(
+  command: string,
+  args: string[],
+  cwd: string,
+  port: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningApp> {
   const child: ChildProcess = spawn(
     command,
     args.map((arg) => arg.replaceAll("$PORT", String(port))),
     {
       cwd,
-      env: { ...consumerEnv(), PORT: String(port) },
+      env: { ...consumerEnv(), PORT: String(port), ...env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     },

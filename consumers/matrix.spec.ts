@@ -523,9 +523,11 @@ async function studentFollowsGuide(page: Page, url: string, scheme: "light" | "d
  */
 test.describe("(f) the Next.js guide in a fresh create-next-app app", () => {
   let app: RunningApp | undefined;
+  let dir = "";
   test.beforeAll(async () => {
     test.setTimeout(15 * 60_000);
     const next = await generateNextGuideApp("next-guide", GUIDE_PACKAGES);
+    dir = next.dir;
     const fonts = await next.buildEnv();
     try {
       await run("npm", ["run", "build"], next.dir, fonts.env);
@@ -543,6 +545,28 @@ test.describe("(f) the Next.js guide in a fresh create-next-app app", () => {
       await studentFollowsGuide(page, app!.url, scheme);
     });
   }
+
+  test("on the sandbox the guide deploys: keygen, serve, and the app signs its runs with the key", async ({ page }) => {
+    test.setTimeout(5 * 60_000);
+    await app?.stop();
+    await run("npx", ["execute-code-ui-sandbox", "keygen", "--keys", "sandbox-keys"], dir);
+    const sandbox = await serve(
+      "npx",
+      ["execute-code-ui-sandbox", "serve", "--keys", "sandbox-keys", "--port", "$PORT"],
+      dir,
+      await freePort(),
+    );
+    try {
+      app = await serve("npm", ["start", "--", "-H", "127.0.0.1", "-p", "$PORT"], dir, await freePort(), {
+        SANDBOX_URL: sandbox.url,
+        SANDBOX_KEYS_DIR: "sandbox-keys",
+      });
+      await studentFollowsGuide(page, app.url, "light");
+      expect(app.output()).toContain(`Programs run in the sandbox at ${sandbox.url}.`);
+    } finally {
+      await sandbox.stop();
+    }
+  });
 });
 
 /**
