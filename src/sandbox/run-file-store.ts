@@ -1,3 +1,6 @@
+// Over 300 lines: the files of every run and upload, kept for their owners
+// with codeapi's reads (get, list, take, remove), and the one policy that
+// says whose files give way when the store is full (makeRoom).
 import { codeapiId } from "../server/codeapi-id.js";
 import type { RunFileOutput } from "./executor.js";
 

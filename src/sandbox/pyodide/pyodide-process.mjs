@@ -1,3 +1,6 @@
+// Over 300 lines: the whole of one interpreter process, a script the parent
+// starts by path with nothing of the kit's modules but its runtime.
+//
 // One interpreter process: starts Pyodide from the memory snapshot, says
 // "ready", runs exactly one program, reports it and exits. The parent starts
 // it under Node's permission model (read access to Pyodide's files and the
