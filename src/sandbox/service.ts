@@ -178,11 +178,12 @@ function fileRefs(value: unknown): Array<{ id: string; session_id: string; name:
 }
 
 /**
- * A stand-in for the sandbox service with the same contract: `POST /v1/exec`
- * with a bearer JWT used once (its `jti` is remembered until it expires), a
- * per-user rate limit, a maximum run time, and the flat
- * `{ stdout, stderr, code, signal, wall_time, session_id, files }` answer,
- * plus `GET /v1/health` saying how programs are isolated.
+ * The sandbox service, with codeapi's contract: `POST /v1/exec` with a
+ * bearer JWT used once (its `jti` is remembered until it expires) or an
+ * `X-API-Key`, a per-user rate limit, a maximum run time, and the flat
+ * `{ stdout, stderr, code, signal, wall_time, session_id, files }` answer;
+ * uploads, downloads, a session's files listed and deleted; and
+ * `GET /v1/health` saying how programs are isolated.
  * Returns a request handler to mount on any Node HTTP server.
  */
 export function createSandbox(options: SandboxOptions) {
