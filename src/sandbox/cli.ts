@@ -33,7 +33,9 @@ SANDBOX_PORT (8700), SANDBOX_ENGINE (auto), SANDBOX_MAX_RUN_MS (10000),
 SANDBOX_MEMORY_MB, SANDBOX_MAX_CONCURRENT_RUNS (4); SANDBOX_PER_PROCESS_LIMITS=1
 lets CPython run without a control group per run; SANDBOX_API_KEYS adds keys
 (comma-separated), SANDBOX_TOKEN_ISSUER and SANDBOX_TOKEN_AUDIENCE change what
-tokens must say (${ISSUER}, ${AUDIENCE}).`;
+tokens must say (${ISSUER}, ${AUDIENCE}), and SANDBOX_OPERATOR_TOKEN lets
+\`Authorization: Bearer <it>\` read the counts in /v1/health (anyone else reads
+that it is up and which engine runs).`;
 
 class UsageError extends Error {}
 
@@ -121,6 +123,8 @@ async function serve(values: ReturnType<typeof parse>["values"]) {
     issuer: setting(undefined, "SANDBOX_TOKEN_ISSUER", ISSUER)!,
     audience: setting(undefined, "SANDBOX_TOKEN_AUDIENCE", AUDIENCE)!,
     apiKeys,
+    // The counts in /v1/health are an operator's; with no token set, nobody's.
+    operatorToken: process.env.SANDBOX_OPERATOR_TOKEN ?? "",
     executor,
     maxRunMs,
     schedule: { maxRunning },

@@ -31,6 +31,13 @@ export interface SandboxOptions {
    * deletion reaches any file of the key's users.
    */
   apiKeys?: readonly string[];
+  /**
+   * Who reads the counts and the engine's state in `GET /v1/health`. Unset:
+   * anyone (a service only your own server reaches, as the harness's). Set:
+   * a request with `Authorization: Bearer <it>` (an empty string: nobody);
+   * anyone else reads that it is up and which engine runs.
+   */
+  operatorToken?: string;
   algorithms: string[];
   issuer: string;
   audience: string;
@@ -513,6 +520,11 @@ export function createSandbox(options: SandboxOptions) {
     json(res, 200, { message: "deleted", session_id: sessionId, id: fileId });
   }
 
+  const operator = options.operatorToken === undefined ? undefined : sha256(`Bearer ${options.operatorToken}`);
+  const isOperator = (req: IncomingMessage) =>
+    operator === undefined ||
+    (options.operatorToken !== "" && timingSafeEqual(operator, sha256(req.headers.authorization ?? "")));
+
   const fail = (res: ServerResponse) => (error: unknown) => {
     if (res.headersSent) return void res.end();
     if (error instanceof HttpRefusal) return json(res, error.status, error.body, error.headers);
@@ -524,11 +536,14 @@ export function createSandbox(options: SandboxOptions) {
     handle(req: IncomingMessage, res: ServerResponse): boolean {
       const path = (req.url ?? "").split("?")[0];
       if (path === "/v1/health") {
-        // What isolation this machine gives the programs; no secrets, no program data.
+        // What isolation this machine gives the programs; no secrets, no program data. The counts are an operator's.
+        const health = options.executor.health?.() ?? {};
         json(
           res,
           200,
-          { status: "ok", ...publicHealth(options.executor.health?.() ?? {}), schedule: scheduler.stats() },
+          isOperator(req)
+            ? { status: "ok", ...publicHealth(health), schedule: scheduler.stats() }
+            : { status: "ok", ...(typeof health.executor === "string" ? { executor: health.executor } : {}) },
           { "cache-control": "no-store" },
         );
         return true;

@@ -78,6 +78,8 @@ describe("execute-code-ui-sandbox", () => {
     expect(await answer.json()).toMatchObject({ stdout: "hi\n", session_id: expect.stringMatching(/^[\w-]{21}$/) });
     const stranger = await fetch(`${url}/v1/exec`, { method: "POST", body: "{}" });
     expect(stranger.status).toBe(401);
+    // Its health tells anyone that it is up and which engine runs; the counts are an operator's.
+    expect(await (await fetch(`${url}/v1/health`)).json()).toEqual({ status: "ok", executor: expect.any(String) });
   });
 
   it("a stop lets a running program answer, then the service ends", async () => {

@@ -148,6 +148,27 @@ describe("sandbox: the /v1/exec contract", () => {
     });
   });
 
+  it("with an operator token, shows the counts to the operator alone; anyone else reads that it is up", async () => {
+    const executor = { ...createScriptedExecutor(() => ({})), health: () => ({ executor: "cpython", pool: 2 }) };
+    const s = await startSandbox(executor, { operatorToken: "op-secret" });
+    cleanups.push(s.close);
+    const read = async (authorization?: string) =>
+      (await fetch(`${s.url}/v1/health`, { headers: authorization ? { authorization } : {} })).json();
+    expect(await read()).toEqual({ status: "ok", executor: "cpython" });
+    expect(await read("Bearer op-secre")).toEqual({ status: "ok", executor: "cpython" });
+    expect(await read("Bearer op-secret")).toMatchObject({
+      status: "ok",
+      executor: "cpython",
+      pool: 2,
+      schedule: { running: 0 },
+    });
+    // An empty token lets nobody read them.
+    const closed = await startSandbox(executor, { operatorToken: "" });
+    cleanups.push(closed.close);
+    const bare = await (await fetch(`${closed.url}/v1/health`, { headers: { authorization: "Bearer " } })).json();
+    expect(bare).toEqual({ status: "ok", executor: "cpython" });
+  });
+
   it("limits each (tenant, user) and answers 429 with Retry-After and retry_after_seconds", async () => {
     const s = await sandbox({ rateLimit: { max: 2, windowMs: 30_000 } });
     const mint = async (participantId: string) => ({
