@@ -20,44 +20,95 @@ function entry(): { script: string; execArgv: string[] } {
   };
 }
 
+/** How long to wait before starting a sandbox process again after it ended unasked: doubled each time, up to a bound. */
+const RESTART_FIRST_MS = 500;
+const RESTART_MAX_MS = 30_000;
+/** A process that listened this long before it ended is started again from the first wait. */
+const STEADY_MS = 60_000;
+
 /**
  * Starts the sandbox service in a process of its own, so that the programs'
  * output, its framing and the students' files never take the chat server's
  * thread. Resolves once it listens; rejects with its reason when it cannot
- * start (an engine that cannot run here, say).
+ * start (an engine that cannot run here, say). A process that ends unasked
+ * (killed, out of memory) is said on stderr and started again on the same
+ * port, so runs fail only while it is down.
  */
-export function startSandboxProcess(settings: SandboxProcessSettings): Promise<SandboxProcess> {
+export async function startSandboxProcess(settings: SandboxProcessSettings): Promise<SandboxProcess> {
+  let current = await spawnSandbox(settings);
+  const port = Number(new URL(current.url).port);
+  let closing = false;
+  let wait = RESTART_FIRST_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const watch = (running: Spawned) => {
+    const started = Date.now();
+    void running.ended.then((how) => {
+      if (closing) return;
+      if (Date.now() - started > STEADY_MS) wait = RESTART_FIRST_MS;
+      console.error(
+        `[execute-code-ui harness] the sandbox process ended (${how}); it starts again in ${wait / 1000} s, and runs fail until then.`,
+      );
+      timer = setTimeout(restart, wait);
+      wait = Math.min(wait * 2, RESTART_MAX_MS);
+    });
+  };
+  const restart = () => {
+    timer = undefined;
+    if (closing) return;
+    spawnSandbox({ ...settings, port }).then(
+      (next) => {
+        if (closing) return void next.close();
+        current = next;
+        watch(next);
+      },
+      (error: unknown) => {
+        console.error(`[execute-code-ui harness] the sandbox process did not start again: ${String(error)}`);
+        timer = setTimeout(restart, wait);
+        wait = Math.min(wait * 2, RESTART_MAX_MS);
+      },
+    );
+  };
+  watch(current);
+  return {
+    url: current.url,
+    async close() {
+      closing = true;
+      clearTimeout(timer);
+      await current.close();
+    },
+  };
+}
+
+interface Spawned extends SandboxProcess {
+  /** How the process ended, once it has. */
+  ended: Promise<string>;
+}
+
+/** One sandbox process, resolved once it listens. */
+function spawnSandbox(settings: SandboxProcessSettings): Promise<Spawned> {
   const { script, execArgv } = entry();
   const child: ChildProcess = fork(script, [], {
     execArgv,
     env: { ...process.env, EXECUTE_CODE_SANDBOX_SETTINGS: JSON.stringify(settings) },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let closing = false;
-  // Said where an operator looks: without its sandbox the harness answers every run with the sandbox unreachable.
-  child.once("exit", (code, signal) => {
-    if (!closing)
-      console.error(
-        `[execute-code-ui harness] the sandbox process ended (${signal ?? `exit ${code}`}): no program can run until the harness is restarted.`,
-      );
-  });
+  const ended = new Promise<string>((resolve) =>
+    child.once("exit", (code, signal) => resolve(signal ?? `exit ${code}`)),
+  );
   return new Promise((resolve, reject) => {
     child.once("error", reject);
-    child.once("exit", (code, signal) =>
-      reject(new Error(`The sandbox process ended before it listened (${signal ?? `exit ${code}`}).`)),
-    );
+    void ended.then((how) => reject(new Error(`The sandbox process ended before it listened (${how}).`)));
     child.on("message", (message: SandboxProcessMessage) => {
       if (message.type === "failed") return reject(new Error(message.message));
       resolve({
         url: message.url,
+        ended,
         async close() {
-          closing = true;
           if (child.exitCode === null && child.signalCode === null) {
             child.disconnect();
             // Ended at once if it does not end on its own soon: nothing outlives the harness.
             const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
-            await exited;
+            await ended;
             clearTimeout(kill);
           }
         },

@@ -24,6 +24,8 @@ export interface SandboxProcessSettings {
   schedule?: RunSchedule;
   /** Connections it holds at once: the chat server's runs, uploads and downloads. */
   maxConnections: number;
+  /** The loopback port to listen on: the one it had, when it is started again. @default a free one */
+  port?: number;
 }
 
 /** Messages to the parent. */
@@ -57,7 +59,7 @@ try {
   server.maxConnections = settings.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
+    server.listen(settings.port ?? 0, "127.0.0.1", resolve);
   });
   // The parent gone (closed, or killed): runs end with it, and nothing is left behind.
   let closing = false;

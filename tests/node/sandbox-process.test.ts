@@ -2,7 +2,7 @@
 // its own, so that the programs, their output and the students' files
 // never take the chat's thread; its health open to anyone says only that
 // it is up, and an operator's token shows the counts and the event loop.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startHarness, type RunningHarness } from "../../src/harness";
 import { readFileSync } from "node:fs";
 import { alive, processTree } from "./process-tree";
@@ -59,6 +59,22 @@ describe("the sandbox in a process of its own", () => {
       p99: expect.any(Number),
       max: expect.any(Number),
     });
+  });
+
+  it("starts the sandbox process again when it dies, on the same address, and programs run again", async () => {
+    const said = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const [first] = directChildren(process.pid);
+      process.kill(first!, "SIGKILL");
+      await expect
+        .poll(() => said.mock.calls.flat().join("\n"), { timeout: 10_000 })
+        .toContain("the sandbox process ended (SIGKILL); it starts again in 0.5 s");
+      await expect.poll(() => generate("print(6 * 7)"), { timeout: 60_000, interval: 500 }).toContain("42");
+      const [second] = directChildren(process.pid);
+      expect(second).not.toBe(first);
+    } finally {
+      said.mockRestore();
+    }
   });
 
   it("ends the sandbox process, and every program in it, when the harness closes", async () => {
