@@ -331,15 +331,21 @@ describe("createExecuteCodeTool: a sandbox that is busy, failing or gone", () =>
 });
 
 describe("createExecuteCodeTool: what the model is told", () => {
-  it("describes the input with its limits, for the model's JSON schema", async () => {
-    const { signing } = await startSandbox(createScriptedExecutor(() => ({})));
-    const built = createExecuteCodeTool({
+  /** A tool that is only read, never run: a sandbox's key signs for it, and the sandbox is closed at once. */
+  const toolToRead = async (options: Partial<Parameters<typeof createExecuteCodeTool>[0]>) => {
+    const sandbox = await startSandbox(createScriptedExecutor(() => ({})));
+    await sandbox.close();
+    return createExecuteCodeTool({
       sandboxUrl: "http://127.0.0.1:1",
-      signing,
+      signing: sandbox.signing,
       participantId: "p",
       tenantId: "t",
-      timeoutMs: 30_000,
-    });
+      ...options,
+    } as Parameters<typeof createExecuteCodeTool>[0]);
+  };
+
+  it("describes the input with its limits, for the model's JSON schema", async () => {
+    const built = await toolToRead({ timeoutMs: 30_000 });
     expect(await asSchema(built.inputSchema).jsonSchema).toMatchObject({
       type: "object",
       required: ["code"],
@@ -356,15 +362,7 @@ describe("createExecuteCodeTool: what the model is told", () => {
   });
 
   it("names codeapi's folder, /mnt/data, where a program finds the chat's files and leaves its own", async () => {
-    const { signing } = await startSandbox(createScriptedExecutor(() => ({})));
-    const built = createExecuteCodeTool({
-      sandboxUrl: "http://127.0.0.1:1",
-      signing,
-      participantId: "p",
-      tenantId: "t",
-      chatId: "c",
-      files: [],
-    });
+    const built = await toolToRead({ chatId: "c", files: [] });
     expect(built.description).toContain("The program runs in a working directory (/mnt/data) that holds the files");
   });
 });
