@@ -112,6 +112,13 @@ const USER_ID = /^[\w.@:+-]{1,128}$/;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest();
 
+/**
+ * One name for a participant or a client, as JSON: no tenant, user or key
+ * can be chosen to read as another (`"a"` and `"b:c"` against `"a:b"` and
+ * `"c"`, or a token's tenant named like a key's).
+ */
+const identity = (kind: "token" | "client" | "key", ...parts: string[]) => JSON.stringify([kind, ...parts]);
+
 export const DEFAULT_SANDBOX_RATE_LIMIT: RateLimit = { max: 20, windowMs: 30_000 };
 const MAX_TOKEN_CHARS = 4096;
 const MAX_BODY_BYTES = 256 * 1024;
@@ -230,13 +237,15 @@ export function createSandbox(options: SandboxOptions) {
       const digest = sha256(sent);
       const key = keys.find((candidate) => timingSafeEqual(candidate, digest));
       if (!key) throw new HttpRefusal(401, "invalid_api_key", "The API key was refused.");
-      const tenant = `key:${key.subarray(0, 8).toString("hex")}`;
-      return { tenant, owns: (owner) => owner.startsWith(`${tenant}:`) };
+      const tenant = key.subarray(0, 8).toString("hex");
+      const users = identity("key", tenant).slice(0, -1);
+      return { tenant, owns: (owner) => owner.startsWith(`${users},`) };
     }
     const claims = await verifyToken(req);
-    const participant = `${String(claims.tenant_id)}:${claims.sub}`;
+    const participant = identity("token", String(claims.tenant_id), String(claims.sub));
     // The token's `client` (where its request came from), within its tenant.
-    const client = typeof claims.client === "string" ? `${String(claims.tenant_id)}:${claims.client}` : undefined;
+    const client =
+      typeof claims.client === "string" ? identity("client", String(claims.tenant_id), claims.client) : undefined;
     return { participant, owns: participant, ...(client === undefined ? {} : { client }) };
   }
 
@@ -247,7 +256,7 @@ export function createSandbox(options: SandboxOptions) {
     if (typeof name !== "string" || !USER_ID.test(name)) {
       throw new HttpRefusal(400, "invalid_user_id", "user_id must be 1 to 128 letters, digits or _ . @ : + -.");
     }
-    return { participant: `${credentials.tenant}:${name}`, owns: credentials.owns };
+    return { participant: identity("key", credentials.tenant, name), owns: credentials.owns };
   }
 
   async function verifyToken(req: IncomingMessage): Promise<JWTPayload> {

@@ -2,6 +2,7 @@
 // `X-API-Key` instead of a token and names its user itself. Runs and uploads
 // are that user's; downloads, listings and deletions reach the key's users;
 // nobody with a token, or another key, reaches them.
+import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Executor } from "../../src/sandbox";
 import { startSandbox } from "./sandbox-fixture";
@@ -145,5 +146,33 @@ describe("the sandbox with an API key (codeapi's X-API-Key)", () => {
     });
     const own = (await tokenRun.json()) as { session_id: string };
     expect((await s.call(`/v1/files/${own.session_id}`)).status).toBe(404);
+  });
+
+  it("gives no token a name that reads as a key's user, nor one token another's by how it splits", async () => {
+    const s = await service();
+    const ran = await s.exec({ user_id: "u1" });
+    const path = `/v1/download/${ran.body.session_id}/${ran.body.files[0].id}`;
+    const digest = createHash("sha256").update(KEY).digest().subarray(0, 8).toString("hex");
+    for (const [tenantId, participantId] of [
+      [`key:${digest}`, "u1"],
+      ["key", `${digest}:u1`],
+    ]) {
+      const token = await s.minter.mint({ participantId: participantId!, tenantId: tenantId! });
+      expect((await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+    }
+    // Tenant "a" with user "b:c", and tenant "a:b" with user "c", are two participants.
+    const asA = await s.minter.mint({ participantId: "b:c", tenantId: "a" });
+    const theirs = (await (
+      await fetch(`${s.url}/v1/exec`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${asA}` },
+        body: JSON.stringify({ lang: "py", code: "print(1)" }),
+      })
+    ).json()) as { session_id: string; files: Array<{ id: string }> };
+    const asB = await s.minter.mint({ participantId: "c", tenantId: "a:b" });
+    const other = await fetch(`${s.url}/v1/download/${theirs.session_id}/${theirs.files[0]!.id}`, {
+      headers: { authorization: `Bearer ${asB}` },
+    });
+    expect(other.status).toBe(404);
   });
 });
