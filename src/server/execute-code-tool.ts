@@ -5,8 +5,9 @@ import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS 
 import { DEFAULT_QUEUE_TIMEOUT_MS, runClock } from "./run-clock.js";
 import { toNeedsApproval, type ApprovalPolicy } from "./approval-gate.js";
 import { describeModelOutput } from "./model-output.js";
-import { describeNetworkError, sandboxError, type SandboxOutcome } from "./sandbox-client.js";
-import { codeapiSandbox, type Sandbox } from "./sandbox.js";
+import { describeNetworkError } from "./network-error.js";
+import { sandboxError, type Sandbox, type SandboxOutcome } from "./sandbox.js";
+import { codeapiSandbox } from "./codeapi-sandbox.js";
 import { throttleLatest } from "./throttle-latest.js";
 import type { TokenMinter, TokenMinterOptions } from "./token.js";
 import { MAX_CHAT_FILES, type ChatFile } from "./chat-files.js";

@@ -15,13 +15,8 @@ export {
   type ExecuteCodeToolOptions,
   type ExecutionCost,
 } from "./execute-code-tool.js";
-export {
-  codeapiSandbox,
-  type CodeapiSandboxOptions,
-  type Sandbox,
-  type SandboxEvent,
-  type SandboxRunRequest,
-} from "./sandbox.js";
+export { codeapiSandbox, type CodeapiSandboxOptions } from "./codeapi-sandbox.js";
+export type { Sandbox, SandboxEvent, SandboxRunRequest } from "./sandbox.js";
 export { createJupyterSandbox, type JupyterSandboxOptions } from "./jupyter-sandbox.js";
 export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt.js";
 export { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";

@@ -16,12 +16,17 @@ import {
   type Figure,
   type WrittenFile,
 } from "./jupyter-runner.js";
-import { mediaTypeOfName } from "./media-type.js";
+import { mediaTypeOfName, SHOWN_IMAGES } from "./media-type.js";
 import type { HeldFile, RunFileHolder } from "./run-file-holder.js";
 import { readRetryAfterMs } from "./retry-after.js";
-import { sandboxBusy, sandboxError, SHOWN_IMAGES, type SandboxOutcome } from "./sandbox-client.js";
 import { outputSoFar } from "./sandbox-stream.js";
-import type { SandboxEvent, SandboxRunRequest } from "./sandbox.js";
+import {
+  sandboxBusy,
+  sandboxError,
+  type SandboxEvent,
+  type SandboxOutcome,
+  type SandboxRunRequest,
+} from "./sandbox.js";
 
 /** Why a kernel could not be had, as a result the model can explain: the server's answer, or the network's. */
 export async function startFailure(error: unknown): Promise<SandboxOutcome> {

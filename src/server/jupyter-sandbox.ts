@@ -3,11 +3,10 @@ import { giveFiles } from "./jupyter-given-files.js";
 import { startKernel } from "./jupyter-kernel.js";
 import type { SandboxFiles } from "./sandbox-files.js";
 import { execute, startFailure, type Kernel } from "./jupyter-run.js";
-import { sandboxBusy, sandboxError } from "./sandbox-client.js";
 import { countsBy } from "./counts.js";
 import { createRunFileHolder } from "./run-file-holder.js";
 import { heldStudentFiles } from "./held-student-files.js";
-import type { Sandbox, SandboxEvent, SandboxRunRequest } from "./sandbox.js";
+import { sandboxBusy, sandboxError, type Sandbox, type SandboxEvent, type SandboxRunRequest } from "./sandbox.js";
 
 export interface JupyterSandboxOptions {
   /**

@@ -1,5 +1,5 @@
 import { HttpRefusal, mediaTypeOf, refusalResponse } from "./http.js";
-import { SHOWN_IMAGES } from "./sandbox-client.js";
+import { SHOWN_IMAGES } from "./media-type.js";
 import type { Sandbox } from "./sandbox.js";
 import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
 

@@ -10,14 +10,8 @@ import { readRetryAfterMs } from "./retry-after.js";
 import { isFileRefId } from "../contract/result-guards.js";
 import { keepHeadAndTailAfter, truncationOf } from "../contract/truncate.js";
 import { mediaTypeOf } from "./http.js";
-import { errorMessage } from "../contract/error-message.js";
-
-/** A kept file a run is given, as codeapi's `files` on exec name it. */
-export interface SandboxFileRef {
-  id: string;
-  session_id: string;
-  name: string;
-}
+import { sandboxBusy, sandboxError, type OutputLimits, type SandboxFileRef, type SandboxOutcome } from "./sandbox.js";
+import { SHOWN_IMAGES } from "./media-type.js";
 
 export interface SandboxRequest {
   /** Base URL of the sandbox service, e.g. `https://sandbox.example.edu`. */
@@ -29,26 +23,6 @@ export interface SandboxRequest {
   signal: AbortSignal;
   fetch?: typeof fetch;
 }
-
-export interface OutputLimits {
-  stdout: number;
-  stderr: number;
-}
-
-/** What came back from one call, before it is turned into the kit's result. */
-export type SandboxOutcome = { ok: true; result: ExecuteCodeResult } | { ok: false; result: ExecuteCodeResult };
-
-/** A run that did not happen or did not finish, with a code and words the model can explain. */
-export const sandboxError = (code: string, message: string): SandboxOutcome => ({
-  ok: false,
-  result: { status: "error", code, message },
-});
-
-/** A run that never started because the sandbox had no room, with when to try again if known. */
-export const sandboxBusy = (message: string, retryAfterMs: number | null = null): SandboxOutcome => ({
-  ok: false,
-  result: { status: "busy", retryAfterMs, message },
-});
 
 function firstLine(text: string): string {
   const line = text.trim().split("\n")[0] ?? "";
@@ -186,9 +160,6 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
 
 const MAX_ALT_CHARS = 300;
 
-/** Raster images a browser shows as they are; every other type (SVG and HTML included) is a download. */
-export const SHOWN_IMAGES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
-
 const isPixels = (value: unknown): value is number =>
   typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 100_000;
 
@@ -217,38 +188,4 @@ function runFiles(response: SandboxResponse): ExecuteCodeRunFile[] {
       },
     ];
   });
-}
-
-/** A network failure as a result a student can read and a model can act on. */
-export function describeNetworkError(cause: unknown): ExecuteCodeResult {
-  const code = networkErrorCode(cause);
-  if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EHOSTUNREACH") {
-    return {
-      status: "error",
-      code: "sandbox_unavailable",
-      message: "The code runner cannot be reached right now, so the program did not run. Try again in a minute.",
-    };
-  }
-  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE") {
-    return {
-      status: "error",
-      code: "connection_reset",
-      message:
-        "The connection to the code runner broke before it answered. The program may or may not have run; run it again to see its output.",
-    };
-  }
-  return {
-    status: "error",
-    code: "network_error",
-    message: `The code runner could not be reached (${errorMessage(cause)}).`,
-  };
-}
-
-function networkErrorCode(cause: unknown): string | undefined {
-  for (let e: unknown = cause, depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

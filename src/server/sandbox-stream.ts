@@ -1,6 +1,6 @@
 import { CappedText, skippedOutput, truncationOf } from "../contract/truncate.js";
-import { readSandboxResponse, resultFromAnswer, sandboxError, type OutputLimits } from "./sandbox-client.js";
-import type { SandboxEvent } from "./sandbox.js";
+import { readSandboxResponse, resultFromAnswer } from "./sandbox-client.js";
+import { sandboxError, type OutputLimits, type SandboxEvent } from "./sandbox.js";
 import { createLineSplitter } from "./line-splitter.js";
 
 /** The output so far, within its caps, as the event a sandbox tells while the program runs. */

@@ -1,16 +1,33 @@
-import type { ExecuteCodeRunningResult } from "../contract/index.js";
-import {
-  isSandboxStream,
-  postToSandbox,
-  readSandboxResponse,
-  type OutputLimits,
-  type SandboxFileRef,
-  type SandboxOutcome,
-} from "./sandbox-client.js";
+import type { ExecuteCodeResult, ExecuteCodeRunningResult } from "../contract/index.js";
 import type { HeldFile, HeldFileOwner } from "./run-file-holder.js";
 import type { SandboxFiles } from "./sandbox-files.js";
-import { readSandboxStream } from "./sandbox-stream.js";
-import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
+
+/** A kept file a run is given, as codeapi's `files` on exec name it. */
+export interface SandboxFileRef {
+  id: string;
+  session_id: string;
+  name: string;
+}
+
+export interface OutputLimits {
+  stdout: number;
+  stderr: number;
+}
+
+/** What came back from one call, before it is turned into the kit's result. */
+export type SandboxOutcome = { ok: true; result: ExecuteCodeResult } | { ok: false; result: ExecuteCodeResult };
+
+/** A run that did not happen or did not finish, with a code and words the model can explain. */
+export const sandboxError = (code: string, message: string): SandboxOutcome => ({
+  ok: false,
+  result: { status: "error", code, message },
+});
+
+/** A run that never started because the sandbox had no room, with when to try again if known. */
+export const sandboxBusy = (message: string, retryAfterMs: number | null = null): SandboxOutcome => ({
+  ok: false,
+  result: { status: "busy", retryAfterMs, message },
+});
 
 /** One program for a sandbox to run, and for whom. */
 export interface SandboxRunRequest {
@@ -80,39 +97,4 @@ export interface Sandbox {
    * route's `sandboxFiles` and the chat endpoints' `attachments`.
    */
   studentFiles?(tenantId: string): SandboxFiles;
-}
-
-export interface CodeapiSandboxOptions {
-  /** Base URL of the service; programs go to `POST /v1/exec` under it. */
-  url: string;
-  /** How to sign each run's token: key options, or a minter of your own. */
-  signing: TokenMinterOptions | TokenMinter;
-  fetch?: typeof fetch;
-}
-
-/** A codeapi service: a signed `POST /v1/exec` per run, its output streamed back where the service streams. */
-export function codeapiSandbox(options: CodeapiSandboxOptions): Sandbox {
-  const minter = toTokenMinter(options.signing);
-  return {
-    kind: "codeapi",
-    // codeapi's, and the kit's sandbox's: the path LibreChat's tool and ChatGPT's code interpreter tell models.
-    workDir: "/mnt/data",
-    async *run(request) {
-      const token = await minter.mint({
-        participantId: request.participantId,
-        tenantId: request.tenantId,
-        ...(request.clientId ? { clientId: request.clientId } : {}),
-      });
-      const response = await postToSandbox({
-        url: options.url,
-        token,
-        code: request.code,
-        signal: request.signal,
-        fetch: options.fetch,
-        ...(request.files.length ? { files: request.files } : {}),
-      });
-      if (isSandboxStream(response)) yield* readSandboxStream(response, request.limits);
-      else yield { kind: "done", outcome: await readSandboxResponse(response, request.limits) };
-    },
-  };
 }
