@@ -19,8 +19,8 @@ import {
 import { mediaTypeOfName, SHOWN_IMAGES } from "./media-type.js";
 import type { HeldFile, RunFileHolder } from "./run-file-holder.js";
 import { readRetryAfterMs } from "./retry-after.js";
-import { outputSoFar } from "./sandbox-stream.js";
 import {
+  outputSoFar,
   sandboxBusy,
   sandboxError,
   type SandboxEvent,

@@ -1,18 +1,7 @@
-import { CappedText, skippedOutput, truncationOf } from "../contract/truncate.js";
+import { CappedText, skippedOutput } from "../contract/truncate.js";
 import { readSandboxResponse, resultFromAnswer } from "./sandbox-client.js";
-import { sandboxError, type OutputLimits, type SandboxEvent } from "./sandbox.js";
+import { outputSoFar, sandboxError, type OutputLimits, type SandboxEvent } from "./sandbox.js";
 import { createLineSplitter } from "./line-splitter.js";
-
-/** The output so far, within its caps, as the event a sandbox tells while the program runs. */
-export const outputSoFar = (stdout: CappedText, stderr: CappedText): SandboxEvent => ({
-  kind: "output",
-  progress: {
-    status: "running",
-    stdout: stdout.text,
-    stderr: stderr.text,
-    truncated: truncationOf(stdout.kept(), stderr.kept()),
-  },
-});
 
 /** The non-empty lines of a streamed body, as they arrive, in time linear in its length however long a line is. */
 export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {

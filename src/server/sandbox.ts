@@ -1,4 +1,5 @@
 import type { ExecuteCodeResult, ExecuteCodeRunningResult } from "../contract/index.js";
+import { type CappedText, truncationOf } from "../contract/truncate.js";
 import type { HeldFile, HeldFileOwner } from "./run-file-holder.js";
 import type { SandboxFiles } from "./sandbox-files.js";
 
@@ -98,3 +99,14 @@ export interface Sandbox {
    */
   studentFiles?(tenantId: string): SandboxFiles;
 }
+
+/** The output so far, within its caps, as the event a sandbox tells while the program runs. */
+export const outputSoFar = (stdout: CappedText, stderr: CappedText): SandboxEvent => ({
+  kind: "output",
+  progress: {
+    status: "running",
+    stdout: stdout.text,
+    stderr: stderr.text,
+    truncated: truncationOf(stdout.kept(), stderr.kept()),
+  },
+});
