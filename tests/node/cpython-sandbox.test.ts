@@ -666,7 +666,8 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
     });
 
     it("output past the budget is not read: the flooding program gets no further than a pipe's worth", async () => {
-      // It notes after every write how far it got; the note survives its end, in its files.
+      // It notes after every write how far it got; the note survives its end, in its files. The note is
+      // replaced whole, so a kill between opening and writing it cannot leave it empty.
       const result = await run(
         [
           "import os",
@@ -675,8 +676,9 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
           "while True:",
           "    os.write(2, chunk)",
           "    written += len(chunk)",
-          "    with open('written.txt', 'w') as note:",
+          "    with open('written.tmp', 'w') as note:",
           "        note.write(str(written))",
+          "    os.replace('written.tmp', 'written.txt')",
         ].join("\n"),
         20_000,
       );
