@@ -3,10 +3,5 @@
 export type { ExecuteCodeInput } from "./input.js";
 export * from "./result.js";
 export { normalizeExecuteCodeResult } from "./normalize.js";
-export {
-  parseSandboxResponse,
-  sandboxResponseSchema,
-  sandboxTimedOut,
-  sandboxTruncation,
-  type SandboxResponse,
-} from "./sandbox-response.js";
+export { parseSandboxResponse, sandboxResponseSchema, type SandboxResponse } from "./sandbox-response.js";
+export { sandboxTimedOut, sandboxTruncation } from "./sandbox-answer.js";

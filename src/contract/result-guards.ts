@@ -6,6 +6,7 @@
 
 import type { ExecuteCodeProgress } from "./result.js";
 import type { SandboxResponse } from "./sandbox-response.js";
+import { isFileRefId } from "./file-ref-id.js";
 
 type Check = (value: unknown) => boolean;
 
@@ -44,13 +45,6 @@ export const objectOf =
   (shape: Record<string, Check>): Check =>
   (value) =>
     isObject(value) && Object.keys(shape).every((key) => (shape[key] as Check)(value[key]));
-
-/**
- * Whether an id can be one segment of a file's address: `..` (or `.`, or
- * nothing) would take a link, and the card's own fetch of a table, out of
- * the app's file route.
- */
-export const isFileRefId = (id: unknown): id is string => isString(id) && id !== "" && id !== "." && id !== "..";
 
 const perStream = optional(objectOf({ stdout: optional(isCount), stderr: optional(isCount) }));
 const truncation = objectOf({ stdout: isCount, stderr: isCount, at: perStream, lines: perStream });

@@ -1,6 +1,6 @@
 // valibot keeps the browser bundle small: the card validates every result it renders.
 import * as v from "valibot";
-import { isFileRefId } from "./result-guards.js";
+import { isFileRefId } from "./file-ref-id.js";
 
 /** A whole number, 0 or more. */
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));

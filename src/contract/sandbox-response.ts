@@ -47,5 +47,3 @@ export function parseSandboxResponse(
   if (parsed.success) return { success: true, response: parsed.output };
   return { success: false, problems: parsed.issues.map((issue) => v.getDotPath(issue) ?? issue.message) };
 }
-
-export { sandboxTimedOut, sandboxTruncation } from "./sandbox-answer.js";
