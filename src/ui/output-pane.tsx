@@ -9,7 +9,7 @@ import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { Pane, type PaneProps } from "./pane.js";
 import { CutMarker, OutputNotes, truncationNote } from "./output-notes.js";
-import { lineCountOf, OUTPUT_FOLDED_LINES } from "./plain-output-pane.js";
+import { lineCountOf, OUTPUT_FOLDED_LINES } from "./output-lines.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { ScrollingPre } from "./scrolling-pre.js";
 import { slotName } from "../view/slots.js";

@@ -1,21 +1,15 @@
 "use client";
 
-import { countLineBreaks } from "../contract/truncate.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import { formatCount } from "./format.js";
 import { CutMarker, OutputNotes, truncationNote } from "./output-notes.js";
 import type { OutputPaneProps } from "./output-pane.js";
+import { lineCountOf, OUTPUT_FOLDED_LINES } from "./output-lines.js";
 import { Pane } from "./pane.js";
 import { ScrollingPre } from "./scrolling-pre.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { DEFAULT_OUTPUT_LIMITS } from "../view/output-window.js";
 import { slotName } from "../view/slots.js";
-
-/** Output longer than this starts folded. */
-export const OUTPUT_FOLDED_LINES = 12;
-
-/** Lines of a stream: a final line break ends its last line. */
-export const lineCountOf = (text: string): number => countLineBreaks(text) + (text.endsWith("\n") ? 0 : 1);
 
 /** The most of a stream shown before the output's code has loaded: as much as the full pane's window, so it paints in one short task. */
 const PLAIN_MAX_CHARS = DEFAULT_OUTPUT_LIMITS.maxChars;

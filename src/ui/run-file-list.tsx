@@ -6,7 +6,7 @@ import type { ExecuteCodeView } from "../view/index.js";
 import { formatBytes } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { lazyResource, useLazyResource } from "./lazy-resource.js";
-import { baseName, figureSize, roomStyle } from "./run-files.js";
+import { baseName, figureSize, roomStyle } from "./figure-room.js";
 import { VisibleText } from "./visible-text.js";
 import { slotName } from "../view/slots.js";
 
