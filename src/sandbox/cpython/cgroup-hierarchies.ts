@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RunLimits } from "./run-cgroups.js";
+
+/** What one run may hold in all, whatever it does with its processes. */
+export interface RunLimits {
+  /** Memory of every process of the run together: anonymous, memfd, tmpfs and page cache. */
+  memoryBytes: number;
+  /** Processes and threads of the run at once. */
+  processes: number;
+}
 
 /** A control group as the kernel has it. */
 export interface Group {

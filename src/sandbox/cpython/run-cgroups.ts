@@ -1,15 +1,18 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Group, type Hierarchy, PREFIX, read, removeTree, v1Groups, v2Groups } from "./cgroup-hierarchies.js";
-import { errorMessage } from "../../contract/error-message.js";
+import {
+  type Group,
+  type Hierarchy,
+  PREFIX,
+  read,
+  removeTree,
+  type RunLimits,
+  v1Groups,
+  v2Groups,
+} from "./cgroup-hierarchies.js";
 
-/** What one run may hold in all, whatever it does with its processes. */
-export interface RunLimits {
-  /** Memory of every process of the run together: anonymous, memfd, tmpfs and page cache. */
-  memoryBytes: number;
-  /** Processes and threads of the run at once. */
-  processes: number;
-}
+export type { RunLimits };
+import { errorMessage } from "../../contract/error-message.js";
 
 /** One run's control group. */
 export interface RunCgroup {

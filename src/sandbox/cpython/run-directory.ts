@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { open, opendir } from "node:fs/promises";
 import { uniqueFileName } from "../../contract/file-name.js";
-import { mediaTypeOfName } from "../../server/media-type.js";
+import { mediaTypeOfName } from "../../server/files/media-type.js";
 import type { RunFileInput, RunFileOutput } from "../executor.js";
 
 /** The caps on the files one run may leave. */
