@@ -1,6 +1,6 @@
 // A minimal /api/chat client for the server-side benchmarks: one "browser"
 // with its own cookie, reading the UI message stream's SSE chunks.
-import { readLines } from "../src/server/sandbox-stream.ts";
+import { readLines } from "../src/server/codeapi/sandbox-stream.ts";
 
 export interface ChatTiming {
   /** Request sent → the tool's input is complete (the model's part). */

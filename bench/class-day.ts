@@ -13,7 +13,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { readLines } from "../src/server/sandbox-stream.ts";
+import { readLines } from "../src/server/codeapi/sandbox-stream.ts";
 
 const OPERATOR = "class-day";
 /** The quiet class that each class's turns are read against. */

@@ -43,6 +43,20 @@ export const LAYERS: Record<LayerName, Layer> = {
   harness: { imports: "any", browser: false, react: true },
 };
 
+/**
+ * The folders of src/server, one concern each, and the others each may import; any of them may import the files at
+ * src/server's top (the Sandbox interface, the token, the entry). A folder of src/server not named here fails
+ * tests/node/layers.test.ts.
+ */
+export const SERVER_PARTS: Record<string, readonly string[]> = {
+  http: [],
+  files: ["http"],
+  codeapi: ["http", "files"],
+  jupyter: ["http", "files"],
+  tool: ["http", "files", "codeapi"],
+  chat: ["http", "files", "tool"],
+};
+
 /** The files directly in src/ (the package's entries there), with the folders each may import. */
 export const ENTRIES: Record<string, Layer> = {
   // The browser entry: the contract, the view and the card.
@@ -92,6 +106,8 @@ export function biomeLayers(depth: number) {
     }
     if (!layer.react) patterns.push({ group: REACT, message: `src/${name} renders nothing: no React (${DOC}).` });
     if (patterns.length > 0) overrides.push(override(`src/${name}/**`, patterns));
+    // Biome takes a rule's options from the last override that matches, so each part repeats its layer's patterns.
+    if (name === "server") overrides.push(...serverParts(patterns));
   }
   for (const [file, entry] of Object.entries(ENTRIES)) {
     const allowed = entry.imports === "any" ? LAYER_NAMES : entry.imports;
@@ -106,6 +122,18 @@ export function biomeLayers(depth: number) {
     if (patterns.length > 0) overrides.push(override(`src/${file}`, patterns));
   }
   return { $schema: "./node_modules/@biomejs/biome/configuration_schema.json", overrides };
+}
+
+/** For each folder of src/server, the server's patterns and every other folder of src/server it may not import. */
+function serverParts(serverPatterns: { group: string[]; message: string }[]) {
+  return Object.entries(SERVER_PARTS).map(([part, allowed]) => {
+    const refused = Object.keys(SERVER_PARTS).filter((other) => other !== part && !allowed.includes(other));
+    const patterns = refused.map((other) => ({
+      group: [`../${other}`, `../${other}/**`, `../../server/${other}`, `../../server/${other}/**`],
+      message: `src/server/${part} imports only ${list(allowed, "its own folder")} of src/server, never ${other} (${DOC}).`,
+    }));
+    return override(`src/server/${part}/**`, [...serverPatterns, ...patterns]);
+  });
 }
 
 /** The text of biome.layers.json for the src/ at `srcDir`. */

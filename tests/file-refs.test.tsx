@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ExecuteCodeCard } from "../src";
-import { resultFromAnswer } from "../src/server/sandbox-client";
+import { resultFromAnswer } from "../src/server/codeapi/sandbox-client";
 import { call, completed, squaresCsv } from "../stories/fixtures";
 
 // A file's `ref` is two segments of the app's file route. `..` (or `.`, or

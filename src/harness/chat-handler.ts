@@ -10,11 +10,11 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import { HttpRefusal, readJsonBytes } from "../server/http.js";
-import { sendJson, sendRefusal } from "../server/node-json.js";
+import { HttpRefusal, readJsonBytes } from "../server/http/http.js";
+import { sendJson, sendRefusal } from "../server/http/node-json.js";
 import { checkSameOriginJson } from "./request-guard.js";
 import { createApprovalExpiry, gateCodeExecution, type GateOptions } from "../server/index.js";
-import { toldExpired } from "../server/approval-expiry.js";
+import { toldExpired } from "../server/tool/approval-expiry.js";
 import { errorMessage } from "../contract/error-message.js";
 
 /** Longest `/api/generate` prompt: as long as a chat message may be. */

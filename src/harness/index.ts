@@ -15,7 +15,7 @@ export {
 export { createChatHandler, type ChatHandlerOptions } from "./chat-handler.js";
 export { checkSameOrigin, checkSameOriginJson } from "./request-guard.js";
 export type { ConnectionLimits } from "./connection-limits.js";
-export { HttpRefusal } from "../server/http.js";
+export { HttpRefusal } from "../server/http/http.js";
 export { createPyodideFileHandler, type PyodideFileLimits } from "./pyodide-files.js";
 export {
   createParticipantCookies,

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from "node:http";
-import { HttpRefusal } from "../server/http.js";
+import { HttpRefusal } from "../server/http/http.js";
 import {
   checkSameOrigin as checkHeaders,
   checkSameOriginJson as checkJsonHeaders,
   type HeaderReader,
-} from "../server/same-origin.js";
+} from "../server/http/same-origin.js";
 
 /** A 429 for a caller over a rate limit, telling it in whole seconds (and `Retry-After`) when to come back. */
 export function rateLimited(code: string, message: (seconds: number) => string, retryAfterMs: number): HttpRefusal {

@@ -114,7 +114,7 @@ export function replyToToolResult(told: string): string {
   const exit = /^exit code: (-?\d+|unknown)/.exec(text);
   const killed = /^killed by (\S+)/.exec(text);
   if (exit || killed) {
-    // The code runner's facts come before the streams; the streams are fenced (server/model-output.ts).
+    // The code runner's facts come before the streams; the streams are fenced (server/tool/model-output.ts).
     const streamsAt = text.search(/\n(?:stdout|stderr)[ :]/);
     const facts = streamsAt === -1 ? text : text.slice(0, streamsAt);
     // Quoted as a person would read it: without the terminal's escape codes.

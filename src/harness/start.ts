@@ -1,7 +1,7 @@
 // `npm start`: the harness with settings from the environment.
 // Before anything else loads: a Node too old is told so at start.
 import "../server/require-node.js";
-import { createJupyterSandbox } from "../server/jupyter-sandbox.js";
+import { createJupyterSandbox } from "../server/jupyter/jupyter-sandbox.js";
 import { startHarness } from "./harness-server.js";
 import { modelFromEnv, ModelEnvError } from "./model-from-env.js";
 import type { SandboxEngine } from "../sandbox/default-executor.js";

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
-import { readStudentFiles, type StudentFileCaps } from "../server/student-files.js";
-import type { createUploadBudget } from "../server/upload-budget.js";
+import { readStudentFiles, type StudentFileCaps } from "../server/files/student-files.js";
+import type { createUploadBudget } from "../server/files/upload-budget.js";
 import type { RunFileOutput } from "./executor.js";
 
 /**

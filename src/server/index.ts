@@ -14,17 +14,17 @@ export {
   type ExecuteCodeToolContext,
   type ExecuteCodeToolOptions,
   type ExecutionCost,
-} from "./execute-code-tool.js";
-export { codeapiSandbox, type CodeapiSandboxOptions } from "./codeapi-sandbox.js";
+} from "./tool/execute-code-tool.js";
+export { codeapiSandbox, type CodeapiSandboxOptions } from "./codeapi/codeapi-sandbox.js";
 export type { Sandbox, SandboxEvent, SandboxRunRequest } from "./sandbox.js";
-export { createJupyterSandbox, type JupyterSandboxOptions } from "./jupyter-sandbox.js";
-export { EXECUTE_CODE_SYSTEM_PROMPT } from "./system-prompt.js";
+export { createJupyterSandbox, type JupyterSandboxOptions } from "./jupyter/jupyter-sandbox.js";
+export { EXECUTE_CODE_SYSTEM_PROMPT } from "./tool/system-prompt.js";
 export { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
 export {
   createRunFileRoute,
   type RunFileRouteOptions,
   type RunFileRouteSandboxOptions,
-} from "./run-file-route.js";
+} from "./files/run-file-route.js";
 
 // A student's files (docs/files.md).
 export {
@@ -32,9 +32,14 @@ export {
   DEFAULT_UPLOAD_CAPS,
   type UploadedFile,
   type UploadRouteOptions,
-} from "./upload-route.js";
-export { createSandboxFiles, type KeptFile, type SandboxFiles, type SandboxFilesOptions } from "./sandbox-files.js";
-export { chatFiles, type AttachmentFacts, type ChatFile } from "./chat-files.js";
+} from "./files/upload-route.js";
+export {
+  createSandboxFiles,
+  type KeptFile,
+  type SandboxFiles,
+  type SandboxFilesOptions,
+} from "./files/sandbox-files.js";
+export { chatFiles, type AttachmentFacts, type ChatFile } from "./tool/chat-files.js";
 export {
   createTokenMinter,
   MAX_TOKEN_LIFETIME_SECONDS,
@@ -43,7 +48,7 @@ export {
   type TokenMinterOptions,
   type TokenSubject,
 } from "./token.js";
-export { mergeTools, type ToolNameClash } from "./merge-tools.js";
+export { mergeTools, type ToolNameClash } from "./tool/merge-tools.js";
 
 // Ask before running code (docs/server.md).
 export {
@@ -51,8 +56,8 @@ export {
   gateCodeExecution,
   type ApprovalPolicy,
   type GateOptions,
-} from "./approval-gate.js";
-export { createApprovalExpiry, expiredApprovalResult, type ApprovalExpiryOptions } from "./approval-expiry.js";
+} from "./tool/approval-gate.js";
+export { createApprovalExpiry, expiredApprovalResult, type ApprovalExpiryOptions } from "./tool/approval-expiry.js";
 
 // Chats kept on the server (docs/chats.md).
 export { createChatEndpoints, type ChatEndpoints, type ChatSummaryView, type ChatView } from "./chat/endpoints.js";
@@ -65,8 +70,8 @@ export {
   type ToolResultContract,
 } from "./chat/validate.js";
 export { toNodeHandler, toNodeMiddleware, type NodeMiddlewareOptions } from "./chat/node-adapter.js";
-export { createChatRoutes, type ChatRouteHandler, type ChatRoutesOptions } from "./chat-routes.js";
-export type { SameOriginOptions } from "./same-origin.js";
+export { createChatRoutes, type ChatRouteHandler, type ChatRoutesOptions } from "./chat/chat-routes.js";
+export type { SameOriginOptions } from "./http/same-origin.js";
 export { createSqliteChatStore, type SqliteChatStoreOptions } from "./chat/sqlite-store.js";
 export { createPostgresChatStore, type PgPool, type PostgresChatStoreOptions } from "./chat/postgres-store.js";
 export {

@@ -1,7 +1,7 @@
 import type { ExecuteCodeResult, ExecuteCodeRunningResult } from "../contract/index.js";
 import { type CappedText, truncationOf } from "../contract/truncate.js";
-import type { HeldFile, HeldFileOwner } from "./run-file-holder.js";
-import type { SandboxFiles } from "./sandbox-files.js";
+import type { HeldFile, HeldFileOwner } from "./files/run-file-holder.js";
+import type { SandboxFiles } from "./files/sandbox-files.js";
 
 /** A kept file a run is given, as codeapi's `files` on exec name it. */
 export interface SandboxFileRef {

@@ -2,7 +2,7 @@ import { tool, type ToolSet, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createApprovalExpiry, expiredApprovalResult, gateCodeExecution, type GateOptions } from "../../src/server";
-import { toldExpired } from "../../src/server/approval-expiry";
+import { toldExpired } from "../../src/server/tool/approval-expiry";
 
 const make = (needsApproval?: boolean | (() => boolean)) =>
   tool({

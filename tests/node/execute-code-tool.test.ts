@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createScriptedExecutor, type ScriptedAnswer } from "../../src/sandbox";
 import { createExecuteCodeTool, createTokenMinter, mergeTools, type ExecuteCodeToolContext } from "../../src/server";
 import { replyToToolResult } from "../../src/harness/scripted-model";
-import { describeModelOutput } from "../../src/server/model-output";
+import { describeModelOutput } from "../../src/server/tool/model-output";
 import { AUDIENCE, ISSUER, listen, startSandbox } from "./sandbox-fixture";
 import { describeCompleted, finalOutput } from "./tool-runs";
 

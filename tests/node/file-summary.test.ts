@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tableSummary } from "../../src/server/file-summary";
+import { tableSummary } from "../../src/server/files/file-summary";
 
 const csv = (text: string) => tableSummary(new TextEncoder().encode(text), "text/csv");
 

@@ -3,7 +3,7 @@
 // turn: other requests are answered between them, instead of after all of
 // them; and a body shaped as no request of the kit's is, is refused unread.
 import { describe, expect, it } from "vitest";
-import { readJsonBytes } from "../../src/server/http";
+import { readJsonBytes } from "../../src/server/http/http";
 import { chatServer } from "./chat/fixtures";
 import { turnsBetween, withTicks } from "./event-loop-turns";
 

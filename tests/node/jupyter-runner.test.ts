@@ -1,6 +1,6 @@
 // What the Jupyter sandbox takes from a kernel's display message as a figure.
 import { describe, expect, it } from "vitest";
-import { figureOf } from "../../src/server/jupyter-runner";
+import { figureOf } from "../../src/server/jupyter/runner";
 
 const base64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64");
 // A PNG's signature and the start of its IHDR chunk: 640 × 480.

@@ -3,11 +3,11 @@
 // never reach Node, and the layers that render nothing never reach React. Read
 // from the import statements of every source file; biome.layers.json, which
 // `npm run lint` applies, is written from the same table.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { biomeLayersText, ENTRIES, LAYERS, type Layer } from "../../scripts/layers.ts";
+import { biomeLayersText, ENTRIES, LAYERS, type Layer, SERVER_PARTS } from "../../scripts/layers.ts";
 
 const src = fileURLToPath(new URL("../../src/", import.meta.url));
 
@@ -85,6 +85,48 @@ describe("the layers of src/", () => {
   });
 });
 
+describe("the folders of src/server", () => {
+  const server = path.join(src, "server");
+  /** The folder of src/server a file or a module is in; null for src/server's top or outside it. */
+  const partOf = (file: string) => {
+    const parts = path.relative(server, file).split(path.sep);
+    return parts.length > 1 && parts[0] !== ".." ? parts[0]! : null;
+  };
+  const edges = sourceFiles(server).flatMap((file) =>
+    importsOf(file)
+      .filter((specifier) => specifier.startsWith("."))
+      .map((specifier) => ({
+        file: path.relative(src, file),
+        specifier,
+        from: partOf(file),
+        to: partOf(path.resolve(path.dirname(file), specifier)),
+      })),
+  );
+
+  it("are each named in scripts/layers.ts", () => {
+    const folders = readdirSync(server, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(folders.map((entry) => entry.name).filter((name) => !Object.hasOwn(SERVER_PARTS, name))).toEqual([]);
+    expect(edges.filter((edge) => edge.from === "chat" && edge.to === "tool").length).toBeGreaterThan(0);
+  });
+
+  it("import only the folders of src/server the table allows them, and its top", () => {
+    const crossings = edges.filter(
+      (edge) =>
+        edge.from !== null && edge.to !== null && edge.to !== edge.from && !SERVER_PARTS[edge.from]!.includes(edge.to),
+    );
+    expect(crossings.map((edge) => `${edge.file} → ${edge.specifier}`)).toEqual([]);
+  });
+
+  it("are docs/development.md's table of the server's folders", () => {
+    const doc = readFileSync(fileURLToPath(new URL("../../docs/development.md", import.meta.url)), "utf8");
+    const rows = [...doc.matchAll(/^\| `server\/([\w-]+)` \| ([^|]+) \| [^|]+ \|$/gm)].map((m) => [
+      m[1]!,
+      [...m[2]!.matchAll(/`([\w-]+)`/g)].map((name) => name[1]!),
+    ]);
+    expect(rows).toEqual(Object.entries(SERVER_PARTS).map(([part, allowed]) => [part, [...allowed]]));
+  });
+});
+
 describe("the browser's Python worker", () => {
   it("imports nothing but types: its source text alone becomes the worker", () => {
     const source = readFileSync(path.join(src, "client-executor/worker-main.ts"), "utf8");
@@ -145,5 +187,39 @@ describe("execute-code-ui/sandbox", () => {
       /^(ai|@ai-sdk\/.*|react|react-dom|@assistant-ui\/.*|pg|redis|@jupyterlab\/.*|ws)(\/|$)/.test(name),
     );
     expect(peers).toEqual([]);
+  });
+});
+
+describe("the imports of src/", () => {
+  /** The source file a relative specifier names: `.js` for its `.ts` or `.tsx`. */
+  const fileOf = (from: string, specifier: string) => {
+    const base = path.resolve(path.dirname(from), specifier).replace(/\.js$/, "");
+    return [`${base}.ts`, `${base}.tsx`, base].find((file) => existsSync(file) && statSync(file).isFile());
+  };
+
+  it("go round in no cycle, type imports and dynamic imports included", () => {
+    const graph = new Map(
+      sourceFiles(src).map((file) => [
+        file,
+        importsOf(file)
+          .filter((specifier) => specifier.startsWith("."))
+          .flatMap((specifier) => fileOf(file, specifier) ?? []),
+      ]),
+    );
+    expect([...graph.values()].flat().length).toBeGreaterThan(500);
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") {
+        cycles.push([...trail.slice(trail.indexOf(file)), file].map((step) => path.relative(src, step)).join(" → "));
+        return;
+      }
+      state.set(file, "open");
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      state.set(file, "done");
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLineSplitter } from "../../src/server/line-splitter";
-import { readLines } from "../../src/server/sandbox-stream";
+import { readLines } from "../../src/server/codeapi/sandbox-stream";
 
 describe("the sandbox's line splitter", () => {
   it("gives each whole line once, however the chunks cut it", () => {

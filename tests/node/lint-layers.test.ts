@@ -89,6 +89,23 @@ describe("npm run lint and the layers", () => {
     );
   });
 
+  it("refuses a folder of src/server that reaches one the table does not give it, and still React", () => {
+    const http = lint(
+      "src/server/http/probe.ts",
+      'export { createExecuteCodeTool } from "../tool/execute-code-tool.js";\n',
+    );
+    expect(http.output).toContain("src/server/http imports only its own folder of src/server, never tool");
+    expect(
+      lint("src/server/files/probe.ts", 'import { useState } from "react";\nexport const probe = useState;\n').output,
+    ).toContain("renders nothing: no React");
+    const chat = lint(
+      "src/server/chat/probe.ts",
+      'import { createExecuteCodeTool } from "../tool/execute-code-tool.js";\nimport { createTokenMinter } from "../token.js";\nexport const probe = [createExecuteCodeTool, createTokenMinter];\n',
+    );
+    expect(chat.output).not.toContain("noRestrictedImports");
+    expect(chat.refused).toBe(false);
+  });
+
   it("keeps the browser entry to the contract, the view and the card", () => {
     const entry = lint("src/index.ts", 'export { createChatEndpoints } from "./server/index.js";\n');
     expect(entry.output).toContain("src/index.ts imports only contract, view, ui, never server");

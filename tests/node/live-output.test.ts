@@ -4,7 +4,7 @@ import { CappedText, keepHeadAndTail, type SkippedOutput } from "../../src/contr
 import { createScriptedExecutor, type Executor, type RunOutcome, type ScriptedAnswer } from "../../src/sandbox";
 import { collectOutput } from "../../src/sandbox/executor";
 import { createExecuteCodeTool } from "../../src/server";
-import { throttleLatest } from "../../src/server/throttle-latest";
+import { throttleLatest } from "../../src/server/tool/throttle-latest";
 import { listen, startSandbox } from "./sandbox-fixture";
 import { runTool } from "./tool-runs";
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHarness, type RunningHarness } from "../../src/harness";
 import { createScriptedExecutor } from "../../src/sandbox";
-import { readLines } from "../../src/server/sandbox-stream";
+import { readLines } from "../../src/server/codeapi/sandbox-stream";
 
 const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000280000001e00806000000", "hex");
 

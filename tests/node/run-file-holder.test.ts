@@ -2,7 +2,7 @@
 // the server's memory: each for its owner alone, and within caps that one
 // student cannot use to push out everyone else's.
 import { describe, expect, it } from "vitest";
-import { createRunFileHolder } from "../../src/server/run-file-holder";
+import { createRunFileHolder } from "../../src/server/files/run-file-holder";
 
 const student = (participantId: string) => ({ participantId, tenantId: "course-7" });
 const png = (bytes: number) => ({ name: "figure-1.png", mediaType: "image/png", bytes: new Uint8Array(bytes) });

@@ -6,7 +6,7 @@ import { createScriptedExecutor, type ScriptedAnswer } from "../../src/sandbox";
 import { replyToToolResult } from "../../src/harness/scripted-model";
 import { createExecuteCodeTool, createRunFileRoute, type ExecuteCodeRunFile } from "../../src/server";
 import { createRunFileStore } from "../../src/sandbox/run-file-store";
-import { describeModelOutput } from "../../src/server/model-output";
+import { describeModelOutput } from "../../src/server/tool/model-output";
 import { startSandbox } from "./sandbox-fixture";
 import { finalOutput } from "./tool-runs";
 

@@ -1,5 +1,5 @@
 import type { createExecuteCodeTool, ExecuteCodeInput } from "../../src/server";
-import { describeModelOutput } from "../../src/server/model-output";
+import { describeModelOutput } from "../../src/server/tool/model-output";
 
 type Tool = ReturnType<typeof createExecuteCodeTool>;
 

@@ -5,8 +5,8 @@ import type { UIMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createScriptedExecutor } from "../../src/sandbox";
 import { chatFiles, createExecuteCodeTool, createUploadRoute, type UploadedFile } from "../../src/server";
-import { describeModelOutput } from "../../src/server/model-output";
-import { createUploadBudget } from "../../src/server/upload-budget";
+import { describeModelOutput } from "../../src/server/tool/model-output";
+import { createUploadBudget } from "../../src/server/files/upload-budget";
 import { finalOutput } from "./tool-runs";
 import { startSandbox } from "./sandbox-fixture";
 

@@ -4,7 +4,7 @@ import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequ
 import { inheritedDescriptors, sandboxStdio } from "./inherited-descriptors.js";
 import { createLineSplitter } from "../../server/line-splitter.js";
 import { processTreeRss } from "./process-memory.js";
-import { mediaTypeOfName } from "../../server/media-type.js";
+import { mediaTypeOfName } from "../../server/files/media-type.js";
 import { isRelativePath } from "../run-inputs.js";
 import { skippedOutput } from "../../contract/truncate.js";
 

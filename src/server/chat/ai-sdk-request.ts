@@ -1,7 +1,7 @@
 import type { UIMessage } from "ai";
 import { isToolPart, lastAssistant, pendingApprovals, pendingCalls } from "./calls.js";
 import type { ChatRecord } from "./store.js";
-import { HttpRefusal } from "../http.js";
+import { HttpRefusal } from "../http/http.js";
 import { isValidId, userParts, type ChatLimits, type RawApproval, type RawResult } from "./validate.js";
 
 /** What a request adds to a chat. */

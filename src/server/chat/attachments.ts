@@ -1,9 +1,9 @@
 import type { UIMessage } from "ai";
 import { bytesInWords } from "../../contract/bytes-in-words.js";
-import { ATTACHMENT_FACTS_KEY, attachmentFacts, type AttachmentFacts } from "../chat-files.js";
-import { HttpRefusal } from "../http.js";
-import { nameInWords } from "../name-in-words.js";
-import type { SandboxFiles } from "../sandbox-files.js";
+import { ATTACHMENT_FACTS_KEY, attachmentFacts, type AttachmentFacts } from "../tool/chat-files.js";
+import { HttpRefusal } from "../http/http.js";
+import { nameInWords } from "../tool/name-in-words.js";
+import type { SandboxFiles } from "../files/sandbox-files.js";
 import type { ChatRecord } from "./store.js";
 import type { ChatLimits, RawFilePart } from "./validate.js";
 

@@ -1,7 +1,7 @@
 import type { UIMessage } from "ai";
 import type { ChatStatus } from "./status.js";
 import type { ChatListing, ChatSummary } from "./store.js";
-import { HttpRefusal } from "../http.js";
+import { HttpRefusal } from "../http/http.js";
 
 /** What a list shows of a chat, on the wire. */
 export interface ChatSummaryView {

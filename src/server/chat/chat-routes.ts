@@ -1,8 +1,8 @@
-import type { ChatCaller } from "./chat/options.js";
-import type { ChatEndpoints } from "./chat/endpoints.js";
-import { matchChatRoute } from "./chat/routes.js";
-import { HttpRefusal, jsonResponse, refusalResponse } from "./http.js";
-import { checkSameOrigin, checkSameOriginJson, type SameOriginOptions } from "./same-origin.js";
+import type { ChatCaller } from "./options.js";
+import type { ChatEndpoints } from "./endpoints.js";
+import { matchChatRoute } from "./routes.js";
+import { HttpRefusal, jsonResponse, refusalResponse } from "../http/http.js";
+import { checkSameOrigin, checkSameOriginJson, type SameOriginOptions } from "../http/same-origin.js";
 
 /** Anything that answers a Web request for a caller: the file route, the upload route. */
 interface CallerRoute {

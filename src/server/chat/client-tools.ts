@@ -1,5 +1,5 @@
 import { jsonSchema, tool, type Tool, type ToolSet } from "ai";
-import { describeModelOutput } from "../model-output.js";
+import { describeModelOutput } from "../tool/model-output.js";
 import type { DynamicToolSpec } from "./store.js";
 
 /** What the model reads first of a client's result: the student's own browser wrote it, not the code runner. */

@@ -1,5 +1,5 @@
-import { createBodyBudget, type BodyBudgetOptions, type MeteredBody } from "../body-budget.js";
-import { HttpRefusal, mediaTypeOf, readJsonBytes } from "../http.js";
+import { createBodyBudget, type BodyBudgetOptions, type MeteredBody } from "../http/body-budget.js";
+import { HttpRefusal, mediaTypeOf, readJsonBytes } from "../http/http.js";
 
 /** The request's body: a JSON object of at most `maxBytes`, or a HttpRefusal that says what is wrong. */
 export async function readBody(

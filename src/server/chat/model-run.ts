@@ -9,7 +9,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import { toldExpired } from "../approval-expiry.js";
+import { toldExpired } from "../tool/approval-expiry.js";
 import { pendingApprovals, pendingCalls, settleStoppedCalls } from "./calls.js";
 import type { ChatLogEvent } from "./options.js";
 import type { RunStreams } from "./run-streams.js";

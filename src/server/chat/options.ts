@@ -1,7 +1,7 @@
 import type { LanguageModel, ToolSet } from "ai";
-import type { BodyBudgetOptions } from "../body-budget.js";
-import type { ChatFile } from "../chat-files.js";
-import type { SandboxFiles } from "../sandbox-files.js";
+import type { BodyBudgetOptions } from "../http/body-budget.js";
+import type { ChatFile } from "../tool/chat-files.js";
+import type { SandboxFiles } from "../files/sandbox-files.js";
 import type { RunStreams } from "./run-streams.js";
 import type { ChatStatus } from "./status.js";
 import type { ChatStore } from "./store.js";

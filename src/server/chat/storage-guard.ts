@@ -1,5 +1,5 @@
 import type { ChatStore } from "./store.js";
-import { HttpRefusal } from "../http.js";
+import { HttpRefusal } from "../http/http.js";
 import type { ChatLimits } from "./validate.js";
 
 const HOUR_MS = 3_600_000;

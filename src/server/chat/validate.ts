@@ -8,7 +8,7 @@ import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS } from "../../contra
 import { executeCodeResultSchema } from "../../contract/result.js";
 import type { AcceptedResult, ApprovalAnswer, PendingApproval, PendingCall } from "./calls.js";
 import type { DynamicToolSpec } from "./store.js";
-import { HttpRefusal } from "../http.js";
+import { HttpRefusal } from "../http/http.js";
 import { errorMessage } from "../../contract/error-message.js";
 
 const invalid = (message: string, details?: Record<string, unknown>) =>

@@ -1,7 +1,7 @@
 import { isSandboxStream, postToSandbox, readSandboxResponse } from "./sandbox-client.js";
-import type { Sandbox } from "./sandbox.js";
+import type { Sandbox } from "../sandbox.js";
 import { readSandboxStream } from "./sandbox-stream.js";
-import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
+import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "../token.js";
 
 export interface CodeapiSandboxOptions {
   /** Base URL of the service; programs go to `POST /v1/exec` under it. */

@@ -5,13 +5,13 @@ import {
   type ExecuteCodeResult,
   type ExecuteCodeRunFile,
   type SandboxResponse,
-} from "../contract/index.js";
-import { readRetryAfterMs } from "./retry-after.js";
-import { isFileRefId } from "../contract/result-guards.js";
-import { keepHeadAndTailAfter, truncationOf } from "../contract/truncate.js";
-import { mediaTypeOf } from "./http.js";
-import { sandboxBusy, sandboxError, type OutputLimits, type SandboxFileRef, type SandboxOutcome } from "./sandbox.js";
-import { SHOWN_IMAGES } from "./media-type.js";
+} from "../../contract/index.js";
+import { readRetryAfterMs } from "../http/retry-after.js";
+import { isFileRefId } from "../../contract/file-ref-id.js";
+import { keepHeadAndTailAfter, truncationOf } from "../../contract/truncate.js";
+import { mediaTypeOf } from "../http/http.js";
+import { sandboxBusy, sandboxError, type OutputLimits, type SandboxFileRef, type SandboxOutcome } from "../sandbox.js";
+import { SHOWN_IMAGES } from "../files/media-type.js";
 
 export interface SandboxRequest {
   /** Base URL of the sandbox service, e.g. `https://sandbox.example.edu`. */

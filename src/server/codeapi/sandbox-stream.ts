@@ -1,7 +1,7 @@
-import { CappedText, skippedOutput } from "../contract/truncate.js";
+import { CappedText, skippedOutput } from "../../contract/truncate.js";
 import { readSandboxResponse, resultFromAnswer } from "./sandbox-client.js";
-import { outputSoFar, sandboxError, type OutputLimits, type SandboxEvent } from "./sandbox.js";
-import { createLineSplitter } from "./line-splitter.js";
+import { outputSoFar, sandboxError, type OutputLimits, type SandboxEvent } from "../sandbox.js";
+import { createLineSplitter } from "../line-splitter.js";
 
 /** The non-empty lines of a streamed body, as they arrive, in time linear in its length however long a line is. */
 export async function* readLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {

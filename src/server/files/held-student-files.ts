@@ -1,4 +1,4 @@
-import { HttpRefusal } from "./http.js";
+import { HttpRefusal } from "../http/http.js";
 import type { HeldFile, RunFileHolder } from "./run-file-holder.js";
 import type { SandboxFiles } from "./sandbox-files.js";
 import { tableSummary } from "./file-summary.js";

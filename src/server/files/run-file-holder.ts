@@ -1,4 +1,4 @@
-import { codeapiId } from "./codeapi-id.js";
+import { codeapiId } from "../codeapi-id.js";
 
 /** A file a run made, held for its owner until it expires. */
 export interface HeldFile {

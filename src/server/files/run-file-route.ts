@@ -1,7 +1,7 @@
-import { HttpRefusal, mediaTypeOf, refusalResponse } from "./http.js";
+import { HttpRefusal, mediaTypeOf, refusalResponse } from "../http/http.js";
 import { SHOWN_IMAGES } from "./media-type.js";
-import type { Sandbox } from "./sandbox.js";
-import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
+import type { Sandbox } from "../sandbox.js";
+import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "../token.js";
 
 export interface RunFileRouteOptions {
   /** The sandbox service, as for `createExecuteCodeTool`. */

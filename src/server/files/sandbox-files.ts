@@ -1,7 +1,7 @@
 import { isTable, tableSummary } from "./file-summary.js";
-import { HttpRefusal, mediaTypeOf } from "./http.js";
+import { HttpRefusal, mediaTypeOf } from "../http/http.js";
 import type { CheckedStudentFile } from "./student-files.js";
-import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "./token.js";
+import { toTokenMinter, type TokenMinter, type TokenMinterOptions } from "../token.js";
 
 export interface SandboxFilesOptions {
   /** The sandbox service, as for `createExecuteCodeTool`. */

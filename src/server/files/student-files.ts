@@ -1,7 +1,7 @@
 import { Busboy } from "@fastify/busboy";
-import { bytesInWords } from "../contract/bytes-in-words.js";
-import { safeFileName, STUDENT_FILE_EXTENSIONS, studentFileType, uniqueFileName } from "../contract/file-name.js";
-import { HttpRefusal, mediaTypeOf } from "./http.js";
+import { bytesInWords } from "../../contract/bytes-in-words.js";
+import { safeFileName, STUDENT_FILE_EXTENSIONS, studentFileType, uniqueFileName } from "../../contract/file-name.js";
+import { HttpRefusal, mediaTypeOf } from "../http/http.js";
 
 /** The caps on a student's upload. */
 export interface StudentFileCaps {

@@ -1,6 +1,6 @@
 // The uploads' share of memory: a body budget in the words of files.
-import { createBodyBudget, DEFAULT_BODY_RATE, type BodyBudgetOptions, type BodyRefusals } from "./body-budget.js";
-import { HttpRefusal } from "./http.js";
+import { createBodyBudget, DEFAULT_BODY_RATE, type BodyBudgetOptions, type BodyRefusals } from "../http/body-budget.js";
+import { HttpRefusal } from "../http/http.js";
 
 /** The shared parts of a budget as the upload route and the harness's sandbox use them. */
 export const DEFAULT_UPLOAD_BUDGET = {

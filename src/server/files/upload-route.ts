@@ -1,7 +1,7 @@
-import { HttpRefusal, jsonResponse, refusalResponse } from "./http.js";
+import { HttpRefusal, jsonResponse, refusalResponse } from "../http/http.js";
 import { createSandboxFiles, type SandboxFiles, type SandboxFilesOptions } from "./sandbox-files.js";
 import { readStudentFiles, uploadBodyLimit, type StudentFileCaps } from "./student-files.js";
-import type { MeteredBody } from "./body-budget.js";
+import type { MeteredBody } from "../http/body-budget.js";
 import { createUploadBudget, DEFAULT_UPLOAD_BUDGET } from "./upload-budget.js";
 
 /**

@@ -1,6 +1,6 @@
 // The kit's one way to refuse a request and to answer JSON, for the server's
 // Web handlers; the harness's Node handlers answer the same through
-// harness/node-json.ts.
+// node-json.ts.
 
 import { heavyTurn } from "./turns.js";
 

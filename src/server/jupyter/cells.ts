@@ -1,6 +1,6 @@
 // Cells the sandbox runs on a kernel for itself, apart from the program:
 // in a dictionary of their own, answering through display data.
-import type { Kernel } from "./jupyter-run.js";
+import type { Kernel } from "./run.js";
 
 /** A cell that runs `source` in a dictionary of its own with `names`, leaving the kernel's namespace as it was. */
 export const cell = (source: string, names: Record<string, unknown> = {}) =>

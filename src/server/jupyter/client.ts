@@ -1,6 +1,6 @@
 // How this server talks to a Jupyter server: @jupyterlab/services, loaded when first needed, and one kernel's settings.
-import type { Services } from "./jupyter-run.js";
-import { cappedWebSocket } from "./jupyter-socket.js";
+import type { Services } from "./run.js";
+import { cappedWebSocket } from "./socket.js";
 
 /** What stands in for a message the library would refuse: valid, answering nothing, ignored. */
 const IGNORED_MESSAGE = {
@@ -15,7 +15,7 @@ const IGNORED_MESSAGE = {
 export interface JupyterClient {
   api: Services;
   validateMessage(message: unknown): void;
-  /** The WebSocket kernels' messages come through, bounded (jupyter-socket.ts). */
+  /** The WebSocket kernels' messages come through, bounded (socket.ts). */
   WebSocket: typeof globalThis.WebSocket;
 }
 

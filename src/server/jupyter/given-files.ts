@@ -1,9 +1,9 @@
 // The student's files, into a kernel's working directory before a run: in
 // cells of at most a few MiB each (a Jupyter server takes WebSocket
 // messages of 10 MiB at most), and only those the kernel does not hold yet.
-import { cell, runCell } from "./jupyter-cells.js";
-import type { Kernel } from "./jupyter-run.js";
-import { KERNEL_STATE } from "./jupyter-runner.js";
+import { cell, runCell } from "./cells.js";
+import type { Kernel } from "./run.js";
+import { KERNEL_STATE } from "./runner.js";
 
 /** A student's file for a run: its name in the working directory, its id, its bytes. */
 export interface GivenFile {

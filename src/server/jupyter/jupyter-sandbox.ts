@@ -1,12 +1,12 @@
-import { kernelPackages } from "./jupyter-cells.js";
-import { giveFiles } from "./jupyter-given-files.js";
-import { startKernel } from "./jupyter-kernel.js";
-import type { SandboxFiles } from "./sandbox-files.js";
-import { execute, startFailure, type Kernel } from "./jupyter-run.js";
-import { countsBy } from "./counts.js";
-import { createRunFileHolder } from "./run-file-holder.js";
-import { heldStudentFiles } from "./held-student-files.js";
-import { sandboxBusy, sandboxError, type Sandbox, type SandboxEvent, type SandboxRunRequest } from "./sandbox.js";
+import { kernelPackages } from "./cells.js";
+import { giveFiles } from "./given-files.js";
+import { startKernel } from "./kernel.js";
+import type { SandboxFiles } from "../files/sandbox-files.js";
+import { execute, startFailure, type Kernel } from "./run.js";
+import { countsBy } from "../counts.js";
+import { createRunFileHolder } from "../files/run-file-holder.js";
+import { heldStudentFiles } from "../files/held-student-files.js";
+import { sandboxBusy, sandboxError, type Sandbox, type SandboxEvent, type SandboxRunRequest } from "../sandbox.js";
 
 export interface JupyterSandboxOptions {
   /**

@@ -1,7 +1,7 @@
 // Starting one kernel on a Jupyter server: connected, answering, and told
 // when it is lost.
-import { kernelSettings, loadJupyterClient } from "./jupyter-client.js";
-import type { Kernel } from "./jupyter-run.js";
+import { kernelSettings, loadJupyterClient } from "./client.js";
+import type { Kernel } from "./run.js";
 
 /** Where kernels start, and the set of those started and not yet shut down. */
 export interface KernelServer {

@@ -1,7 +1,7 @@
 // One program on a connected kernel, and how a kernel that cannot be had is told.
-import type { ExecuteCodeResult } from "../contract/index.js";
-import { CappedText, truncationOf } from "../contract/truncate.js";
-import { uniqueFileName } from "../contract/file-name.js";
+import type { ExecuteCodeResult } from "../../contract/index.js";
+import { CappedText, truncationOf } from "../../contract/truncate.js";
+import { uniqueFileName } from "../../contract/file-name.js";
 import {
   EXIT_TYPE,
   figureOf,
@@ -15,10 +15,10 @@ import {
   writtenFilesOf,
   type Figure,
   type WrittenFile,
-} from "./jupyter-runner.js";
-import { mediaTypeOfName, SHOWN_IMAGES } from "./media-type.js";
-import type { HeldFile, RunFileHolder } from "./run-file-holder.js";
-import { readRetryAfterMs } from "./retry-after.js";
+} from "./runner.js";
+import { mediaTypeOfName, SHOWN_IMAGES } from "../files/media-type.js";
+import type { HeldFile, RunFileHolder } from "../files/run-file-holder.js";
+import { readRetryAfterMs } from "../http/retry-after.js";
 import {
   outputSoFar,
   sandboxBusy,
@@ -26,7 +26,7 @@ import {
   type SandboxEvent,
   type SandboxOutcome,
   type SandboxRunRequest,
-} from "./sandbox.js";
+} from "../sandbox.js";
 
 /** Why a kernel could not be had, as a result the model can explain: the server's answer, or the network's. */
 export async function startFailure(error: unknown): Promise<SandboxOutcome> {

@@ -1,6 +1,6 @@
 // The cell a kernel runs for each program, and how to read what it says back: the exit code and the figures.
-import { DESCRIBE_FIGURE_PY } from "./figure-words.js";
-import { RUN_PROGRAM_PY } from "../contract/run-program-py.js";
+import { DESCRIBE_FIGURE_PY } from "../figure-words.js";
+import { RUN_PROGRAM_PY } from "../../contract/run-program-py.js";
 
 /** How the runner cell tells the exit code: a display message of this type, never shown. */
 export const EXIT_TYPE = "application/vnd.execute-code-ui.exit+json";

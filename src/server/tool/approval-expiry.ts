@@ -1,5 +1,5 @@
 import type { UIMessage, UIMessageChunk } from "ai";
-import { APPROVAL_EXPIRED, type ExecuteCodeErrorResult } from "../contract/index.js";
+import { APPROVAL_EXPIRED, type ExecuteCodeErrorResult } from "../../contract/index.js";
 
 /** What the card is sent for a call whose approval expired: it shows the expired state. */
 export const expiredApprovalResult: ExecuteCodeErrorResult = {

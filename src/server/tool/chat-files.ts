@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai";
-import { bytesInWords } from "../contract/bytes-in-words.js";
-import { normalizeExecuteCodeResult } from "../contract/normalize.js";
+import { bytesInWords } from "../../contract/bytes-in-words.js";
+import { normalizeExecuteCodeResult } from "../../contract/normalize.js";
 import { nameInWords } from "./name-in-words.js";
 
 /** Files a run of a chat is given at most (codeapi's sandboxes take 50 in `files`): the newest. */

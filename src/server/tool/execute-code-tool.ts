@@ -1,15 +1,15 @@
 import { tool, type Tool } from "ai";
-import { executeCodeInputSchema, type ExecuteCodeInput } from "../contract/input.js";
-import type { ExecuteCodeProgress, ExecuteCodeResult, ExecuteCodeRunningResult } from "../contract/index.js";
-import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
+import { executeCodeInputSchema, type ExecuteCodeInput } from "../../contract/input.js";
+import type { ExecuteCodeProgress, ExecuteCodeResult, ExecuteCodeRunningResult } from "../../contract/index.js";
+import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../../contract/limits.js";
 import { DEFAULT_QUEUE_TIMEOUT_MS, runClock } from "./run-clock.js";
 import { toNeedsApproval, type ApprovalPolicy } from "./approval-gate.js";
 import { describeModelOutput } from "./model-output.js";
 import { describeNetworkError } from "./network-error.js";
-import { sandboxError, type Sandbox, type SandboxOutcome } from "./sandbox.js";
-import { codeapiSandbox } from "./codeapi-sandbox.js";
+import { sandboxError, type Sandbox, type SandboxOutcome } from "../sandbox.js";
+import { codeapiSandbox } from "../codeapi/codeapi-sandbox.js";
 import { throttleLatest } from "./throttle-latest.js";
-import type { TokenMinter, TokenMinterOptions } from "./token.js";
+import type { TokenMinter, TokenMinterOptions } from "../token.js";
 import { MAX_CHAT_FILES, type ChatFile } from "./chat-files.js";
 import { describeExecuteCode } from "./execute-code-description.js";
 

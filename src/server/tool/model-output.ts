@@ -1,7 +1,7 @@
-import { bytesInWords } from "../contract/bytes-in-words.js";
+import { bytesInWords } from "../../contract/bytes-in-words.js";
 import { nameInWords } from "./name-in-words.js";
-import { normalizeExecuteCodeResult, RUN_STOPPED, type ExecuteCodeRunFile } from "../contract/index.js";
-import { streamsInWords } from "../contract/streams-in-words.js";
+import { normalizeExecuteCodeResult, RUN_STOPPED, type ExecuteCodeRunFile } from "../../contract/index.js";
+import { streamsInWords } from "../../contract/streams-in-words.js";
 
 /** A program's own words among the facts (a figure's title): on one line, so they cannot start a line of their own. */
 const oneLine = (text: string) => text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ");

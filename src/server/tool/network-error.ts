@@ -1,5 +1,5 @@
-import type { ExecuteCodeResult } from "../contract/index.js";
-import { errorMessage } from "../contract/error-message.js";
+import type { ExecuteCodeResult } from "../../contract/index.js";
+import { errorMessage } from "../../contract/error-message.js";
 
 /** A network failure as a result a student can read and a model can act on. */
 export function describeNetworkError(cause: unknown): ExecuteCodeResult {
