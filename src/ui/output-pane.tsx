@@ -4,13 +4,12 @@ import { useMemo, useState, type ReactNode } from "react";
 import { hasOverwrittenText, showCarriageReturns } from "../view/carriage-returns.js";
 import { ansiStateAt } from "../view/ansi-state.js";
 import { windowAroundSeam, windowOutput } from "../view/output-window.js";
-import { AnsiText, stripAnsi } from "./ansi.js";
+import { AnsiText } from "./ansi.js";
 import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { Pane, type PaneProps } from "./pane.js";
 import { CutMarker, OutputNotes, truncationNote } from "./output-notes.js";
-import { lineCountOf, OUTPUT_FOLDED_LINES } from "./output-lines.js";
-import { useControllableOpen } from "./use-controllable.js";
+import { useStreamPane } from "./stream-pane.js";
 import { ScrollingPre } from "./scrolling-pre.js";
 import { slotName } from "../view/slots.js";
 
@@ -62,10 +61,9 @@ export function OutputPane({
   onOpenChange,
   ...props
 }: OutputPaneProps) {
-  const [open, setOpen] = useControllableOpen(openProp, defaultOpen, onOpenChange);
+  const { name, open, pane } = useStreamPane({ stream, text, labels, tone, open: openProp, defaultOpen, onOpenChange });
   // One control for more: opening a windowed pane shows all of it, closing it windows it again.
   const showAll = open;
-  const name = stream === "stdout" ? labels.stdout : labels.stderr;
   const render = renderText ?? ((t: string) => <AnsiText text={t} />);
   const seam = truncatedChars > 0 && cutAt < text.length ? cutAt : null;
   const cut = useMemo(() => {
@@ -87,7 +85,6 @@ export function OutputPane({
       hiddenChars: 0,
     } as const;
   }, [showAll, cut, text, seam]);
-  const lineCount = useMemo(() => lineCountOf(text), [text]);
   // A terminal's view by default; what a carriage return overwrote is one press away (the model read it).
   const overwritten = useMemo(() => hasOverwrittenText(text), [text]);
   const [revealed, setRevealed] = useState(false);
@@ -99,16 +96,8 @@ export function OutputPane({
 
   return (
     <Pane
-      slot={slotName(stream)}
-      name={name}
-      labels={labels}
-      lineCount={lineCount}
-      foldedLines={OUTPUT_FOLDED_LINES}
-      open={open}
+      {...pane}
       windowed={windowed}
-      onOpenChange={setOpen}
-      copyText={() => stripAnsi(text)}
-      data-tone={tone}
       footer={
         <OutputNotes
           note={note}

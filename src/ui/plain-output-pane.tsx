@@ -1,13 +1,12 @@
 "use client";
 
-import { AnsiText, stripAnsi } from "./ansi.js";
+import { AnsiText } from "./ansi.js";
 import { formatCount } from "./format.js";
 import { CutMarker, OutputNotes, truncationNote } from "./output-notes.js";
 import type { OutputPaneProps } from "./output-pane.js";
-import { lineCountOf, OUTPUT_FOLDED_LINES } from "./output-lines.js";
+import { useStreamPane } from "./stream-pane.js";
 import { Pane } from "./pane.js";
 import { ScrollingPre } from "./scrolling-pre.js";
-import { useControllableOpen } from "./use-controllable.js";
 import { DEFAULT_OUTPUT_LIMITS } from "../view/output-window.js";
 import { slotName } from "../view/slots.js";
 
@@ -37,8 +36,7 @@ export function PlainOutputPane({
   onOpenChange,
   ...props
 }: PlainOutputPaneProps) {
-  const [open, setOpen] = useControllableOpen(openProp, defaultOpen, onOpenChange);
-  const name = stream === "stdout" ? labels.stdout : labels.stderr;
+  const { name, open, pane } = useStreamPane({ stream, text, labels, tone, open: openProp, defaultOpen, onOpenChange });
   const render = renderText ?? ((part: string) => <AnsiText text={part} />);
   // A long stream shows from a line break near its end, as a terminal shows its latest lines.
   const from = text.length > PLAIN_MAX_CHARS ? text.indexOf("\n", text.length - PLAIN_MAX_CHARS) + 1 : 0;
@@ -46,15 +44,7 @@ export function PlainOutputPane({
   const seam = truncatedChars > 0 && cutAt < text.length && cutAt >= from ? cutAt : null;
   return (
     <Pane
-      slot={slotName(stream)}
-      name={name}
-      labels={labels}
-      lineCount={lineCountOf(text)}
-      foldedLines={OUTPUT_FOLDED_LINES}
-      open={open}
-      onOpenChange={setOpen}
-      copyText={() => stripAnsi(text)}
-      data-tone={tone}
+      {...pane}
       footer={
         <OutputNotes
           note={truncationNote(name, text, truncatedChars, Math.min(cutAt, text.length), cutLines, labels)}
