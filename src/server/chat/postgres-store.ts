@@ -1,5 +1,6 @@
+import { chatSchema } from "./chat-schema.js";
 import type { ChatStatus } from "./status.js";
-import { chatData, chatFromRow, summaryFromRow, type ChatRecord, type ChatStore } from "./store.js";
+import { chatData, chatFromRow, replaceValues, summaryFromRow, type ChatRecord, type ChatStore } from "./store.js";
 
 /** The part of a `pg` Pool the store uses (typed here so that the kit's types need no `@types/pg`). */
 export interface PgPool {
@@ -18,28 +19,7 @@ export interface PostgresChatStoreOptions {
   poolConfig?: Record<string, unknown>;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS ecu_chats (
-  owner TEXT NOT NULL,
-  id TEXT NOT NULL,
-  status TEXT NOT NULL,
-  version BIGINT NOT NULL,
-  data TEXT NOT NULL,
-  created_at BIGINT NOT NULL,
-  updated_at BIGINT NOT NULL,
-  PRIMARY KEY (owner, id)
-);
-CREATE TABLE IF NOT EXISTS ecu_secrets (
-  name TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ecu_chat_meta (
-  owner TEXT NOT NULL,
-  id TEXT NOT NULL,
-  title TEXT,
-  archived BOOLEAN NOT NULL DEFAULT FALSE,
-  PRIMARY KEY (owner, id)
-);`;
+const SCHEMA = chatSchema({ integer: "BIGINT", flag: "BOOLEAN NOT NULL DEFAULT FALSE" });
 
 type PgPoolClass = new (config: Record<string, unknown>) => PgPool;
 
@@ -104,16 +84,7 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
     async replace(expected, next) {
       const result = await db.query(
         "UPDATE ecu_chats SET status = $1, version = $2, data = $3, updated_at = $4 WHERE owner = $5 AND id = $6 AND status = $7 AND version = $8",
-        [
-          next.status,
-          next.version,
-          chatData(next),
-          next.updatedAt,
-          expected.owner,
-          expected.id,
-          expected.status,
-          expected.version,
-        ],
+        replaceValues(expected, next),
       );
       return result.rowCount === 1;
     },

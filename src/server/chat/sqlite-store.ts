@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { chatSchema } from "./chat-schema.js";
 import type { ChatStatus } from "./status.js";
-import { chatData, chatFromRow, summaryFromRow, type ChatRecord, type ChatStore } from "./store.js";
+import { chatData, chatFromRow, replaceValues, summaryFromRow, type ChatRecord, type ChatStore } from "./store.js";
 
 export interface SqliteChatStoreOptions {
   /**
@@ -24,29 +25,7 @@ export interface SqliteChatStoreOptions {
 /** Expired chats deleted in one turn of the event loop. */
 const PURGE_BATCH = 10;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS ecu_chats (
-  owner TEXT NOT NULL,
-  id TEXT NOT NULL,
-  status TEXT NOT NULL,
-  version INTEGER NOT NULL,
-  data TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL,
-  PRIMARY KEY (owner, id)
-);
-CREATE INDEX IF NOT EXISTS ecu_chats_updated_at ON ecu_chats (updated_at);
-CREATE TABLE IF NOT EXISTS ecu_secrets (
-  name TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ecu_chat_meta (
-  owner TEXT NOT NULL,
-  id TEXT NOT NULL,
-  title TEXT,
-  archived INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (owner, id)
-);`;
+const SCHEMA = chatSchema({ integer: "INTEGER", flag: "INTEGER NOT NULL DEFAULT 0" });
 
 type Row = Parameters<typeof chatFromRow>[0];
 
@@ -126,16 +105,7 @@ export async function createSqliteChatStore(options: SqliteChatStoreOptions = {}
       return row ? chatFromRow(row) : null;
     },
     async replace(expected, next) {
-      const result = update.run(
-        next.status,
-        next.version,
-        chatData(next),
-        next.updatedAt,
-        expected.owner,
-        expected.id,
-        expected.status,
-        expected.version,
-      );
+      const result = update.run(...replaceValues(expected, next));
       return Number(result.changes) === 1;
     },
     async list(owner, { limit }) {

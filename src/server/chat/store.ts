@@ -148,6 +148,22 @@ export function chatData(chat: ChatRecord): string {
   return JSON.stringify(data);
 }
 
+/**
+ * The values of both stores' conditional UPDATE, in its order: the new
+ * status, version, data and time, then the chat and the status and version
+ * it must still have.
+ */
+export const replaceValues = (expected: Parameters<ChatStore["replace"]>[0], next: ChatRecord) => [
+  next.status,
+  next.version,
+  chatData(next),
+  next.updatedAt,
+  expected.owner,
+  expected.id,
+  expected.status,
+  expected.version,
+];
+
 export function chatFromRow(row: {
   owner: string;
   id: string;
