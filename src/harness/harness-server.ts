@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { exportJWK, generateKeyPair } from "jose";
+import { exportJWK } from "jose";
 import {
   createExecuteCodeTool,
   createChatEndpoints,
@@ -36,6 +36,7 @@ import { HttpRefusal } from "../server/http/http.js";
 import { sendJson, sendRefusal } from "../server/http/node-json.js";
 import { checkSameOrigin, checkSameOriginJson, rateLimited } from "./request-guard.js";
 import { createSandbox } from "../sandbox/service.js";
+import { SANDBOX_AUDIENCE, sandboxKeys } from "../sandbox/sandbox-keys.js";
 import { createDefaultExecutor } from "../sandbox/default-executor.js";
 import { createRateLimiter } from "../sandbox/rate-limiter.js";
 import { startSandboxProcess } from "./sandbox-process.js";
@@ -87,7 +88,6 @@ const RUN_FILE_PATH = /^\/api\/files\/[\w-]{1,100}\/[\w-]{1,100}$/;
 const UPLOAD_PATH = "/api/uploads";
 /** Reads of one participant being sent at once: a live run's stream is one (a chat takes 8 followers). */
 const MAX_READS_IN_FLIGHT = 16;
-const AUDIENCE = "sandbox";
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
 /**
@@ -119,7 +119,7 @@ const listen = (server: Server, port: number, host: string) =>
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<RunningHarness> {
   const host = options.host ?? "127.0.0.1";
-  const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
+  const keys = await sandboxKeys(ISSUER);
   const log = options.log ?? (() => undefined);
 
   const executorOptions = {
@@ -139,10 +139,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const inChild = !!options.sandboxProcess && !options.sandboxUrl && !options.executor;
   const child = inChild
     ? await startSandboxProcess({
-        publicKey: await exportJWK(publicKey),
+        publicKey: await exportJWK(keys.verification.publicKey),
         algorithm: "EdDSA",
         issuer: ISSUER,
-        audience: AUDIENCE,
+        audience: SANDBOX_AUDIENCE,
         executor: executorOptions,
         rateLimit: options.rateLimit,
         maxRunMs: options.maxRunMs,
@@ -154,10 +154,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   const sandbox = !executor
     ? null
     : createSandbox({
-        publicKey,
-        algorithms: ["EdDSA"],
-        issuer: ISSUER,
-        audience: AUDIENCE,
+        ...keys.verification,
         executor,
         rateLimit: options.rateLimit,
         maxRunMs: options.maxRunMs,
@@ -190,13 +187,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
 
   const serveDemo = createStaticHandler(options.demoDir ?? fileURLToPath(new URL("../demo/", import.meta.url)));
   let sandboxUrl = options.sandboxUrl ?? child?.url ?? "";
-  const signing = {
-    privateKey: await exportJWK(privateKey),
-    algorithm: "EdDSA" as const,
-    issuer: ISSUER,
-    audience: AUDIENCE,
-    lifetimeSeconds: 60,
-  };
+  const { signing } = keys;
   const store = await openStore(options);
   // Kept in the store, so that a browser is the same participant (and finds its chats) after a restart.
   const cookies = createParticipantCookies({

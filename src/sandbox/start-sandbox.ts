@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair } from "jose";
 import type { TokenMinterOptions } from "../server/token.js";
 import type { Executor } from "./executor.js";
 import { createSandbox } from "./service.js";
+import { sandboxKeys } from "./sandbox-keys.js";
 import { createDefaultExecutor, type SandboxEngine } from "./default-executor.js";
 import type { RateLimit } from "./rate-limiter.js";
 import type { RunSchedule } from "./run-scheduler.js";
@@ -41,7 +41,6 @@ export interface StartedSandbox {
 }
 
 const ISSUER = "execute-code-ui-sandbox";
-const AUDIENCE = "sandbox";
 
 /**
  * The sandbox on a loopback port of its own, with a fresh key pair, for
@@ -49,19 +48,11 @@ const AUDIENCE = "sandbox";
  * say): start it once and point the server tool at it.
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<StartedSandbox> {
-  const { privateKey, publicKey } = await generateKeyPair("EdDSA", { extractable: true });
+  const keys = await sandboxKeys(ISSUER);
   const executor = options.executor ?? createDefaultExecutor({ engine: options.engine });
   const named = executor.health?.().executor;
-  const sandbox = createSandbox({
-    publicKey,
-    algorithms: ["EdDSA"],
-    issuer: ISSUER,
-    audience: AUDIENCE,
-    executor,
-    rateLimit: options.rateLimit,
-    maxRunMs: options.maxRunMs,
-    schedule: options.schedule,
-  });
+  const { rateLimit, maxRunMs, schedule } = options;
+  const sandbox = createSandbox({ ...keys.verification, executor, rateLimit, maxRunMs, schedule });
   const server = createServer((req, res) => {
     if (!sandbox.handle(req, res)) res.writeHead(404).end();
   });
@@ -74,13 +65,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   return {
     url: `http://${host}:${port}`,
     engine: named === "cpython" || named === "pyodide" ? named : null,
-    signing: {
-      privateKey: await exportJWK(privateKey),
-      algorithm: "EdDSA",
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      lifetimeSeconds: 60,
-    },
+    signing: keys.signing,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
