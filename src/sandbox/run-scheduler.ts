@@ -1,7 +1,8 @@
 /** How the sandbox shares its run slots between participants. */
 export interface RunSchedule {
   /**
-   * Programs running at once, across everyone.
+   * Programs running at once, across everyone. The last free one is kept for
+   * someone with nothing running (see `createRunScheduler`).
    * @default 4
    */
   maxRunning?: number;
@@ -25,6 +26,9 @@ export interface RunSchedule {
    */
   maxQueued?: number;
 }
+
+/** How long another client counts as present: a class's session, near enough. */
+const PRESENT_MS = 10 * 60_000;
 
 /** The queue is full: the program is refused, not kept waiting. */
 export class QueueFullError extends Error {
@@ -59,11 +63,18 @@ interface Waiter {
  * its own. One person's flood, from one cookie or from many,
  * therefore waits behind itself while everyone else's programs start, and a
  * full queue refuses the flooders, never a participant with nothing in it.
+ *
+ * The last free slot is kept for a participant with nothing running, and,
+ * while another group has started a program in the last ten minutes, one
+ * whose group has nothing running: a slot cannot be taken back from a
+ * program, so without it one person's cookies could hold every slot with
+ * endless loops, and a classmate's first program would wait out their time
+ * limit. A class behind one address (one group) keeps every slot.
  */
 /** Participants and groups whose last start is remembered. */
 const REMEMBERED = 10_000;
 
-export function createRunScheduler(schedule: RunSchedule = {}) {
+export function createRunScheduler(schedule: RunSchedule = {}, now: () => number = Date.now) {
   const maxRunning = Math.max(1, schedule.maxRunning ?? 4);
   const perParticipant = Math.max(1, schedule.perParticipant ?? 2);
   const maxQueuedPerParticipant = Math.max(0, schedule.maxQueuedPerParticipant ?? 8);
@@ -82,6 +93,9 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
   // The same for each participant, for the turns within its group.
   const participantStarted = new Map<string, number>();
   let starts = 0;
+  // The two groups that started programs last, and when: whether another group than one is present.
+  let latest: { group: string; at: number } | undefined;
+  let latestOther: { group: string; at: number } | undefined;
 
   /**
    * Sets when `key` last started a program, keeping the most recent
@@ -92,6 +106,18 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     map.delete(key);
     map.set(key, at);
     if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
+  };
+
+  const otherPresent = (group: string) => {
+    const other = latest?.group === group ? latestOther : latest;
+    return other !== undefined && now() - other.at < PRESENT_MS;
+  };
+
+  /** Whether `key` of `group` may take a free slot now: any but the last, which is kept (see above). */
+  const mayTake = (key: string, group: string) => {
+    if (runningTotal >= maxRunning || (running.get(key) ?? 0) >= perParticipant) return false;
+    if (runningTotal < maxRunning - 1) return true;
+    return !running.has(key) && (!runningInGroup.has(group) || !otherPresent(group));
   };
 
   const waitingIn = (group: string) => [...(waiting.get(group)?.values() ?? [])].reduce((n, q) => n + q.length, 0);
@@ -113,6 +139,9 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
     runningTotal++;
     remember(lastStarted, group, ++starts);
     remember(participantStarted, key, starts);
+    const at = now();
+    if (latest?.group !== group) latestOther = latest;
+    latest = { group, at };
     runningInGroup.set(group, (runningInGroup.get(group) ?? 0) + 1);
     let released = false;
     return () => {
@@ -174,7 +203,7 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
         let found: [string, Waiter[]] | undefined;
         let foundServed = Number.POSITIVE_INFINITY;
         for (const [key, queue] of participants) {
-          if ((running.get(key) ?? 0) >= perParticipant) continue;
+          if (!mayTake(key, group)) continue;
           const keyServed = participantStarted.get(key) ?? -1;
           if (keyServed < foundServed || (keyServed === foundServed && queue.length < found![1].length))
             [found, foundServed] = [[key, queue], keyServed];
@@ -209,8 +238,10 @@ export function createRunScheduler(schedule: RunSchedule = {}) {
      */
     acquire(key: string, signal: AbortSignal, onQueued?: () => void, group: string = key): Promise<() => void> {
       if (signal.aborted) return Promise.reject(signal.reason);
+      // The last slot may have stopped being kept (no other group about): those waiting for it come first.
+      grant();
       const queue = waiting.get(group)?.get(key) ?? [];
-      const mayStartNow = runningTotal < maxRunning && (running.get(key) ?? 0) < perParticipant && queue.length === 0;
+      const mayStartNow = queue.length === 0 && mayTake(key, group);
       if (mayStartNow) return Promise.resolve(start(key, group));
       if (queue.length >= maxQueuedPerParticipant) return Promise.reject(new QueueFullError("participant"));
       if (queuedTotal >= maxQueued) {

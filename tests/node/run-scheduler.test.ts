@@ -251,19 +251,78 @@ describe("the sandbox's run slots, shared between participants", () => {
         granted.push(key);
         releases.push(release);
       });
-    // Six addresses, two endless programs each: two run everything, four have never started one.
+    // Six addresses, two endless programs each: a runs two, b one, and the last slot, kept for an address with
+    // nothing running, goes to c; d, e and f have never started one.
     const floods = ["a", "b", "c", "d", "e", "f"].flatMap((address) => [take(address), take(address)]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(scheduler.stats()).toMatchObject({ running: 4, queued: 8 });
     const student = take("student");
+    expect(granted).toEqual(["a", "a", "b", "c"]);
     // The four programs reach their time limit together; the student's starts with the first freed slot.
     for (const release of releases.splice(0, 4)) release();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(granted.slice(4)).toEqual(["student", "c", "d", "e"]);
+    expect(granted.slice(4)).toEqual(["student", "d", "e", "f"]);
     for (let ended = 0; ended < 20 && releases.length; ended++) {
       releases.shift()!();
       await new Promise((resolve) => setImmediate(resolve));
     }
     await Promise.all([...floods, student]);
+  });
+
+  it("one client's cookies cannot hold the last slot while another client is about: a classmate starts at once", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 4, perParticipant: 2 });
+    const granted: string[] = [];
+    const take = (key: string, group: string) =>
+      scheduler.acquire(key, never, undefined, group).then((release) => {
+        granted.push(key);
+        return release;
+      });
+    // A classmate ran a program a moment ago.
+    (await take("classmate", "address-2"))();
+    // Five cookies of one address, two endless programs each: three run, and the last slot stays free.
+    const flood = ["c1", "c2", "c3", "c4", "c5"].flatMap((cookie) => [
+      take(cookie, "address-1"),
+      take(cookie, "address-1"),
+    ]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(scheduler.stats()).toMatchObject({ running: 3, queued: 7 });
+    await take("classmate", "address-2");
+    expect(scheduler.stats()).toMatchObject({ running: 4, queued: 7 });
+    void flood;
+  });
+
+  it("a class behind one address keeps every slot, the last for a student with nothing running", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 4, perParticipant: 2 });
+    const granted: string[] = [];
+    const take = (key: string) =>
+      scheduler.acquire(key, never, undefined, "school").then((release) => {
+        granted.push(key);
+        return release;
+      });
+    const first = [take("ada"), take("ada"), take("bob"), take("bob")];
+    await new Promise((resolve) => setImmediate(resolve));
+    // Bob's second waits: the last slot is for whoever has nothing running.
+    expect(granted).toEqual(["ada", "ada", "bob"]);
+    await take("cleo");
+    expect(scheduler.stats()).toMatchObject({ running: 4, queued: 1 });
+    void first;
+  });
+
+  it("with no other client about for ten minutes, one client's students may use the last slot too", async () => {
+    let clock = 0;
+    const scheduler = createRunScheduler({ maxRunning: 2, perParticipant: 2 }, () => clock);
+    (await scheduler.acquire("visitor", never, undefined, "address-2"))();
+    const granted: string[] = [];
+    const take = (key: string) =>
+      scheduler.acquire(key, never, undefined, "address-1").then(() => void granted.push(key));
+    void [take("ada"), take("bob")];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(granted).toEqual(["ada"]);
+    // Ten minutes on, the visitor has gone: Bob, who waited, has the last slot before anyone new.
+    clock = 10 * 60_000;
+    void take("cleo");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(granted).toEqual(["ada", "bob"]);
+    expect(scheduler.stats()).toMatchObject({ running: 2, queued: 1 });
   });
 });
