@@ -79,8 +79,8 @@ export const StreamingLongCode: Story = {
     const program = largeProgram(16_000).replace(/\n$/, "");
     // On a busy machine the last lines may still be on their way to the screen.
     await waitFor(() => expect(lineCount()).toBe(program.split("\n").length), slowWait);
-    // Its end is in view, down to the last line.
-    await waitFor(() => expect(atEnd()).toBe(true), slowWait);
+    // Complete, the program reads from its first line again: the reader was following its end.
+    await waitFor(() => expect(body().scrollTop).toBe(0), slowWait);
     // What a person selects and copies is the program, blank lines at the blocks' edges included.
     await expect(body().querySelector("code")!.innerText.replace(/\n$/, "")).toBe(program);
     const selection = getSelection()!;
@@ -187,6 +187,8 @@ export const StreamingOutput: Story = {
     await expect(atEnd()).toBe(true);
     await waitFor(() => expect(root).toHaveAttribute("data-phase", "succeeded"), slowWait);
     await expect(slot(root, "stdout")).toHaveTextContent("tick 29");
+    // Finished, the pane starts at its first line, what is folded below it.
+    await waitFor(() => expect(body().scrollTop).toBe(0));
   },
 };
 

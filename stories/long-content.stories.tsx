@@ -61,6 +61,21 @@ export const LongOutput: Story = {
   },
 };
 
+/** Thirteen lines, one past the fold: all of them show, with no control that would hide a single line. */
+export const OneLinePastTheFold: Story = {
+  args: call("for i in range(13):\n    print('round', i)", {
+    result: completed({ stdout: Array.from({ length: 13 }, (_, i) => `round ${i}\n`).join("") }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const pane = slot(root, "stdout")!;
+    const body = pane.querySelector("pre")!;
+    await expect(slot(pane, "show-more")).toBeNull();
+    await expect(body.scrollHeight).toBeLessThanOrEqual(body.clientHeight);
+    await expect(body.scrollTop).toBe(0);
+  },
+};
+
 export const LongOutputShownMore: Story = {
   args: longOutputArgs,
   play: async ({ canvasElement }) => {
@@ -119,8 +134,9 @@ export const TruncatedOutput: Story = {
     await expect(slot(root, "cut")).toHaveTextContent(/^⋯ [\d,]+ lines not kept ⋯$/);
     const pre = slot(root, "stdout")!.querySelector("pre")!;
     await expect(pre.textContent!.trimEnd().endsWith("line 49999")).toBe(true);
-    // Scrolled to its end when it opens: the last line is in view, not only in the text.
-    await waitFor(() => expect(pre.scrollTop + pre.clientHeight).toBeGreaterThanOrEqual(pre.scrollHeight - 2));
+    // A finished pane opens at its start: the first line is in view, the fold below it.
+    await expect(pre.scrollTop).toBe(0);
+    await expect(pre.textContent!.startsWith("line 0\n")).toBe(true);
     await expect(slot(root, "truncated")).toHaveTextContent(
       /^Showing the first \d+ and the last \d+ of 50,000 lines of stdout\.$/,
     );
@@ -143,15 +159,15 @@ export const CutAtTheEnd: Story = {
 
 /** Code that did not run folds to three lines: it fades at the fold, and the control says how many lines it adds. */
 export const FoldedCodeFades: Story = {
-  args: call(Array.from({ length: 12 }, (_, i) => `step_${i} = ${i} * 2`).join("\n"), {
-    approval: { id: "a", approved: false, reason: "Try it yourself first." },
+  args: call(Array.from({ length: 20 }, (_, i) => `step_${i} = ${i} * 2`).join("\n"), {
+    result: completed({}),
   }),
   play: async ({ canvasElement }) => {
     const source = slot(card(canvasElement), "source")!;
     const pre = source.querySelector("pre")!;
     // A fold, not a line sliced through: the code fades out where it is cut.
     await expect(getComputedStyle(pre).maskImage).toContain("linear-gradient");
-    await userEvent.click(within(source).getByRole("button", { name: "Show 9 more lines" }));
+    await userEvent.click(within(source).getByRole("button", { name: "Show 4 more lines" }));
     await expect(getComputedStyle(pre).maskImage).toBe("none");
   },
 };

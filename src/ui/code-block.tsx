@@ -9,7 +9,7 @@ import { pythonLines } from "../view/python-lines.js";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines.js";
 import type { CodeToken } from "./highlight/types.js";
 import type { ExecuteCodeLabels } from "./labels.js";
-import { Pane, type PaneProps } from "./pane.js";
+import { folds, Pane, type PaneProps } from "./pane.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { ScrollingPre } from "./scrolling-pre.js";
 import { revealInvisible } from "./visible-text.js";
@@ -231,7 +231,7 @@ export function CodeBlock({
   // What the highlighter reads and the view follows: those lines, each break a "\n".
   const code = lines.join("\n");
   const tokens = useHighlightedLines(code, complete);
-  const long = lines.length > foldedLines;
+  const long = folds(lines.length, foldedLines);
   const [expanded, setExpanded] = useControllableOpen(openProp, defaultOpen, onOpenChange);
 
   const [reveal, setReveal] = useState(() => startReveal(complete, lines.length));
@@ -248,8 +248,8 @@ export function CodeBlock({
     return () => cancelAnimationFrame(frame);
   }, [reveal, highlightedTo, lines.length]);
 
-  // A card that mounted while its code streamed follows the code's end, to
-  // its complete end. (perf) In the next animation frame: in the commit,
+  // A card that mounted while its code streams follows the code's end; once
+  // complete, the program reads from its first line. (perf) In the next animation frame: in the commit,
   // reading the height forced a layout inside React's task, the longest part
   // of a card's first render.
   const streamed = reveal.liveFrom !== Number.POSITIVE_INFINITY;
@@ -302,7 +302,7 @@ export function CodeBlock({
         <ScrollingPre
           id={bodyId}
           elementRef={codeRef}
-          follow={streamed}
+          follow={streamed && !complete}
           followed={code}
           followInFrame
           measureKey={`${code.length} ${expanded}`}

@@ -121,7 +121,7 @@ export function OutputPane({
         <ScrollingPre
           id={bodyId}
           // A stream cut in its middle opens at its end, as a terminal shows its latest lines.
-          follow={live || seam !== null}
+          follow={live}
           followed={shown}
           measureKey={`${text.length} ${open}`}
           className="ecu-output"

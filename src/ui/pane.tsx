@@ -13,7 +13,7 @@ export interface PaneProps extends Omit<ComponentProps<"section">, "children" | 
   /** The pane's name, in its header row beside the copy button. */
   name: string;
   labels: ExecuteCodeLabels;
-  /** Lines in the body. Past `foldedLines` the pane starts folded, with "Show more" under it. */
+  /** Lines in the body. Two or more past `foldedLines`, the pane starts folded, with "Show more" under it. */
   lineCount: number;
   foldedLines: number;
   /** Whether a long pane shows more than its folded height (still bounded, and scrolls). */
@@ -28,6 +28,9 @@ export interface PaneProps extends Omit<ComponentProps<"section">, "children" | 
   /** Under the body and above the control, e.g. a note that the server cut the stream. */
   footer?: ReactNode;
 }
+
+/** Whether a body of `lineCount` lines folds to `foldedLines`: never to hide a single line behind a control. */
+export const folds = (lineCount: number, foldedLines: number) => lineCount > foldedLines + 1;
 
 /**
  * A labelled group for the code and for each output stream. A long body is
@@ -52,7 +55,7 @@ export function Pane({
 }: PaneProps) {
   const nameId = useId();
   const bodyId = useId();
-  const long = lineCount > foldedLines || windowed;
+  const long = folds(lineCount, foldedLines) || windowed;
   return (
     <section
       role="group"

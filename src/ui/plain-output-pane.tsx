@@ -56,7 +56,7 @@ export function PlainOutputPane({
       {(bodyId) => (
         <ScrollingPre
           id={bodyId}
-          follow={live || from > 0}
+          follow={live}
           followed={text}
           measureKey={`${text.length} ${open}`}
           className="ecu-output"

@@ -7,6 +7,10 @@ import { useEffect, useLayoutEffect, useRef, type RefObject, type UIEvent } from
  * grows, unless the reader has scrolled up to read; back at the end, it
  * follows again. Spread `ref` and `onScroll` on the element.
  *
+ * Once `active` ends (the program or the run finished), the element goes
+ * back to its start, unless the reader had scrolled away: a finished pane
+ * reads from its first line, with what is folded below it.
+ *
  * `inFrame` scrolls in the next animation frame, where the browser lays the
  * page out anyway, instead of in the commit, where reading the element's
  * height forces a layout inside React's task. `elementRef`, when given, is
@@ -23,6 +27,13 @@ export function useFollowEnd<E extends HTMLElement>(
   const following = useRef(true);
   /** Where the last scroll to the end left the element: only scrolling above it is the reader's. */
   const followedTo = useRef(0);
+  const wasActive = useRef(active);
+
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (wasActive.current && !active && following.current && element) element.scrollTop = 0;
+    wasActive.current = active;
+  }, [active, ref]);
 
   useLayoutEffect(() => {
     if (active && !inFrame) scrollToEnd(ref.current, following.current, followedTo);
