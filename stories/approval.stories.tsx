@@ -65,13 +65,14 @@ export const Denied: Story = {
     await expect(root).toHaveAttribute("data-phase", "denied");
     await expect(slot(root, "message")).toHaveTextContent("This code was not run. Reason: Try it yourself first.");
     await expect(slot(root, "stdout")).toBeNull();
-    // Code that did not run is folded to its first lines, under a dashed frame; the reason stays in view.
+    // Code that did not run keeps every line the student was reading, under a dashed frame: nothing folds.
     const source = slot(root, "source")!;
     await expect(source).toHaveAttribute("data-not-run", "true");
     await expect(getComputedStyle(source).borderTopStyle).toBe("dashed");
-    await expect(within(source).getByRole("button", { name: "Show 8 more lines" })).toBeVisible();
-    const line = source.querySelector<HTMLElement>('[data-line="1"]')!.getBoundingClientRect().height;
-    await expect(source.querySelector("pre")!.getBoundingClientRect().height).toBeLessThan(line * 5);
+    await expect(slot(source, "show-more")).toBeNull();
+    const pre = source.querySelector("pre")!;
+    await expect(pre.scrollHeight).toBeLessThanOrEqual(pre.clientHeight);
+    await expect(source.querySelectorAll(".ecu-code-line")).toHaveLength(primesCode.split("\n").length);
   },
 };
 

@@ -34,16 +34,14 @@ export function Content({ asChild, className, children, ...props }: ComponentPro
   );
 }
 
-/** Lines of a program that did not run shown before "Show more". */
-const NOT_RUN_FOLDED_LINES = 3;
-
 export type SourceProps = Omit<CodeBlockProps, "code" | "complete" | "labels" | "focusedLine" | "errorLine">;
 
 /** The program, highlighted, growing while the model writes it. */
 export function Source(props: SourceProps) {
   const { view, labels, focusedLine } = useExecuteCode();
-  // Code that did not run is there to be looked up, not read first.
-  const notRun = PHASE_LOOK[view.phase].foldCode === true;
+  // Code that did not run keeps its place and its lines, under a dashed frame: Stop or Deny never move what the
+  // student was reading.
+  const notRun = PHASE_LOOK[view.phase].notRun === true;
   return (
     <CodeBlock
       code={view.code}
@@ -51,7 +49,6 @@ export function Source(props: SourceProps) {
       labels={labels}
       focusedLine={focusedLine}
       errorLine={view.errorLine}
-      foldedLines={notRun ? NOT_RUN_FOLDED_LINES : undefined}
       data-not-run={notRun || undefined}
       {...props}
     />

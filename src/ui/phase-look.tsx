@@ -38,8 +38,8 @@ export interface PhaseLook {
   live?: boolean;
   /** Whether Run and Deny show. */
   approval?: boolean;
-  /** The code did not run (or was stopped): it shows folded to its first lines, under a dashed frame. */
-  foldCode?: boolean;
+  /** The code did not run (or was stopped): it keeps its lines and place, under a dashed frame. */
+  notRun?: boolean;
 }
 
 /**
@@ -98,7 +98,7 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
         </>
       ),
     output: false,
-    foldCode: true,
+    notRun: true,
   },
   cancelled: {
     icon: CircleSlash,
@@ -106,7 +106,7 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
     message: (view, labels) => (view.cancelReason === "no-result" ? labels.cancelledNoResult : labels.cancelled),
     // What a stopped run printed before it stopped, when it streamed any.
     output: true,
-    foldCode: true,
+    notRun: true,
   },
   error: {
     icon: TriangleAlert,
@@ -136,5 +136,5 @@ export const PHASE_LOOK: Record<ExecuteCodePhase, PhaseLook> = {
     output: false,
   },
   "awaiting-client": { icon: Laptop, tone: "attention", message: (_, labels) => labels.awaitingClient, output: false },
-  skipped: { icon: SkipForward, tone: "muted", message: (_, labels) => labels.skipped, output: false, foldCode: true },
+  skipped: { icon: SkipForward, tone: "muted", message: (_, labels) => labels.skipped, output: false, notRun: true },
 };
