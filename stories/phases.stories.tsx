@@ -116,14 +116,39 @@ export const NarrowestPhone: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     const word = root.querySelector<HTMLElement>(".ecu-status-word")!;
-    // The phase word and the exit detail are whole: the title gives way first (and keeps its text in a tooltip).
+    // The phase word and the exit detail are whole, and so is the title.
     await expect(word).toHaveTextContent("Failed");
     await expect(word.scrollWidth).toBeLessThanOrEqual(word.clientWidth);
     const exit = slot(root, "exit")!;
     await expect(exit).toHaveAttribute("title", "killed by SIGKILL");
     await expect(exit.scrollWidth).toBeLessThanOrEqual(exit.clientWidth);
+    // The time sits after the exit detail, on its line or the next, never over it.
     const timing = slot(root, "timing")!.getBoundingClientRect();
-    await expect(slot(root, "exit")!.getBoundingClientRect().right).toBeLessThanOrEqual(timing.left);
+    const shown = exit.getBoundingClientRect();
+    await expect(shown.right <= timing.left || timing.top >= shown.bottom - 1).toBe(true);
+  },
+};
+
+/** A phone's card with the model's whole title: it takes a line of its own and is never cut to a few letters. */
+export const WholeTitleOnAPhone: Story = {
+  args: {
+    ...call("scores = [72, 85, 91]\nprint(sum(scores) / len(scores))", {
+      result: completed({ stdout: "82.66666666666667\n", wallTimeMs: 21 }),
+    }),
+    args: { code: "scores = [72, 85, 91]\nprint(sum(scores) / len(scores))", title: "The mean of the class's grades" },
+  },
+  render: atPhoneWidth,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const title = slot(root, "title")!;
+    await expect(title).toHaveTextContent("The mean of the class's grades");
+    // Whole: nothing of it is cut or hidden, and it stays inside the card.
+    await expect(title.scrollWidth).toBeLessThanOrEqual(title.clientWidth);
+    await expect(getComputedStyle(title).textOverflow).not.toBe("ellipsis");
+    await expect(title.getBoundingClientRect().right).toBeLessThanOrEqual(root.getBoundingClientRect().right);
+    // The phase word is whole too, beside or under it.
+    const word = root.querySelector<HTMLElement>(".ecu-status-word")!;
+    await expect(word.scrollWidth).toBeLessThanOrEqual(word.clientWidth);
   },
 };
 
@@ -378,7 +403,7 @@ export const SideBySide: Story = areaGalleryStory(
   Object.fromEntries(EXECUTE_CODE_PHASES.map((phase) => [`${phase}: ${PHASES[phase].summary}`, galleryStates[phase]])),
 );
 
-/** A phone's chat column: the header stays on one line, nothing overflows. */
+/** A phone's chat column: every title whole, nothing overflows. */
 export const GalleryNarrow: Story = {
   ...Gallery,
   render: () => <PhaseGallery width={343} />,
@@ -386,8 +411,8 @@ export const GalleryNarrow: Story = {
     await everyPhaseShows(context);
     for (const header of context.canvasElement.querySelectorAll<HTMLElement>(slotSelector("header"))) {
       await expect(header.scrollWidth).toBeLessThanOrEqual(header.clientWidth + 1);
-      // One row, and under it a failed run's error alone.
-      await expect(header.querySelector(".ecu-header-row")!.getBoundingClientRect().height).toBeLessThan(48);
+      const title = header.querySelector<HTMLElement>(slotSelector("title"))!;
+      await expect(title.scrollWidth).toBeLessThanOrEqual(title.clientWidth);
     }
   },
 };
