@@ -12,3 +12,4 @@ export {
   type ExecuteCodeAttachmentOptions,
 } from "./attachment-adapter.js";
 export { ExecuteCodeComposerAttachments, ExecuteCodeMessageAttachments } from "./attachments.js";
+export { MessageText as ExecuteCodeMessageText } from "../ui/message-text.js";

@@ -1,6 +1,6 @@
 import { AssistantRuntimeProvider, AuiIf, MessagePrimitive, ThreadPrimitive, useAui } from "@assistant-ui/react";
 import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
-import { ExecuteCodeMessageAttachments } from "../../assistant-ui/index.js";
+import { ExecuteCodeMessageAttachments, ExecuteCodeMessageText } from "../../assistant-ui/index.js";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ChatList } from "./chat-list.js";
 import {
@@ -44,7 +44,7 @@ function Message({ role }: { role: string }) {
     <MessagePrimitive.Root className="demo-message" data-role={role}>
       {role === "user" && <ExecuteCodeMessageAttachments />}
       {/* No typing dot after a card: the card shows its own progress. */}
-      <MessagePrimitive.Parts unstable_showEmptyOnNonTextEnd={false} />
+      <MessagePrimitive.Parts components={{ Text: ExecuteCodeMessageText }} unstable_showEmptyOnNonTextEnd={false} />
     </MessagePrimitive.Root>
   );
 }
