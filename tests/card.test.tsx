@@ -650,3 +650,19 @@ describe("ExecuteCodeCard: figures and files", () => {
     expect(screen.getByRole("link", { name: "squares.csv herunterladen (61 B)" })).toBeInTheDocument();
   });
 });
+
+describe("a pane that scrolls", () => {
+  it("is a region named by its pane, so the keyboard's stop says what it holds", () => {
+    const { container } = render(
+      <ExecuteCodeCard {...call(primesCode, { result: completed({ stdout: primesOutput }) })} />,
+    );
+    for (const name of ["source", "stdout"] as const) {
+      const pane = slot(container, name)!;
+      const body = pane.querySelector("pre")!;
+      expect(body).toHaveAttribute("tabindex", "0");
+      expect(within(pane).getByRole("region").textContent).toBe(body.textContent);
+      expect(body.getAttribute("aria-labelledby")).toBe(pane.getAttribute("aria-labelledby"));
+    }
+    expect(within(slot(container, "stdout")!).getByRole("region", { name: "stdout" })).toBeTruthy();
+  });
+});

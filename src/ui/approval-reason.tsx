@@ -23,7 +23,8 @@ export default function ApprovalReason({ labels, reason, onReasonChange, onSubmi
         {labels.addReason}
       </Collapsible.Trigger>
       <Collapsible.Content className="ecu:basis-full">
-        <label htmlFor={reasonId} className="ecu-visually-hidden">
+        {/* Seen, not only spoken: a placeholder goes once the student types. */}
+        <label htmlFor={reasonId} className="ecu-reason-label">
           {labels.denyReason}
         </label>
         {/* Mounted when the field opens, so it takes the focus then. */}
@@ -32,7 +33,6 @@ export default function ApprovalReason({ labels, reason, onReasonChange, onSubmi
           // biome-ignore lint/a11y/noAutofocus: the field appears because the person asked for it.
           autoFocus
           className="ecu-input"
-          placeholder={labels.denyReason}
           value={reason}
           disabled={disabled}
           onChange={(event) => onReasonChange(event.target.value)}

@@ -298,9 +298,10 @@ export function CodeBlock({
       data-complete={complete || undefined}
       {...props}
     >
-      {(bodyId) => (
+      {(bodyId, nameId) => (
         <ScrollingPre
           id={bodyId}
+          labelledBy={nameId}
           elementRef={codeRef}
           follow={streamed && !complete}
           followed={code}

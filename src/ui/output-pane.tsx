@@ -117,9 +117,10 @@ export function OutputPane({
       }
       {...props}
     >
-      {(bodyId) => (
+      {(bodyId, nameId) => (
         <ScrollingPre
           id={bodyId}
+          labelledBy={nameId}
           // A stream cut in its middle opens at its end, as a terminal shows its latest lines.
           follow={live}
           followed={shown}

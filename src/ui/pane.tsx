@@ -23,8 +23,8 @@ export interface PaneProps extends Omit<ComponentProps<"section">, "children" | 
   onOpenChange: (open: boolean) => void;
   /** What the copy button copies; no button when left out. */
   copyText?: string | (() => string);
-  /** Renders the scrolling body; gets the id that the show-more control points at. */
-  children: (bodyId: string) => ReactNode;
+  /** Renders the scrolling body; gets the id that the show-more control points at, and the id of the pane's name. */
+  children: (bodyId: string, nameId: string) => ReactNode;
   /** Under the body and above the control, e.g. a note that the server cut the stream. */
   footer?: ReactNode;
 }
@@ -74,7 +74,7 @@ export function Pane({
         </span>
         {copyText !== undefined && <CopyButton text={copyText} label={labels.copy(name)} copiedLabel={labels.copied} />}
       </div>
-      {children(bodyId)}
+      {children(bodyId, nameId)}
       {footer}
       {long && (
         <button

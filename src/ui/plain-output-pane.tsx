@@ -53,9 +53,10 @@ export function PlainOutputPane({
       }
       {...props}
     >
-      {(bodyId) => (
+      {(bodyId, nameId) => (
         <ScrollingPre
           id={bodyId}
+          labelledBy={nameId}
           follow={live}
           followed={text}
           measureKey={`${text.length} ${open}`}

@@ -14,6 +14,8 @@ export interface ScrollingPreProps extends Omit<ComponentProps<"pre">, "ref" | "
   followInFrame?: boolean;
   /** What may make the body start or stop scrolling: each change measures it again. */
   measureKey: unknown;
+  /** The id of the pane's name: a body that scrolls, and so takes the focus, is a region named by it. */
+  labelledBy?: string;
   /** The element, for a pane that scrolls to a line of its own. */
   elementRef?: RefObject<HTMLPreElement | null>;
 }
@@ -25,6 +27,7 @@ export function ScrollingPre({
   followInFrame = false,
   measureKey,
   elementRef,
+  labelledBy,
   className,
   ...props
 }: ScrollingPreProps) {
@@ -35,6 +38,8 @@ export function ScrollingPre({
     <pre
       ref={followEnd.ref}
       tabIndex={tabStop}
+      role={tabStop === undefined ? undefined : "region"}
+      aria-labelledby={tabStop === undefined ? undefined : labelledBy}
       className={cn("ecu-scroll", className)}
       onScroll={followEnd.onScroll}
       {...props}
