@@ -82,7 +82,7 @@ describe("labels", () => {
       },
       async () => {
         // Output too long to show whole: its one control shows all of it.
-        await user.click(screen.getByRole("button", { name: "«showAll»" }));
+        await user.click(await screen.findByRole("button", { name: "«showAll»" }));
         await user.click(screen.getAllByRole("button", { name: "«copy»" })[0]!);
         await screen.findByRole("button", { name: "«copied»" });
         collect();

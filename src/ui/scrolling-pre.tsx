@@ -14,7 +14,7 @@ export interface ScrollingPreProps extends Omit<ComponentProps<"pre">, "ref" | "
   followInFrame?: boolean;
   /** What may make the body start or stop scrolling: each change measures it again. */
   measureKey: unknown;
-  /** The id of the pane's name: a body that scrolls, and so takes the focus, is a region named by it. */
+  /** The id of the pane's name: a body that scrolls, and so takes the focus, is a document named by it (not a region: that would be a landmark per pane). */
   labelledBy?: string;
   /** The element, for a pane that scrolls to a line of its own. */
   elementRef?: RefObject<HTMLPreElement | null>;
@@ -38,7 +38,7 @@ export function ScrollingPre({
     <pre
       ref={followEnd.ref}
       tabIndex={tabStop}
-      role={tabStop === undefined ? undefined : "region"}
+      role={tabStop === undefined ? undefined : "document"}
       aria-labelledby={tabStop === undefined ? undefined : labelledBy}
       className={cn("ecu-scroll", className)}
       onScroll={followEnd.onScroll}
