@@ -38,8 +38,7 @@ export function ScrollingPre({
     <pre
       ref={followEnd.ref}
       tabIndex={tabStop}
-      role={tabStop === undefined ? undefined : "document"}
-      aria-labelledby={tabStop === undefined ? undefined : labelledBy}
+      {...(tabStop === undefined ? {} : { role: "document", "aria-labelledby": labelledBy })}
       className={cn("ecu-scroll", className)}
       onScroll={followEnd.onScroll}
       {...props}
