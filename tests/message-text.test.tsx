@@ -40,8 +40,24 @@ describe("messageSegments", () => {
     ]);
   });
 
+  it("opens and closes a block only at the start of a line, as Markdown does", () => {
+    const text = 'Why does ```x``` fail?\n```python\ns = "```"\nprint(s)\n```\n';
+    expect(messageSegments(text)).toEqual([
+      { kind: "text", text: "Why does ```x``` fail?\n" },
+      { kind: "code", language: "python", code: 's = "```"\nprint(s)' },
+    ]);
+  });
+
+  it("closes a longer fence only with as many backticks", () => {
+    expect(messageSegments("````md\n```\ninner\n```\n````")).toEqual([
+      { kind: "code", language: "md", code: "```\ninner\n```" },
+    ]);
+  });
+
   it("reads a long run of backticks to its end", () => {
     const text = "`".repeat(100_000);
     expect(messageSegments(text)).toEqual([{ kind: "text", text }]);
+    const inline = "a ``` b ".repeat(20_000);
+    expect(messageSegments(inline)).toEqual([{ kind: "text", text: inline }]);
   });
 });
