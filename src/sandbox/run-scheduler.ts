@@ -64,12 +64,13 @@ interface Waiter {
  * therefore waits behind itself while everyone else's programs start, and a
  * full queue refuses the flooders, never a participant with nothing in it.
  *
- * The last free slot is kept for a participant with nothing running, and,
- * while another group has started a program in the last ten minutes, one
- * whose group has nothing running: a slot cannot be taken back from a
- * program, so without it one person's cookies could hold every slot with
- * endless loops, and a classmate's first program would wait out their time
- * limit. A class behind one address (one group) keeps every slot.
+ * The last free slot is kept, while another participant has started a
+ * program in the last ten minutes, for a participant with nothing running,
+ * and, while another group has, for one whose group has nothing running: a
+ * slot cannot be taken back from a program, so without it one person's
+ * cookies could hold every slot with endless loops, and a classmate's first
+ * program would wait out their time limit. A class behind one address (one
+ * group) keeps every slot, and one student alone all theirs.
  */
 /** Participants and groups whose last start is remembered. */
 const REMEMBERED = 10_000;
@@ -93,9 +94,9 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
   // The same for each participant, for the turns within its group.
   const participantStarted = new Map<string, number>();
   let starts = 0;
-  // The two groups that started programs last, and when: whether another group than one is present.
-  let latest: { group: string; at: number } | undefined;
-  let latestOther: { group: string; at: number } | undefined;
+  // Who else is about: the groups, and the participants, that started programs last.
+  const groupsAbout = lastTwo();
+  const participantsAbout = lastTwo();
 
   /**
    * Sets when `key` last started a program, keeping the most recent
@@ -108,16 +109,13 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
     if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
   };
 
-  const otherPresent = (group: string) => {
-    const other = latest?.group === group ? latestOther : latest;
-    return other !== undefined && now() - other.at < PRESENT_MS;
-  };
-
   /** Whether `key` of `group` may take a free slot now: any but the last, which is kept (see above). */
   const mayTake = (key: string, group: string) => {
     if (runningTotal >= maxRunning || (running.get(key) ?? 0) >= perParticipant) return false;
     if (runningTotal < maxRunning - 1) return true;
-    return !running.has(key) && (!runningInGroup.has(group) || !otherPresent(group));
+    const at = now();
+    if (running.has(key) && participantsAbout.besides(key, at)) return false;
+    return !runningInGroup.has(group) || !groupsAbout.besides(group, at);
   };
 
   const waitingIn = (group: string) => [...(waiting.get(group)?.values() ?? [])].reduce((n, q) => n + q.length, 0);
@@ -140,8 +138,8 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
     remember(lastStarted, group, ++starts);
     remember(participantStarted, key, starts);
     const at = now();
-    if (latest?.group !== group) latestOther = latest;
-    latest = { group, at };
+    groupsAbout.started(group, at);
+    participantsAbout.started(key, at);
     runningInGroup.set(group, (runningInGroup.get(group) ?? 0) + 1);
     let released = false;
     return () => {
@@ -282,6 +280,22 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
         maxQueuedPerParticipant,
         maxQueued,
       };
+    },
+  };
+}
+
+/** The two that started programs last, each a different one, and when: whether anyone besides one is about. */
+function lastTwo() {
+  let latest: { name: string; at: number } | undefined;
+  let before: { name: string; at: number } | undefined;
+  return {
+    started(name: string, at: number) {
+      if (latest?.name !== name) before = latest;
+      latest = { name, at };
+    },
+    besides(name: string, now: number) {
+      const other = latest?.name === name ? before : latest;
+      return other !== undefined && now - other.at < PRESENT_MS;
     },
   };
 }

@@ -325,4 +325,11 @@ describe("the sandbox's run slots, shared between participants", () => {
     expect(granted).toEqual(["ada", "bob"]);
     expect(scheduler.stats()).toMatchObject({ running: 2, queued: 1 });
   });
+
+  it("one student alone on the sandbox may run as many programs as a participant may", async () => {
+    const scheduler = createRunScheduler({ maxRunning: 2, perParticipant: 2 });
+    await scheduler.acquire("student", never);
+    await scheduler.acquire("student", never);
+    expect(scheduler.stats()).toMatchObject({ running: 2, queued: 0 });
+  });
 });
