@@ -121,7 +121,7 @@ export function OutputPane({
         <ScrollingPre
           id={bodyId}
           labelledBy={nameId}
-          // A stream cut in its middle opens at its end, as a terminal shows its latest lines.
+          // Live, it follows the newest line; finished, it reads from its first (useFollowEnd).
           follow={live}
           followed={shown}
           measureKey={`${text.length} ${open}`}
