@@ -27,9 +27,6 @@ export interface RunSchedule {
   maxQueued?: number;
 }
 
-/** How long another client counts as present: a class's session, near enough. */
-const PRESENT_MS = 10 * 60_000;
-
 /** The queue is full: the program is refused, not kept waiting. */
 export class QueueFullError extends Error {
   constructor(readonly scope: "participant" | "sandbox") {
@@ -74,6 +71,8 @@ interface Waiter {
  */
 /** Participants and groups whose last start is remembered. */
 const REMEMBERED = 10_000;
+/** How long another participant or client counts as about: a class's session, near enough. */
+const PRESENT_MS = 10 * 60_000;
 
 export function createRunScheduler(schedule: RunSchedule = {}, now: () => number = Date.now) {
   const maxRunning = Math.max(1, schedule.maxRunning ?? 4);
@@ -288,14 +287,13 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
 function lastTwo() {
   let latest: { name: string; at: number } | undefined;
   let before: { name: string; at: number } | undefined;
-  return {
-    started(name: string, at: number) {
-      if (latest?.name !== name) before = latest;
-      latest = { name, at };
-    },
-    besides(name: string, now: number) {
-      const other = latest?.name === name ? before : latest;
-      return other !== undefined && now - other.at < PRESENT_MS;
-    },
+  const started = (name: string, at: number) => {
+    if (latest?.name !== name) before = latest;
+    latest = { name, at };
   };
+  const besides = (name: string, now: number) => {
+    const other = latest?.name === name ? before : latest;
+    return other !== undefined && now - other.at < PRESENT_MS;
+  };
+  return { started, besides };
 }
