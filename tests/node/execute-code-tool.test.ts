@@ -228,8 +228,9 @@ describe("createExecuteCodeTool: waiting for a free slot is not running", () => 
   });
 
   it("a full queue answers busy with when to retry", async () => {
+    // The first program holds the only slot long enough for a busy machine to queue the second behind it.
     const { tool, seen, sandbox } = await setup(
-      () => ({ delayMs: 2_000 }),
+      (code) => ({ delayMs: code === "first()" ? 8_000 : 0 }),
       {},
       { schedule: { maxRunning: 1, maxQueuedPerParticipant: 1 } },
     );
@@ -242,7 +243,7 @@ describe("createExecuteCodeTool: waiting for a free slot is not running", () => 
         schedule: { queued: number };
       };
       expect(health.schedule.queued).toBe(1);
-    });
+    }, 7_000);
     const refused = await finalOutput(tool, "third()");
     expect(refused).toMatchObject({ status: "busy", retryAfterMs: 10_000 });
     await Promise.all([running, queued]);
