@@ -375,7 +375,7 @@ export const UnrecognisedResult: Story = {
     await expect(root).toHaveAttribute("data-phase", "unrecognised");
     await expect(root).toHaveAttribute("data-tone", "muted");
     await expect(within(root).getByRole("status")).toHaveTextContent("Result not understood");
-    await expect(slot(root, "raw")).toHaveTextContent('"answer": 42');
+    await waitFor(() => expect(slot(root, "raw")).toHaveTextContent('"answer": 42'));
   },
 };
 

@@ -41,13 +41,7 @@ export function Title({ asChild, className, children, ...props }: PartProps<"spa
   const Component = asChild ? Slot.Root : "span";
   const text = view.title ?? labels.title;
   return (
-    <Component
-      id={titleId}
-      data-slot={slotName("title")}
-      className={cn("ecu-title", className)}
-      title={children === undefined ? text : undefined}
-      {...props}
-    >
+    <Component id={titleId} data-slot={slotName("title")} className={cn("ecu-title", className)} {...props}>
       {children ?? (view.title === null ? text : revealInvisible(text, { code: true }))}
     </Component>
   );

@@ -19,8 +19,16 @@ import { BusyCountdown } from "./busy-countdown.js";
 import { formatDuration } from "./format.js";
 import type { IconNode } from "./icon.js";
 import type { ExecuteCodeLabels } from "./labels.js";
-import { RawResult } from "./raw-result.js";
+import { lazyResource, useLazyResource } from "./lazy-resource.js";
 import { VisibleText } from "./visible-text.js";
+
+// (perf) A result the card cannot read is rare: its view loads when one shows, not with every page.
+const rawResult = lazyResource(() => import("./raw-result.js").then((module) => module.default));
+
+function RawResult({ value }: { value: unknown }) {
+  const Raw = useLazyResource(rawResult);
+  return Raw && <Raw value={value} />;
+}
 
 /** The colour a phase is drawn in: the card's frame, its status and its icon. */
 export type Tone = "progress" | "success" | "danger" | "warning" | "muted" | "attention";

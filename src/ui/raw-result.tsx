@@ -11,7 +11,7 @@ function stringify(raw: unknown): string {
 }
 
 /** A result the card cannot read, shown as it came: always as text. */
-export function RawResult({ value }: { value: unknown }) {
+export default function RawResult({ value }: { value: unknown }) {
   return (
     <pre
       data-slot={slotName("raw")}
