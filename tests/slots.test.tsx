@@ -80,6 +80,8 @@ describe("the card's slot names", () => {
       "attachment",
       "attachment-error",
       "file-unavailable",
+      // An unreadable result's view loads when one shows.
+      "raw",
     ]);
     const unrendered = EXECUTE_CODE_SLOTS.filter((name) => !rendered.has(slotName(name)) && !needAStep.has(name));
     expect(unrendered).toEqual([]);
