@@ -10,8 +10,6 @@ import {
   v1Groups,
   v2Groups,
 } from "./cgroup-hierarchies.js";
-
-export type { RunLimits };
 import { errorMessage } from "../../contract/error-message.js";
 
 /** One run's control group. */
