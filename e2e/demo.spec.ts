@@ -67,9 +67,15 @@ test.describe("the demo page", () => {
       await send(page, python(`for n in range(40):\n    print("run ${i}", n)`));
       expect(await executeCodeCard(page, i).waitForEnd()).toBe("succeeded");
     }
-    await page.getByRole("log", { name: "Conversation" }).evaluate((log) => log.scrollTo({ top: 0 }));
-    const jump = page.getByRole("button", { name: "Jump to latest ↓" });
+    await page.getByRole("region", { name: "Conversation" }).evaluate((log) => log.scrollTo({ top: 0 }));
+    const jump = page.getByRole("button", { name: "Jump to latest" });
     await expect(jump).toBeVisible();
+    // A thumb's target at the thread's right edge and no wider: it floats over the ends of lines, not a traceback.
+    const box = (await jump.boundingBox())!;
+    const thread = (await page.getByRole("region", { name: "Conversation" }).boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(44);
+    expect(box.width).toBeLessThan(56);
+    expect(thread.x + thread.width - (box.x + box.width)).toBeLessThan(24);
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const [background, color] = await jump.evaluate((el) => {
@@ -232,7 +238,7 @@ test.describe("the demo page", () => {
     await expect(card.title).toBeInViewport();
     await expect(card.status).toBeInViewport();
     // The output goes on below the window: Jump to latest shows the rest, and the header still stays clear.
-    const jump = page.getByRole("button", { name: "Jump to latest ↓" });
+    const jump = page.getByRole("button", { name: "Jump to latest" });
     await expect(jump).toBeVisible();
     await jump.click();
     await expect(jump).toBeHidden();

@@ -2,6 +2,7 @@ import { AssistantRuntimeProvider, AuiIf, MessagePrimitive, ThreadPrimitive, use
 import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
 import { ExecuteCodeMessageAttachments, ExecuteCodeMessageText } from "../../assistant-ui/index.js";
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { UIMessage } from "ai";
 import { ChatList } from "./chat-list.js";
 import {
   api,
@@ -49,6 +50,13 @@ function Message({ role }: { role: string }) {
   );
 }
 
+/** The text of the thread's last message when it is the assistant's, for a screen reader to say. */
+const replyText = (messages: readonly UIMessage[]) => {
+  const last = messages.at(-1);
+  if (last?.role !== "assistant") return "";
+  return last.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join(" ");
+};
+
 /** A request the server refused, at the end of the thread and scrolled into view. */
 function ChatError({ message }: { message: string }) {
   const ref = useRef<HTMLParagraphElement>(null);
@@ -75,12 +83,12 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
   return (
     <AssistantRuntimeProvider runtime={runtime} config={configs[demoChat.runWhere]}>
       <ThreadPrimitive.Root className="demo-thread" data-chat-id={demoChat.id} data-run-where={demoChat.runWhere}>
-        {/* A log: what is added (the assistant's replies) is read out politely. */}
+        {/* Not a live log: that would read each new card's whole program aloud. The reply is read (below). */}
         {/* The thread follows new output itself (useFollowNewest), never past the newest card's top. */}
         <ThreadPrimitive.Viewport
           ref={viewport}
           className="demo-viewport"
-          role="log"
+          role="region"
           aria-label="Conversation"
           autoScroll={false}
           scrollToBottomOnRunStart={false}
@@ -97,11 +105,20 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
             <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
             {refusal && <ChatError message={refusal} />}
           </div>
-          {/* Shown only while the reader is above the end; the thread follows new output once they are back there. */}
-          <ThreadPrimitive.ScrollToBottom className="demo-send demo-jump">
-            Jump to latest ↓
+          {/* Shown only while the reader is above the end; the thread follows new output once they are back there.
+              Round, at the right: it covers the ends of lines, not the middle of a traceback or a plot. */}
+          <ThreadPrimitive.ScrollToBottom
+            className="demo-send demo-jump"
+            aria-label="Jump to latest"
+            title="Jump to latest"
+          >
+            <span aria-hidden="true">↓</span>
           </ThreadPrimitive.ScrollToBottom>
         </ThreadPrimitive.Viewport>
+        {/* The tutor's words once its turn has ended: the card says its own phase as it changes. */}
+        <p className="ecu-visually-hidden" aria-live="polite">
+          {settled ? replyText(chat.messages) : ""}
+        </p>
         <Composer phone={phone} runWhere={demoChat.runWhere} />
       </ThreadPrimitive.Root>
     </AssistantRuntimeProvider>
