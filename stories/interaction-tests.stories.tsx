@@ -63,8 +63,8 @@ export const FailedTabStops: Story = {
       expect(stops()).toEqual([
         "Hide the program and its output",
         "Copy code",
-        "Copy stdout",
-        "Copy stderr",
+        "Copy output",
+        "Copy error output",
         "line 6",
         "line 2",
       ]),

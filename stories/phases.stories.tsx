@@ -120,7 +120,7 @@ export const NarrowestPhone: Story = {
     await expect(word).toHaveTextContent("Failed");
     await expect(word.scrollWidth).toBeLessThanOrEqual(word.clientWidth);
     const exit = slot(root, "exit")!;
-    await expect(exit).toHaveAttribute("title", "killed by SIGKILL");
+    await expect(exit).toHaveAttribute("title", "stopped by force: SIGKILL");
     await expect(exit.scrollWidth).toBeLessThanOrEqual(exit.clientWidth);
     // The time sits after the exit detail, on its line or the next, never over it.
     const timing = slot(root, "timing")!.getBoundingClientRect();
@@ -227,9 +227,9 @@ export const WarningOnStderr: Story = {
     const root = card(canvasElement);
     const canvas = within(root);
     await expect(root).toHaveAttribute("data-phase", "succeeded");
-    await expect(canvas.getByRole("group", { name: "stdout" })).toHaveTextContent("result: 42");
+    await expect(canvas.getByRole("group", { name: "Output" })).toHaveTextContent("result: 42");
     // A warning on a successful run is a stream, not an error: no danger tone.
-    const stderr = canvas.getByRole("group", { name: "stderr" });
+    const stderr = canvas.getByRole("group", { name: "Error output" });
     await expect(stderr).toHaveTextContent("UserWarning");
     await expect(stderr).toHaveAttribute("data-tone", "neutral");
     await expect(getComputedStyle(stderr.querySelector("pre")!).color).toBe(
@@ -245,7 +245,7 @@ export const KilledBySignal: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "failed");
-    await expect(slot(root, "exit")).toHaveTextContent("killed by SIGKILL");
+    await expect(slot(root, "exit")).toHaveTextContent("stopped by force: SIGKILL");
     // No pane claims there were "no errors": the run printed nothing, and the status says how it ended.
     await expect(slot(root, "no-output")).toHaveTextContent("The program printed nothing.");
     await expect(slot(root, "stderr")).toBeNull();

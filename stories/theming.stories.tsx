@@ -44,7 +44,7 @@ export const GermanLabels: Story = {
     const canvas = within(root);
     await expect(canvas.getByRole("status")).toHaveTextContent("Fehlgeschlagen");
     await expect(canvas.getByRole("button", { name: "Programm und Ausgabe ausblenden" })).toBeInTheDocument();
-    await expect(canvas.getByRole("group", { name: "stdout" })).toBeInTheDocument();
+    await expect(canvas.getByRole("group", { name: "Fehlerausgabe" })).toBeInTheDocument();
   },
 };
 

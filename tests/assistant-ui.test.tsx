@@ -147,7 +147,7 @@ describe.each<Route>(["toolkit", "parts", "component"])(
 
       await done.release();
       await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
-      expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("hello from the sandbox");
+      expect(screen.getByRole("group", { name: "Output" })).toHaveTextContent("hello from the sandbox");
       expect(document.querySelector(slotSelector("exit"))).toHaveAttribute("data-exit-code", "0");
     });
 
@@ -189,7 +189,7 @@ describe("the card's other options in an assistant-ui chat", () => {
     await all.release();
     await waitFor(() => expect(card()).toHaveAttribute("data-phase", "succeeded"));
     expect(screen.getByRole("status")).toHaveTextContent("Fertig");
-    expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("2");
+    expect(screen.getByRole("group", { name: "Ausgabe" })).toHaveTextContent("2");
     expect(card()).toHaveAttribute("data-theme", "dark");
     expect(card()).toHaveClass("my-card");
   });
@@ -258,6 +258,6 @@ describe("approval through the toolkit renderer", () => {
         approval: expect.objectContaining({ approved: true }),
       }),
     );
-    expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("42");
+    expect(screen.getByRole("group", { name: "Output" })).toHaveTextContent("42");
   });
 });

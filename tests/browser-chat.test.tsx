@@ -90,7 +90,7 @@ describe("a chat whose programs the browser runs (examples/browser-chat.tsx)", (
     await user.click(screen.getByRole("button", { name: "Send" }));
 
     expect(await screen.findByText("The program printed 42.")).toBeVisible();
-    expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("42");
+    expect(screen.getByRole("group", { name: "Output" })).toHaveTextContent("42");
     expect(document.querySelector(EXECUTE_CODE_CARD)).toHaveAttribute("data-phase", "succeeded");
 
     expect(server.created).toEqual([{ tools: [expect.objectContaining({ name: "execute_code" })] }]);

@@ -27,7 +27,7 @@ describe("a file reference that would leave the file route", () => {
         />,
       );
       // Read as the plain shape, without the file: the output shows, and nothing points elsewhere.
-      expect(await screen.findByRole("group", { name: "stdout" })).toHaveTextContent("saved");
+      expect(await screen.findByRole("group", { name: "Output" })).toHaveTextContent("saved");
       expect(container.querySelectorAll("a")).toHaveLength(0);
       // The program's colours (the main thread's highlighter, as jsdom has no worker) load before the test ends.
       await waitFor(() => expect(container.querySelector(".ecu-token")).not.toBeNull(), { timeout: 30_000 });

@@ -106,6 +106,8 @@ describe("labels", () => {
     await show(call("print(s)", { result: completed({ stdout: "abc\rHIDDEN xyz\n" }) }));
     await show(seam());
     await show(call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1 }) }));
+    // An exit without an exception (sys.exit(3)): the status says the code.
+    await show(call("import sys; sys.exit(3)", { result: completed({ exitCode: 3 }) }));
     // A run given the student's files and the chat's earlier variables, which wrote a table longer than the card shows.
     const rows = `n,square\n${Array.from({ length: 40 }, (_, n) => `${n},${n * n}`).join("\n")}\n`;
     await show(

@@ -20,11 +20,11 @@ describe("a card of your own layout (examples/own-layout.tsx)", () => {
     render(<SandboxCard {...call(code, { result: completed({ stdout }) })} approve={vi.fn()} deny={vi.fn()} />);
     expect(screen.getByText("Sandbox")).toBeVisible();
     expect(screen.getByRole("status")).toHaveTextContent(/^Finished\s*exit 0$/);
-    expect(screen.queryByRole("group", { name: "stdout" })).toBeNull();
+    expect(screen.queryByRole("group", { name: "Output" })).toBeNull();
     expect(screen.queryByRole("button", { name: "Run" })).toBeNull();
 
     await user.click(screen.getByRole("button", { name: "Show the program and its output" }));
-    const output = screen.getByRole("group", { name: "stdout" });
+    const output = screen.getByRole("group", { name: "Output" });
     expect(output).toHaveTextContent("29 30");
     // The output starts open (stdoutProps), the program folded until asked (showCode).
     expect(within(output).getByRole("button", { name: "Show less" })).toBeVisible();
@@ -33,7 +33,7 @@ describe("a card of your own layout (examples/own-layout.tsx)", () => {
     expect(within(program).getByRole("button", { name: "Show less" })).toBeVisible();
 
     await user.click(screen.getByRole("button", { name: "Hide the program and its output" }));
-    expect(screen.queryByRole("group", { name: "stdout" })).toBeNull();
+    expect(screen.queryByRole("group", { name: "Output" })).toBeNull();
     expect(screen.queryByRole("group", { name: "Code" })).toBeNull();
   });
 

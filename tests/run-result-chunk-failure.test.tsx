@@ -29,17 +29,17 @@ describe("a card whose output and files code cannot load", () => {
       />,
     );
     await settle();
-    expect(screen.getByRole("group", { name: "stdout" })).toHaveTextContent("mean of []");
-    const stderr = screen.getByRole("group", { name: "stderr" });
+    expect(screen.getByRole("group", { name: "Output" })).toHaveTextContent("mean of []");
+    const stderr = screen.getByRole("group", { name: "Error output" });
     expect(stderr.querySelector("pre")?.textContent).toBe(tracebackStderr);
-    expect(within(stderr).getByRole("button", { name: "Copy stderr" })).toBeEnabled();
+    expect(within(stderr).getByRole("button", { name: "Copy error output" })).toBeEnabled();
   });
 
   it("shows a long stream's latest lines, and says how much of its start it leaves out", async () => {
     const stdout = longOutput(5000);
     render(<ExecuteCodeCard {...call("x", { result: completed({ stdout }) })} />);
     await settle();
-    const pre = screen.getByRole("group", { name: "stdout" }).querySelector("pre");
+    const pre = screen.getByRole("group", { name: "Output" }).querySelector("pre");
     const shown = pre?.textContent ?? "";
     expect(shown.endsWith(`line 5000: ${"x".repeat(4999 % 40)}`)).toBe(true);
     const hidden = /^([\d,]+) characters hidden\n/.exec(shown);
@@ -61,9 +61,9 @@ describe("a card whose output and files code cannot load", () => {
       />,
     );
     await settle();
-    const stdout = screen.getByRole("group", { name: "stdout" });
+    const stdout = screen.getByRole("group", { name: "Output" });
     expect(stdout.querySelector("pre")?.textContent).toBe("start\n⋯ 40 lines not kept ⋯\nend\n");
-    expect(within(stdout).getByText("Showing the first 1 and the last 1 of 42 lines of stdout.")).toHaveAttribute(
+    expect(within(stdout).getByText("Showing the first 1 and the last 1 of 42 lines of output.")).toHaveAttribute(
       "data-slot",
       "execute-code-truncated",
     );

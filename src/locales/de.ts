@@ -2,6 +2,14 @@
 // that pages in other languages do not load them.
 import type { ExecuteCodeLabels } from "../ui/labels.js";
 
+/** What the signals a sandbox sends most mean to a student; others are named only. */
+const SIGNAL_WORDS: Record<string, string> = {
+  SIGKILL: "zwangsweise beendet:",
+  SIGTERM: "beendet:",
+  SIGSEGV: "abgestürzt:",
+  SIGABRT: "abgebrochen:",
+};
+
 /** Every string of the card in German. */
 export const germanLabels: ExecuteCodeLabels = {
   numbers: { decimal: ",", group: "." },
@@ -23,8 +31,8 @@ export const germanLabels: ExecuteCodeLabels = {
   },
   starting: "Python startet…",
   code: "Code",
-  stdout: "stdout",
-  stderr: "stderr",
+  stdout: "Ausgabe",
+  stderr: "Fehlerausgabe",
   noOutput: "Das Programm hat nichts ausgegeben.",
   copy: (what) => `${what} kopieren`,
   copied: "Kopiert",
@@ -47,7 +55,8 @@ export const germanLabels: ExecuteCodeLabels = {
   notKeptCharacters: (count) => `⋯ ${count} Zeichen nicht behalten ⋯`,
   exitCode: (code) => `Exit-Code ${code}`,
   exitUnknown: "Exit-Code unbekannt",
-  signal: (name) => `beendet durch ${name}`,
+  exited: (code) => `Exit-Code ${code}`,
+  signal: (name) => `${SIGNAL_WORDS[name] ?? "beendet durch"} ${name}`,
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,

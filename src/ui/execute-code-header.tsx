@@ -10,6 +10,7 @@ import { PHASE_LOOK } from "./phase-look.js";
 import { useElapsed } from "./use-elapsed.js";
 import { revealInvisible, VisibleText } from "./visible-text.js";
 import { slotName } from "../view/slots.js";
+import type { ExecuteCodeView } from "../view/index.js";
 
 /**
  * The card's header: its children on one row, and under them a failed run's
@@ -80,14 +81,31 @@ export function Status({ asChild, className, children, ...props }: PartProps<"di
     >
       <Icon node={look.icon} aria-hidden className={cn("ecu-status-icon", look.spins && "ecu-spin")} />
       <span id={phaseId} className="ecu-status-word">
-        {view.phase === "running" && view.starting ? labels.starting : labels.phase[view.phase]}
+        {view.phase === "running" && view.starting
+          ? labels.starting
+          : codeWithoutException(view) !== null
+            ? labels.exited(String(codeWithoutException(view)))
+            : labels.phase[view.phase]}
       </span>
       {children}
     </Component>
   );
 }
 
-/** How the program ended: its exit code, or the signal that killed it. */
+/** A failed run's exit code when no exception says why it failed (`sys.exit(3)`): its status says the code. */
+const codeWithoutException = (view: ExecuteCodeView) =>
+  view.phase === "failed" && !view.exception && view.exit?.signal === null ? view.exit.code : null;
+
+/** Whether the status already says how the run ended: exit 0 when it finished, 1 under the exception it raised. */
+const exitSaid = (view: ExecuteCodeView) =>
+  view.exit?.signal === null &&
+  ((view.phase === "succeeded" && view.exit.code === 0) ||
+    (view.phase === "failed" && (view.exception ? view.exit.code === 1 : view.exit.code !== null)));
+
+/**
+ * How the program ended: its exit code, or the signal that killed it. Kept
+ * in the DOM for tests and hidden where the status says it already.
+ */
 export function Exit({ asChild, className, ...props }: PartProps<"span">) {
   const { view, labels } = useExecuteCode();
   if (!view.exit) return null;
@@ -99,6 +117,7 @@ export function Exit({ asChild, className, ...props }: PartProps<"span">) {
       data-slot={slotName("exit")}
       data-exit-code={code ?? undefined}
       data-signal={signal ?? undefined}
+      hidden={exitSaid(view) || undefined}
       className={cn("ecu-exit", className)}
       title={text}
       {...props}

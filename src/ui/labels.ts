@@ -13,7 +13,7 @@ export interface ExecuteCodeLabels {
   starting: string;
   /** Name of the code pane, for screen readers. */
   code: string;
-  /** Names of the output streams. */
+  /** Names of the output streams, in words a student knows: what the program printed, and its error stream. */
   stdout: string;
   stderr: string;
   /** Said once when a run printed nothing on either stream. */
@@ -50,6 +50,9 @@ export interface ExecuteCodeLabels {
   notKeptCharacters: (count: string) => string;
   exitCode: (code: string) => string;
   exitUnknown: string;
+  /** A failed run's status when no exception says why, in place of "Failed": the code it ended with. */
+  exited: (code: string) => string;
+  /** How a run killed by signal `name` ended, in words; the name shows beside it. */
   signal: (name: string) => string;
   wallTime: (duration: string) => string;
   elapsed: (duration: string) => string;
@@ -117,6 +120,14 @@ export interface ExecuteCodeLabels {
   tableRowsShown: (rows: string) => string;
 }
 
+/** What the signals a sandbox sends most mean to a student; others are named only. */
+const SIGNAL_WORDS: Record<string, string> = {
+  SIGKILL: "stopped by force:",
+  SIGTERM: "stopped:",
+  SIGSEGV: "crashed:",
+  SIGABRT: "aborted:",
+};
+
 export const englishLabels: ExecuteCodeLabels = {
   numbers: { decimal: ".", group: "," },
   title: "Python",
@@ -137,8 +148,8 @@ export const englishLabels: ExecuteCodeLabels = {
   },
   starting: "Starting Python…",
   code: "Code",
-  stdout: "stdout",
-  stderr: "stderr",
+  stdout: "Output",
+  stderr: "Error output",
   noOutput: "The program printed nothing.",
   copy: (what) => `Copy ${what.toLowerCase()}`,
   copied: "Copied",
@@ -151,17 +162,18 @@ export const englishLabels: ExecuteCodeLabels = {
   showAll: "Show all",
   truncated: ({ stream, characters, first, last, total }) =>
     last === null
-      ? `Showing the start of ${stream}; the ${characters} characters after it were not kept.`
+      ? `Showing the start of the ${stream.toLowerCase()}; the ${characters} characters after it were not kept.`
       : total !== null
-        ? `Showing the first ${first} and the last ${last} of ${total} lines of ${stream}.`
-        : `Showing the start and the end of ${stream}; ${characters} characters between them were not kept.`,
+        ? `Showing the first ${first} and the last ${last} of ${total} lines of ${stream.toLowerCase()}.`
+        : `Showing the start and the end of the ${stream.toLowerCase()}; ${characters} characters between them were not kept.`,
   overwritten: "Later output wrote over some of this, as in a terminal.",
   showOverwritten: "Show what was overwritten",
   notKeptLines: (count) => `⋯ ${count} lines not kept ⋯`,
   notKeptCharacters: (count) => `⋯ ${count} characters not kept ⋯`,
   exitCode: (code) => `exit ${code}`,
   exitUnknown: "exit code unknown",
-  signal: (name) => `killed by ${name}`,
+  exited: (code) => `Exit code ${code}`,
+  signal: (name) => `${SIGNAL_WORDS[name] ?? "ended by"} ${name}`,
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
