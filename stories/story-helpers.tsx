@@ -294,8 +294,10 @@ export const areaGalleryStory = (
 export const everyPhaseShows: NonNullable<CardStory["play"]> = async ({ canvasElement }) => {
   const cards = [...canvasElement.querySelectorAll(EXECUTE_CODE_CARD)];
   await expect(cards.map((element) => element.getAttribute("data-phase"))).toEqual([...EXECUTE_CODE_PHASES]);
-  // Cards with different outcomes look different at a glance: their tone differs.
-  const tone = (phase: ExecuteCodePhase) => getComputedStyle(cards[EXECUTE_CODE_PHASES.indexOf(phase)]!).boxShadow;
+  // Cards with different outcomes look different at a glance: their bar's tone differs.
+  const tone = (phase: ExecuteCodePhase) =>
+    getComputedStyle(cards[EXECUTE_CODE_PHASES.indexOf(phase)]!, "::before").backgroundColor;
+  await expect(tone("failed")).not.toBe("rgba(0, 0, 0, 0)");
   await expect(tone("succeeded")).not.toBe(tone("failed"));
   await expect(tone("failed")).not.toBe(tone("running"));
 };
