@@ -132,6 +132,9 @@ export const TruncatedOutput: Story = {
     const root = card(canvasElement);
     // The last line of 50,000 shows, at the end of the pane, after the mark of what was not kept.
     await expect(slot(root, "cut")).toHaveTextContent(/^⋯ [\d,]+ lines not kept ⋯$/);
+    // What was kept fits the pane's window: one mark at the seam, and no "Show all" that would show only part.
+    await expect(slot(root, "hidden")).toBeNull();
+    await expect(within(slot(root, "stdout")!).queryByRole("button", { name: "Show all" })).toBeNull();
     const pre = slot(root, "stdout")!.querySelector("pre")!;
     await expect(pre.textContent!.trimEnd().endsWith("line 49999")).toBe(true);
     // A finished pane opens at its start: the first line is in view, the fold below it.

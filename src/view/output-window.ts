@@ -84,7 +84,9 @@ export interface SeamWindow {
 
 /**
  * The window of a stream whose kept text has a seam at `at` (the server kept
- * its start and its end): the start's first lines and the end's last lines,
+ * its start and its end): all of it, however many lines, when its
+ * characters fit the window (one mark at the seam, and no "Show all" that
+ * shows only part); else the start's first lines and the end's last lines,
  * so the seam sits between them and the last line printed always shows.
  */
 export function windowAroundSeam(
@@ -94,6 +96,7 @@ export function windowAroundSeam(
 ): SeamWindow {
   const before = text.slice(0, at);
   const after = text.slice(at);
+  if (text.length <= limits.maxChars) return { head: before, tail: after, hiddenLines: 0, hiddenChars: 0 };
   const charBudget = Math.floor(limits.maxChars / 2);
   const headEnd =
     countLines(before, limits.headLines) > limits.headLines ? nthBreak(before, limits.headLines) : before.length;
