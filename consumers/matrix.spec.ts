@@ -226,8 +226,18 @@ test.describe("(c) Next.js 16 App Router, default template with cacheComponents,
  * the space left).
  */
 async function cardStyles(page: Page, { sameWidth }: { sameWidth: boolean }) {
-  // Let the highlighter finish, so every page has the same elements.
+  // Let the highlighter finish, so every page has the same elements: it colours a long program a block at a time,
+  // and on a busy machine the first block can be coloured well before the last.
   await expect(page.locator('[data-slot="execute-code-source"]:has([style*="--shiki-light"])')).toHaveCount(2);
+  await expect
+    .poll(() =>
+      page
+        .locator('[data-slot="execute-code-source"] .ecu-code-line')
+        .evaluateAll(
+          (lines) => lines.filter((line) => line.textContent!.trim() && !line.querySelector(".ecu-token")).length,
+        ),
+    )
+    .toBe(0);
   return page.locator('[data-slot="execute-code"]').evaluateAll(
     (cards, sameWidth) =>
       cards.flatMap((card) =>
