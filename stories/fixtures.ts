@@ -134,21 +134,30 @@ export const squaresCsv = {
   ref: { sessionId: "run-1", fileId: "csv-1" },
 } as const;
 
-/** One state of each phase, as the gallery shows it and the tests read it. */
+/** A call whose model gave its program a title, as the tool's `title` field asks: what the card's header shows. */
+export function titled(title: string, code: string, extra: Partial<ExecuteCodeCallState> = {}): ExecuteCodeCallState {
+  return call(code, { args: { title, code }, argsText: JSON.stringify({ title, code }), ...extra });
+}
+
+/** One state of each phase, as the gallery shows it and the tests read it; titled as a tutor's model titles them. */
 export const galleryStates: Record<ExecuteCodePhase, ExecuteCodeCardProps> = {
   writing: { status: running, args: {}, argsText: writingArgsText },
   "awaiting-approval": {
-    ...call("print(sum(range(101)))", {
+    ...titled("Sum of the numbers from 1 to 100", "print(sum(range(101)))", {
       status: { type: "requires-action", reason: "interrupt" },
       approval: { id: "a" },
     }),
     onApprove: () => undefined,
     onDeny: () => undefined,
   },
-  running: call(primesCode, { status: running }),
-  succeeded: call("print(sum(range(101)))", { result: completed({ stdout: "5050\n", wallTimeMs: 12 }) }),
-  failed: call(tracebackCode, { result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }) }),
-  "timed-out": call("while True: pass", {
+  running: titled("Primes below 50", primesCode, { status: running }),
+  succeeded: titled("Sum of the numbers from 1 to 100", "print(sum(range(101)))", {
+    result: completed({ stdout: "5050\n", wallTimeMs: 12 }),
+  }),
+  failed: titled("The mean of the class's exam scores, with no scores yet", tracebackCode, {
+    result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }),
+  }),
+  "timed-out": titled("Count up, forever", "while True: pass", {
     result: {
       status: "timeout",
       timeoutMs: 5000,
@@ -158,16 +167,21 @@ export const galleryStates: Record<ExecuteCodePhase, ExecuteCodeCardProps> = {
       truncated: { stdout: 0, stderr: 0 },
     },
   }),
-  busy: call("print(1)", { result: { status: "busy", retryAfterMs: 12_000, message: "" } }),
-  denied: call("print(1)", { approval: { id: "a", approved: false, reason: "Try it yourself first." } }),
-  cancelled: call("print(1)", { status: { type: "incomplete", reason: "cancelled" } }),
-  error: call("print(1)", {
+  busy: titled("Check the answer", "print(1)", { result: { status: "busy", retryAfterMs: 12_000, message: "" } }),
+  denied: titled("Check the answer", "print(1)", {
+    approval: { id: "a", approved: false, reason: "Try it yourself first." },
+  }),
+  cancelled: titled("Check the answer", "print(1)", { status: { type: "incomplete", reason: "cancelled" } }),
+  error: titled("Check the answer", "print(1)", {
     result: { status: "error", code: "sandbox_unavailable", message: "The sandbox is down." },
   }),
-  unrecognised: call("print(1)", { result: { answer: 42 } }),
-  "awaiting-client": call("print(1)", {
+  unrecognised: titled("Check the answer", "print(1)", { result: { answer: 42 } }),
+  "awaiting-client": titled("Check the answer", "print(1)", {
     status: { type: "requires-action", reason: "tool-calls" },
     execution: "client",
   }),
-  skipped: call("print(1)", { result: { error: "User cancelled tool call by sending a new message." }, isError: true }),
+  skipped: titled("Check the answer", "print(1)", {
+    result: { error: "User cancelled tool call by sending a new message." },
+    isError: true,
+  }),
 };
