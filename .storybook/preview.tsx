@@ -1,6 +1,7 @@
 import type { Preview } from "@storybook/react-vite";
 import { configure } from "storybook/test";
 import "../src/styles.css";
+import { germanLabels } from "../src/locales/de";
 
 // A story's waits (findBy…, waitFor) are for what comes from elsewhere: an
 // image, a lazy chunk, the highlighting worker. With other story files in the
@@ -20,9 +21,26 @@ const preview: Preview = {
       description: "Colour scheme of the card",
       toolbar: { title: "Theme", icon: "mirror", items: ["light", "dark"], dynamicTitle: true },
     },
+    locale: {
+      description: "Language of the card's words",
+      toolbar: {
+        title: "Language",
+        icon: "globe",
+        items: [
+          { value: "en", title: "English" },
+          { value: "de", title: "Deutsch" },
+        ],
+        dynamicTitle: true,
+      },
+    },
   },
-  initialGlobals: { theme: "light" },
+  initialGlobals: { theme: "light", locale: "en" },
   decorators: [
+    // The card's words in the toolbar's language, for a story that does not set its own labels.
+    (Story, context) =>
+      context.globals.locale === "de" && context.args.labels === undefined
+        ? Story({ args: { ...context.args, labels: germanLabels } })
+        : Story(),
     (Story, context) => {
       const theme = context.parameters.theme ?? context.globals.theme ?? "light";
       return (

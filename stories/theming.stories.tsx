@@ -48,6 +48,17 @@ export const GermanLabels: Story = {
   },
 };
 
+/** The toolbar's Language set to Deutsch: every story without labels of its own shows the German ones. */
+export const GermanFromTheToolbar: Story = {
+  args: galleryStates.failed,
+  globals: { locale: "de" },
+  play: async ({ canvasElement }) => {
+    const canvas = within(card(canvasElement));
+    await expect(canvas.getByRole("status")).toHaveTextContent("Fehlgeschlagen");
+    await expect(canvas.getByRole("group", { name: "Ausgabe" })).toBeInTheDocument();
+  },
+};
+
 export const KeyboardFocus: Story = {
   args: longOutputArgs,
   play: async ({ canvasElement }) => {
