@@ -25,6 +25,7 @@ import {
   areaGalleryStory,
 } from "./story-helpers";
 import { slotSelector } from "../src/view/slots";
+import { EXECUTE_CODE_CARD } from "../src/testing/selectors";
 
 /** Every phase of a call, from the model writing the program to how it ended, with the galleries of all of them. */
 const meta = {
@@ -108,6 +109,26 @@ export const SucceededDark: Story = {
   parameters: { theme: "dark" },
 };
 
+/** The exit detail shows only where it says something the status does not: a signal, here. */
+export const ExitInWords: Story = {
+  render: () => (
+    <div style={{ display: "grid", gap: 12 }}>
+      <ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} />
+      <ExecuteCodeCard {...galleryStates.failed} />
+      <ExecuteCodeCard {...call("import sys\nsys.exit(3)", { result: completed({ exitCode: 3 }) })} />
+      <ExecuteCodeCard {...call("x", { result: completed({ exitCode: null, signal: "SIGKILL" }) })} />
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const [finished, raised, exited, killed] = [...canvasElement.querySelectorAll<HTMLElement>(EXECUTE_CODE_CARD)];
+    // Exit 0 when finished, 1 under the exception, 3 in the status's words: in the DOM, neither seen nor read.
+    for (const root of [finished!, raised!, exited!]) await expect(slot(root, "exit")).not.toBeVisible();
+    await expect(exited!.querySelector(".ecu-status-word")).toHaveTextContent("Exit code 3");
+    await expect(slot(killed!, "exit")).toBeVisible();
+    await expect(slot(killed!, "exit")).toHaveTextContent("stopped by SIGKILL");
+  },
+};
+
 export const NarrowestPhone: Story = {
   args: call("import os; os.kill(os.getpid(), 9)", {
     result: completed({ exitCode: null, signal: "SIGKILL", wallTimeMs: 12_345 }),
@@ -120,7 +141,7 @@ export const NarrowestPhone: Story = {
     await expect(word).toHaveTextContent("Failed");
     await expect(word.scrollWidth).toBeLessThanOrEqual(word.clientWidth);
     const exit = slot(root, "exit")!;
-    await expect(exit).toHaveAttribute("title", "stopped by force: SIGKILL");
+    await expect(exit).toHaveAttribute("title", "stopped by SIGKILL");
     await expect(exit.scrollWidth).toBeLessThanOrEqual(exit.clientWidth);
     // The time sits after the exit detail, on its line or the next, never over it.
     const timing = slot(root, "timing")!.getBoundingClientRect();
@@ -245,7 +266,7 @@ export const KilledBySignal: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "failed");
-    await expect(slot(root, "exit")).toHaveTextContent("stopped by force: SIGKILL");
+    await expect(slot(root, "exit")).toHaveTextContent("stopped by SIGKILL");
     // No pane claims there were "no errors": the run printed nothing, and the status says how it ended.
     await expect(slot(root, "no-output")).toHaveTextContent("The program printed nothing.");
     await expect(slot(root, "stderr")).toBeNull();

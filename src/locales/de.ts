@@ -2,14 +2,6 @@
 // that pages in other languages do not load them.
 import type { ExecuteCodeLabels } from "../ui/labels.js";
 
-/** What the signals a sandbox sends most mean to a student; others are named only. */
-const SIGNAL_WORDS: Record<string, string> = {
-  SIGKILL: "zwangsweise beendet:",
-  SIGTERM: "beendet:",
-  SIGSEGV: "abgestürzt:",
-  SIGABRT: "abgebrochen:",
-};
-
 /** Every string of the card in German. */
 export const germanLabels: ExecuteCodeLabels = {
   numbers: { decimal: ",", group: "." },
@@ -56,7 +48,7 @@ export const germanLabels: ExecuteCodeLabels = {
   exitCode: (code) => `Exit-Code ${code}`,
   exitUnknown: "Exit-Code unbekannt",
   exited: (code) => `Exit-Code ${code}`,
-  signal: (name) => `${SIGNAL_WORDS[name] ?? "beendet durch"} ${name}`,
+  signal: (name) => `vom System beendet (${name})`,
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,

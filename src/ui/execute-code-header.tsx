@@ -54,7 +54,7 @@ export function ErrorSummary({ asChild, className, ...props }: PartProps<"p">) {
   if (view.phase !== "failed" || !view.exception) return null;
   const Component = asChild ? Slot.Root : "p";
   return (
-    <Component data-slot={slotName("error")} className={cn("ecu-error", className)} title={view.exception} {...props}>
+    <Component data-slot={slotName("error")} className={cn("ecu-error", className)} {...props}>
       <span className="ecu-visually-hidden">{labels.raised} </span>
       <code>
         <VisibleText text={view.exception} />
@@ -70,6 +70,7 @@ export function ErrorSummary({ asChild, className, ...props }: PartProps<"p">) {
 export function Status({ asChild, className, children, ...props }: PartProps<"div">) {
   const { view, labels, phaseId } = useExecuteCode();
   const look = PHASE_LOOK[view.phase];
+  const exitedWith = codeWithoutException(view);
   const Component = asChild ? Slot.Root : "div";
   return (
     <Component
@@ -83,8 +84,8 @@ export function Status({ asChild, className, children, ...props }: PartProps<"di
       <span id={phaseId} className="ecu-status-word">
         {view.phase === "running" && view.starting
           ? labels.starting
-          : codeWithoutException(view) !== null
-            ? labels.exited(String(codeWithoutException(view)))
+          : exitedWith !== null
+            ? labels.exited(exitedWith)
             : labels.phase[view.phase]}
       </span>
       {children}
@@ -96,15 +97,10 @@ export function Status({ asChild, className, children, ...props }: PartProps<"di
 const codeWithoutException = (view: ExecuteCodeView) =>
   view.phase === "failed" && !view.exception && view.exit?.signal === null ? view.exit.code : null;
 
-/** Whether the status already says how the run ended: exit 0 when it finished, 1 under the exception it raised. */
-const exitSaid = (view: ExecuteCodeView) =>
-  view.exit?.signal === null &&
-  ((view.phase === "succeeded" && view.exit.code === 0) ||
-    (view.phase === "failed" && (view.exception ? view.exit.code === 1 : view.exit.code !== null)));
-
 /**
  * How the program ended: its exit code, or the signal that killed it. Kept
- * in the DOM for tests and hidden where the status says it already.
+ * in the DOM for tests; the stylesheet hides it where the status says it
+ * already (exit 0 when finished, 1 under the exception, any code in "Exit code 3").
  */
 export function Exit({ asChild, className, ...props }: PartProps<"span">) {
   const { view, labels } = useExecuteCode();
@@ -117,7 +113,6 @@ export function Exit({ asChild, className, ...props }: PartProps<"span">) {
       data-slot={slotName("exit")}
       data-exit-code={code ?? undefined}
       data-signal={signal ?? undefined}
-      hidden={exitSaid(view) || undefined}
       className={cn("ecu-exit", className)}
       title={text}
       {...props}

@@ -51,8 +51,8 @@ export interface ExecuteCodeLabels {
   exitCode: (code: string) => string;
   exitUnknown: string;
   /** A failed run's status when no exception says why, in place of "Failed": the code it ended with. */
-  exited: (code: string) => string;
-  /** How a run killed by signal `name` ended, in words; the name shows beside it. */
+  exited: (code: number) => string;
+  /** How a run killed by signal `name` ended, in words, the signal's name beside them. */
   signal: (name: string) => string;
   wallTime: (duration: string) => string;
   elapsed: (duration: string) => string;
@@ -120,14 +120,6 @@ export interface ExecuteCodeLabels {
   tableRowsShown: (rows: string) => string;
 }
 
-/** What the signals a sandbox sends most mean to a student; others are named only. */
-const SIGNAL_WORDS: Record<string, string> = {
-  SIGKILL: "stopped by force:",
-  SIGTERM: "stopped:",
-  SIGSEGV: "crashed:",
-  SIGABRT: "aborted:",
-};
-
 export const englishLabels: ExecuteCodeLabels = {
   numbers: { decimal: ".", group: "," },
   title: "Python",
@@ -160,12 +152,14 @@ export const englishLabels: ExecuteCodeLabels = {
   hiddenLines: (count) => `${count} lines hidden`,
   hiddenCharacters: (count) => `${count} characters hidden`,
   showAll: "Show all",
-  truncated: ({ stream, characters, first, last, total }) =>
-    last === null
-      ? `Showing the start of the ${stream.toLowerCase()}; the ${characters} characters after it were not kept.`
+  truncated: ({ stream, characters, first, last, total }) => {
+    const name = stream.toLowerCase();
+    return last === null
+      ? `Showing the start of the ${name}; the ${characters} characters after it were not kept.`
       : total !== null
-        ? `Showing the first ${first} and the last ${last} of ${total} lines of ${stream.toLowerCase()}.`
-        : `Showing the start and the end of the ${stream.toLowerCase()}; ${characters} characters between them were not kept.`,
+        ? `Showing the first ${first} and the last ${last} of ${total} lines of ${name}.`
+        : `Showing the start and the end of the ${name}; ${characters} characters between them were not kept.`;
+  },
   overwritten: "Later output wrote over some of this, as in a terminal.",
   showOverwritten: "Show what was overwritten",
   notKeptLines: (count) => `⋯ ${count} lines not kept ⋯`,
@@ -173,7 +167,7 @@ export const englishLabels: ExecuteCodeLabels = {
   exitCode: (code) => `exit ${code}`,
   exitUnknown: "exit code unknown",
   exited: (code) => `Exit code ${code}`,
-  signal: (name) => `${SIGNAL_WORDS[name] ?? "ended by"} ${name}`,
+  signal: (name) => `stopped by ${name}`,
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
