@@ -43,12 +43,14 @@ const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete" | "tit
   errorLine: null,
 };
 
+/** A field of the call's parsed arguments, when it is a string. */
+function stringArg(state: ExecuteCodeCallState, key: "code" | "title"): string | null {
+  const value = state.args && typeof state.args === "object" ? (state.args as Record<string, unknown>)[key] : undefined;
+  return typeof value === "string" ? value : null;
+}
+
 function readCode(state: ExecuteCodeCallState, complete: boolean): string {
-  const fromArgs =
-    state.args && typeof state.args === "object" && "code" in state.args
-      ? (state.args as { code?: unknown }).code
-      : undefined;
-  const parsed = typeof fromArgs === "string" ? fromArgs : null;
+  const parsed = stringArg(state, "code");
   const streamed = state.argsText ? readStreamingCode(state.argsText) : null;
   if (complete) return parsed ?? streamed ?? "";
   // While streaming, the raw text can be ahead of the partial parse.
@@ -58,19 +60,13 @@ function readCode(state: ExecuteCodeCallState, complete: boolean): string {
 
 /** The model's title for the program, as far as it has come. */
 function readTitle(state: ExecuteCodeCallState): string | null {
-  const fromArgs =
-    state.args && typeof state.args === "object" && "title" in state.args
-      ? (state.args as { title?: unknown }).title
-      : undefined;
-  if (typeof fromArgs === "string") return fromArgs;
-  return state.argsText ? readStreamingString(state.argsText, "title") : null;
+  return stringArg(state, "title") ?? (state.argsText ? readStreamingString(state.argsText, "title") : null);
 }
 
 function argsComplete(state: ExecuteCodeCallState): boolean {
   if (state.argsComplete !== undefined) return state.argsComplete;
   if (state.argsText) return isCompleteJson(state.argsText);
-  const args = state.args as { code?: unknown } | undefined;
-  return typeof args?.code === "string";
+  return stringArg(state, "code") !== null;
 }
 
 /** What a thrown value or an error result says, in words. */
