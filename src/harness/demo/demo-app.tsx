@@ -2,7 +2,6 @@ import { AssistantRuntimeProvider, AuiIf, MessagePrimitive, ThreadPrimitive, use
 import { useAISDKRuntime } from "@assistant-ui/react-ai-sdk";
 import { ExecuteCodeMessageAttachments, ExecuteCodeMessageText } from "../../assistant-ui/index.js";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { UIMessage } from "ai";
 import { ChatList } from "./chat-list.js";
 import {
   api,
@@ -40,22 +39,27 @@ function ExamplePrompts() {
   );
 }
 
+/** The tutor's words, read out as they come (the card says its own phase): the thread itself is no live log. */
+function ReplyText({ text }: { text: string }) {
+  return (
+    <div aria-live="polite">
+      <ExecuteCodeMessageText text={text} />
+    </div>
+  );
+}
+
 function Message({ role }: { role: string }) {
   return (
     <MessagePrimitive.Root className="demo-message" data-role={role}>
       {role === "user" && <ExecuteCodeMessageAttachments />}
       {/* No typing dot after a card: the card shows its own progress. */}
-      <MessagePrimitive.Parts components={{ Text: ExecuteCodeMessageText }} unstable_showEmptyOnNonTextEnd={false} />
+      <MessagePrimitive.Parts
+        components={{ Text: role === "assistant" ? ReplyText : ExecuteCodeMessageText }}
+        unstable_showEmptyOnNonTextEnd={false}
+      />
     </MessagePrimitive.Root>
   );
 }
-
-/** The text of the thread's last message when it is the assistant's, for a screen reader to say. */
-const replyText = (messages: readonly UIMessage[]) => {
-  const last = messages.at(-1);
-  if (last?.role !== "assistant") return "";
-  return last.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join(" ");
-};
 
 /** A request the server refused, at the end of the thread and scrolled into view. */
 function ChatError({ message }: { message: string }) {
@@ -83,7 +87,7 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
   return (
     <AssistantRuntimeProvider runtime={runtime} config={configs[demoChat.runWhere]}>
       <ThreadPrimitive.Root className="demo-thread" data-chat-id={demoChat.id} data-run-where={demoChat.runWhere}>
-        {/* Not a live log: that would read each new card's whole program aloud. The reply is read (below). */}
+        {/* Not a live log: that would read each new card's whole program aloud. The reply is read (ReplyText). */}
         {/* The thread follows new output itself (useFollowNewest), never past the newest card's top. */}
         <ThreadPrimitive.Viewport
           ref={viewport}
@@ -115,10 +119,6 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
             <span aria-hidden="true">↓</span>
           </ThreadPrimitive.ScrollToBottom>
         </ThreadPrimitive.Viewport>
-        {/* The tutor's words once its turn has ended: the card says its own phase as it changes. */}
-        <p className="ecu-visually-hidden" aria-live="polite">
-          {settled ? replyText(chat.messages) : ""}
-        </p>
         <Composer phone={phone} runWhere={demoChat.runWhere} />
       </ThreadPrimitive.Root>
     </AssistantRuntimeProvider>
