@@ -34,3 +34,45 @@ test("on a touch screen every button and link of a card is a 44 px target", asyn
   );
   expect(small).toEqual([]);
 });
+
+test("a traceback's line links on a touch screen keep its lines evenly spaced", async ({ page }) => {
+  await page.goto(at(PORTS.main));
+  await send(page, python(DRAWS_THEN_FAILS));
+  const stderr = executeCodeCard(page, 0).root.locator('[data-slot="execute-code-stderr"] pre');
+  await expect(stderr.locator(".ecu-frame-link").first()).toBeVisible({ timeout: 30_000 });
+  // A pre of n lines is n line-heights tall (and its padding): the 44 px links took no room of their own.
+  const { height, lines, lineHeight, padding } = await stderr.evaluate((pre) => {
+    const style = getComputedStyle(pre);
+    return {
+      height: pre.scrollHeight,
+      lines: pre.textContent!.replace(/\n$/, "").split("\n").length,
+      lineHeight: Number.parseFloat(style.lineHeight),
+      padding: Number.parseFloat(style.paddingTop) + Number.parseFloat(style.paddingBottom),
+    };
+  });
+  expect(height).toBeLessThanOrEqual(lines * lineHeight + padding + 2);
+});
+
+test("Enlarge on a phone fills the screen with the figure at its own size, larger than in the card", async ({
+  page,
+}) => {
+  await page.goto(at(PORTS.main));
+  await send(page, python(DRAWS_THEN_FAILS));
+  const card = executeCodeCard(page, 0).root;
+  const figure = card.locator("img");
+  await expect(figure).toBeVisible({ timeout: 30_000 });
+  const inCard = (await figure.boundingBox())!.width;
+  await card.getByRole("button", { name: /Enlarge the figure/ }).click();
+  const dialog = page.getByRole("dialog");
+  const large = dialog.getByRole("img");
+  await expect.poll(() => large.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(640);
+  expect(await dialog.boundingBox()).toMatchObject({ x: 0, y: 0, width: 375, height: 740 });
+  expect((await large.boundingBox())!.width).toBe(640);
+  expect(inCard).toBeLessThan(375);
+  // The figure pans sideways inside the dialog; the page itself does not scroll.
+  expect(await dialog.locator(".ecu-figure-dialog-body").evaluate((body) => body.scrollWidth > body.clientWidth)).toBe(
+    true,
+  );
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+});
