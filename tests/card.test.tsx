@@ -587,6 +587,11 @@ describe("ExecuteCodeCard: stopping a run", () => {
     expect(container.querySelector(EXECUTE_CODE_CARD)).toHaveAttribute("data-phase", "cancelled");
     expect(slot(container, "stdout")).toHaveTextContent("tick tock");
     expect(slot(container, "no-output")).toBeNull();
+    // Before the server has stored the stop, no time; once it has (and after a reload), how long the run ran.
+    expect(slot(container, "timing")).toBeNull();
+    const stamped = { ...(stopped.result as object), startedAt: 1_000_000, stoppedAt: 1_004_200 };
+    render(<ExecuteCodeCard {...stopped} result={stamped} />);
+    expect(screen.getByRole("timer", { name: "Ran for 4.2 s" })).toHaveTextContent("4.2 s");
   });
 });
 

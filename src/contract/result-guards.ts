@@ -86,6 +86,7 @@ const byStatus: Record<ExecuteCodeProgress["status"], Check> = {
     timeoutMs: optional(atLeast(0)),
     startedAt: optional(atLeast(0)),
     starting: optional(isBoolean),
+    stoppedAt: optional(atLeast(0)),
   }),
   busy: objectOf({ retryAfterMs: duration, message: isString }),
   error: objectOf({ code: isString, message: isString }),

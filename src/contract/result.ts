@@ -114,6 +114,12 @@ export const runningResultSchema = v.object({
   startedAt: v.optional(epochMs),
   /** True while what runs the program is still loading (Python in the browser): its clock and limit have not started. */
   starting: v.optional(v.boolean()),
+  /**
+   * When the run was stopped before it finished, by the server's clock: set
+   * on the last output a stopped run streamed, so the card says how long it
+   * ran, the same after a reload.
+   */
+  stoppedAt: v.optional(epochMs),
 });
 
 /** The sandbox is rate-limited; a retry makes sense after `retryAfterMs`. */

@@ -10,7 +10,6 @@ import { PHASE_LOOK } from "./phase-look.js";
 import { useElapsed } from "./use-elapsed.js";
 import { revealInvisible, VisibleText } from "./visible-text.js";
 import { slotName } from "../view/slots.js";
-import type { ExecuteCodeView } from "../view/index.js";
 
 /**
  * The card's header: its children on one row, and under them a failed run's
@@ -69,8 +68,8 @@ export function ErrorSummary({ asChild, className, ...props }: PartProps<"p">) {
  */
 export function Status({ asChild, className, children, ...props }: PartProps<"div">) {
   const { view, labels, phaseId } = useExecuteCode();
-  const look = PHASE_LOOK[view.phase];
-  const exitedWith = codeWithoutException(view);
+  const { phase, exit } = view;
+  const look = PHASE_LOOK[phase];
   const Component = asChild ? Slot.Root : "div";
   return (
     <Component
@@ -82,20 +81,17 @@ export function Status({ asChild, className, children, ...props }: PartProps<"di
     >
       <Icon node={look.icon} aria-hidden className={cn("ecu-status-icon", look.spins && "ecu-spin")} />
       <span id={phaseId} className="ecu-status-word">
-        {view.phase === "running" && view.starting
+        {phase === "running" && view.starting
           ? labels.starting
-          : exitedWith !== null
-            ? labels.exited(exitedWith)
-            : labels.phase[view.phase]}
+          : // A failure no exception explains (`sys.exit(3)`): the code it ended with says it.
+            phase === "failed" && !view.exception && exit?.signal === null && exit.code !== null
+            ? labels.exited(exit.code)
+            : labels.phase[phase]}
       </span>
       {children}
     </Component>
   );
 }
-
-/** A failed run's exit code when no exception says why it failed (`sys.exit(3)`): its status says the code. */
-const codeWithoutException = (view: ExecuteCodeView) =>
-  view.phase === "failed" && !view.exception && view.exit?.signal === null ? view.exit.code : null;
 
 /**
  * How the program ended: its exit code, or the signal that killed it. Kept

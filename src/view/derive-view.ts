@@ -122,6 +122,8 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
         timeoutMs: normalized.timeoutMs ?? null,
         startedAt: normalized.startedAt ?? null,
         starting: normalized.starting === true,
+        // A run stopped while it streamed: how long it ran (NaN, so null, while either time is missing).
+        wallTimeMs: normalized.stoppedAt! - normalized.startedAt! || null,
       };
     case "busy":
       return {

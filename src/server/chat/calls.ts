@@ -163,10 +163,18 @@ export const STOPPED_BEFORE_RESULT =
  * an approval and the program's start, and a call without a result would
  * make the chat unreadable to the model. `execute_code` gets the kit's
  * stopped result (the card shows it as cancelled); other tools an error.
- * Output a program streamed before the stop stays as it was.
+ * Output a program streamed before the stop stays as it was, stamped with
+ * when it stopped (`stoppedAt`), so the card says how long it ran.
  */
-export function settleStoppedCalls(messages: readonly UIMessage[], clientToolNames: ReadonlySet<string>): UIMessage[] {
+export function settleStoppedCalls(
+  messages: readonly UIMessage[],
+  clientToolNames: ReadonlySet<string>,
+  now: number = Date.now(),
+): UIMessage[] {
   return mapLastAssistant(messages, (part) => {
+    const output = part.output as { status?: unknown } | undefined;
+    if (toolNameOf(part) === "execute_code" && part.state === "output-available" && output?.status === "running")
+      return { ...part, output: { ...output, stoppedAt: now } };
     const unanswered =
       part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded";
     if (!unanswered || clientToolNames.has(toolNameOf(part))) return part;

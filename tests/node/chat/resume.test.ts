@@ -178,6 +178,10 @@ describe("a run that outlives its page", () => {
     }
     expect(stored.status).not.toBe("running");
     expect(JSON.stringify(stored.messages)).not.toContain("never");
+    // What it printed stays, stamped with when it stopped: the card says how long it ran, after a reload too.
+    const output = storedOutput(stored) as { status: string; stdout: string; startedAt: number; stoppedAt: number };
+    expect(output).toMatchObject({ status: "running", stdout: "one\n" });
+    expect(output.stoppedAt).toBeGreaterThanOrEqual(output.startedAt);
     // Nothing runs: a second stop has nothing to stop.
     expect((await send(`${h.url}/api/chats/chat-stop/stop`, { method: "POST", body: "{}" })).status).toBe(204);
   });
