@@ -76,3 +76,23 @@ test("Enlarge on a phone fills the screen with the figure at its own size, large
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
 });
+
+test("on a phone a finished run's plot is in view, not below the fold under 13 lines of code and output", async ({
+  page,
+}) => {
+  await page.goto(at(PORTS.main));
+  const program = [
+    "# Squares, printed and drawn",
+    "import matplotlib.pyplot as plt",
+    "squares = [n * n for n in range(1, 11)]",
+    ...Array.from({ length: 8 }, (_, n) => `print(${n + 1}, squares[${n}])`),
+    "plt.plot(squares)",
+    "plt.show()",
+  ].join("\n");
+  await send(page, python(program));
+  const figure = executeCodeCard(page, 0).root.locator("img");
+  await expect(figure).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => figure.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(640);
+  // The whole plot, without the student scrolling.
+  await expect(figure).toBeInViewport({ ratio: 1 });
+});

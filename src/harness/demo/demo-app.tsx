@@ -88,7 +88,7 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
     <AssistantRuntimeProvider runtime={runtime} config={configs[demoChat.runWhere]}>
       <ThreadPrimitive.Root className="demo-thread" data-chat-id={demoChat.id} data-run-where={demoChat.runWhere}>
         {/* Not a live log: that would read each new card's whole program aloud. The reply is read (ReplyText). */}
-        {/* The thread follows new output itself (useFollowNewest), never past the newest card's top. */}
+        {/* The thread follows new output itself (useFollowNewest), never past the newest card's top while it runs. */}
         <ThreadPrimitive.Viewport
           ref={viewport}
           className="demo-viewport"

@@ -1,17 +1,22 @@
 // The thread follows new output, but never past the top of the newest card:
-// its title, phase and Stop stay in view while it prints.
+// its title, phase and Stop stay in view while it prints. Once the card has
+// ended, the figures it drew are its result: the thread goes on to show them
+// whole where the window allows, never past their top.
 import { type RefObject, useEffect } from "react";
-import { EXECUTE_CODE_CARD } from "../../testing/selectors.js";
+import { EXECUTE_CODE_CARD, executeCodePart } from "../../testing/selectors.js";
 
 /** Room kept above the newest card when the thread stops there. */
 const ROOM_ABOVE = 8;
+/** A card whose program has run to an end. */
+const ENDED = '[data-phase="succeeded"], [data-phase="failed"], [data-phase="timed-out"]';
 /** How near the end of the thread counts as at its end. */
 const AT_END = 4;
 
 /**
  * Scrolls `scroller` as `content` grows, while the reader follows: down to
  * the end, or to the newest card's top (the newest message's, when it holds
- * no card), whichever comes first. The reader follows from the start, after
+ * no card; once the card has ended, far enough to show its figures whole,
+ * never past their top), whichever comes first. The reader follows from the start, after
  * sending a message, and whenever they scroll to the end; scrolling up (by
  * any means but the thread shrinking) ends it. Only ever scrolls down: a reader who jumped past the card's top
  * stays where they are.
@@ -31,9 +36,19 @@ export function useFollowNewest(scroller: RefObject<HTMLElement | null>, content
       const newest = messages[messages.length - 1];
       if (!newest) return end();
       const cards = newest.querySelectorAll(EXECUTE_CODE_CARD);
-      const anchor = cards[cards.length - 1] ?? newest;
-      const top = anchor.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
-      return Math.min(end(), Math.max(0, top - ROOM_ABOVE));
+      const card = cards[cards.length - 1];
+      const topOf = (element: Element) =>
+        element.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+      let target = topOf(card ?? newest) - ROOM_ABOVE;
+      const figures = card?.matches(ENDED) ? card.querySelector(executeCodePart("figures")) : null;
+      if (figures) {
+        const top = topOf(figures);
+        target = Math.max(
+          target,
+          Math.min(top + figures.clientHeight + ROOM_ABOVE - box.clientHeight, top - ROOM_ABOVE),
+        );
+      }
+      return Math.min(end(), Math.max(0, target));
     };
     // Where the thread was, and its size, at the last scroll or change of size: the reader moving up from there stops the following.
     let last = 0;
