@@ -1,10 +1,11 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, waitFor, within } from "storybook/test";
-import { EXECUTE_CODE_PHASES, ExecuteCodeCard, PHASES, type ExecuteCodePhase } from "../src";
+import { EXECUTE_CODE_PHASES, ExecuteCodeCard, PHASES, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
 import {
   call,
   completed,
   galleryStates,
+  longOutput,
   primesCode,
   primesOutput,
   running,
@@ -36,27 +37,84 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Any phase, picked in Controls: the gallery's card of that phase, with what the phase means. */
-export const PickAPhase: StoryObj<{ phase: ExecuteCodePhase }> = {
-  args: { phase: "failed" },
+/** A gallery card of `phase`, with the model's title and as many printed lines as a designer asks for. */
+function designedState(phase: ExecuteCodePhase, title: string, outputLines: number): ExecuteCodeCardProps {
+  const state = galleryStates[phase];
+  const code = (state.args as { code?: unknown } | undefined)?.code;
+  const args = typeof code === "string" ? { ...(title ? { title } : {}), code } : state.args;
+  const result = state.result as { status?: string } | undefined;
+  const ran = result?.status === "completed" || result?.status === "timeout";
+  return {
+    ...state,
+    args,
+    argsText: args === state.args ? state.argsText : JSON.stringify(args),
+    ...(ran ? { result: { ...result, stdout: outputLines > 0 ? longOutput(outputLines) : "" } } : {}),
+  };
+}
+
+/** Any phase, picked in Controls, with the title, the output's length and the width a designer wants to try. */
+export const PickAPhase: StoryObj<{ phase: ExecuteCodePhase; title: string; outputLines: number; width: number }> = {
+  args: {
+    phase: "failed",
+    title: "The mean of the class's exam scores, with no scores yet",
+    outputLines: 1,
+    width: 720,
+  },
   argTypes: {
     phase: {
       control: "select",
       options: EXECUTE_CODE_PHASES,
       description: "The card's phase (src/view/phases.ts)",
     },
+    title: {
+      control: "text",
+      description: "The model's title for the program; empty: the card takes its first comment, else the tool's name",
+    },
+    outputLines: {
+      control: { type: "number", min: 0, max: 50_000 },
+      description: "Lines the program printed, for a phase whose program ran",
+    },
+    width: { control: "inline-radio", options: [375, 720, 1280], description: "The card's width in px" },
   },
-  render: ({ phase }) => (
-    <figure style={{ margin: 0, display: "grid", gap: 8 }}>
-      <ExecuteCodeCard {...galleryStates[phase]} />
+  parameters: { wide: true },
+  render: ({ phase, title, outputLines, width }) => (
+    <figure style={{ margin: 0, display: "grid", gap: 8, width, maxWidth: "100%" }}>
+      <ExecuteCodeCard {...designedState(phase, title, outputLines)} />
       <figcaption style={{ font: "13px system-ui, sans-serif", color: "light-dark(#59636e, #9198a1)" }}>
         <strong>{phase}</strong>: {PHASES[phase].summary}
       </figcaption>
     </figure>
   ),
   play: async ({ canvasElement, args }) => {
-    await expect(card(canvasElement)).toHaveAttribute("data-phase", args.phase);
+    const root = card(canvasElement);
+    await expect(root).toHaveAttribute("data-phase", args.phase);
+    await expect(slot(root, "title")).toHaveTextContent(args.title);
+    await expect(slot(root, "stdout")).toHaveTextContent("line 1:");
     await expect(canvasElement.querySelector("figcaption")).toHaveTextContent(PHASES[args.phase].summary);
+  },
+};
+
+/** Every phase at a phone's width and at a chat column's, side by side: where a word or a title wraps. */
+export const EveryPhaseAtTwoWidths: Story = {
+  parameters: { wide: true },
+  render: () => (
+    <div style={{ display: "grid", gridTemplateColumns: "375px 720px", gap: "16px 24px", alignItems: "start" }}>
+      {EXECUTE_CODE_PHASES.map((phase) => (
+        <section key={phase} aria-label={phase} style={{ display: "contents" }}>
+          <ExecuteCodeCard {...galleryStates[phase]} />
+          <ExecuteCodeCard {...galleryStates[phase]} />
+        </section>
+      ))}
+    </div>
+  ),
+  play: async ({ canvasElement }) => {
+    const cards = [...canvasElement.querySelectorAll<HTMLElement>(EXECUTE_CODE_CARD)];
+    await expect(cards).toHaveLength(EXECUTE_CODE_PHASES.length * 2);
+    // At 375 px no card is wider than its column: its code scrolls inside it, the page does not.
+    for (const narrow of cards.filter((_, n) => n % 2 === 0)) {
+      await expect(narrow.getBoundingClientRect().width).toBeLessThanOrEqual(375);
+      await expect(narrow.scrollWidth).toBeLessThanOrEqual(narrow.clientWidth + 1);
+    }
   },
 };
 
