@@ -33,6 +33,14 @@ test("on a touch screen every button and link of a card is a 44 px target", asyn
       .map(({ target, box }) => `${target.className} "${target.textContent}" ${box.width}×${box.height}`),
   );
   expect(small).toEqual([]);
+  // The title has the first line to itself; the phase, the time and the fold control share the next.
+  const [title, status, trigger] = await Promise.all(
+    ["title", "status", "trigger"].map(
+      async (name) => (await card.locator(`[data-slot="execute-code-${name}"]`).boundingBox())!,
+    ),
+  );
+  expect(status!.y).toBeGreaterThanOrEqual(title!.y + title!.height - 1);
+  expect(Math.abs(trigger!.y + trigger!.height / 2 - (status!.y + status!.height / 2))).toBeLessThan(8);
 });
 
 test("a traceback's line links on a touch screen keep its lines evenly spaced", async ({ page }) => {
