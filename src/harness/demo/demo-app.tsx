@@ -39,24 +39,12 @@ function ExamplePrompts() {
   );
 }
 
-/** The tutor's words, read out as they come (the card says its own phase): the thread itself is no live log. */
-function ReplyText({ text }: { text: string }) {
-  return (
-    <div aria-live="polite">
-      <ExecuteCodeMessageText text={text} />
-    </div>
-  );
-}
-
 function Message({ role }: { role: string }) {
   return (
     <MessagePrimitive.Root className="demo-message" data-role={role}>
       {role === "user" && <ExecuteCodeMessageAttachments />}
       {/* No typing dot after a card: the card shows its own progress. */}
-      <MessagePrimitive.Parts
-        components={{ Text: role === "assistant" ? ReplyText : ExecuteCodeMessageText }}
-        unstable_showEmptyOnNonTextEnd={false}
-      />
+      <MessagePrimitive.Parts components={{ Text: ExecuteCodeMessageText }} unstable_showEmptyOnNonTextEnd={false} />
     </MessagePrimitive.Root>
   );
 }
@@ -84,10 +72,13 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
   useEffect(() => {
     if (settled) onSettled();
   }, [settled, onSettled]);
+  // Replies that come while the page is open, not those of a chat it opened.
+  const [openedWith] = useState(() => chat.messages.length);
+  const replied = settled && chat.messages.length > openedWith && chat.messages.at(-1)?.role === "assistant";
   return (
     <AssistantRuntimeProvider runtime={runtime} config={configs[demoChat.runWhere]}>
       <ThreadPrimitive.Root className="demo-thread" data-chat-id={demoChat.id} data-run-where={demoChat.runWhere}>
-        {/* Not a live log: that would read each new card's whole program aloud. The reply is read (ReplyText). */}
+        {/* Not a live log: that would read each new card's whole program aloud. A reply is announced (below). */}
         {/* The thread follows new output itself (useFollowNewest), never past the newest card's top while it runs. */}
         <ThreadPrimitive.Viewport
           ref={viewport}
@@ -119,6 +110,10 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
             <span aria-hidden="true">↓</span>
           </ThreadPrimitive.ScrollToBottom>
         </ThreadPrimitive.Viewport>
+        {/* Present from the start, so a screen reader hears it change: the reply's words are the next message. */}
+        <p className="ecu-visually-hidden" aria-live="polite">
+          {replied ? "The tutor has replied." : ""}
+        </p>
         <Composer phone={phone} runWhere={demoChat.runWhere} />
       </ThreadPrimitive.Root>
     </AssistantRuntimeProvider>
