@@ -175,15 +175,20 @@ export const ExitInWords: Story = {
       <ExecuteCodeCard {...galleryStates.failed} />
       <ExecuteCodeCard {...call("import sys\nsys.exit(3)", { result: completed({ exitCode: 3 }) })} />
       <ExecuteCodeCard {...call("x", { result: completed({ exitCode: null, signal: "SIGKILL" }) })} />
+      <ExecuteCodeCard {...call("x", { result: completed({ exitCode: 137, signal: "SIGKILL" }) })} />
     </div>
   ),
   play: async ({ canvasElement }) => {
-    const [finished, raised, exited, killed] = [...canvasElement.querySelectorAll<HTMLElement>(EXECUTE_CODE_CARD)];
+    const [finished, raised, exited, killed, killedWithCode] = [
+      ...canvasElement.querySelectorAll<HTMLElement>(EXECUTE_CODE_CARD),
+    ];
     // Exit 0 when finished, 1 under the exception, 3 in the status's words: in the DOM, neither seen nor read.
     for (const root of [finished!, raised!, exited!]) await expect(slot(root, "exit")).not.toBeVisible();
     await expect(exited!.querySelector(".ecu-status-word")).toHaveTextContent("Exit code 3");
     await expect(slot(killed!, "exit")).toBeVisible();
     await expect(slot(killed!, "exit")).toHaveTextContent("stopped by SIGKILL");
+    // A signal with a code as well: the status says only Failed, so the signal shows.
+    await expect(slot(killedWithCode!, "exit")).toBeVisible();
   },
 };
 
