@@ -82,9 +82,10 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
               scheme={scheme}
               title={alt}
               image={image("ecu-figure-dialog-image", "eager", {
-                // As large as the screen allows, at the figure's ratio.
+                // As large as the screen allows, at the figure's ratio; on a phone, at its own width (styles.css).
                 width: `min(100vw - 48px, (100dvh - 140px) * ${width} / ${height})`,
-              })}
+                "--ecu-figure-width": `${width}px`,
+              } as CSSProperties)}
               download={
                 <a data-slot={slotName("figure-download")} href={url} download={name} className="ecu-button">
                   <VisibleText text={download} />
