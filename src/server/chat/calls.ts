@@ -172,12 +172,15 @@ export function settleStoppedCalls(
   now: number = Date.now(),
 ): UIMessage[] {
   return mapLastAssistant(messages, (part) => {
-    const output = part.output as { status?: unknown } | undefined;
-    if (toolNameOf(part) === "execute_code" && part.state === "output-available" && output?.status === "running")
+    if (clientToolNames.has(toolNameOf(part))) return part;
+    // Only a run whose start is known and before now: a sandbox's clock ahead of this one's would give a negative time.
+    const output = part.output as { status?: unknown; startedAt?: unknown } | undefined;
+    const started = output?.status === "running" && typeof output.startedAt === "number" && output.startedAt <= now;
+    if (toolNameOf(part) === "execute_code" && part.state === "output-available" && started)
       return { ...part, output: { ...output, stoppedAt: now } };
     const unanswered =
       part.state === "input-streaming" || part.state === "input-available" || part.state === "approval-responded";
-    if (!unanswered || clientToolNames.has(toolNameOf(part))) return part;
+    if (!unanswered) return part;
     if (part.approval?.approved === false) return { ...part, state: "output-denied" };
     if (toolNameOf(part) === "execute_code") {
       return {
