@@ -1,21 +1,22 @@
 // The thread follows new output, but never past the top of the newest card:
 // its title, phase and Stop stay in view while it prints. Once the card has
-// ended, the figures it drew are its result: the thread goes on to show them
-// whole where the window allows, never past their top.
+// succeeded, the figures it drew are its result: the thread goes on to show
+// them whole where the window allows, never past their top. A failed card
+// stays at its top, where its error is.
 import { type RefObject, useEffect } from "react";
 import { EXECUTE_CODE_CARD, executeCodePart } from "../../testing/selectors.js";
 
 /** Room kept above the newest card when the thread stops there. */
 const ROOM_ABOVE = 8;
-/** A card whose program has run to an end. */
-const ENDED = '[data-phase="succeeded"], [data-phase="failed"], [data-phase="timed-out"]';
+/** A card whose program ran to its end: its figures are its result. A failed one keeps its header (the error) in view. */
+const SUCCEEDED = '[data-phase="succeeded"]';
 /** How near the end of the thread counts as at its end. */
 const AT_END = 4;
 
 /**
  * Scrolls `scroller` as `content` grows, while the reader follows: down to
  * the end, or to the newest card's top (the newest message's, when it holds
- * no card; once the card has ended, far enough to show its figures whole,
+ * no card; once the card has succeeded, far enough to show its figures whole,
  * never past their top), whichever comes first. The reader follows from the start, after
  * sending a message, and whenever they scroll to the end; scrolling up (by
  * any means but the thread shrinking) ends it. Only ever scrolls down: a reader who jumped past the card's top
@@ -40,7 +41,7 @@ export function useFollowNewest(scroller: RefObject<HTMLElement | null>, content
       const topOf = (element: Element) =>
         element.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
       let target = topOf(card ?? newest) - ROOM_ABOVE;
-      const figures = card?.matches(ENDED) ? card.querySelector(executeCodePart("figures")) : null;
+      const figures = card?.matches(SUCCEEDED) ? card.querySelector(executeCodePart("figures")) : null;
       if (figures) {
         const top = topOf(figures);
         target = Math.max(
