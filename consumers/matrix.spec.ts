@@ -238,6 +238,14 @@ async function cardStyles(page: Page, { sameWidth }: { sameWidth: boolean }) {
         ),
     )
     .toBe(0);
+  // …and every block of lines is revealed: a block not yet revealed is plain text, with no line of its own.
+  await expect
+    .poll(() =>
+      page
+        .locator('[data-slot="execute-code-source"] .ecu-code-block')
+        .evaluateAll((blocks) => blocks.filter((block) => !block.querySelector(".ecu-code-line")).length),
+    )
+    .toBe(0);
   return page.locator('[data-slot="execute-code"]').evaluateAll(
     (cards, sameWidth) =>
       cards.flatMap((card) =>
