@@ -146,6 +146,31 @@ export const TruncatedOutput: Story = {
   },
 };
 
+/** A server that keeps more than the pane's window (40,000 characters of 50,000 lines): its start and end show, and "Show all" shows all it kept. */
+export const TruncatedPastTheWindow: Story = {
+  args: call("for i in range(50_000):\n    print('line', i)", {
+    result: completed({
+      stdout: `${fiftyThousandLines.slice(0, 20_000)}${fiftyThousandLines.slice(-20_000)}`,
+      truncated: {
+        stdout: fiftyThousandLines.length - 40_000,
+        stderr: 0,
+        at: { stdout: 20_000 },
+        lines: { stdout: fiftyThousandLines.slice(20_000, -20_000).split("\n").length - 1 },
+      },
+    }),
+  }),
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    // Two marks: the lines the pane hides for now beside the seam, and what the server did not keep.
+    await waitFor(() => expect(slot(root, "hidden")).toHaveTextContent(/^[\d,]+ lines hidden$/), slowWait);
+    await expect(slot(root, "cut")).toHaveTextContent(/^⋯ [\d,]+ lines not kept ⋯$/);
+    const stdout = within(slot(root, "stdout")!);
+    await userEvent.click(stdout.getByRole("button", { name: "Show all" }));
+    await expect(slot(root, "hidden")).toBeNull();
+    await expect(slot(root, "cut")).toBeInTheDocument();
+  },
+};
+
 export const CutAtTheEnd: Story = {
   args: call("print('x' * 20_000)", {
     result: completed({ stdout: "x".repeat(8000), truncated: { stdout: 12_001, stderr: 0 } }),
