@@ -36,7 +36,7 @@ const preview: Preview = {
   },
   initialGlobals: { theme: "light", locale: "en" },
   decorators: [
-    // The card's words in the toolbar's language, for a story that does not set its own labels.
+    // The card's words in the toolbar's language, for a story that passes its args to the card and sets no labels.
     (Story, context) =>
       context.globals.locale === "de" && context.args.labels === undefined
         ? Story({ args: { ...context.args, labels: germanLabels } })

@@ -94,7 +94,10 @@ export const PickAPhase: StoryObj<{ phase: ExecuteCodePhase; title: string; outp
   },
 };
 
-/** Every phase at a phone's width and at a chat column's, side by side: where a word or a title wraps. */
+/**
+ * Every phase in a 375 px column and a 720 px one, side by side: where a word or a title wraps. The phone rules
+ * (the title's own line, less padding) follow the screen's width, so they show at a 375 px viewport, not here.
+ */
 export const EveryPhaseAtTwoWidths: Story = {
   parameters: { wide: true },
   render: () => (

@@ -48,7 +48,7 @@ export const GermanLabels: Story = {
   },
 };
 
-/** The toolbar's Language set to Deutsch: every story without labels of its own shows the German ones. */
+/** The toolbar's Language set to Deutsch: a story that passes its args to the card, with no labels of its own, shows the German ones. */
 export const GermanFromTheToolbar: Story = {
   args: galleryStates.failed,
   globals: { locale: "de" },
