@@ -66,6 +66,8 @@ test.describe("the harness demo, as a person uses it", () => {
     await jump.click();
     await expect(executeCodeCard(page, 2).root).toBeInViewport();
     await expect(jump).toBeHidden();
+    // The button is gone: the focus went on to the message box, not back to the start of the page.
+    await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
   });
 
   test("the card shows the writing phase while the model streams the program, then runs it", async ({ page }) => {

@@ -106,6 +106,13 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
             className="demo-send demo-jump"
             aria-label="Jump to latest"
             title="Jump to latest"
+            // It hides once at the end: the focus goes on to the message box rather than back to the page's start.
+            onClick={(event) =>
+              event.currentTarget
+                .closest(".demo-thread")
+                ?.querySelector<HTMLElement>('[aria-label="Message"]')
+                ?.focus({ preventScroll: true })
+            }
           >
             <span aria-hidden="true">↓</span>
           </ThreadPrimitive.ScrollToBottom>
