@@ -180,7 +180,7 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(card.message).toContainText("20,000 characters");
   });
 
-  test("Stop in the card ends a server loop at once, the card keeps what it printed beside the limit, and the next run works", async ({
+  test("Stop in the card ends a server loop at once, the card keeps what it printed and says how long it ran, and the next run works", async ({
     page,
   }) => {
     await page.goto(at(PORTS.main));
@@ -191,6 +191,8 @@ test.describe("the harness demo, as a person uses it", () => {
     await card.root.locator(`button${executeCodePart("stop")}`).click();
     await card.waitForPhase("cancelled");
     expect(await card.text("stdout")).toBe("before the loop\n");
+    // It says how long the program ran, without a reload: the page reads the chat the server settled.
+    await expect(card.root.getByRole("timer", { name: /^Ran for / })).toHaveText(/^[\d.]+ (ms|s)$/);
     await send(page, python("print(6 * 7)"));
     const next = executeCodeCard(page, 1);
     await next.waitForPhase("succeeded");

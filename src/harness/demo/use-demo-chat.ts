@@ -84,6 +84,8 @@ export function useDemoChat(demoChat: DemoChat) {
       body: "{}",
     }).catch(() => undefined);
     await Promise.all([asked, chat.stop()]);
+    // The stored chat has what the server settled at the stop: how long the program ran, among it.
+    await resync.current();
   }, [demoChat.id, chat.stop]);
 
   return { chat: { ...chat, stop }, refusal };
