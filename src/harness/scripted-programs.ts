@@ -1,5 +1,6 @@
 // What the scripted tutor runs: a fenced block as written, a demo prompt's
 // program, or a program over the chat's tables.
+import { messageSegments } from "../view/message-segments.js";
 
 /** Plain-language prompts the demo offers, each with the program it runs. */
 export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; title: string; code: string }> = [
@@ -61,21 +62,6 @@ export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; title
   },
 ];
 
-/**
- * The body of the first fenced block (```python, or any other info string):
- * what follows the opening fence's line up to the next fence. Found with
- * indexOf, in linear time: a pattern that backtracks took seconds on a long
- * line of backticks, and held up every other request meanwhile.
- */
-function firstFence(text: string): string | null {
-  const open = text.indexOf("```");
-  if (open === -1) return null;
-  const lineEnd = text.indexOf("\n", open + 3);
-  if (lineEnd === -1) return null;
-  const close = text.indexOf("```", lineEnd + 1);
-  return close === -1 ? null : text.slice(lineEnd + 1, close);
-}
-
 /** A table's name, where the kit names one to the model: an attachment ("opens it as …") or a file in the tool's description. */
 const TABLE = String.raw`([^\s"'()]+\.(?:csv|tsv))`;
 
@@ -120,8 +106,9 @@ export const RESTART_PROGRAM = 'import sys\n\nprint("Python", sys.version.split(
  * row; or a demo prompt's program.
  */
 export function programFor(message: string, files = ""): string | null {
-  const fenced = firstFence(message);
-  if (fenced !== null) return fenced.replace(/\n$/, "");
+  // The block the student's message shows as code (ExecuteCodeMessageText), cut by the same rules: what they see runs.
+  const fenced = messageSegments(message).find((segment) => segment.kind === "code");
+  if (fenced) return fenced.code;
   const written = new RegExp(`^- ${TABLE} \\([^)]*written by an earlier run\\)`, "m").exec(files)?.[1];
   if (written && /highest|best|top|most/i.test(message)) return highestIn(written);
   const attached =

@@ -22,6 +22,8 @@ describe("programFor", () => {
       "x = [1, 2]\nprint(x[5])",
     );
     expect(programFor("```py\nprint(1)\n```")).toBe("print(1)");
+    // Backticks inside the program are not its end, as the student's message shows them.
+    expect(programFor('```python\nprint("```")\nprint(2)\n```')).toBe('print("```")\nprint(2)');
   });
 
   it("maps each demo prompt to its program and anything else to nothing", () => {
