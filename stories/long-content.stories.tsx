@@ -114,20 +114,22 @@ export const VeryLongOutput: Story = {
 
 /** 50,000 printed lines, as the server keeps them: the start, the end, and the count of what is between. */
 const fiftyThousandLines = Array.from({ length: 50_000 }, (_, k) => `line ${k}\n`).join("");
-const keptOfFiftyThousand = `${fiftyThousandLines.slice(0, 4000)}${fiftyThousandLines.slice(-4000)}`;
-
-export const TruncatedOutput: Story = {
-  args: call("for i in range(50_000):\n    print('line', i)", {
+/** The program's call, with a server that kept the first and the last `kept` characters of its output. */
+const keptOfFiftyThousand = (kept: number) =>
+  call("for i in range(50_000):\n    print('line', i)", {
     result: completed({
-      stdout: keptOfFiftyThousand,
+      stdout: `${fiftyThousandLines.slice(0, kept)}${fiftyThousandLines.slice(-kept)}`,
       truncated: {
-        stdout: fiftyThousandLines.length - 8000,
+        stdout: fiftyThousandLines.length - 2 * kept,
         stderr: 0,
-        at: { stdout: 4000 },
-        lines: { stdout: fiftyThousandLines.slice(4000, -4000).split("\n").length - 1 },
+        at: { stdout: kept },
+        lines: { stdout: fiftyThousandLines.slice(kept, -kept).split("\n").length - 1 },
       },
     }),
-  }),
+  });
+
+export const TruncatedOutput: Story = {
+  args: keptOfFiftyThousand(4000),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     // The last line of 50,000 shows, at the end of the pane, after the mark of what was not kept.
@@ -148,17 +150,7 @@ export const TruncatedOutput: Story = {
 
 /** A server that keeps more than the pane's window (40,000 characters of 50,000 lines): its start and end show, and "Show all" shows all it kept. */
 export const TruncatedPastTheWindow: Story = {
-  args: call("for i in range(50_000):\n    print('line', i)", {
-    result: completed({
-      stdout: `${fiftyThousandLines.slice(0, 20_000)}${fiftyThousandLines.slice(-20_000)}`,
-      truncated: {
-        stdout: fiftyThousandLines.length - 40_000,
-        stderr: 0,
-        at: { stdout: 20_000 },
-        lines: { stdout: fiftyThousandLines.slice(20_000, -20_000).split("\n").length - 1 },
-      },
-    }),
-  }),
+  args: keptOfFiftyThousand(20_000),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     // Two marks: the lines the pane hides for now beside the seam, and what the server did not keep.
