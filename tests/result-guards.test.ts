@@ -52,6 +52,29 @@ const ownResults: Record<string, unknown>[] = [
     wallTimeMs: null,
     truncated: { stdout: 0, stderr: 0 },
   },
+  {
+    status: "completed",
+    stdout: "",
+    stderr: "Traceback…",
+    exitCode: 1,
+    signal: null,
+    wallTimeMs: 3,
+    truncated: { stdout: 0, stderr: 0 },
+    failure: {
+      type: "ZeroDivisionError",
+      message: "division by zero",
+      function: "mean",
+      line: 2,
+      endLine: 2,
+      column: 11,
+      endColumn: 36,
+      values: [{ name: "values", value: "[]", type: "list", length: 0, shape: [0] }],
+      frames: [
+        { file: "/usr/lib/python3.11/json/decoder.py", line: 337, function: "decode", own: false, module: "json" },
+      ],
+      explanation: { kind: "index", name: "xs", text: "i", suggestion: "x", count: 3, index: -4, names: ["a"] },
+    },
+  },
   { status: "timeout", timeoutMs: 5000, stdout: "a", stderr: "b", wallTimeMs: 5001, truncated, ...afterRun },
   { status: "running", stdout: "a", stderr: "", truncated, timeoutMs: 5000, startedAt: 1, starting: true },
   { status: "busy", retryAfterMs: 2000, message: "busy" },
@@ -81,7 +104,7 @@ const sandboxAnswers: Record<string, unknown>[] = [
     stdout_truncated_lines: 1,
     stderr_truncated_lines: 0,
   },
-  { stdout: "", stderr: "boom", code: null },
+  { stdout: "", stderr: "boom", code: null, failure: { type: "ValueError" } },
 ];
 
 const PROBES: unknown[] = [
@@ -104,6 +127,9 @@ const PROBES: unknown[] = [
   [1],
   {},
   { stdout: 1 },
+  // Past every length the facts of a failure may have.
+  "x".repeat(1000),
+  Array.from({ length: 60 }, () => 1),
 ];
 
 type Path = (string | number)[];

@@ -12,7 +12,8 @@ export type WorkerMessage =
   /** Pyodide is loaded and the program starts now: its time limit counts from here. */
   | { type: "started" }
   | { type: "output"; stream: "stdout" | "stderr"; text: string }
-  | { type: "done"; exitCode: number; wallTimeMs: number }
+  /** `failure`: why the program failed (contract/failure.ts), where it raised; checked by the page. */
+  | { type: "done"; exitCode: number; wallTimeMs: number; failure?: unknown }
   | { type: "failed"; message: string };
 
 export type WarmMessage = { type: "warm"; indexURL: string };

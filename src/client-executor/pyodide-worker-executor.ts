@@ -1,3 +1,4 @@
+import { isFailure } from "../contract/result-guards.js";
 import type { ExecuteCodeResult } from "../contract/index.js";
 import type { ExecuteCodeRunner, ExecuteCodeRunOptions } from "../contract/runner.js";
 import { DEFAULT_MAX_STDERR_CHARS, DEFAULT_MAX_STDOUT_CHARS, DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
@@ -161,6 +162,7 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
                 signal: null,
                 wallTimeMs: data.wallTimeMs,
                 ...output(),
+                ...(data.exitCode && isFailure(data.failure) ? { failure: data.failure } : {}),
               });
               break;
             case "failed":

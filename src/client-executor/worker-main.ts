@@ -21,16 +21,19 @@ export function workerMain(
   const post = (message: WorkerMessage) => scope.postMessage(message);
 
   // The shared run_program (contract/run-program-py.ts), given as text: SystemExit and uncaught exceptions
-  // become an exit code and a traceback on stderr, as in the sandbox.
+  // become an exit code and a traceback on stderr, as in the sandbox. It answers JSON: the exit code, and
+  // why the program failed where it raised.
   const runner = [
-    "import sys, traceback",
+    "import sys, traceback, json as __ecu_json",
     runProgramPy,
     "def __ecu_run(source):",
+    "    facts = {}",
     "    try:",
-    '        return run_program(source, {"__name__": "__main__"})',
+    '        status = run_program(source, {"__name__": "__main__"}, facts)',
     "    finally:",
     "        sys.stdout.flush()",
     "        sys.stderr.flush()",
+    '    return __ecu_json.dumps({"code": status, "failure": facts or None})',
   ].join("\n");
 
   let pyodide: Promise<PyodideAPI> | null = null;
@@ -68,11 +71,11 @@ export function workerMain(
         );
       });
       if (message.type === "warm") return post({ type: "ready" });
-      const run = api.globals.get("__ecu_run") as (source: string) => number;
+      const run = api.globals.get("__ecu_run") as (source: string) => string;
       post({ type: "started" });
       const start = performance.now();
-      const exitCode = run(message.code);
-      post({ type: "done", exitCode, wallTimeMs: Math.round(performance.now() - start) });
+      const { code: exitCode, failure } = JSON.parse(run(message.code)) as { code: number; failure: unknown };
+      post({ type: "done", exitCode, wallTimeMs: Math.round(performance.now() - start), failure });
     } catch (error) {
       post({ type: "failed", message: messageOf(error) });
     }

@@ -4,6 +4,7 @@
 // the browser's bytes. The schemas stay the contract and the server's
 // validator, with their named problems.
 
+import type { ExecuteCodeFailure } from "./failure.js";
 import type { ExecuteCodeProgress } from "./result.js";
 import type { SandboxResponse } from "./sandbox-response.js";
 import { isFileRefId } from "./file-ref-id.js";
@@ -59,6 +60,60 @@ const runFile = objectOf({
   ref: objectOf({ sessionId: isFileRefId, fileId: isFileRefId }),
 });
 const names = optional(arrayOf(isString));
+const textOf =
+  (max: number): Check =>
+  (value) =>
+    typeof value === "string" && value.length <= max;
+const listOf =
+  (check: Check, max: number): Check =>
+  (value) =>
+    arrayOf(check)(value) && (value as unknown[]).length <= max;
+const isLine = atLeast(1, isInteger);
+/** Whether a value is a failure's facts in the kit's shape (`failureSchema`, failure.ts), check for check. */
+export const isFailure = objectOf({
+  type: textOf(200),
+  message: textOf(800),
+  function: optional(textOf(160)),
+  line: optional(isLine),
+  endLine: optional(isLine),
+  column: optional(isCount),
+  endColumn: optional(isCount),
+  values: optional(
+    listOf(
+      objectOf({
+        name: textOf(120),
+        value: textOf(240),
+        type: textOf(120),
+        length: optional(isCount),
+        shape: optional(listOf(isCount, 8)),
+      }),
+      12,
+    ),
+  ),
+  frames: optional(
+    listOf(
+      objectOf({
+        file: textOf(480),
+        line: isCount,
+        function: textOf(160),
+        own: isBoolean,
+        module: optional(textOf(120)),
+      }),
+      50,
+    ),
+  ),
+  explanation: optional(
+    objectOf({
+      kind: textOf(80),
+      name: optional(textOf(240)),
+      text: optional(textOf(240)),
+      suggestion: optional(textOf(160)),
+      count: optional(isCount),
+      index: optional(isInteger),
+      names: optional(listOf(textOf(120), 16)),
+    }),
+  ),
+}) as (value: unknown) => value is ExecuteCodeFailure;
 const afterRun = {
   files: optional(arrayOf(runFile)),
   filesCut: optional(isCount),
@@ -78,6 +133,7 @@ const byStatus: Record<ExecuteCodeProgress["status"], Check> = {
     exitCode: nullable(isInteger),
     signal: nullable(isString),
     wallTimeMs: duration,
+    failure: optional(isFailure),
     ...afterRun,
   }),
   timeout: objectOf({ ...streams, timeoutMs: duration, wallTimeMs: duration, ...afterRun }),
@@ -126,4 +182,5 @@ export const isSandboxResponse = objectOf({
   stderr_truncated_at: count,
   stdout_truncated_lines: count,
   stderr_truncated_lines: count,
+  failure: () => true,
 }) as (value: unknown) => value is SandboxResponse;

@@ -1,14 +1,20 @@
+import { FAILURE_FACTS_PY } from "./failure-facts-py.js";
+
 /** The file name a program's traceback frames carry, in every runner. */
 export const PROGRAM_FILE = "<program>";
 
 /**
- * `run_program(source, namespace)` in Python: runs a student's program as
- * Python's own top level would, and returns its exit status. One source for
+ * `run_program(source, namespace, facts=None)` in Python: runs a student's
+ * program as Python's own top level would, and returns its exit status. At an
+ * uncaught exception, `facts` (a dict) gets what failed and where
+ * (contract/failure.ts). One source for
  * every runner (the Jupyter runner cell, the harness's CPython sandbox, the
  * browser's Pyodide worker), so that an exit, a traceback and `input()` read
  * the same whichever ran it. Expects `sys` and `traceback` imported.
  */
 export const RUN_PROGRAM_PY = `
+PROGRAM_FILE = "${PROGRAM_FILE}"
+${FAILURE_FACTS_PY}
 # Whether every frame of the program in a traceback (and in the exceptions it chains or groups) runs code
 # compiled from this source.
 def frames_of(program, error, frames):
@@ -32,7 +38,7 @@ def frames_of(program, error, frames):
                 errors.append((linked, linked.__traceback__))
     return True
 
-def run_program(source, namespace):
+def run_program(source, namespace, facts=None):
     import linecache
     # Tracebacks and warnings quote the program's lines, as they do for a file. Split where the compiler
     # counts lines (LF, CR LF, CR), not where splitlines() also does (a form feed, U+2028, …). No
@@ -60,11 +66,18 @@ def run_program(source, namespace):
             frames = frames.tb_next
         # A function an earlier run defined (a kernel keeps them) has its lines in that run's source, not
         # this one: quote no line rather than a wrong one.
-        if program is not None and not frames_of(program, value, frames):
+        stale = program is not None and not frames_of(program, value, frames)
+        if stale:
             linecache.cache.pop("${PROGRAM_FILE}", None)
-        traceback.print_exception(kind, value, frames)
-        # No one types into a sandbox: a closed stdin (EOFError), or a kernel that allows no input.
-        if (kind is EOFError and str(value) == "EOF when reading a line") or kind.__name__ == "StdinNotImplementedError":
-            print("input() cannot read typed input here: put the values in the program.", file=sys.stderr)
+        # Made once: the exception's own str() runs once, for the traceback and the facts alike.
+        shown = traceback.TracebackException(type(value), value, frames, compact=True)
+        print("".join(shown.format()), end="", file=sys.stderr)
+        if facts is not None:
+            try:
+                said = [line for line in shown.format_exception_only() if not line.startswith(" ")]
+                message = said[0].rstrip().split(": ", 1)[1] if said and ": " in said[0] else ""
+                facts.update(failure_facts(kind, value, frames, lines, stale, message))
+            except Exception:
+                facts.clear()
         return 1
 `;

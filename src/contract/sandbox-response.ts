@@ -35,6 +35,8 @@ export const sandboxResponseSchema = v.object({
   /** Line breaks in what it cut. */
   stdout_truncated_lines: count,
   stderr_truncated_lines: count,
+  /** Why the program failed (contract/failure.ts), from the kit's own sandbox; read apart, so that facts in another shape lose no run. */
+  failure: v.nullish(v.unknown()),
 });
 
 export type SandboxResponse = v.InferOutput<typeof sandboxResponseSchema>;

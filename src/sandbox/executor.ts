@@ -53,6 +53,8 @@ export interface RunOutcome {
   filesRead?: string[];
   /** Which of the files it was given the program removed (or replaced with anything but a file). */
   filesRemoved?: string[];
+  /** Why the program failed, as its Python saw it (contract/failure.ts): read by the service, never trusted. */
+  failure?: unknown;
 }
 
 /** One file a run left, with its bytes. */

@@ -55,6 +55,7 @@ export function createScriptedExecutor(script: (code: string) => ScriptedAnswer 
         timedOut: answer.timedOut ?? false,
         ...(answer.truncated ? { truncated: answer.truncated } : {}),
         ...(answer.files ? { files: answer.files } : {}),
+        ...(answer.failure ? { failure: answer.failure } : {}),
       };
     },
     async close() {},

@@ -3,6 +3,7 @@
 // handler; the scheduler, rate limiter, replay guard and file store are
 // modules of their own.
 
+import { readFailure } from "../contract/failure.js";
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
@@ -445,6 +446,8 @@ export function createSandbox(options: SandboxOptions) {
     // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.
     const sessionId = codeapiId();
     const kept = runFiles.put(sessionId, participant, changedFiles(outcome.files, [...inputs.values()]), client);
+    // Why it failed, for a run that raised: in the kit's shape or not at all.
+    const failure = outcome.exitCode !== 0 && !outcome.timedOut ? readFailure(outcome.failure) : undefined;
     const answer = {
       stdout: outcome.stdout,
       stderr: outcome.stderr,
@@ -468,6 +471,7 @@ export function createSandbox(options: SandboxOptions) {
       ...(outcome.filesRead ? { files_read: outcome.filesRead } : {}),
       ...(outcome.filesRemoved?.length ? { files_removed: outcome.filesRemoved } : {}),
       files_missing: given.missing,
+      ...(failure ? { failure } : {}),
     };
     if (live) live.end({ type: "result", ...answer });
     else json(res, 200, answer);

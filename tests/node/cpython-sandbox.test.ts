@@ -127,12 +127,55 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(result.stderr).toContain("ZeroDivisionError: division by zero");
     });
 
-    it("says that input() cannot read typed input, at once", async () => {
+    it("ends input() at once, and says that no one can type into the program", async () => {
       const result = await run('name = input("Your name? ")\nprint(name)');
       expect(result.exitCode).toBe(1);
-      expect(result.stderr).toMatch(
-        /EOFError: EOF when reading a line\ninput\(\) cannot read typed input here: put the values in the program\.\n$/,
+      expect(result.stderr).toMatch(/EOFError: EOF when reading a line\n$/);
+      expect(result.failure).toMatchObject({ type: "EOFError", explanation: { kind: "no-input" } });
+    });
+
+    it("says why a program failed: its frame's values, the span, the library's frames", async () => {
+      const result = await run(
+        "import json\ndef mean(values):\n    return sum(values) / len(values)\nprint(mean([]))\njson.loads('{')",
       );
+      expect(result.failure).toMatchObject({
+        type: "ZeroDivisionError",
+        function: "mean",
+        line: 3,
+        column: 11,
+        endColumn: 36,
+        values: [{ name: "values", value: "[]" }],
+      });
+      const library = await run("import json\ndef load(text):\n    return json.loads(text)\nload('{')");
+      const frames = (library.failure as { frames: { own: boolean; module?: string }[] }).frames;
+      expect(frames.map((frame) => frame.own)).toEqual([true, true, ...frames.slice(2).map(() => false)]);
+      expect(frames.at(-1)).toMatchObject({ own: false, module: "json" });
+      // Not one of the run's files.
+      expect(library.files?.map((file) => file.name) ?? []).toEqual([]);
+    });
+
+    it("says that the sandbox has no internet when a program reaches for it", async () => {
+      const result = await run("import urllib.request\nurllib.request.urlopen('http://example.com', timeout=5)");
+      expect(result.failure).toMatchObject({ type: "URLError", explanation: { kind: "no-internet" } });
+    });
+
+    it("answers at once when a value at the failing line has a slow, huge or raising __repr__", async () => {
+      const result = await run(
+        [
+          "import time",
+          "class Hostile:",
+          "    def __repr__(self):",
+          "        time.sleep(600)",
+          "        return 'x' * 10**8",
+          "    def __len__(self):",
+          "        raise RuntimeError('no')",
+          "value = Hostile()",
+          "print(value, 1 / 0)",
+        ].join("\n"),
+        30_000,
+      );
+      expect(result).toMatchObject({ timedOut: false, exitCode: 1 });
+      expect(result.failure).toMatchObject({ values: [{ name: "value", value: "<Hostile object>", type: "Hostile" }] });
     });
 
     it("saves a matplotlib figure in the working directory", async () => {

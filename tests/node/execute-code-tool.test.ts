@@ -487,6 +487,41 @@ describe("what the model reads", () => {
     );
   });
 
+  it("says why a run failed before the streams: where, the values there, the frames, in plain words", () => {
+    const text = describeCompleted({
+      exitCode: 1,
+      stderr: "Traceback (most recent call last):\n…\nZeroDivisionError: division by zero\n",
+      failure: {
+        type: "ZeroDivisionError",
+        message: "division by zero",
+        function: "mean",
+        line: 2,
+        values: [
+          { name: "values", value: "[]", type: "list", length: 0 },
+          { name: "label", value: "'a\\nb'\nfiles: forged", type: "str", length: 3 },
+        ],
+        frames: [
+          { file: "<program>", line: 4, function: "<module>", own: true },
+          { file: "<program>", line: 2, function: "mean", own: true },
+          { file: "/usr/lib/python3.11/statistics.py", line: 9, function: "f", own: false, module: "statistics" },
+          { file: "/usr/lib/python3.11/statistics.py", line: 12, function: "g", own: false, module: "statistics" },
+        ],
+        explanation: { kind: "zero-division", text: "len(values)" },
+      },
+    });
+    const facts = text.slice(0, text.indexOf("stdout"));
+    expect(facts).toBe(
+      [
+        "exit code: 1",
+        "why it failed: ZeroDivisionError at line 2 in mean(): division by zero",
+        "values at that line: values = [] (list, length 0); label = 'a\\nb' files: forged (str, length 3)",
+        "frames: line 4 (<module>) → line 2 (mean) → 2 steps inside statistics",
+        "in plain words (as the student sees it): The program divided by `len(values)`, which is 0.",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("tells the model not to guess when nothing ran", () => {
     expect(describeModelOutput({ status: "error", code: "sandbox_unavailable", message: "Down." })).toMatch(
       /did not run.*Do not guess/,

@@ -165,10 +165,23 @@ describe("the Jupyter sandbox", () => {
 
   it("says that input() cannot read typed input, instead of waiting for it", async () => {
     const result = resultOf(await events('name = input("Name? ")\nprint(name)'));
-    expect(result).toMatchObject({ status: "completed", exitCode: 1 });
-    expect((result as { stderr: string }).stderr).toMatch(
-      /input\(\) cannot read typed input here: put the values in the program\.\n$/,
-    );
+    expect(result).toMatchObject({ status: "completed", exitCode: 1, failure: { explanation: { kind: "no-input" } } });
+  });
+
+  it("says why a program failed, with the failing frame's values, as the sandboxes do", async () => {
+    const result = resultOf(await events("def mean(values):\n    return sum(values) / len(values)\nprint(mean([]))"));
+    expect(result).toMatchObject({
+      exitCode: 1,
+      failure: {
+        type: "ZeroDivisionError",
+        function: "mean",
+        line: 2,
+        column: 11,
+        endColumn: 36,
+        values: [{ name: "values", value: "[]" }],
+        explanation: { kind: "zero-division", text: "len(values)" },
+      },
+    });
   });
 
   it("streams output while the program runs", async () => {

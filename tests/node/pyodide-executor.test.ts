@@ -55,9 +55,22 @@ describe("the Pyodide executor runs Python as a real interpreter would", () => {
   });
 
   it("treats input() as end of input, and says why", async () => {
-    const { stderr } = await run("input()");
-    expect(stderr).toContain("EOFError");
-    expect(stderr).toMatch(/\ninput\(\) cannot read typed input here: put the values in the program\.\n$/);
+    const { stderr, failure } = await run("input()");
+    expect(stderr).toMatch(/EOFError: EOF when reading a line\n$/);
+    expect(failure).toMatchObject({ type: "EOFError", explanation: { kind: "no-input" } });
+  });
+
+  it("says why a program failed, with the failing frame's values, as the CPython sandbox does", async () => {
+    const { failure } = await run("def mean(values):\n    return sum(values) / len(values)\nprint(mean([]))");
+    expect(failure).toMatchObject({
+      type: "ZeroDivisionError",
+      function: "mean",
+      line: 2,
+      column: 11,
+      endColumn: 36,
+      values: [{ name: "values", value: "[]", type: "list", length: 0 }],
+      explanation: { kind: "zero-division", text: "len(values)" },
+    });
   });
 
   it("ends a run past its time limit, keeps what it printed, and runs the next program", async () => {

@@ -7,6 +7,8 @@ import { RUN_PROGRAM_PY } from "../../src/contract/run-program-py";
 interface Ran {
   status: number;
   stderr: string;
+  /** What run_program said of the failure; {} when the program did not raise. */
+  facts: Record<string, unknown>;
 }
 
 /** Runs each program in turn in one interpreter and one namespace; what each one ended with. */
@@ -17,8 +19,9 @@ ${RUN_PROGRAM_PY}
 namespace, ran = {"__name__": "__main__"}, []
 for source in json.loads(sys.stdin.readline()):
     sys.stderr = io.StringIO()
-    status = run_program(source, namespace)
-    ran.append({"status": status, "stderr": sys.stderr.getvalue()})
+    facts = {}
+    status = run_program(source, namespace, facts)
+    ran.append({"status": status, "stderr": sys.stderr.getvalue(), "facts": facts})
 sys.stderr = sys.__stderr__
 print(json.dumps(ran))
 `;
@@ -66,7 +69,11 @@ describe("run_program", () => {
 
   it("quotes the line a warning came from", () => {
     const [ran] = runInOneNamespace("import warnings\nwarnings.warn('careful')\n");
-    expect(ran).toEqual({ status: 0, stderr: "<program>:2: UserWarning: careful\n  warnings.warn('careful')\n" });
+    expect(ran).toEqual({
+      status: 0,
+      stderr: "<program>:2: UserWarning: careful\n  warnings.warn('careful')\n",
+      facts: {},
+    });
   });
 
   it("takes the exit code as the process would: modulo 256, a message as 1", () => {
@@ -74,5 +81,108 @@ describe("run_program", () => {
     expect(ran.map((each) => each.status)).toEqual([3, 1, 1]);
     expect(ran[1]!.stderr).toBe("bye\n");
     expect(ran[2]!.stderr).toMatch(/File "<program>", line 1\n {4}print\(1\n[\s\S]*SyntaxError/);
+  });
+});
+
+/** The facts of one program's failure. */
+function factsOf(program: string): Record<string, unknown> {
+  return runInOneNamespace(program)[0]!.facts;
+}
+
+describe("run_program's facts of a failure", () => {
+  it("names the deepest frame of the program, its values, and the span the carets point at", () => {
+    const facts = factsOf("def mean(values):\n    return sum(values) / len(values)\n\nprint(mean([]))\n");
+    expect(facts).toMatchObject({
+      type: "ZeroDivisionError",
+      message: "division by zero",
+      function: "mean",
+      line: 2,
+      // `sum(values) / len(values)`, in characters from the line's start.
+      column: 11,
+      endColumn: 36,
+      values: [{ name: "values", value: "[]", type: "list", length: 0 }],
+      explanation: { kind: "zero-division", text: "len(values)" },
+      frames: [
+        { file: "<program>", line: 4, function: "<module>", own: true },
+        { file: "<program>", line: 2, function: "mean", own: true },
+      ],
+    });
+  });
+
+  it("marks exactly a misspelt name, counting characters rather than bytes, and offers the name meant", () => {
+    const facts = factsOf("total = 3\nprint('é', totl + 1)\n");
+    expect(facts).toMatchObject({
+      line: 2,
+      column: 11,
+      endColumn: 15,
+      explanation: { kind: "name", name: "totl", suggestion: "total" },
+    });
+  });
+
+  it("tells the program's own frames from a library's, and names the library", () => {
+    const facts = factsOf("import json\ndef load(text):\n    return json.loads(text)\nload('{bad')\n");
+    const frames = facts.frames as { own: boolean; module?: string }[];
+    expect(frames.slice(0, 2).every((frame) => frame.own)).toBe(true);
+    expect(frames.slice(2).length).toBeGreaterThan(0);
+    expect(frames.slice(2).every((frame) => !frame.own && frame.module === "json")).toBe(true);
+    expect(facts).toMatchObject({ function: "load", line: 3, values: [{ name: "text", value: "'{bad'" }] });
+  });
+
+  it.each([
+    ["xs = [1, 2, 3]\ni = 3\nprint(xs[i])", { kind: "index", name: "xs", text: "i", count: 3, index: 3 }],
+    ["ages = {'ann': 3}\nprint(ages['cid'])", { kind: "key", text: "'cid'", name: "ages", count: 1, names: ["'ann'"] }],
+    ["age = 5\nprint('age: ' + age)", { kind: "operand-types", text: "+", names: ["str", "int"] }],
+    ["xs = [3, 1].sort()\nxs.append(2)", { kind: "attribute", name: "append", text: "NoneType" }],
+    ["n = int('abc')", { kind: "number-text", name: "int", text: "'abc'" }],
+    ["import no_such_package_here", { kind: "module-not-found", name: "no_such_package_here" }],
+    ["def f(n):\n    return f(n + 1)\nf(0)", { kind: "recursion", name: "f" }],
+    ["x = 1\ndef f():\n    print(x)\n    x = 2\nf()", { kind: "unbound", name: "x" }],
+    ["import sys, io\nsys.stdin = io.StringIO()\ninput()", { kind: "no-input" }],
+    ["import socket\nsocket.getaddrinfo('example.invalid', 80)", { kind: "no-internet" }],
+    ["open('grades.csv')", { kind: "file-not-found", name: "grades.csv" }],
+  ])("explains %j in facts a sentence can be made of", (program, explanation) => {
+    expect(factsOf(program).explanation).toMatchObject(explanation);
+  });
+
+  it("describes values without running the program's own methods, and keeps each one short", () => {
+    const facts = factsOf(
+      [
+        "import time",
+        "class Slow:",
+        "    def __repr__(self):",
+        "        time.sleep(100)",
+        "    def __len__(self):",
+        "        raise ValueError",
+        "class Shouting(list):",
+        "    def __repr__(self):",
+        "        return 'x' * 10**7",
+        "slow, shouting, long, deep, big = Slow(), Shouting([1, 2]), 'é' * 500, [[[[1]]]], 10**400",
+        "print(slow, shouting, long, deep, big, missing)",
+      ].join("\n"),
+    );
+    expect(facts.values).toEqual([
+      { name: "slow", value: "<Slow object>", type: "Slow" },
+      { name: "shouting", value: "[1, 2]", type: "Shouting", length: 2 },
+      { name: "long", value: expect.stringMatching(/^'é+…$/), type: "str", length: 500 },
+      { name: "deep", value: "[[[...]]]", type: "list", length: 1 },
+      { name: "big", value: "…", type: "int", length: 401 },
+    ]);
+    for (const { value } of facts.values as { value: string }[]) expect(value.length).toBeLessThanOrEqual(80);
+  });
+
+  it("marks the span of a syntax error, and says nothing of values", () => {
+    expect(factsOf("x = (1,\nprint('hi')\n")).toEqual({
+      type: "SyntaxError",
+      message: "'(' was never closed",
+      frames: [],
+      line: 1,
+      endLine: 1,
+      column: 4,
+      endColumn: 5,
+    });
+  });
+
+  it("gives no facts for a program that ended by sys.exit", () => {
+    expect(factsOf("import sys\nsys.exit(3)")).toEqual({});
   });
 });

@@ -1,6 +1,8 @@
 import { SignJWT } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedExecutor } from "../../src/sandbox";
+import type { RunOutcome } from "../../src/sandbox/executor";
+import { resultFromAnswer } from "../../src/server/codeapi/sandbox-client";
 import { AUDIENCE, ISSUER, startSandbox } from "./sandbox-fixture";
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -43,6 +45,38 @@ describe("sandbox: the /v1/exec contract", () => {
     const response = await s.post({ authorization: `Bearer ${token}` });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ stdout: "ran\n", stderr: "", code: 0, signal: null, files: [] });
+  });
+
+  it("says why a program failed beside its streams, and only facts in the kit's shape, only for a failure", async () => {
+    const failure = {
+      type: "ZeroDivisionError",
+      message: "division by zero",
+      line: 2,
+      values: [{ name: "n", value: "0", type: "int" }],
+    };
+    const answers: Record<string, Partial<RunOutcome>> = {
+      raised: { exitCode: 1, failure },
+      malformed: { exitCode: 1, failure: { type: "ZeroDivisionError", values: "n = 0" } },
+      finished: { exitCode: 0, failure },
+    };
+    const s = await startSandbox(createScriptedExecutor((code) => answers[code]!));
+    cleanups.push(s.close);
+    const answer = async (code: string) => {
+      const token = await s.minter.mint({ participantId: "student", tenantId: "t" });
+      const response = await fetch(`${s.url}/v1/exec`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ lang: "py", code }),
+      });
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const raised = await answer("raised");
+    expect(raised).toMatchObject({ code: 1, failure });
+    // What a codeapi client of the kit makes of it: the same facts in the run's result.
+    const limits = { stdout: 8000, stderr: 4000 };
+    expect(resultFromAnswer(raised, JSON.stringify(raised), limits)).toMatchObject({ ok: true, result: { failure } });
+    expect(await answer("malformed")).not.toHaveProperty("failure");
+    expect(await answer("finished")).not.toHaveProperty("failure");
   });
 
   it.each([

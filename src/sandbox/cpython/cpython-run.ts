@@ -223,7 +223,10 @@ export class CpythonRun {
     const wallTimeMs = Math.round(performance.now() - this.started);
     this.request.signal.removeEventListener("abort", this.onAbort);
     const { cgroup, caps, memoryLimitMb } = this.context;
-    let files: Pick<RunOutcome, "files" | "filesCut" | "filesRead" | "filesRemoved"> = { files: [], filesCut: 0 };
+    let files: Pick<RunOutcome, "files" | "filesCut" | "filesRead" | "filesRemoved" | "failure"> = {
+      files: [],
+      filesCut: 0,
+    };
     const given = this.request.files ?? [];
     if (this.workFd !== null) {
       const root = `/proc/self/fd/${this.workFd}`;

@@ -295,8 +295,8 @@ RUNNER = """
 import sys, traceback, linecache
 # run_program(source, namespace), from src/contract/run-program-py.ts: cpython-executor.ts puts it here.
 #@run_program
-def __ecu_run(source):
-    return run_program(source, {"__name__": "__main__"})
+def __ecu_run(source, facts):
+    return run_program(source, {"__name__": "__main__"}, facts)
 """
 # Made once here, so that a run's process does not compile or build them (every page it writes is a copy).
 _runner_scope = {}
@@ -373,6 +373,8 @@ def signal_name(number):
 FIGURES_NAME = ".ecu-figures.json"
 RUN_DIR = "/mnt/data"  # codeapi's, where models are told to write
 FIGURES = f"{RUN_DIR}/{FIGURES_NAME}"
+# Why the program failed (contract/failure.ts), beside its files, for the Node parent to read.
+FAILURE = f"{RUN_DIR}/.ecu-failure.json"
 
 
 # describe_figure(figure), from src/server/figure-words.ts: cpython-executor.ts puts it here.
@@ -486,13 +488,16 @@ def receive_files(fd, files):
 
 
 def run_program(code, cpu_seconds):
-    """In the run's PID 1: the program, then its figures' alt text beside them."""
+    """In the run's PID 1: the program, then its figures' alt text and why it failed beside them."""
     resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
     described = {}
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].show = lambda *args, **kwargs: save_figures(described)
-    status = run_source(code)
+    facts = {}
+    status = run_source(code, facts)
     try:
+        if facts:
+            write_file(FAILURE, json.dumps(facts))
         save_figures(described)
         if described:
             write_file(FIGURES, json.dumps(described))

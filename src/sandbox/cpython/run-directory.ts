@@ -16,6 +16,8 @@ const MAX_ALT_CHARS = 300;
 
 /** The file beside a run's figures with their alt text, which the run's process writes. */
 export const FIGURES_NAME = ".ecu-figures.json";
+/** The file the run's process writes why its program failed to (contract/failure.ts): not one of its files. */
+export const FAILURE_NAME = ".ecu-failure.json";
 
 // How much of a working directory is looked at: a run may leave thousands of files.
 const MAX_ENTRIES = 10_000;
@@ -44,8 +46,9 @@ async function readRegular(path: string | Buffer, limit: number): Promise<Buffer
   }
 }
 
-async function figureDescriptions(root: string): Promise<Record<string, unknown>> {
-  const data = await readRegular(`${root}/${FIGURES_NAME}`, 1 << 20);
+/** A JSON object the run's process wrote beside the program's files; `{}` for anything else. */
+async function readFacts(path: string, limit: number): Promise<Record<string, unknown>> {
+  const data = await readRegular(path, limit);
   try {
     const parsed: unknown = JSON.parse(data?.toString("utf8") ?? "{}");
     return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
@@ -66,8 +69,9 @@ export async function readRunFiles(
   root: string,
   caps: RunFileCaps,
   given: readonly RunFileInput[] = [],
-): Promise<{ files: RunFileOutput[]; filesCut: number }> {
-  const described = await figureDescriptions(root);
+): Promise<{ files: RunFileOutput[]; filesCut: number; failure?: Record<string, unknown> }> {
+  const described = await readFacts(`${root}/${FIGURES_NAME}`, 1 << 20);
+  const failure = await readFacts(`${root}/${FAILURE_NAME}`, 1 << 16);
   const before = new Map(given.map((file) => [file.name, file.bytes]));
   const names = new Set<string>();
   const tried = new Map<string, number>();
@@ -95,7 +99,7 @@ export async function readRunFiles(
     for (const entry of entries) {
       const path = Buffer.concat([relative, entry.name]);
       const readable = path.toString("utf8");
-      if (readable === FIGURES_NAME || !entry.file) continue;
+      if (readable === FIGURES_NAME || readable === FAILURE_NAME || !entry.file) continue;
       // A name that is not UTF-8 is shown with replacement characters; two that then read alike are told
       // apart, and thousands alike cost no more than thousands of others (`tried`).
       const shown = Buffer.from(readable).equals(path) ? readable : uniqueFileName(readable, names, tried);
@@ -134,5 +138,5 @@ export async function readRunFiles(
   };
 
   await walk(Buffer.alloc(0), 0);
-  return { files, filesCut: cut };
+  return { files, filesCut: cut, ...(Object.keys(failure).length ? { failure } : {}) };
 }

@@ -22,7 +22,7 @@ type Message =
       filesRead?: string[];
       filesRemoved?: string[];
     }
-  | { type: "done"; exitCode: number; wallTimeMs: number };
+  | { type: "done"; exitCode: number; wallTimeMs: number; failure?: unknown };
 
 export interface InterpreterLimits {
   /** Characters kept per stream; past them the interpreter sends only the latest, and counts the rest. */
@@ -256,8 +256,8 @@ export class InterpreterProcess {
     const base = { ...output, truncated: cut };
     switch (ending.kind) {
       case "done": {
-        const { exitCode, wallTimeMs } = ending.message;
-        return { ...base, exitCode, signal: null, wallTimeMs, timedOut: false };
+        const { exitCode, wallTimeMs, failure } = ending.message;
+        return { ...base, exitCode, signal: null, wallTimeMs, timedOut: false, ...(failure ? { failure } : {}) };
       }
       case "timeout":
         return { ...base, ...killed, timedOut: true };

@@ -153,6 +153,8 @@ lockImports();
 // any program, with its output dropped, so a program does not wait for it.
 let warmingUp = true;
 runProgram('print("warm", 1 + 1)\nimport sys\nprint(file=sys.stderr)');
+// And the path of a failure, whose facts need the tokenizer and the parser.
+runProgram("values = []\nprint(sum(values) / len(values))");
 warmingUp = false;
 
 // Types by extension, from this side: nothing the program set up decides them.
@@ -277,8 +279,9 @@ function run(code, given) {
   const { opened, stopNoting, removed, unchanged } = giveFiles(given);
   const started = performance.now();
   let exitCode;
+  let failure = null;
   try {
-    exitCode = runProgram(code);
+    ({ code: exitCode, failure } = JSON.parse(runProgram(code)));
   } catch (error) {
     emit("stderr", `${error?.message ?? error}\n`);
     exitCode = 1;
@@ -289,7 +292,7 @@ function run(code, given) {
   const wallTimeMs = Math.round(performance.now() - started);
   stopNoting();
   send({ type: "files", ...collectFiles(unchanged), filesRead: [...opened], filesRemoved: removed() });
-  send({ type: "done", exitCode, wallTimeMs });
+  send({ type: "done", exitCode, wallTimeMs, ...(failure ? { failure } : {}) });
   process.exit(0);
 }
 

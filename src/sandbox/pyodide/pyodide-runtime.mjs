@@ -52,15 +52,21 @@ del _defined
 
 `;
 
-/** What runs a program: the shared run_program (contract/run-program-py.ts, given by the parent) with a fresh start. */
+/**
+ * What runs a program: the shared run_program (contract/run-program-py.ts, given by the parent) with a fresh
+ * start. It answers JSON: the exit status, and why the program failed where it raised.
+ */
 export const runnerPython = (runProgramPy) => `${runProgramPy}
+import json as __sandbox_json
 def __sandbox_run(source):
     __sandbox_fresh()
+    facts = {}
     try:
-        return run_program(source, {"__name__": "__main__", "__builtins__": __builtins__})
+        status = run_program(source, {"__name__": "__main__", "__builtins__": __builtins__}, facts)
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
+    return __sandbox_json.dumps({"code": status, "failure": facts or None})
 `;
 
 /** The js and pyodide_js modules lead straight to JavaScript: take them away. */

@@ -7,6 +7,7 @@ import {
   type SandboxResponse,
 } from "../../contract/index.js";
 import { readRetryAfterMs } from "../http/retry-after.js";
+import { readFailure, type ExecuteCodeFailure } from "../../contract/failure.js";
 import { isFileRefId } from "../../contract/file-ref-id.js";
 import { keepHeadAndTailAfter, truncationOf } from "../../contract/truncate.js";
 import { mediaTypeOf } from "../http/http.js";
@@ -154,8 +155,14 @@ export function resultFromAnswer(body: unknown, text: string, limits: OutputLimi
   };
   const result: ExecuteCodeResult = sandboxTimedOut(r)
     ? { status: "timeout", timeoutMs: r.time_limit_ms ?? null, ...withFiles }
-    : { status: "completed", exitCode: r.code, signal: r.signal ?? null, ...withFiles };
+    : { status: "completed", exitCode: r.code, signal: r.signal ?? null, ...withFacts(withFiles, r.failure) };
   return { ok: true, result };
+}
+
+/** A failed run's facts beside its result, where the sandbox gave them in the kit's shape. */
+function withFacts<T extends object>(result: T, facts: unknown): T & { failure?: ExecuteCodeFailure } {
+  const failure = readFailure(facts);
+  return failure ? { ...result, failure } : result;
 }
 
 const MAX_ALT_CHARS = 300;

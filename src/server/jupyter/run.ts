@@ -1,4 +1,5 @@
 // One program on a connected kernel, and how a kernel that cannot be had is told.
+import { readFailure, type ExecuteCodeFailure } from "../../contract/failure.js";
 import type { ExecuteCodeResult } from "../../contract/index.js";
 import { CappedText, truncationOf } from "../../contract/truncate.js";
 import { uniqueFileName } from "../../contract/file-name.js";
@@ -92,6 +93,7 @@ export async function* execute(
   const stdout = new CappedText(request.limits.stdout);
   const stderr = new CappedText(request.limits.stderr);
   let exitCode: number | null = null;
+  let failure: ExecuteCodeFailure | undefined;
   // Threads and processes the program left running; unknown (-1) when the runner did not say.
   let leftRunning = -1;
   let exitsSeen = 0;
@@ -121,8 +123,9 @@ export async function* execute(
       }
     } else if (msg_type === "display_data" || msg_type === "execute_result") {
       const data = (message.content.data ?? {}) as Record<string, unknown>;
-      const exit = data[EXIT_TYPE] as { code?: unknown; left?: unknown } | undefined;
+      const exit = data[EXIT_TYPE] as { code?: unknown; left?: unknown; failure?: unknown } | undefined;
       if (exit && typeof exit.code === "number") exitCode = exit.code;
+      if (exit && exitsSeen === 0) failure = readFailure(exit.failure);
       // The runner says it once. A second one is the program's (it can publish the runner's type too): what
       // it left running is then unknown, and its chat's kernel is not kept.
       if (exit) leftRunning = exitsSeen++ === 0 && isCount(exit.left) ? exit.left : -1;
@@ -223,6 +226,7 @@ export async function* execute(
       truncated: truncationOf(stdout.kept(), stderr.kept()),
       ...(files.length ? { files } : {}),
       ...(cut ? { filesCut: cut } : {}),
+      ...(failure && exitCode ? { failure } : {}),
     };
     return { outcome: { ok: true, result }, leftRunning };
   } finally {

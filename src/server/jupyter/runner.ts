@@ -162,7 +162,8 @@ os_threads_before = os_threads()
 children_before = children()
 tasks_before = tasks()
 files_before = files_now()
-status = run_program(base64.b64decode(PROGRAM).decode("utf-8"), get_ipython().user_ns)
+facts = {}
+status = run_program(base64.b64decode(PROGRAM).decode("utf-8"), get_ipython().user_ns, facts)
 try:
     hand_over_figures()
 except Exception:
@@ -184,7 +185,7 @@ left += sorted(children() - children_before)
 left += list(tasks() - tasks_before)
 sys.stdout.flush()
 sys.stderr.flush()
-publish_display_data({"${EXIT_TYPE}": {"code": status, "left": len(left)}})
+publish_display_data({"${EXIT_TYPE}": {"code": status, "left": len(left), "failure": facts or None}})
 `;
 
 /** The cell the kernel gets: the runner, handed the program as base64 so no character of it is read as Python here. */

@@ -1,10 +1,9 @@
+import { oneLine } from "./one-line.js";
 import { bytesInWords } from "../../contract/bytes-in-words.js";
 import { nameInWords } from "./name-in-words.js";
 import { normalizeExecuteCodeResult, RUN_STOPPED, type ExecuteCodeRunFile } from "../../contract/index.js";
 import { streamsInWords } from "../../contract/streams-in-words.js";
-
-/** A program's own words among the facts (a figure's title): on one line, so they cannot start a line of their own. */
-const oneLine = (text: string) => text.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ");
+import { failureInWords } from "./failure-in-words.js";
 
 /** The files in words (the student sees them under the card); never their bytes. */
 function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
@@ -52,6 +51,7 @@ export function describeModelOutput(output: unknown): string {
       const exit = result.signal ? `killed by ${result.signal}` : `exit code: ${result.exitCode ?? "unknown"}`;
       return [
         exit,
+        ...failureInWords(result.failure),
         ...session(result),
         ...files(result.files, result.filesCut),
         ...inputs(result),
