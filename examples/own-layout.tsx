@@ -17,6 +17,7 @@ export function SandboxCard({ approve, deny, ...toolCallProps }: Props) {
         <ExecuteCode.Trigger />
       </ExecuteCode.Header>
       <ExecuteCode.Content>
+        <ExecuteCode.Explanation />
         <ExecuteCode.Output renderText={(text) => <AnsiText text={text} />} stdoutProps={{ defaultOpen: true }} />
         <ExecuteCode.Source open={showCode} onOpenChange={setShowCode} />
         <ExecuteCode.Message />

@@ -58,6 +58,23 @@ export const tracebackStderr = `Traceback (most recent call last):
 ZeroDivisionError: division by zero
 `;
 
+/** What the sandbox recorded of tracebackCode's failure (contract/failure.ts), as its run_program records it. */
+export const tracebackFailure = {
+  type: "ZeroDivisionError",
+  message: "division by zero",
+  function: "mean",
+  line: 2,
+  endLine: 2,
+  column: 11,
+  endColumn: 36,
+  values: [{ name: "values", value: "[]", type: "list", length: 0 }],
+  frames: [
+    { file: "<program>", line: 6, function: "<module>", own: true },
+    { file: "<program>", line: 2, function: "mean", own: true },
+  ],
+  explanation: { kind: "zero-division", text: "len(values)" },
+};
+
 /**
  * A program that reads as another one: a carriage return (line 2 is code,
  * not part of the comment), a form feed (line 5 runs at the top level) and
@@ -155,7 +172,7 @@ export const galleryStates: Record<ExecuteCodePhase, ExecuteCodeCardProps> = {
     result: completed({ stdout: "5050\n", wallTimeMs: 12 }),
   }),
   failed: titled("The mean of the class's exam scores, with no scores yet", tracebackCode, {
-    result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }),
+    result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1, failure: tracebackFailure }),
   }),
   "timed-out": titled("Count up, forever", "while True: pass", {
     result: {

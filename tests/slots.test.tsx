@@ -14,6 +14,7 @@ import {
   INTERNAL_SLOTS,
   slotName,
 } from "../src/view/slots";
+import { failures } from "../stories/failure-fixtures";
 import { call, completed, galleryStates, longOutput, plotCode, squaresCsv, squaresFigure } from "../stories/fixtures";
 
 const cardDoc = readFileSync(path.join(process.cwd(), "docs/card.md"), "utf8");
@@ -39,6 +40,9 @@ const extraStates: ExecuteCodeCardProps[] = [
     result: completed({ stdout: "start\nend\n", truncated: { stdout: 500, stderr: 0, at: { stdout: 6 } } }),
   }),
   call("print(s)", { result: completed({ stdout: "abc\rHIDDEN xyz\n" }) }),
+  call(failures.library.code, {
+    result: completed({ stderr: failures.library.stderr, exitCode: 1, failure: failures.library.failure }),
+  }),
 ];
 
 function renderedSlots(): Set<string> {

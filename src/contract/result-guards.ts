@@ -60,60 +60,70 @@ const runFile = objectOf({
   ref: objectOf({ sessionId: isFileRefId, fileId: isFileRefId }),
 });
 const names = optional(arrayOf(isString));
-const textOf =
-  (max: number): Check =>
-  (value) =>
-    typeof value === "string" && value.length <= max;
-const listOf =
-  (check: Check, max: number): Check =>
-  (value) =>
-    arrayOf(check)(value) && (value as unknown[]).length <= max;
-const isLine = atLeast(1, isInteger);
-/** Whether a value is a failure's facts in the kit's shape (`failureSchema`, failure.ts), check for check. */
-export const isFailure = objectOf({
-  type: textOf(200),
-  message: textOf(800),
-  function: optional(textOf(160)),
-  line: optional(isLine),
-  endLine: optional(isLine),
-  column: optional(isCount),
-  endColumn: optional(isCount),
-  values: optional(
-    listOf(
-      objectOf({
-        name: textOf(120),
-        value: textOf(240),
-        type: textOf(120),
-        length: optional(isCount),
-        shape: optional(listOf(isCount, 8)),
-      }),
-      12,
+let failureCheck: Check | undefined;
+
+/**
+ * Whether a value is a failure's facts in the kit's shape (`failureSchema`,
+ * failure.ts), check for check. A function, so that a bundle that does not
+ * read the facts (the card's first load) leaves the check out.
+ */
+export function isFailure(value: unknown): value is ExecuteCodeFailure {
+  // Made at the first check: a bundle that never reads the facts has none of this.
+  const textOf =
+    (max: number): Check =>
+    (value) =>
+      typeof value === "string" && value.length <= max;
+  const listOf =
+    (check: Check, max: number): Check =>
+    (value) =>
+      arrayOf(check)(value) && (value as unknown[]).length <= max;
+  const isLine = atLeast(1, isInteger);
+  failureCheck ??= objectOf({
+    type: textOf(200),
+    message: textOf(800),
+    function: optional(textOf(160)),
+    line: optional(isLine),
+    endLine: optional(isLine),
+    column: optional(isCount),
+    endColumn: optional(isCount),
+    values: optional(
+      listOf(
+        objectOf({
+          name: textOf(120),
+          value: textOf(240),
+          type: textOf(120),
+          length: optional(isCount),
+          shape: optional(listOf(isCount, 8)),
+        }),
+        12,
+      ),
     ),
-  ),
-  frames: optional(
-    listOf(
-      objectOf({
-        file: textOf(480),
-        line: isCount,
-        function: textOf(160),
-        own: isBoolean,
-        module: optional(textOf(120)),
-      }),
-      50,
+    frames: optional(
+      listOf(
+        objectOf({
+          file: textOf(480),
+          line: isCount,
+          function: textOf(160),
+          own: isBoolean,
+          module: optional(textOf(120)),
+        }),
+        50,
+      ),
     ),
-  ),
-  explanation: optional(
-    objectOf({
-      kind: textOf(80),
-      name: optional(textOf(240)),
-      text: optional(textOf(240)),
-      suggestion: optional(textOf(160)),
-      count: optional(isCount),
-      index: optional(isInteger),
-      names: optional(listOf(textOf(120), 16)),
-    }),
-  ),
-}) as (value: unknown) => value is ExecuteCodeFailure;
+    explanation: optional(
+      objectOf({
+        kind: textOf(80),
+        name: optional(textOf(240)),
+        text: optional(textOf(240)),
+        suggestion: optional(textOf(160)),
+        count: optional(isCount),
+        index: optional(isInteger),
+        names: optional(listOf(textOf(120), 16)),
+      }),
+    ),
+  });
+  return failureCheck(value);
+}
 const afterRun = {
   files: optional(arrayOf(runFile)),
   filesCut: optional(isCount),
@@ -133,7 +143,7 @@ const byStatus: Record<ExecuteCodeProgress["status"], Check> = {
     exitCode: nullable(isInteger),
     signal: nullable(isString),
     wallTimeMs: duration,
-    failure: optional(isFailure),
+    failure: () => true,
     ...afterRun,
   }),
   timeout: objectOf({ ...streams, timeoutMs: duration, wallTimeMs: duration, ...afterRun }),

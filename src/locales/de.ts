@@ -1,6 +1,57 @@
 // German labels, in an entry of their own (`execute-code-ui/locales/de`) so
 // that pages in other languages do not load them.
+import { code, explainWith, listed, say, type ExplanationWords } from "../contract/explain-failure.js";
 import type { ExecuteCodeLabels } from "../ui/labels.js";
+
+/** Why a run failed, in plain German words (contract/failure.ts has each kind's facts). */
+const GERMAN_EXPLANATIONS: ExplanationWords = {
+  name: ({ name, suggestion }) =>
+    suggestion
+      ? say`Python kennt den Namen ${code(name)} nicht. War ${code(suggestion)} gemeint?`
+      : say`Python kennt den Namen ${code(name)} nicht: Er braucht vor dieser Zeile einen Wert (oder einen Import).`,
+  unbound: ({ name }) =>
+    say`${code(name)} bekommt in dieser Funktion einen Wert, also ist hier das ${code(name)} der Funktion gemeint, und das hat noch keinen.`,
+  "zero-division": ({ text }) =>
+    text ? say`Das Programm hat durch ${code(text)} geteilt, und das ist 0.` : say`Das Programm hat durch 0 geteilt.`,
+  index: ({ name, text, count, index }) => {
+    if (count === 0) return say`${code(name)} ist leer, hat also kein Element ${code(text)}.`;
+    if (count === undefined || index === undefined) return say`${code(name)} hat kein Element ${code(text)}.`;
+    return say`${code(name)} hat ${count} ${count === 1 ? "Element" : "Elemente"}, die Indizes gehen also von 0 bis ${count - 1} (oder -1 bis -${count}); ${code(text)} ist ${index}.`;
+  },
+  key: ({ text, name, names, count }) =>
+    names?.length
+      ? say`${name ? code(name) : "Das Dictionary"} hat keinen Schlüssel ${code(text)}. Seine Schlüssel: ${listed(names, count)}.`
+      : say`Es gibt keinen Schlüssel ${code(text)}.`,
+  "operand-types": ({ text, names }) =>
+    names?.length === 2
+      ? say`${code(text)} kann ${code(names[0])} und ${code(names[1])} nicht verbinden: Wandle zuerst einen der beiden um (mit ${code("str()")}, ${code("int()")} oder ${code("float()")}).`
+      : null,
+  attribute: ({ name, text, suggestion }) =>
+    text === "NoneType"
+      ? say`Der Wert ist hier ${code("None")} und hat kein ${code(`.${name}`)}: Oft wurde eine Funktion, die nichts zurückgibt (wie ${code("list.sort()")}), so benutzt, als gäbe sie einen Wert zurück.`
+      : suggestion
+        ? say`Ein ${code(text)} hat kein ${code(`.${name}`)}. War ${code(`.${suggestion}`)} gemeint?`
+        : say`Ein ${code(text)} hat kein ${code(`.${name}`)}.`,
+  "number-text": ({ name, text }) =>
+    name === "float"
+      ? say`${code("float()")} kann ${code(text)} nicht als Zahl lesen.`
+      : say`${code("int()")} kann ${code(text)} nicht als ganze Zahl lesen.`,
+  "file-not-found": ({ name, names, count }) =>
+    names?.length
+      ? say`Im Ordner des Programms gibt es keine Datei ${code(name)}. Dort liegen: ${listed(names, count)}.`
+      : say`Es gibt keine Datei ${code(name)}: Der Ordner des Programms ist leer. Hänge die Datei zuerst an den Chat an.`,
+  "module-not-found": ({ name, names }) =>
+    names?.length
+      ? say`Das Paket ${code(name)} ist hier nicht installiert. Installiert sind: ${listed(names)}.`
+      : say`Das Paket ${code(name)} ist hier nicht installiert.`,
+  recursion: ({ name, count }) =>
+    say`${code(name)} hat sich ${count ?? "zu oft"}-mal selbst aufgerufen, ohne aufzuhören: Es braucht einen Fall, der zurückkehrt, ohne sich selbst aufzurufen.`,
+  "no-internet": () =>
+    say`Die Sandbox hat kein Internet: Ein Programm kann hier nichts herunterladen und keinen Webdienst aufrufen. Hänge die Daten stattdessen an den Chat an.`,
+  "no-input": () =>
+    say`Hier kann niemand etwas in das Programm eintippen, also bekommt ${code("input()")} nichts. Schreibe die Werte ins Programm.`,
+  memory: () => say`Das Programm hat mehr Speicher gebraucht, als die Sandbox erlaubt.`,
+};
 
 /** Every string of the card in German. */
 export const germanLabels: ExecuteCodeLabels = {
@@ -83,6 +134,13 @@ export const germanLabels: ExecuteCodeLabels = {
   denyReason: "Warum nicht ausführen? (optional)",
   answerFailed: "Ihre Antwort konnte nicht gesendet werden. Bitte erneut versuchen.",
   goToLine: (line) => `Zu Zeile ${line} des Codes springen`,
+  failure: {
+    explain: explainWith(GERMAN_EXPLANATIONS),
+    valuesAt: (line, fn) => (fn ? `In Zeile ${line}, in ${fn}():` : `In Zeile ${line}:`),
+    size: (count, type) =>
+      type === "str" ? `${count} Zeichen` : type === "bytes" ? `${count} Bytes` : `${count} Einträge`,
+    libraryFrames: (count, formatted, module) => `${formatted} ${count === 1 ? "Schritt" : "Schritte"} in ${module}`,
+  },
   figures: "Abbildungen",
   files: "Dateien",
   download: (name, size) => `${name} herunterladen (${size})`,

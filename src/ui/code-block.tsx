@@ -4,7 +4,7 @@
 // blocks, the streaming reveal, the fold) share its render state; each
 // helper is local to it and small.
 
-import { Fragment, memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
+import { Fragment, memo, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { pythonLines } from "../view/python-lines.js";
 import { useHighlightedLines } from "./highlight/use-highlighted-lines.js";
 import type { CodeToken } from "./highlight/types.js";
@@ -13,6 +13,8 @@ import { folds, Pane, type PaneProps } from "./pane.js";
 import { useControllableOpen } from "./use-controllable.js";
 import { ScrollingPre } from "./scrolling-pre.js";
 import { revealInvisible } from "./visible-text.js";
+import { useLazyResource } from "./lazy-resource.js";
+import { runResultParts } from "./run-result-parts.js";
 import { slotName } from "../view/slots.js";
 
 /** Programs longer than this start folded, with "Show more" under them. */
@@ -43,6 +45,18 @@ const REVEAL_BLOCKS_PER_FRAME = 2;
 /** A program marks every character that changes how Python reads a line or that a terminal would hide (a form feed, a bidi control). */
 const IN_CODE = { code: true };
 
+/**
+ * The failing line with what Python's carets point at marked and the values
+ * beside it (from the run-result chunk, with the facts of why the run
+ * failed); null where the facts do not mark this line, which is then marked
+ * whole.
+ */
+export type MarkFailure = (
+  pieces: readonly { content: string; style?: CodeToken["style"] }[],
+  text: string,
+  line: number,
+) => ReactNode | null;
+
 interface CodeLineProps {
   number: number;
   text: string;
@@ -50,6 +64,7 @@ interface CodeLineProps {
   focused: boolean;
   /** The line a failed run raised its exception on. */
   failed: boolean;
+  mark: MarkFailure | undefined;
 }
 
 // (perf) Tokens come from a worker and can be a step behind the text: a
@@ -63,22 +78,24 @@ function tokensMatch(tokens: CodeToken[], text: string): boolean {
   return at === text.length;
 }
 
-const CodeLine = memo(function CodeLine({ number, text, tokens, focused, failed }: CodeLineProps) {
+const CodeLine = memo(function CodeLine({ number, text, tokens, focused, failed, mark }: CodeLineProps) {
   const highlighted = tokens && tokensMatch(tokens, text);
+  const marked = failed && mark ? mark(highlighted ? tokens : [{ content: text }], text, number) : null;
   return (
     <span
       className="ecu-code-line"
       data-line={number}
       data-focused={focused || undefined}
-      data-error={failed || undefined}
+      data-error={failed ? (marked ? "span" : "line") : undefined}
     >
-      {highlighted
-        ? tokens.map((token, i) => (
-            <span key={i} className="ecu-token" style={token.style as CSSProperties}>
-              {revealInvisible(token.content, IN_CODE)}
-            </span>
-          ))
-        : revealInvisible(text, IN_CODE)}
+      {marked ??
+        (highlighted
+          ? tokens.map((token, i) => (
+              <span key={i} className="ecu-token" style={token.style as CSSProperties}>
+                {revealInvisible(token.content, IN_CODE)}
+              </span>
+            ))
+          : revealInvisible(text, IN_CODE))}
     </span>
   );
 });
@@ -94,6 +111,7 @@ interface LineBlockProps {
   detailed: boolean;
   focusedLine: number | null;
   errorLine: number | null;
+  mark: MarkFailure | undefined;
 }
 
 /**
@@ -103,7 +121,7 @@ interface LineBlockProps {
  * break at an edge after one, innerText does, and the line drew no height.
  */
 const LineBlock = memo(
-  function LineBlock({ first, text, tokens, detailed, focusedLine, errorLine }: LineBlockProps) {
+  function LineBlock({ first, text, tokens, detailed, focusedLine, errorLine, mark }: LineBlockProps) {
     if (!detailed) return <span className="ecu-code-block">{revealInvisible(text, IN_CODE)}</span>;
     const lines = text.split("\n");
     return (
@@ -117,6 +135,7 @@ const LineBlock = memo(
               tokens={tokens[first + i]}
               focused={focusedLine === first + i + 1}
               failed={errorLine === first + i + 1}
+              mark={mark}
             />
           </Fragment>
         ))}
@@ -131,6 +150,7 @@ const LineBlock = memo(
     const moved = (line: "focusedLine" | "errorLine") =>
       before[line] !== after[line] && (inBlock(before[line]) || inBlock(after[line]));
     if (moved("focusedLine") || moved("errorLine")) return false;
+    if (before.mark !== after.mark && inBlock(after.errorLine)) return false;
     for (let i = after.first; i < after.first + count; i++) if (before.tokens[i] !== after.tokens[i]) return false;
     return true;
   },
@@ -204,6 +224,8 @@ export interface CodeBlockProps
   focusedLine?: number | null;
   /** 1-based line a failed run raised its exception on: marked from the start, without scrolling. */
   errorLine?: number | null;
+  /** Why the run failed, as its result holds it (contract/failure.ts): the span to mark on that line, its values. */
+  failure?: unknown;
   /** Whether a long program shows more than its folded height. */
   open?: boolean;
   defaultOpen?: boolean;
@@ -217,6 +239,7 @@ export function CodeBlock({
   labels,
   focusedLine = null,
   errorLine = null,
+  failure,
   foldedLines = FOLDED_LINES,
   open: openProp,
   defaultOpen = false,
@@ -231,6 +254,12 @@ export function CodeBlock({
   // What the highlighter reads and the view follows: those lines, each break a "\n".
   const code = lines.join("\n");
   const tokens = useHighlightedLines(code, complete);
+  const markFailure = useLazyResource(runResultParts, errorLine !== null && failure != null)?.markFailure;
+  const mark = useMemo<MarkFailure | undefined>(
+    () =>
+      markFailure && failure != null ? (pieces, text, line) => markFailure(pieces, text, line, failure) : undefined,
+    [markFailure, failure],
+  );
   const long = folds(lines.length, foldedLines);
   const [expanded, setExpanded] = useControllableOpen(openProp, defaultOpen, onOpenChange);
 
@@ -281,6 +310,7 @@ export function CodeBlock({
         detailed={start < reveal.revealed || index * BLOCK_LINES >= reveal.liveFrom || focusedHere}
         focusedLine={focusedLine}
         errorLine={errorLine}
+        mark={mark}
       />
     );
   });

@@ -34,7 +34,10 @@ export function Content({ asChild, className, children, ...props }: ComponentPro
   );
 }
 
-export type SourceProps = Omit<CodeBlockProps, "code" | "complete" | "labels" | "focusedLine" | "errorLine">;
+export type SourceProps = Omit<
+  CodeBlockProps,
+  "code" | "complete" | "labels" | "focusedLine" | "errorLine" | "failure"
+>;
 
 /** The program, highlighted, growing while the model writes it. */
 export function Source(props: SourceProps) {
@@ -49,10 +52,22 @@ export function Source(props: SourceProps) {
       labels={labels}
       focusedLine={focusedLine}
       errorLine={view.errorLine}
+      failure={view.failure}
       data-not-run={notRun || undefined}
       {...props}
     />
   );
+}
+
+/**
+ * Why a failed run failed, under its exception: the error in plain words and
+ * the values at the failing line, where its sandbox said (contract/failure.ts).
+ */
+export function Explanation() {
+  const { view, labels, focusLine } = useExecuteCode();
+  const parts = useLazyResource(runResultParts, view.failure != null);
+  if (view.failure == null || !parts) return null;
+  return <parts.FailureNote failure={view.failure} labels={labels} onGoToLine={focusLine} />;
 }
 
 /** The sentence that explains a phase that is not a plain result, from the phase table. */
@@ -109,7 +124,13 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
         ? (text: string) => renderText(text, "stderr")
         : StderrText &&
           ((text: string) => (
-            <StderrText text={text} programLineCount={programLines} labels={labels} onGoToLine={focusLine} />
+            <StderrText
+              text={text}
+              programLineCount={programLines}
+              labels={labels}
+              onGoToLine={focusLine}
+              failure={view.failure}
+            />
           )),
       props: stderrProps,
     },

@@ -46,6 +46,7 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({
           <ExecuteCode.Trigger />
         </ExecuteCode.Header>
         <ExecuteCode.Content>
+          <ExecuteCode.Explanation />
           <ExecuteCode.Source />
           <ExecuteCode.Message />
           {onRetry && <ExecuteCode.Retry onRetry={onRetry} />}

@@ -1,7 +1,7 @@
 "use client";
 
 import { Retry, Stop, Trigger } from "./execute-code-actions.js";
-import { Approval, Content, Message, Output, Source } from "./execute-code-body.js";
+import { Approval, Content, Explanation, Message, Output, Source } from "./execute-code-body.js";
 import { ErrorSummary, Exit, Header, Status, Timing, Title } from "./execute-code-header.js";
 import { Root } from "./execute-code-root.js";
 import { Files } from "./run-files.js";
@@ -26,6 +26,7 @@ export const ExecuteCode = {
   Trigger,
   Error: ErrorSummary,
   Content,
+  Explanation,
   Source,
   Message,
   Approval,

@@ -1,3 +1,4 @@
+import type { FailureLabels } from "./failure-labels.js";
 import type { ExecuteCodePhase } from "../view/index.js";
 import type { NumberSeparators } from "./format.js";
 
@@ -92,6 +93,8 @@ export interface ExecuteCodeLabels {
   denyReason: string;
   answerFailed: string;
   goToLine: (line: string) => string;
+  /** Why a run failed, in words (the values, the plain explanation, a library's frames): English unless given. */
+  failure?: Partial<FailureLabels>;
   /** Name of the group of figures a run drew. */
   figures: string;
   /** Name of the group of other files a run wrote. */

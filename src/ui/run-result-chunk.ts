@@ -2,3 +2,5 @@
 export { OutputPane } from "./output-pane.js";
 export { StderrText } from "./stderr-text.js";
 export { FileList } from "./run-file-list.js";
+export { FailureNote } from "./failure-note.js";
+export { markFailure } from "./mark-failure.js";

@@ -1,5 +1,8 @@
-import { Fragment, memo } from "react";
-import { findProgramFrames, frameReference } from "../view/traceback.js";
+import { Fragment, memo, useState } from "react";
+import { isFailure } from "../contract/result-guards.js";
+import { findProgramFrames, frameReference, libraryName, libraryRuns } from "../view/traceback.js";
+import { englishFailureLabels } from "./failure-labels.js";
+import { formatCount } from "./format.js";
 import { AnsiText, stripAnsi } from "./ansi.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { revealInvisible } from "./visible-text.js";
@@ -10,13 +13,65 @@ export interface StderrTextProps {
   programLineCount: number;
   labels: ExecuteCodeLabels;
   onGoToLine?: (line: number) => void;
+  /** Why the run failed, as the result holds it (contract/failure.ts): names the packages of a library's frames. */
+  failure?: unknown;
 }
 
 /**
  * stderr with the traceback frames that point into the program turned into
- * links to that line of the code block.
+ * links to that line of the code block, and each run of a library's frames
+ * folded behind one line that names it ("3 steps inside json"): the
+ * student's own frames lead.
  */
-export const StderrText = memo(function StderrText({ text, programLineCount, labels, onGoToLine }: StderrTextProps) {
+export const StderrText = memo(function StderrText(props: StderrTextProps) {
+  const { text, labels, failure } = props;
+  const runs = libraryRuns(text);
+  if (!runs.length) return <LinkedText {...props} />;
+  const words = { ...englishFailureLabels, ...labels.failure };
+  const lines = text.split("\n");
+  const parts = [];
+  let from = 0;
+  const until = (end: number) => `${lines.slice(from, end).join("\n")}${end < lines.length ? "\n" : ""}`;
+  for (const run of runs) {
+    if (run.start > from) parts.push(<LinkedText key={`t${from}`} {...props} text={until(run.start)} />);
+    from = run.start;
+    const file = run.files[0]!;
+    const said = isFailure(failure) ? failure.frames?.find((frame) => frame.file === file)?.module : undefined;
+    const name = said ?? libraryName(file);
+    const count = run.files.length;
+    const label = words.libraryFrames(count, formatCount(count, labels.numbers), name);
+    parts.push(<LibraryFrames key={`l${from}`} label={label} text={until(run.end)} />);
+    from = run.end;
+  }
+  if (from < lines.length) parts.push(<LinkedText key={`t${from}`} {...props} text={until(lines.length)} />);
+  return <>{parts}</>;
+});
+
+/** A run of a library's frames: one line that says whose they are, and the frames themselves behind it. */
+function LibraryFrames({ label, text }: { label: string; text: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      {"  "}
+      <button
+        type="button"
+        className="ecu-library-frames"
+        data-slot={slotName("library-frames")}
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        {label}
+      </button>
+      {"\n"}
+      <span hidden={!open}>
+        <AnsiText text={text} />
+      </span>
+    </>
+  );
+}
+
+/** Text with the frames that point into the program linked to their lines. */
+function LinkedText({ text, programLineCount, labels, onGoToLine }: StderrTextProps) {
   const frames = onGoToLine ? findProgramFrames(text, programLineCount) : [];
   if (!frames.length) return <AnsiText text={text} />;
   const lines = text.split("\n");
@@ -55,4 +110,4 @@ export const StderrText = memo(function StderrText({ text, programLineCount, lab
   }
   if (from < lines.length) parts.push(<AnsiText key={`t${from}`} text={lines.slice(from).join("\n")} />);
   return <>{parts}</>;
-});
+}

@@ -41,6 +41,7 @@ const EMPTY_VIEW: Omit<ExecuteCodeView, "phase" | "code" | "codeComplete" | "tit
   cancelReason: null,
   exception: null,
   errorLine: null,
+  failure: null,
 };
 
 /** A field of the call's parsed arguments, when it is a string. */
@@ -109,6 +110,7 @@ function fromResult(result: unknown, isError: boolean): Omit<ExecuteCodeView, "c
         phase: failed ? "failed" : "succeeded",
         exit: { code: normalized.exitCode, signal },
         exception: failed ? pythonException(normalized.stderr) : null,
+        failure: failed ? (normalized.failure ?? null) : null,
       };
     }
     case "timeout":

@@ -49,3 +49,48 @@ export function findProgramFrames(stderr: string, programLineCount: number): Pro
   });
   return frames;
 }
+
+/** A run of a library's frames in a traceback: lines `start` to `end` (exclusive) of stderr, `files` in order. */
+export interface LibraryRun {
+  start: number;
+  end: number;
+  files: string[];
+}
+
+// Lines a frame goes on with: its source, Python's carets, "[Previous line repeated 996 more times]".
+const FRAME_DETAIL = /^ {4}|^ {2}\[Previous line repeated/;
+
+/**
+ * The runs of consecutive frames in stderr's tracebacks that are not the
+ * program's own (the standard library's, an installed package's): each with
+ * the lines of its frames, to be folded behind one line.
+ */
+export function libraryRuns(stderr: string): LibraryRun[] {
+  if (!stderr.includes("File ")) return [];
+  const lines = stderr.replace(SGR, "").split("\n");
+  const runs: LibraryRun[] = [];
+  let run: LibraryRun | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const frame = frameReference(line);
+    if (frame && LIBRARY_FILE.test(frame.file)) {
+      run ??= { start: i, end: i + 1, files: [] };
+      run.files.push(frame.file);
+      run.end = i + 1;
+    } else if (run && !frame && FRAME_DETAIL.test(line)) {
+      run.end = i + 1;
+    } else if (run) {
+      runs.push(run);
+      run = null;
+    }
+  }
+  if (run) runs.push(run);
+  return runs;
+}
+
+/** The package a library's file belongs to (`json` for `…/python3.11/json/decoder.py`), or its file's name. */
+export function libraryName(file: string): string {
+  const match = /(?:site-packages|dist-packages|python3(?:\.\d+)?)[\\/]([^\\/]+)/.exec(file);
+  const name = match?.[1] ?? file.split(/[\\/]/).at(-1) ?? file;
+  return name.replace(/\.py$/, "");
+}

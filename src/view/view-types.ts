@@ -77,4 +77,9 @@ export interface ExecuteCodeView {
   exception: string | null;
   /** For a failed run, the line of the program its traceback ends in (1-based), marked in the code. */
   errorLine: number | null;
+  /**
+   * For a failed run, why it failed as its sandbox saw it, where it said: as
+   * the result holds it, to be read with `isFailure` (contract/failure.ts).
+   */
+  failure: unknown;
 }

@@ -4,6 +4,7 @@ import { nameInWords } from "./name-in-words.js";
 import { normalizeExecuteCodeResult, RUN_STOPPED, type ExecuteCodeRunFile } from "../../contract/index.js";
 import { streamsInWords } from "../../contract/streams-in-words.js";
 import { failureInWords } from "./failure-in-words.js";
+import { readFailure } from "../../contract/failure.js";
 
 /** The files in words (the student sees them under the card); never their bytes. */
 function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
@@ -51,7 +52,7 @@ export function describeModelOutput(output: unknown): string {
       const exit = result.signal ? `killed by ${result.signal}` : `exit code: ${result.exitCode ?? "unknown"}`;
       return [
         exit,
-        ...failureInWords(result.failure),
+        ...failureInWords(readFailure(result.failure)),
         ...session(result),
         ...files(result.files, result.filesCut),
         ...inputs(result),
