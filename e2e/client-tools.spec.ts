@@ -54,6 +54,13 @@ test.describe("run in this browser", () => {
     await expect.poll(async () => (await fromPage(page, `/api/chats/${id}`)).body.status).toBe("idle");
     const stored = await fromPage(page, `/api/chats/${id}`);
     expect(JSON.stringify(stored.body.messages)).toContain("hello from emscripten");
+
+    // A program that fails in the page says why, as the sandboxes do, to the student and to the tutor.
+    await send(page, python("def mean(values):\n    return sum(values) / len(values)\n\nprint(mean([]))"));
+    const failed = executeCodeCard(page, 1);
+    expect(await failed.waitForEnd({ timeout: 200_000 }), await failed.root.innerText()).toBe("failed");
+    await expect(failed.root.locator(executeCodePart("values"))).toHaveText("At line 2, in mean():values = []");
+    await expect(page.getByText("At that line, values = [] (list, length 0).")).toBeVisible();
   });
 
   test("Stop in the card ends a loop in the page, the model is told, and the next program runs in a fresh interpreter", async ({

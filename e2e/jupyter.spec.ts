@@ -97,7 +97,10 @@ test.describe("the demo on Jupyter kernels, a kernel per chat", () => {
     await send(page, python('name = input("Name? ")\nprint("Hello", name)'));
     const card = executeCodeCard(page);
     await card.waitForPhase("failed");
-    expect(await card.text("stderr")).toMatch(/EOFError: EOF when reading a line\n$/);
+    expect(await card.text("stderr")).toMatch(/StdinNotImplementedError: .*\n$/);
+    await expect(card.root.locator(executeCodePart("explanation"))).toContainText(
+      "No one can type into the program here, so input() gets nothing.",
+    );
   });
 
   test("a program past the time limit times out, and the chat's next run works", async ({ page }) => {

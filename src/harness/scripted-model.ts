@@ -125,7 +125,12 @@ export function replyToToolResult(told: string): string {
     const printed = stdout
       ? `Its first line of output is: ${stdout}${/[.!?]$/.test(stdout) ? "" : "."}`
       : "It printed nothing on stdout.";
-    const failure = stderr && (killed || exit![1] !== "0") ? ` The error was: ${stderr}` : "";
+    // The values the failing line read, as the code runner told them: a tutor explains from those.
+    const values = /^values at that line: (.+)$/m.exec(facts)?.[1];
+    const failure =
+      stderr && (killed || exit![1] !== "0")
+        ? ` The error was: ${stderr}${values ? `${/[.!?]$/.test(stderr) ? "" : "."} At that line, ${values}.` : ""}`
+        : "";
     // Figures by their title (the first part of their description), files by name.
     const figures = [
       ...facts.matchAll(

@@ -26,7 +26,10 @@ export interface ExecuteCodeCardHandle {
   phase(): Promise<ExecuteCodePhase>;
   /** The exit code from `data-exit-code`, or null when there is none. */
   exitCode(): Promise<number | null>;
-  /** The text of a stream, empty when the program printed nothing on it (the card then shows no pane). */
+  /**
+   * The text of a stream as printed (a traceback's folded frames included), empty when the program printed
+   * nothing on it (the card then shows no pane).
+   */
   text(stream: "stdout" | "stderr"): Promise<string>;
   /** Waits until a stream's pane holds `text`: live output while the program runs, or the final output. */
   waitForOutput(stream: "stdout" | "stderr", text: string | RegExp, options?: { timeout?: number }): Promise<void>;
@@ -68,7 +71,20 @@ export function executeCodeCard(page: Page, index?: number): ExecuteCodeCardHand
     async text(stream) {
       const pane = slot(stream);
       if (!(await pane.count())) return "";
-      return pane.locator("pre").innerText();
+      // As printed: a traceback's folded frames included, the card's line that folds them not.
+      return pane.locator("pre").evaluate((pre: HTMLElement) => {
+        if (!pre.querySelector("[data-fold]")) return pre.innerText;
+        const copy = pre.cloneNode(true) as HTMLElement;
+        for (const fold of copy.querySelectorAll("[data-fold]")) fold.remove();
+        for (const folded of copy.querySelectorAll("[data-folded]")) folded.removeAttribute("hidden");
+        copy.style.cssText = "position: fixed; left: -100000px; top: 0";
+        pre.after(copy);
+        try {
+          return copy.innerText;
+        } finally {
+          copy.remove();
+        }
+      });
     },
     async waitForOutput(stream, text, options) {
       await slot(stream).locator("pre", { hasText: text }).waitFor({ timeout: options?.timeout });

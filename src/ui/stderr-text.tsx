@@ -50,20 +50,23 @@ export const StderrText = memo(function StderrText(props: StderrTextProps) {
 /** A run of a library's frames: one line that says whose they are, and the frames themselves behind it. */
 function LibraryFrames({ label, text }: { label: string; text: string }) {
   const [open, setOpen] = useState(false);
+  // `data-fold`: the card's own line, not the program's text; `data-folded`: the program's, folded.
   return (
     <>
-      {"  "}
-      <button
-        type="button"
-        className="ecu-library-frames"
-        data-slot={slotName("library-frames")}
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
-        {label}
-      </button>
-      {"\n"}
-      <span hidden={!open}>
+      <span data-fold="">
+        {"  "}
+        <button
+          type="button"
+          className="ecu-library-frames"
+          data-slot={slotName("library-frames")}
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
+        >
+          {label}
+        </button>
+        {"\n"}
+      </span>
+      <span data-folded="" hidden={!open}>
         <AnsiText text={text} />
       </span>
     </>

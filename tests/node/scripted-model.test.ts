@@ -42,6 +42,22 @@ describe("replyToToolResult", () => {
     );
   });
 
+  it("explains a failure from the values the code runner saw at the failing line", () => {
+    const result = describeCompleted({
+      stderr: "Traceback…\nZeroDivisionError: division by zero\n",
+      exitCode: 1,
+      failure: {
+        type: "ZeroDivisionError",
+        message: "division by zero",
+        line: 2,
+        values: [{ name: "values", value: "[]", type: "list", length: 0 }],
+      },
+    });
+    expect(replyToToolResult(result)).toBe(
+      "The program finished with exit code 1. It printed nothing on stdout. The error was: ZeroDivisionError: division by zero. At that line, values = [] (list, length 0).",
+    );
+  });
+
   it("names the characters that would reorder or hide its words, as the card does", () => {
     const result = describeCompleted({ stdout: "abc\rHIDDEN \u202Efdp.exe\n", stderr: "Error: \u200Bx", exitCode: 1 });
     expect(replyToToolResult(result)).toBe(
