@@ -17,7 +17,8 @@ test.describe("why a run failed", () => {
     await expect(card.root.locator(executeCodePart("values"))).toHaveText("At line 2, in mean():values = []");
     // Beside the marked line in the code, as generated content that is never copied with the program.
     const line = card.root.locator('[data-line="2"]');
-    await expect(line).toHaveAttribute("data-error", "span");
+    await expect(line).toHaveAttribute("data-error", "true");
+    await expect(line.locator(executeCodePart("error-span"))).toHaveText("sum(values) / len(values)");
     await expect(line.locator(".ecu-line-values")).toHaveAttribute("data-values", "values = []");
     expect(await card.code.innerText()).not.toContain("values = []");
     await expect(page.getByText("At that line, values = [] (list, length 0).")).toBeVisible();

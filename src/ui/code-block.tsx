@@ -80,13 +80,13 @@ function tokensMatch(tokens: CodeToken[], text: string): boolean {
 
 const CodeLine = memo(function CodeLine({ number, text, tokens, focused, failed, mark }: CodeLineProps) {
   const highlighted = tokens && tokensMatch(tokens, text);
-  const marked = failed && mark ? mark(highlighted ? tokens : [{ content: text }], text, number) : null;
+  const marked = (failed && mark?.(highlighted ? tokens : [{ content: text }], text, number)) || null;
   return (
     <span
       className="ecu-code-line"
       data-line={number}
       data-focused={focused || undefined}
-      data-error={failed ? (marked ? "span" : "line") : undefined}
+      data-error={failed || undefined}
     >
       {marked ??
         (highlighted

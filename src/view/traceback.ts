@@ -90,7 +90,7 @@ export function libraryRuns(stderr: string): LibraryRun[] {
 
 /** The package a library's file belongs to (`json` for `…/python3.11/json/decoder.py`), or its file's name. */
 export function libraryName(file: string): string {
-  const match = /(?:site-packages|dist-packages|python3(?:\.\d+)?)[\\/]([^\\/]+)/.exec(file);
+  const match = /(?:site|dist)-packages[\\/]([^\\/]+)/.exec(file) ?? /python3(?:\.\d+)?[\\/]([^\\/]+)/.exec(file);
   const name = match?.[1] ?? file.split(/[\\/]/).at(-1) ?? file;
   return name.replace(/\.py$/, "");
 }
