@@ -57,6 +57,11 @@ export interface RunOutcome {
   failure?: unknown;
 }
 
+/** The facts of a run the sandbox stopped for memory (contract/failure.ts), as for a program's own MemoryError. */
+export function memoryFailure(message: string) {
+  return { type: "MemoryError", message, explanation: { kind: "memory" } };
+}
+
 /** One file a run left, with its bytes. */
 export interface RunFileOutput {
   /** Its path under the working directory. */

@@ -490,6 +490,8 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(held).toBeLessThan(1024);
       expect(result).toMatchObject({ exitCode: null, signal: "SIGKILL" });
       expect(result.stderr).toContain("The program used more than 1024 MB of memory and was stopped.");
+      // The card and the model read it in the facts of why the run failed, too.
+      expect(result.failure).toMatchObject({ type: "MemoryError", explanation: { kind: "memory" } });
       // What was held (up to the 1 GB limit) is given back once the run's processes are gone.
       await expect.poll(shared, { timeout: 10_000 }).toBeLessThan(before + 256 * 1024 ** 2);
       expect((await run("print(1)")).stdout).toBe("1\n");

@@ -1,7 +1,7 @@
 import { close, closeSync, constants, openSync } from "node:fs";
 import { Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
-import { collectOutput, notify, type RunOutcome, type RunRequest } from "../executor.js";
+import { collectOutput, memoryFailure, notify, type RunOutcome, type RunRequest } from "../executor.js";
 import { childrenOf, hostPidOf } from "./namespace-pids.js";
 import type { RunCgroup } from "./run-cgroups.js";
 import { readRunFiles, type RunFileCaps } from "./run-directory.js";
@@ -266,6 +266,8 @@ export class CpythonRun {
       timedOut: this.timedOut,
       truncated: this.collected.truncated(),
       ...files,
+      // Stopped for memory: the facts say so, as they do for the program's own MemoryError.
+      ...(outOfMemory && stopped ? { failure: memoryFailure(memoryNote) } : {}),
     });
   }
 

@@ -1,6 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
-import { collectOutput, notify, type OutputStream, type RunOutcome, type RunRequest } from "../executor.js";
+import {
+  collectOutput,
+  memoryFailure,
+  notify,
+  type OutputStream,
+  type RunOutcome,
+  type RunRequest,
+} from "../executor.js";
 import { inheritedDescriptors, sandboxStdio } from "./inherited-descriptors.js";
 import { createLineSplitter } from "../../server/line-splitter.js";
 import { processTreeRss } from "./process-memory.js";
@@ -265,7 +272,8 @@ export class InterpreterProcess {
         return { ...base, ...killed };
       case "memory": {
         const mb = Math.round((this.limits.memoryLimitBytes ?? 0) / 1024 / 1024);
-        return { ...base, ...killed, stderr: note(`The program used more than ${mb} MB of memory and was stopped.`) };
+        const said = `The program used more than ${mb} MB of memory and was stopped.`;
+        return { ...base, ...killed, stderr: note(said), failure: memoryFailure(said) };
       }
       case "protocol":
         return { ...base, ...killed, stderr: note(`The sandbox stopped the interpreter: ${ending.reason}.`) };
