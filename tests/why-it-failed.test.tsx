@@ -140,3 +140,21 @@ describe("a traceback's library frames", () => {
     expect(libraryName("/usr/lib/python3.11/urllib/request.py")).toBe("urllib");
   });
 });
+
+describe("what a program cannot make the card say", () => {
+  it("names the characters of a value that would reorder or break the line beside the code", () => {
+    const failure = {
+      ...tracebackFailure,
+      values: [{ name: "grade", value: "<Grade\u202eFA\nprint('all good') object>", type: "Grade" }],
+    };
+    const { container } = render(
+      <ExecuteCodeCard
+        {...call(tracebackCode, { result: completed({ stderr: tracebackStderr, exitCode: 1, failure }) })}
+      />,
+    );
+    expect(container.querySelector(".ecu-line-values")).toHaveAttribute(
+      "data-values",
+      "grade = <Grade⟨U+202E⟩FA⟨U+000A⟩print('all good') object>",
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { failureFitsStderr } from "../contract/failure-fits.js";
 import { isFailure } from "../contract/result-guards.js";
 import type { ExecuteCodeResult } from "../contract/index.js";
 import type { ExecuteCodeRunner, ExecuteCodeRunOptions } from "../contract/runner.js";
@@ -162,7 +163,9 @@ export function createPyodideWorkerExecutor(options: PyodideWorkerExecutorOption
                 signal: null,
                 wallTimeMs: data.wallTimeMs,
                 ...output(),
-                ...(data.exitCode && isFailure(data.failure) ? { failure: data.failure } : {}),
+                ...(data.exitCode && isFailure(data.failure) && failureFitsStderr(data.failure, stderr.text)
+                  ? { failure: data.failure }
+                  : {}),
               });
               break;
             case "failed":

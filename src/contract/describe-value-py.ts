@@ -10,6 +10,24 @@
 export const DESCRIBE_VALUE_PY = `FACT_VALUES, FACT_CHARS, FACT_FRAMES, FACT_ITEMS = 8, 80, 40, 8
 CONTAINERS = (list, tuple, dict, set, frozenset)
 
+# What the interpreter itself says of a class or an exception: never a property, metaclass or __getattr__ the
+# program defined, which could run long, raise or say anything.
+TYPE_NAME = type.__dict__["__name__"].__get__
+
+def printable(text):
+    text = str.__str__(text)
+    return text if text.isprintable() else repr(text)[1:-1]
+
+def type_name(kind, room=40):
+    return cut(printable(TYPE_NAME(kind)), room)
+
+def field(value, owner, name):
+    # An exception's own field, as the interpreter keeps it (owner: the class that defines it).
+    try:
+        return owner.__dict__[name].__get__(value)
+    except Exception:
+        return None
+
 def cut(text, room):
     return text if len(text) <= room else text[: max(room - 1, 1)] + "…"
 
@@ -52,18 +70,18 @@ def describe_value(value, room=FACT_CHARS, depth=0):
         if len(shape) == 1 and shape[0] <= FACT_ITEMS and dtype.kind in "biuf":
             return "array(" + describe_value(numpy.ndarray.tolist(value), room - 7, depth) + ")"
         return "array(…)"
-    if numpy is not None and issubclass(kind, numpy.generic) and kind.__module__ == "numpy":
+    if numpy is not None and issubclass(kind, numpy.generic):
         return describe_value(numpy.generic.item(value), room, depth)
     if pandas is not None and issubclass(kind, (pandas.DataFrame, pandas.Series)):
-        return kind.__name__ + "(…)"
-    return "<" + cut(kind.__name__, 40) + " object>"
+        return type_name(kind) + "(…)"
+    return "<" + type_name(kind) + " object>"
 
 # A name's value at the failing line: as Python would write it (cut), its type, and its size where
 # the written value may not show it all.
 def value_fact(name, value):
     kind = type(value)
     numpy, pandas = sys.modules.get("numpy"), sys.modules.get("pandas")
-    fact = {"name": cut(name, 40), "value": describe_value(value), "type": cut(kind.__name__, 40)}
+    fact = {"name": cut(name, 40), "value": describe_value(value), "type": type_name(kind)}
     if issubclass(kind, (str, bytes) + CONTAINERS):
         base = next(each for each in (str, bytes) + CONTAINERS if issubclass(kind, each))
         fact["length"] = base.__len__(value)
@@ -74,7 +92,8 @@ def value_fact(name, value):
         fact["type"] = "ndarray[" + cut(str(numpy.ndarray.dtype.__get__(value)), 20) + "]"
     elif pandas is not None and issubclass(kind, pandas.DataFrame):
         fact["shape"] = list(pandas.DataFrame.shape.fget(value))
-        fact["value"] = cut("DataFrame(columns=" + describe_value([str(each) for each in list(pandas.DataFrame.columns.fget(value)[:6])], 60) + ")", FACT_CHARS)
+        columns = [each for each in list(pandas.DataFrame.columns.__get__(value, pandas.DataFrame)[:6]) if type(each) is str]
+        fact["value"] = cut("DataFrame(columns=" + describe_value(columns, 60) + ")", FACT_CHARS)
     elif pandas is not None and issubclass(kind, pandas.Series):
         fact["length"] = pandas.Series.__len__(value)
     return fact
@@ -83,11 +102,11 @@ def safe_value(name, value):
     try:
         return value_fact(name, value)
     except BaseException:
-        return {"name": cut(name, 40), "value": "<" + cut(type(value).__name__, 40) + " object>", "type": cut(type(value).__name__, 40)}
+        return {"name": cut(name, 40), "value": "<" + type_name(type(value)) + " object>", "type": type_name(type(value))}
 
 def safe_text(value, room):
     try:
         return describe_value(value, room)
     except BaseException:
-        return "<" + cut(type(value).__name__, 40) + " object>"
+        return "<" + type_name(type(value)) + " object>"
 `;

@@ -73,9 +73,13 @@ def suggestion_in(message, name, candidates):
     if start >= 0:
         start += len("Did you mean: '")
         end = message.find("'?", start)
-        return cut(message[start:end], 60) if end > start else None
+        return cut(printable(message[start:end]), 60) if end > start else None
+    # As Python's own suggestions: short names only, and not too many of them.
+    if len(name) > 40:
+        return None
     import difflib
-    close = difflib.get_close_matches(name, [each for each in candidates if issubclass(type(each), str)][:2000], 1, 0.7)
+    short = [each for each in candidates if type(each) is str and len(each) <= 40][:750]
+    close = difflib.get_close_matches(name, short, 1, 0.7)
     return cut(close[0], 60) if close else None
 
 # The name a NameError's message quotes ("name 'x' is not defined", "local variable 'x' …").
@@ -110,8 +114,8 @@ NETWORK_TYPES = {"URLError", "ConnectionError", "NewConnectionError", "MaxRetryE
 def chain_of(value):
     seen, chain = set(), [value]
     while len(chain) < 16:
-        linked = chain[-1].__cause__ or chain[-1].__context__
-        if not isinstance(linked, BaseException) or id(linked) in seen:
+        linked = field(chain[-1], BaseException, "__cause__") or field(chain[-1], BaseException, "__context__")
+        if not issubclass(type(linked), BaseException) or id(linked) in seen:
             break
         seen.add(id(linked))
         chain.append(linked)
@@ -120,11 +124,12 @@ def chain_of(value):
 def explanation_of(kind, value, message, frame, text, frames):
     import builtins
     import ast, errno, os
-    name = kind.__name__
+    name = TYPE_NAME(kind)
     scope = frame.f_locals if frame is not None else {}
     node = expression(text) if text else None
     chain = chain_of(value)
-    if any(type(each).__name__ in NETWORK_TYPES or (isinstance(each, OSError) and each.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ECONNREFUSED)) for each in chain):
+    unreachable = (errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ECONNREFUSED)
+    if any(TYPE_NAME(type(each)) in NETWORK_TYPES or (issubclass(type(each), OSError) and field(each, OSError, "errno") in unreachable) for each in chain):
         return {"kind": "no-internet"}
     if (kind is EOFError and str(value) == "EOF when reading a line") or name == "StdinNotImplementedError":
         return {"kind": "no-input"}
@@ -138,10 +143,11 @@ def explanation_of(kind, value, message, frame, text, frames):
             frames = frames.tb_next
         if counts:
             function = max(counts, key=counts.get)
-            return {"kind": "recursion", "name": cut(function, 60), "count": counts[function]}
+            return {"kind": "recursion", "name": cut(printable(function), 60), "count": counts[function]}
         return None
     if issubclass(kind, NameError):
-        name = value.name if issubclass(type(getattr(value, "name", None)), str) else quoted_name(message)
+        said = field(value, NameError, "name")
+        name = said if type(said) is str else quoted_name(message)
         if not name:
             return None
         found = {"kind": "unbound" if issubclass(kind, UnboundLocalError) else "name", "name": cut(name, 60)}
@@ -161,8 +167,9 @@ def explanation_of(kind, value, message, frame, text, frames):
         if known and issubclass(type(index), int) and type(index) is not bool:
             found["index"] = int.__int__(index)
         return found
-    if issubclass(kind, KeyError) and value.args:
-        found = {"kind": "key", "text": safe_text(value.args[0], 60)}
+    args = field(value, BaseException, "args") or ()
+    if issubclass(kind, KeyError) and args:
+        found = {"kind": "key", "text": safe_text(args[0], 60)}
         if isinstance(node, ast.Subscript):
             known, container = known_value(node.value, scope)
             found["name"] = source_of(node.value, text)
@@ -175,33 +182,37 @@ def explanation_of(kind, value, message, frame, text, frames):
         known_left, left = known_value(node.left, scope)
         known_right, right = known_value(node.right, scope)
         if operator and known_left and known_right:
-            return {"kind": "operand-types", "text": operator, "names": [type(left).__name__, type(right).__name__]}
+            return {"kind": "operand-types", "text": operator, "names": [type_name(type(left)), type_name(type(right))]}
         return None
-    if issubclass(kind, AttributeError) and issubclass(type(getattr(value, "name", None)), str):
-        owner = type(getattr(value, "obj", None))
-        found = {"kind": "attribute", "name": cut(value.name, 60), "text": cut(owner.__name__, 40)}
+    attribute = field(value, AttributeError, "name") if issubclass(kind, AttributeError) else None
+    if type(attribute) is str:
+        target = field(value, AttributeError, "obj")
+        owner = type(target)
+        found = {"kind": "attribute", "name": cut(printable(attribute), 60), "text": type_name(owner)}
         import types
         # A module's names are its dict's; a class's, what the interpreter's dir() of the class lists.
-        names = dict.keys(object.__getattribute__(value.obj, "__dict__")) if owner is types.ModuleType else type.__dir__(owner)
-        suggestion = suggestion_in(message, value.name, list(names))
+        names = dict.keys(types.ModuleType.__dict__["__dict__"].__get__(target)) if owner is types.ModuleType else type.__dir__(owner)
+        suggestion = suggestion_in(message, attribute, list(names))
         return {**found, "suggestion": suggestion} if suggestion else found
-    if kind is ValueError and value.args and isinstance(value.args[0], str):
-        message = value.args[0]
+    if kind is ValueError and args and type(args[0]) is str:
+        message = args[0]
         for function, prefix in (("int", "invalid literal for int() with base 10: "), ("float", "could not convert string to float: ")):
             if message.startswith(prefix):
                 return {"kind": "number-text", "name": function, "text": cut(message[len(prefix) :], 60)}
         return None
-    if issubclass(kind, FileNotFoundError) and isinstance(value.filename, str):
+    filename = field(value, OSError, "filename") if issubclass(kind, OSError) else None
+    if issubclass(kind, FileNotFoundError) and type(filename) is str:
         try:
             here = sorted(each for each in os.listdir(".") if not each.startswith("."))
         except OSError:
             here = []
-        return {"kind": "file-not-found", "name": cut(value.filename, 80), "names": [cut(each, 40) for each in here[:12]], "count": len(here)}
-    if issubclass(kind, ModuleNotFoundError) and isinstance(value.name, str):
+        return {"kind": "file-not-found", "name": cut(printable(filename), 80), "names": [cut(each, 40) for each in here[:12]], "count": len(here)}
+    module = field(value, ImportError, "name") if issubclass(kind, ImportError) else None
+    if issubclass(kind, ModuleNotFoundError) and type(module) is str:
         import importlib.machinery
         known = ["numpy", "pandas", "matplotlib", "scipy", "sympy", "sklearn", "seaborn", "statsmodels", "networkx", "PIL"]
         installed = [each for each in known if each in sys.modules or importlib.machinery.PathFinder.find_spec(each) is not None]
-        return {"kind": "module-not-found", "name": cut(value.name, 60), "names": installed}
+        return {"kind": "module-not-found", "name": cut(printable(module), 60), "names": installed}
     return None
 
 def frame_facts(frames):
@@ -211,11 +222,11 @@ def frame_facts(frames):
         module = dict.get(frames.tb_frame.f_globals, "__name__") if issubclass(type(frames.tb_frame.f_globals), dict) else None
         own = code.co_filename == PROGRAM_FILE
         found.append({
-            "file": cut(code.co_filename, 200),
+            "file": cut(printable(code.co_filename), 200),
             "line": frames.tb_lineno or 0,
-            "function": cut(code.co_name, 60),
+            "function": cut(printable(code.co_name), 60),
             "own": own,
-            **({} if own or not issubclass(type(module), str) else {"module": cut(module.split(".")[0], 40)}),
+            **({} if own or type(module) is not str else {"module": cut(printable(module.split(".")[0]), 40)}),
         })
         frames = frames.tb_next
     return found[:2] + found[2:][-FACT_FRAMES:] if len(found) > FACT_FRAMES + 2 else found
@@ -223,7 +234,7 @@ def frame_facts(frames):
 # At an exception: the program's deepest frame, its values, the carets' span, whose each frame is.
 # message: the exception as the traceback said it (Python's own suggestion included).
 def failure_facts(kind, value, frames, lines, stale, message):
-    facts = {"type": cut(kind.__name__, 80), "message": cut(message, 300)}
+    facts = {"type": type_name(kind, 80), "message": cut(message, 300)}
     listed = frame_facts(frames)
     facts["frames"] = listed
     deepest, text = None, ""
@@ -232,14 +243,16 @@ def failure_facts(kind, value, frames, lines, stale, message):
         if each.tb_frame.f_code.co_filename == PROGRAM_FILE:
             deepest = each
         each = each.tb_next
-    if issubclass(kind, SyntaxError) and value.filename == PROGRAM_FILE and isinstance(value.lineno, int) and not stale:
-        facts["line"] = value.lineno
-        if isinstance(value.offset, int) and value.offset > 0:
-            facts["column"] = value.offset - 1
-            end = value.end_offset if isinstance(value.end_offset, int) and value.end_offset > value.offset else value.offset + 1
-            facts["endLine"], facts["endColumn"] = value.end_lineno or value.lineno, end - 1
+    syntax = {key: field(value, SyntaxError, key) for key in ("filename", "lineno", "offset", "end_lineno", "end_offset")} if issubclass(kind, SyntaxError) else {}
+    whole = lambda key: syntax.get(key) if type(syntax.get(key)) is int else None
+    if syntax.get("filename") == PROGRAM_FILE and whole("lineno") and not stale:
+        facts["line"] = whole("lineno")
+        if whole("offset") and whole("offset") > 0:
+            facts["column"] = whole("offset") - 1
+            end = whole("end_offset") if whole("end_offset") and whole("end_offset") > whole("offset") else whole("offset") + 1
+            facts["endLine"], facts["endColumn"] = whole("end_lineno") or whole("lineno"), end - 1
     elif deepest is not None:
-        facts["function"] = cut(deepest.tb_frame.f_code.co_name, 60)
+        facts["function"] = cut(printable(deepest.tb_frame.f_code.co_name), 60)
         if not stale:
             facts.update(span_of(deepest, lines))
             text = span_text(facts, lines)

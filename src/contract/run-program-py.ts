@@ -57,27 +57,39 @@ def run_program(source, namespace, facts=None):
             return 0
         if isinstance(code, int):
             return code & 0xFF
-        print(code, file=sys.stderr)
+        try:
+            print(code, file=sys.stderr)
+        except BaseException:
+            print("The program's exit message could not be shown.", file=sys.stderr)
         return 1
     except BaseException:
         kind, value, frames = sys.exc_info()
         # The program's own frames only: not this runner's.
         while frames is not None and frames.tb_frame.f_code.co_filename != "${PROGRAM_FILE}":
             frames = frames.tb_next
+        # Nothing the program defined may end this runner early (a metaclass's property, an exception's
+        # __str__ that raises SystemExit): what fails here is said, and the program's status stands.
         # A function an earlier run defined (a kernel keeps them) has its lines in that run's source, not
         # this one: quote no line rather than a wrong one.
-        stale = program is not None and not frames_of(program, value, frames)
+        try:
+            stale = program is not None and not frames_of(program, value, frames)
+        except BaseException:
+            stale = False
         if stale:
             linecache.cache.pop("${PROGRAM_FILE}", None)
         # Made once: the exception's own str() runs once, for the traceback and the facts alike.
-        shown = traceback.TracebackException(type(value), value, frames, compact=True)
-        print("".join(shown.format()), end="", file=sys.stderr)
-        if facts is not None:
+        try:
+            shown = traceback.TracebackException(type(value), value, frames, compact=True)
+            print("".join(shown.format()), end="", file=sys.stderr)
+        except BaseException:
+            shown = None
+            print(type_name(kind, 80) + ": the program's exception could not be shown", file=sys.stderr)
+        if facts is not None and shown is not None:
             try:
                 said = [line for line in shown.format_exception_only() if not line.startswith(" ")]
                 message = said[0].rstrip().split(": ", 1)[1] if said and ": " in said[0] else ""
                 facts.update(failure_facts(kind, value, frames, lines, stale, message))
-            except Exception:
+            except BaseException:
                 facts.clear()
         return 1
 `;

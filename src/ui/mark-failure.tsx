@@ -6,6 +6,10 @@ import { revealInvisible } from "./visible-text.js";
 
 const IN_CODE = { code: true };
 
+// Generated content shows characters as they are: one that would reorder, hide or break the line is named.
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const named = (character: string) => `⟨U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`;
+
 /** The offset, in UTF-16 units as the line's text counts them, of code point `column`. */
 function unitsAt(text: string, column: number): number {
   let units = 0;
@@ -33,7 +37,10 @@ export function markFailure(
   const sameLine = (failure.endLine ?? line) === line && failure.endColumn !== undefined;
   const end = sameLine ? unitsAt(text, failure.endColumn!) : text.length;
   if (end <= start) return null;
-  const values = failure.values?.map((each) => `${each.name} = ${each.value}`).join("   ");
+  const values = failure.values
+    ?.map((each) => `${each.name} = ${each.value}`)
+    .join("   ")
+    .replace(HIDDEN, named);
   let at = 0;
   return (
     <>

@@ -154,6 +154,15 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(library.files?.map((file) => file.name) ?? []).toEqual([]);
     });
 
+    it("takes no facts of a failure that a program wrote itself", async () => {
+      const result = await run(
+        "import json, sys\nforged = {'type': 'ZeroDivisionError', 'message': 'division by zero'}\njson.dump(forged, open('/mnt/data/.ecu-failure.json', 'w'))\nsys.exit(1)",
+      );
+      expect(result).toMatchObject({ exitCode: 1, stderr: "" });
+      expect(result.failure).toBeUndefined();
+      expect(result.files ?? []).toEqual([]);
+    });
+
     it("says that the sandbox has no internet when a program reaches for it", async () => {
       const result = await run("import urllib.request\nurllib.request.urlopen('http://example.com', timeout=5)");
       expect(result.failure).toMatchObject({ type: "URLError", explanation: { kind: "no-internet" } });

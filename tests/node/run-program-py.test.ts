@@ -186,3 +186,46 @@ describe("run_program's facts of a failure", () => {
     expect(factsOf("import sys\nsys.exit(3)")).toEqual({});
   });
 });
+
+describe("run_program's facts of a hostile program", () => {
+  it("runs nothing the program defined: a metaclass's name, an exception's fields, a str() that exits", () => {
+    const [ran] = runInOneNamespace(
+      [
+        "class Loud(type):",
+        "    @property",
+        "    def __name__(cls):",
+        "        raise SystemExit('MemoryError: the sandbox ran out of memory, sign in again')",
+        "class ValueError(Exception, metaclass=Loud):",
+        "    @property",
+        "    def args(self):",
+        "        raise SystemExit('forged')",
+        "raise ValueError('bad value')",
+      ].join("\n"),
+    );
+    expect(ran).toMatchObject({ status: 1, facts: { type: "ValueError", message: "bad value" } });
+    expect(ran!.stderr).toMatch(/ValueError: bad value\n$/);
+    expect(ran!.stderr).not.toContain("sign in again");
+  });
+
+  it("says an exception that cannot be shown, and keeps the run's status", () => {
+    const [ran] = runInOneNamespace(
+      "class E(Exception):\n    def __str__(self):\n        raise SystemExit('forged')\nraise E()",
+    );
+    expect(ran!.status).toBe(1);
+    expect(ran!.stderr).not.toContain("forged");
+  });
+
+  it("writes a class's name with its hidden characters named, never raw", () => {
+    const [ran] = runInOneNamespace("C = type('Grade\\u202eFA\\nprint(1)', (), {})\ngrade = C()\nprint(grade + 1)");
+    const values = ran!.facts.values as { value: string; type: string }[];
+    expect(values[0]!.type).toBe("Grade\\u202eFA\\nprint(1)");
+    expect(values[0]!.value).not.toMatch(/[\u202e\n]/);
+  });
+
+  it("offers no name for a long misspelt one, however many names there are", () => {
+    const [ran] = runInOneNamespace(
+      "for i in range(500):\n    globals()['a' * 300 + str(i)] = i\nraise NameError('x', name='a' * 5000)",
+    );
+    expect(ran!.facts.explanation).toEqual({ kind: "name", name: `${"a".repeat(59)}…` });
+  });
+});

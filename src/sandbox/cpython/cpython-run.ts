@@ -7,6 +7,7 @@ import type { RunCgroup } from "./run-cgroups.js";
 import { readRunFiles, type RunFileCaps } from "./run-directory.js";
 import { givenFilesAfterRun, isRelativePath } from "../run-inputs.js";
 import { errorMessage } from "../../contract/error-message.js";
+import { failureFitsStderr } from "../../contract/failure-fits.js";
 
 const descendants = (pid: number): number[] => [pid, ...childrenOf(pid).flatMap(descendants)];
 
@@ -255,6 +256,8 @@ export class CpythonRun {
     const memoryNote = stopped
       ? `The program used more than ${memoryLimitMb} MB of memory and was stopped.`
       : `A process of the program used more than ${memoryLimitMb} MB of memory and was stopped.`;
+    // Facts of an exception the run's traceback does not end with are not the run's.
+    if (files.failure !== undefined && !failureFitsStderr(files.failure, output.stderr)) delete files.failure;
     this.resolve({
       ...output,
       ...(outOfMemory ? { stderr: note(memoryNote) } : {}),

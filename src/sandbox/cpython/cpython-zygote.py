@@ -496,8 +496,11 @@ def run_program(code, cpu_seconds):
     facts = {}
     status = run_source(code, facts)
     try:
+        # None of the program's own: a report it wrote itself is taken away.
         if facts:
             write_file(FAILURE, json.dumps(facts))
+        elif os.path.lexists(FAILURE):
+            os.unlink(FAILURE)
         save_figures(described)
         if described:
             write_file(FIGURES, json.dumps(described))

@@ -1,3 +1,4 @@
+import { failureFitsStderr } from "../../contract/failure-fits.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import {
@@ -264,7 +265,8 @@ export class InterpreterProcess {
     switch (ending.kind) {
       case "done": {
         const { exitCode, wallTimeMs, failure } = ending.message;
-        return { ...base, exitCode, signal: null, wallTimeMs, timedOut: false, ...(failure ? { failure } : {}) };
+        const fits = failureFitsStderr(failure, output.stderr);
+        return { ...base, exitCode, signal: null, wallTimeMs, timedOut: false, ...(fits ? { failure } : {}) };
       }
       case "timeout":
         return { ...base, ...killed, timedOut: true };

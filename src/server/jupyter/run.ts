@@ -1,4 +1,5 @@
 // One program on a connected kernel, and how a kernel that cannot be had is told.
+import { failureFitsStderr } from "../../contract/failure-fits.js";
 import { readFailure, type ExecuteCodeFailure } from "../../contract/failure.js";
 import type { ExecuteCodeResult } from "../../contract/index.js";
 import { CappedText, truncationOf } from "../../contract/truncate.js";
@@ -226,7 +227,7 @@ export async function* execute(
       truncated: truncationOf(stdout.kept(), stderr.kept()),
       ...(files.length ? { files } : {}),
       ...(cut ? { filesCut: cut } : {}),
-      ...(failure && exitCode ? { failure } : {}),
+      ...(failure && exitCode && failureFitsStderr(failure, stderr.text) ? { failure } : {}),
     };
     return { outcome: { ok: true, result }, leftRunning };
   } finally {
