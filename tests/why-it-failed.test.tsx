@@ -83,6 +83,28 @@ describe("why a run failed, on the card", () => {
     expect(folded.textContent).toContain("json/decoder.py");
   });
 
+  it("folds a compiled package's frames too, and names a table's columns as its keys", () => {
+    const { container } = render(<ExecuteCodeCard {...failedCard(failures.tableKey)} />);
+    const stderr = container.querySelector<HTMLElement>(slotSelector("stderr"))!;
+    const folds = within(stderr).getAllByRole("button", { name: /inside pandas$/ });
+    // Every frame left unfolded is the program's own.
+    const shown = [...stderr.querySelectorAll("[data-folded]")].reduce(
+      (text, folded) => text.replace(folded.textContent ?? "", ""),
+      stderr.querySelector("pre")!.textContent ?? "",
+    );
+    expect(shown.match(/File "[^"]+"/g)?.every((file) => file === 'File "<program>"')).toBe(true);
+    expect(folds.length).toBeGreaterThan(0);
+    expect(container.querySelector(slotSelector("explanation"))).toHaveTextContent(
+      "grades has no key 'grade'. Its keys: 'name', 'mark'.",
+    );
+  });
+
+  it("folds nothing of a syntax error, and marks where Python points", () => {
+    const { container } = render(<ExecuteCodeCard {...failedCard(failures.syntax)} />);
+    expect(container.querySelector(slotSelector("library-frames"))).toBeNull();
+    expect(container.querySelector(slotSelector("error-span"))).toHaveTextContent(/^\[$/);
+  });
+
   it("speaks German with germanLabels", () => {
     const { container } = render(<ExecuteCodeCard {...failedCard(failures.zeroDivision, { labels: germanLabels })} />);
     expect(container.querySelector(slotSelector("explanation"))).toHaveTextContent(

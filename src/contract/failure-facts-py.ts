@@ -173,9 +173,15 @@ def explanation_of(kind, value, message, frame, text, frames):
         if isinstance(node, ast.Subscript):
             known, container = known_value(node.value, scope)
             found["name"] = source_of(node.value, text)
+            pandas = sys.modules.get("pandas")
             if known and issubclass(type(container), dict):
                 found["count"] = dict.__len__(container)
                 found["names"] = [safe_text(key, 30) for _, key in zip(range(FACT_ITEMS), dict.__iter__(container))]
+            elif known and pandas is not None and issubclass(type(container), pandas.DataFrame):
+                # A table's keys are its columns.
+                columns = list(pandas.DataFrame.columns.__get__(container, pandas.DataFrame))
+                found["count"] = len(columns)
+                found["names"] = [safe_text(each, 30) for each in columns[:FACT_ITEMS]]
         return found
     if issubclass(kind, TypeError) and isinstance(node, ast.BinOp):
         operator = OPERATORS.get(type(node.op).__name__)

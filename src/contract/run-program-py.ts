@@ -1,7 +1,8 @@
 import { FAILURE_FACTS_PY } from "./failure-facts-py.js";
 
-/** The file name a program's traceback frames carry, in every runner. */
-export const PROGRAM_FILE = "<program>";
+import { PROGRAM_FILE } from "./program-file.js";
+
+export { PROGRAM_FILE };
 
 /**
  * `run_program(source, namespace, facts=None)` in Python: runs a student's

@@ -1,4 +1,5 @@
 import { Fragment, memo, useState } from "react";
+import { PROGRAM_FILE } from "../contract/program-file.js";
 import { isFailure } from "../contract/result-guards.js";
 import { findProgramFrames, frameReference, libraryName, libraryRuns } from "../view/traceback.js";
 import { englishFailureLabels } from "./failure-labels.js";
@@ -25,7 +26,10 @@ export interface StderrTextProps {
  */
 export const StderrText = memo(function StderrText(props: StderrTextProps) {
   const { text, labels, failure } = props;
-  const runs = libraryRuns(text);
+  const facts = isFailure(failure) ? failure.frames : undefined;
+  // Where the kit's own runner said why the run failed, the program is `<program>` and every other file a
+  // library's (a compiled module's `pandas/_libs/index.pyx` too).
+  const runs = libraryRuns(text, facts ? (file) => file !== PROGRAM_FILE : undefined);
   if (!runs.length) return <LinkedText {...props} />;
   const words = { ...englishFailureLabels, ...labels.failure };
   const lines = text.split("\n");
@@ -36,7 +40,7 @@ export const StderrText = memo(function StderrText(props: StderrTextProps) {
     if (run.start > from) parts.push(<LinkedText key={`t${from}`} {...props} text={until(run.start)} />);
     from = run.start;
     const file = run.files[0]!;
-    const said = isFailure(failure) ? failure.frames?.find((frame) => frame.file === file)?.module : undefined;
+    const said = facts?.find((frame) => frame.file === file)?.module;
     const name = said ?? libraryName(file);
     const count = run.files.length;
     const label = words.libraryFrames(count, formatCount(count, labels.numbers), name);

@@ -63,9 +63,13 @@ const FRAME_DETAIL = /^ {4}|^ {2}\[Previous line repeated/;
 /**
  * The runs of consecutive frames in stderr's tracebacks that are not the
  * program's own (the standard library's, an installed package's): each with
- * the lines of its frames, to be folded behind one line.
+ * the lines of its frames, to be folded behind one line. Which files are a
+ * library's: `isLibrary`, by default those under a Python's own folders.
  */
-export function libraryRuns(stderr: string): LibraryRun[] {
+export function libraryRuns(
+  stderr: string,
+  isLibrary: (file: string) => boolean = (file) => LIBRARY_FILE.test(file),
+): LibraryRun[] {
   if (!stderr.includes("File ")) return [];
   const lines = stderr.replace(SGR, "").split("\n");
   const runs: LibraryRun[] = [];
@@ -73,7 +77,7 @@ export function libraryRuns(stderr: string): LibraryRun[] {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const frame = frameReference(line);
-    if (frame && LIBRARY_FILE.test(frame.file)) {
+    if (frame && isLibrary(frame.file)) {
       run ??= { start: i, end: i + 1, files: [] };
       run.files.push(frame.file);
       run.end = i + 1;
