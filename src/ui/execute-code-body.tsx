@@ -63,11 +63,11 @@ export function Source(props: SourceProps) {
  * Why a failed run failed, under its exception: the error in plain words and
  * the values at the failing line, where its sandbox said (contract/failure.ts).
  */
-export function Explanation() {
+export function Explanation(props: ComponentProps<"div">) {
   const { view, labels, focusLine } = useExecuteCode();
   const parts = useLazyResource(runResultParts, view.failure != null);
   if (view.failure == null || !parts) return null;
-  return <parts.FailureNote failure={view.failure} labels={labels} onGoToLine={focusLine} />;
+  return <parts.FailureNote failure={view.failure} labels={labels} onGoToLine={focusLine} {...props} />;
 }
 
 /** The sentence that explains a phase that is not a plain result, from the phase table. */

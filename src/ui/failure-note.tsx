@@ -1,4 +1,6 @@
+import { Fragment, type ComponentProps } from "react";
 import type { ExecuteCodeFailureValue } from "../contract/failure.js";
+import { cn } from "./cn.js";
 import { isFailure } from "../contract/result-guards.js";
 import { slotName } from "../view/slots.js";
 import { englishFailureLabels, type FailureLabels } from "./failure-labels.js";
@@ -6,7 +8,7 @@ import { formatCount } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { revealInvisible, VisibleText } from "./visible-text.js";
 
-export interface FailureNoteProps {
+export interface FailureNoteProps extends ComponentProps<"div"> {
   /** As the result holds it: shown only in the kit's shape (contract/failure.ts). */
   failure: unknown;
   labels: ExecuteCodeLabels;
@@ -26,7 +28,7 @@ function sizeOf(value: ExecuteCodeFailureValue, words: FailureLabels, labels: Ex
  * values the failing line read as `name = value` chips, where the line is.
  * Nothing when the sandbox said neither.
  */
-export function FailureNote({ failure, labels, onGoToLine }: FailureNoteProps) {
+export function FailureNote({ failure, labels, onGoToLine, className, ...props }: FailureNoteProps) {
   if (!isFailure(failure)) return null;
   const words = { ...englishFailureLabels, ...labels.failure };
   const said = words.explain(failure);
@@ -37,12 +39,12 @@ export function FailureNote({ failure, labels, onGoToLine }: FailureNoteProps) {
     ? words.valuesAt(String(line), failure.function === "<module>" ? null : (failure.function ?? null))
     : "";
   return (
-    <div data-slot={slotName("explanation")} className="ecu-explanation">
+    <div data-slot={slotName("explanation")} className={cn("ecu-explanation", className)} {...props}>
       {said && (
         <p className="ecu-explanation-words">
           {said.map((word, i) =>
             typeof word === "string" ? (
-              revealInvisible(word)
+              <Fragment key={i}>{revealInvisible(word)}</Fragment>
             ) : (
               <code key={i}>
                 <VisibleText text={word.code} />
