@@ -165,7 +165,7 @@ describe("createExecuteCodeTool: time limit and stop", () => {
     const tool = createExecuteCodeTool({ sandboxUrl: url, signing, participantId: "p", tenantId: "t" });
     const pending = finalOutput(tool, "x", stop.signal);
     await expect(pending).rejects.toThrow(/abort/i);
-    await vi.waitFor(() => expect(sawAbort).toBe(true));
+    await vi.waitFor(() => expect(sawAbort).toBe(true), { timeout: 20_000 });
   });
 });
 
@@ -187,7 +187,7 @@ describe("createExecuteCodeTool: waiting for a free slot is not running", () => 
       { schedule: { maxRunning: 1 } },
     );
     const long = run("long()");
-    await vi.waitFor(() => expect(seen).toEqual(["long()"]));
+    await vi.waitFor(() => expect(seen).toEqual(["long()"]), { timeout: 20_000 });
     const impatient = createExecuteCodeTool({
       sandboxUrl: sandbox.url,
       signing: sandbox.signing,
@@ -235,7 +235,7 @@ describe("createExecuteCodeTool: waiting for a free slot is not running", () => 
       { schedule: { maxRunning: 1, maxQueuedPerParticipant: 1 } },
     );
     const running = finalOutput(tool, "first()");
-    await vi.waitFor(() => expect(seen).toEqual(["first()"]));
+    await vi.waitFor(() => expect(seen).toEqual(["first()"]), { timeout: 20_000 });
     const queued = finalOutput(tool, "second()");
     // The third request is sent once the second waits in the queue: on a busy machine they could arrive the other way round.
     await vi.waitFor(async () => {

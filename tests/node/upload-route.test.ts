@@ -128,12 +128,13 @@ describe("the upload route", () => {
     });
     const first = upload(slow, [["a.csv", "1"]]);
     const second = upload(slow, [["b.csv", "1"]]);
-    await vi.waitFor(() => expect(waiting).toHaveLength(2));
+    // Waits, not timings: on a busy machine the uploads take a while to reach the sandbox.
+    await vi.waitFor(() => expect(waiting).toHaveLength(2), { timeout: 20_000 });
     const third = await upload(slow, [["c.csv", "1"]]);
     expect(third.status).toBe(429);
     expect(third.body.message).toBe("Two of your files are on their way already; wait for them.");
     const other = upload(slow, [["d.csv", "1"]], "bob");
-    await vi.waitFor(() => expect(waiting).toHaveLength(3));
+    await vi.waitFor(() => expect(waiting).toHaveLength(3), { timeout: 20_000 });
     for (const go of waiting) go();
     expect((await Promise.all([first, second, other])).map((result) => result.status)).toEqual([201, 201, 201]);
   });
