@@ -123,3 +123,5 @@ export {
   type UnrecognisedResult,
 } from "../contract/result.js";
 export { normalizeExecuteCodeResult } from "../contract/normalize.js";
+// Why a run failed (docs/server.md: Why a run failed).
+export { failureSchema, readFailure, type ExecuteCodeFailure } from "../contract/failure.js";
