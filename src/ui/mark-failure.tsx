@@ -2,13 +2,13 @@ import { Fragment, type CSSProperties, type ReactNode } from "react";
 import { isFailure } from "../contract/result-guards.js";
 import { slotName } from "../view/slots.js";
 import type { CodeToken } from "./highlight/types.js";
-import { revealInvisible } from "./visible-text.js";
+import { codePointOf, revealInvisible } from "./visible-text.js";
 
 const IN_CODE = { code: true };
 
 // Generated content shows characters as they are: one that would reorder, hide or break the line is named.
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
-const named = (character: string) => `⟨U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`;
+const named = (character: string) => `⟨${codePointOf(character)}⟩`;
 
 /** The offset, in UTF-16 units as the line's text counts them, of code point `column`. */
 function unitsAt(text: string, column: number): number {

@@ -69,9 +69,12 @@ const NAMES = new Map<number, string>([
   [0xffa0, "halfwidth Hangul filler"],
 ]);
 
+/** A character's code point as Unicode writes it: "U+202E". */
+export const codePointOf = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
 function markerFor(char: string): { codePoint: string; marker: string; label: string } {
   const value = char.codePointAt(0)!;
-  const codePoint = `U+${value.toString(16).toUpperCase().padStart(4, "0")}`;
+  const codePoint = codePointOf(char);
   // C0 controls and DEL show their abbreviation; the rest their code point.
   const marker = C0[value] ?? (value === 0x7f ? "DEL" : value === 0x240d ? "CR" : `\u27E8${codePoint}\u27E9`);
   const name = NAMES.get(value) ?? (/\p{Cc}/u.test(char) ? "control character" : "invisible character");
