@@ -75,12 +75,16 @@ export async function generateNextApp(
   return { dir, buildEnv: () => serveGeistFonts(work) };
 }
 
-/** The kit's companions a guide installs beside it, at the versions the README's table names (the kit's own). */
+/**
+ * The kit's companions a guide installs beside it, at the versions the
+ * README's table names (the kit's own); a name with its version is taken as
+ * it is (a package the kit itself does not use).
+ */
 function companions(names: string[]): string[] {
   const kit = JSON.parse(readFileSync(path.join(templates, "..", "package.json"), "utf8")) as {
     devDependencies: Record<string, string>;
   };
-  return names.map((name) => `${name}@${kit.devDependencies[name]}`);
+  return names.map((name) => (name.lastIndexOf("@") > 0 ? name : `${name}@${kit.devDependencies[name]}`));
 }
 
 /** Installs the packed kit and the packages a guide names into an app, as the guide's install line does. */
@@ -100,17 +104,13 @@ const guides = path.join(templates, "guides");
  * `generateNextApp`, the guide's files copied over it, and the kit and the
  * packages the guide names installed as it says.
  */
-export async function generateNextGuideApp(
-  name: string,
-  packages: string[],
-): Promise<{ dir: string; buildEnv: () => Promise<BuildEnv> }> {
-  const work = workDir();
-  const dir = await createNextApp(work, name);
+export async function generateNextGuideApp(name: string, packages: string[]): Promise<string> {
+  const dir = await createNextApp(workDir(), name);
   cpSync(path.join(guides, "next"), dir, { recursive: true });
   cpSync(path.join(guides, "tutor-server.ts"), path.join(dir, "tutor-server.ts"));
   cpSync(path.join(guides, "tutor.tsx"), path.join(dir, "app", "tutor.tsx"));
   await installAsGuided(dir, packages);
-  return { dir, buildEnv: () => serveGeistFonts(work) };
+  return dir;
 }
 
 /** docs/vite.md followed in a fresh `create-vite --template react-ts` app, as `generateNextGuideApp` does for Next. */
@@ -128,6 +128,9 @@ export interface BuildEnv {
   close(): Promise<void>;
 }
 
+/** The fonts' package, whose files stand in for Google's (and which the Next.js guide installs). */
+export const GEIST = "geist@1.9.2";
+
 /** The URLs next/font/google asks for Geist and Geist Mono, as the default layout loads them. */
 const FONTS = [
   { family: "Geist", query: "Geist:wght@100..900", file: "geist-sans/Geist-Variable.woff2" },
@@ -139,7 +142,7 @@ async function serveGeistFonts(work: string): Promise<BuildEnv> {
   rmSync(unpacked, { recursive: true, force: true });
   mkdirSync(unpacked);
   // Packed, not installed: the package's peer (next) is not needed for its font files.
-  await run("npm", ["pack", "--silent", "geist@1.9.2"], unpacked);
+  await run("npm", ["pack", "--silent", GEIST], unpacked);
   const tarball = readdirSync(unpacked).find((file) => file.endsWith(".tgz"))!;
   await run("tar", ["xzf", tarball], unpacked);
   const fonts = path.join(unpacked, "package", "dist", "fonts");

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { executeCodeClientTool } from "../src/client-executor/tool-spec.ts";
 import { executeCodeCard, executeCodeCards } from "../src/testing/index.ts";
 import { freePort } from "../scripts/free-port.ts";
 import { makeApp, run, serve, type AppTemplate, type RunningApp } from "./app-runner.ts";
-import { generateNextApp, generateNextGuideApp, generateViteApp, generateViteGuideApp } from "./generators.ts";
+import { GEIST, generateNextApp, generateNextGuideApp, generateViteApp, generateViteGuideApp } from "./generators.ts";
 import { serveRegistry } from "./registry-server.ts";
 
 const PROGRAM = "print(sum(range(101)))";
@@ -535,6 +535,34 @@ async function studentFollowsGuide(page: Page, url: string, scheme: "light" | "d
 }
 
 /**
+ * A guide's app on a phone (375 px, touch): the page's own title, the
+ * welcome's request sends itself, and then nothing scrolls sideways, the
+ * message box stays on screen, and each button is a thumb's 44 px.
+ */
+async function guideOnAPhone(browser: Browser, url: string) {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${url}/`);
+    await expect(page).toHaveTitle("Python tutor");
+    await page.getByRole("button", { name: "Show me a real traceback" }).click();
+    await executeCodeCard(page).waitForPhase("failed", { timeout: 90_000 });
+    await expect(page.getByText("ZeroDivisionError", { exact: false }).first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expect(page.getByRole("textbox", { name: "Message" })).toBeInViewport();
+    for (const name of ["New chat", "Chats", "Attach files", "Send"]) {
+      const box = await page.getByRole("button", { name, exact: true }).boundingBox();
+      expect(box?.height, name).toBeGreaterThanOrEqual(44);
+    }
+    // The chat list opens from its button, and the chat is in it under its title.
+    await page.getByRole("button", { name: "Chats", exact: true }).click();
+    await expect(page.getByLabel("Chats").getByRole("button", { name: "Show me a real traceback" })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+}
+
+/**
  * docs/nextjs.md followed in a fresh create-next-app app: its route, page and
  * client component, and the packages it installs, used by a student in light
  * and dark.
@@ -544,15 +572,10 @@ test.describe("(f) the Next.js guide in a fresh create-next-app app", () => {
   let dir = "";
   test.beforeAll(async () => {
     test.setTimeout(15 * 60_000);
-    const next = await generateNextGuideApp("next-guide", GUIDE_PACKAGES);
-    dir = next.dir;
-    const fonts = await next.buildEnv();
-    try {
-      await run("npm", ["run", "build"], next.dir, fonts.env);
-    } finally {
-      await fonts.close();
-    }
-    app = await serve("npm", ["start", "--", "-H", "127.0.0.1", "-p", "$PORT"], next.dir, await freePort());
+    // The guide's layout loads Geist from npm: the build has no stand-in for Google's fonts, and needs none.
+    dir = await generateNextGuideApp("next-guide", [...GUIDE_PACKAGES, GEIST]);
+    await run("npm", ["run", "build"], dir);
+    app = await serve("npm", ["start", "--", "-H", "127.0.0.1", "-p", "$PORT"], dir, await freePort());
   });
   test.afterAll(async () => {
     await app?.stop();
@@ -563,6 +586,10 @@ test.describe("(f) the Next.js guide in a fresh create-next-app app", () => {
       await studentFollowsGuide(page, app!.url, scheme);
     });
   }
+
+  test("on a phone: its title, a welcome request, no sideways scroll, 44 px buttons", async ({ browser }) => {
+    await guideOnAPhone(browser, app!.url);
+  });
 
   test("on the sandbox the guide deploys: keygen, serve, and the app signs its runs with the key", async ({ page }) => {
     test.setTimeout(5 * 60_000);
@@ -614,6 +641,10 @@ test.describe("(g) the Vite guide in a fresh create-vite app", () => {
       await studentFollowsGuide(page, app!.url, scheme);
     });
   }
+
+  test("on a phone: its title, a welcome request, no sideways scroll, 44 px buttons", async ({ browser }) => {
+    await guideOnAPhone(browser, app!.url);
+  });
 });
 
 test.describe("(h) LibreChat's own client against the sandbox the packed kit deploys", () => {

@@ -3,6 +3,7 @@
 import {
   AssistantRuntimeProvider,
   AuiConfig,
+  AuiIf,
   ComposerPrimitive,
   MessagePrimitive,
   ThreadListItemPrimitive,
@@ -26,7 +27,7 @@ import {
 } from "execute-code-ui/assistant-ui";
 import { preloadHighlighter } from "execute-code-ui";
 import "execute-code-ui/styles.css";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 
 // Made once, outside any render: nothing here touches the browser until it runs there.
 const config = AuiConfig({ tools: Tools({ toolkit: executeCodeToolkit }) });
@@ -34,6 +35,15 @@ const chats = createStoredChatsAdapter({ api: "/api" });
 const transport = new AssistantChatTransport({ api: "/api/chat", fetch: stopRunOnAbort({ api: "/api" }) });
 const attachments = createExecuteCodeAttachmentAdapter();
 const OPEN_CHAT = "open-chat";
+// Requests the scripted model knows; a real model takes them as any other.
+const SUGGESTIONS = [
+  "Plot the squares and save them as a CSV",
+  "Add up the numbers from 1 to 100",
+  "Show me a real traceback",
+];
+// A thumb's 44 px on a touch screen; a mouse's 36 px elsewhere.
+const BUTTON =
+  "inline-flex min-h-9 items-center justify-center rounded-md border border-zinc-300 px-3 text-sm pointer-coarse:min-h-11 dark:border-zinc-700";
 
 function useStoredChat() {
   const remoteId = useAuiState((state) => state.threadListItem.remoteId);
@@ -48,7 +58,121 @@ function useStoredChat() {
 /** A message's words as Markdown: a fenced program is a code block, not three backticks. */
 function Markdown() {
   return (
-    <MarkdownTextPrimitive className="flex flex-col gap-2 [&_code]:font-mono [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-zinc-900 [&_pre]:p-3 [&_pre]:text-sm [&_pre]:text-zinc-100 [&_ul]:list-disc [&_ul]:pl-5" />
+    <MarkdownTextPrimitive className="flex min-w-0 flex-col gap-2 [&_code]:font-mono [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-zinc-900 [&_pre]:p-3 [&_pre]:text-sm [&_pre]:text-zinc-100 [&_ul]:list-disc [&_ul]:pl-5" />
+  );
+}
+
+/** What a new chat shows: what the tutor does, and requests to start with. */
+function Welcome() {
+  return (
+    <div className="flex flex-col gap-3 py-4">
+      <h2 className="text-lg font-semibold">Ask, and the tutor runs Python to answer</h2>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">
+        It writes a program, runs it and shows you the real output, plots and files. Paste your own program in a
+        ```python block and it runs exactly as you wrote it; attach a CSV file to work on your data.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        {SUGGESTIONS.map((prompt) => (
+          <ThreadPrimitive.Suggestion key={prompt} prompt={prompt} send className={`${BUTTON} text-left`}>
+            {prompt}
+          </ThreadPrimitive.Suggestion>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The student's chats: beside the open one from 640 px, behind a Chats button on a phone. */
+function ChatList() {
+  const [open, setOpen] = useState(false);
+  return (
+    <nav aria-label="Chats" className="flex min-h-0 flex-col gap-1 text-sm">
+      <div className="flex gap-2">
+        <ThreadListPrimitive.New className={`${BUTTON} flex-1`} onClick={() => setOpen(false)}>
+          New chat
+        </ThreadListPrimitive.New>
+        <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className={`${BUTTON} sm:hidden`}>
+          Chats
+        </button>
+      </div>
+      <ThreadListPrimitive.Root
+        className={`${open ? "flex" : "hidden"} max-h-48 flex-col gap-1 overflow-y-auto sm:flex sm:max-h-none`}
+      >
+        <ThreadListPrimitive.Items>
+          {() => (
+            <ThreadListItemPrimitive.Root className="flex min-w-0 items-center gap-1 rounded-md data-[active=true]:bg-zinc-100 dark:data-[active=true]:bg-zinc-800">
+              <ThreadListItemPrimitive.Trigger
+                onClick={() => setOpen(false)}
+                className="min-h-9 min-w-0 flex-1 truncate rounded-md px-3 text-left pointer-coarse:min-h-11"
+              >
+                <ThreadListItemPrimitive.Title fallback="New chat" />
+              </ThreadListItemPrimitive.Trigger>
+              <ThreadListItemPrimitive.Archive className="min-h-9 px-2 text-zinc-500 pointer-coarse:min-h-11">
+                Archive
+              </ThreadListItemPrimitive.Archive>
+            </ThreadListItemPrimitive.Root>
+          )}
+        </ThreadListPrimitive.Items>
+      </ThreadListPrimitive.Root>
+    </nav>
+  );
+}
+
+/** The open chat: the conversation scrolls, the message box stays at the bottom. */
+function Thread() {
+  return (
+    <ThreadPrimitive.Root className="flex min-h-0 min-w-0 flex-col">
+      <ThreadPrimitive.Viewport
+        role="region"
+        aria-label="Conversation"
+        className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto"
+      >
+        <AuiIf condition={(state) => state.thread.isEmpty}>
+          <Welcome />
+        </AuiIf>
+        <ThreadPrimitive.Messages>
+          {({ message }) => (
+            <MessagePrimitive.Root
+              className={
+                message.role === "user"
+                  ? "min-w-0 max-w-[90%] self-end rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800"
+                  : "flex min-w-0 flex-col gap-3"
+              }
+            >
+              <ExecuteCodeMessageAttachments />
+              <MessagePrimitive.Parts components={{ Text: Markdown }} />
+            </MessagePrimitive.Root>
+          )}
+        </ThreadPrimitive.Messages>
+        <ThreadPrimitive.ViewportFooter className="sticky bottom-0 mt-auto bg-white pt-2 pb-3 dark:bg-zinc-950">
+          {/* Round, at the right, above the message box: it covers the ends of lines, not a traceback or a plot. */}
+          <ThreadPrimitive.ScrollToBottom
+            aria-label="Jump to latest"
+            className="absolute -top-12 right-2 size-11 rounded-full border border-zinc-300 bg-white shadow disabled:invisible dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            <span aria-hidden="true">↓</span>
+          </ThreadPrimitive.ScrollToBottom>
+          <ComposerPrimitive.AttachmentDropzone>
+            <ComposerPrimitive.Root className="flex flex-wrap items-end gap-2 rounded-xl border border-zinc-300 p-2 dark:border-zinc-700">
+              <ExecuteCodeComposerAttachments className="basis-full" />
+              <ComposerPrimitive.Input
+                aria-label="Message"
+                placeholder="Ask the tutor…"
+                className="max-h-40 min-h-10 min-w-0 flex-1 basis-40 resize-none bg-transparent p-2 outline-none"
+              />
+              <ComposerPrimitive.AddAttachment multiple className={BUTTON}>
+                Attach files
+              </ComposerPrimitive.AddAttachment>
+              <ComposerPrimitive.Send
+                className={`${BUTTON} border-zinc-900 bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900`}
+              >
+                Send
+              </ComposerPrimitive.Send>
+            </ComposerPrimitive.Root>
+          </ComposerPrimitive.AttachmentDropzone>
+        </ThreadPrimitive.ViewportFooter>
+      </ThreadPrimitive.Viewport>
+    </ThreadPrimitive.Root>
   );
 }
 
@@ -74,61 +198,9 @@ export function Tutor() {
   }, [runtime]);
   return (
     <AssistantRuntimeProvider runtime={runtime} config={config}>
-      <div className="grid w-full gap-6 sm:grid-cols-[12rem_1fr]">
-        <ThreadListPrimitive.Root aria-label="Chats" className="flex flex-col gap-1 text-sm">
-          <ThreadListPrimitive.New className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700 text-left">
-            New chat
-          </ThreadListPrimitive.New>
-          <ThreadListPrimitive.Items>
-            {() => (
-              <ThreadListItemPrimitive.Root className="flex items-center gap-1 rounded-md data-[active=true]:bg-zinc-100 dark:data-[active=true]:bg-zinc-800">
-                <ThreadListItemPrimitive.Trigger className="flex-1 truncate rounded-md px-3 py-1.5 text-left">
-                  <ThreadListItemPrimitive.Title fallback="New chat" />
-                </ThreadListItemPrimitive.Trigger>
-                <ThreadListItemPrimitive.Archive className="px-2 text-zinc-500">
-                  Archive
-                </ThreadListItemPrimitive.Archive>
-              </ThreadListItemPrimitive.Root>
-            )}
-          </ThreadListPrimitive.Items>
-        </ThreadListPrimitive.Root>
-        <ThreadPrimitive.Root className="flex min-w-0 flex-col gap-4">
-          <ThreadPrimitive.Viewport className="flex flex-col gap-4">
-            <ThreadPrimitive.Messages>
-              {({ message }) => (
-                <MessagePrimitive.Root
-                  className={
-                    message.role === "user"
-                      ? "max-w-full self-end rounded-2xl bg-zinc-100 px-4 py-2 dark:bg-zinc-800"
-                      : "flex flex-col gap-3"
-                  }
-                >
-                  <ExecuteCodeMessageAttachments />
-                  <MessagePrimitive.Parts components={{ Text: Markdown }} />
-                </MessagePrimitive.Root>
-              )}
-            </ThreadPrimitive.Messages>
-          </ThreadPrimitive.Viewport>
-          <ComposerPrimitive.AttachmentDropzone>
-            <ComposerPrimitive.Root className="flex flex-wrap items-end gap-2 rounded-xl border border-zinc-300 p-2 dark:border-zinc-700">
-              <ExecuteCodeComposerAttachments className="basis-full" />
-              <ComposerPrimitive.Input
-                aria-label="Message"
-                placeholder="Ask the tutor…"
-                className="min-h-10 flex-1 resize-none bg-transparent p-2 outline-none"
-              />
-              <ComposerPrimitive.AddAttachment
-                multiple
-                className="rounded-md border border-zinc-300 px-3 py-1.5 dark:border-zinc-700 text-sm"
-              >
-                Attach files
-              </ComposerPrimitive.AddAttachment>
-              <ComposerPrimitive.Send className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm text-white dark:bg-zinc-100 dark:text-zinc-900">
-                Send
-              </ComposerPrimitive.Send>
-            </ComposerPrimitive.Root>
-          </ComposerPrimitive.AttachmentDropzone>
-        </ThreadPrimitive.Root>
+      <div className="grid min-h-0 flex-1 grid-cols-1 grid-rows-[auto_minmax(0,1fr)] gap-3 sm:grid-cols-[14rem_minmax(0,1fr)] sm:grid-rows-1 sm:gap-6">
+        <ChatList />
+        <Thread />
       </div>
     </AssistantRuntimeProvider>
   );

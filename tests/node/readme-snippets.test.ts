@@ -41,9 +41,11 @@ describe("README and guide snippets", () => {
         "consumers/guides/tutor.tsx",
         "consumers/guides/next/app/api/[...path]/route.ts",
         "consumers/guides/next/app/page.tsx",
+        "consumers/guides/next/app/layout.tsx",
         "consumers/guides/vite/vite.config.ts",
         "consumers/guides/vite/src/App.tsx",
         "consumers/guides/vite/src/index.css",
+        "consumers/guides/vite/index.html",
         "e2e/readme-helpers.spec.ts",
       ]),
     );
