@@ -125,10 +125,14 @@ describe("the scripted model with the real server tool", () => {
     expect(text).toBe("The program finished with exit code 0. Its first line of output is: ran 11 chars.");
   });
 
-  it("answers in text when there is nothing to run", async () => {
+  it("answers in text when there is nothing to run, naming what it can do in any app", async () => {
     const { parts, text } = await chat("hello");
     expect(parts.some((part) => part.type === "tool-call")).toBe(false);
-    expect(text).toMatch(/python/i);
+    expect(text).toMatch(/scripted stand-in/);
+    expect(text).toContain("```python block");
+    // Each request it knows, so an app without the demo's example buttons still says what to ask.
+    for (const demo of DEMO_PROGRAMS) expect(text).toContain(`“${demo.prompt}”`);
+    expect(text).not.toMatch(/example prompts/);
   });
 
   it("depends on its prompt alone, so concurrent chats get their own programs", async () => {
