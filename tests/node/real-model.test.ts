@@ -3,66 +3,19 @@
 // The endpoint here is a local server written for the test, speaking the
 // streamed chat-completions protocol with a tool call, as OpenAI, Ollama and
 // vLLM do.
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { modelFromEnv, ModelEnvError, startHarness } from "../../src/harness";
+import { startCompletionsServer as startServer } from "./fixtures/completions-server";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-interface CompletionRequest {
-  authorization: string | undefined;
-  body: {
-    model: string;
-    stream: boolean;
-    messages: Array<{ role: string; content: unknown; tool_calls?: unknown }>;
-    tools?: Array<{ type: string; function: { name: string; description: string; parameters: unknown } }>;
-  };
-}
-
-/** A chat-completions server: it asks for `program` to be run, then answers with what the tool returned. */
 async function startCompletionsServer(program: string) {
-  const requests: CompletionRequest[] = [];
-  const server: Server = createServer(async (req: IncomingMessage, res) => {
-    if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-      res.writeHead(404).end();
-      return;
-    }
-    let raw = "";
-    for await (const chunk of req) raw += chunk;
-    const body = JSON.parse(raw) as CompletionRequest["body"];
-    requests.push({ authorization: req.headers.authorization, body });
-    res.writeHead(200, { "content-type": "text/event-stream" });
-    const send = (delta: Record<string, unknown>, finish: string | null = null) =>
-      res.write(
-        `data: ${JSON.stringify({ id: "cmpl-1", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
-      );
-    const last = body.messages.at(-1)!;
-    if (last.role === "tool") {
-      const said = typeof last.content === "string" ? last.content : JSON.stringify(last.content);
-      send({ role: "assistant", content: "" });
-      send({ content: "The sandbox said: " });
-      send({ content: said.includes("42") ? "42." : "something else." });
-      send({}, "stop");
-    } else {
-      const args = JSON.stringify({ code: program });
-      send({
-        role: "assistant",
-        tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "execute_code", arguments: "" } }],
-      });
-      // Arguments streamed in pieces, as real endpoints do.
-      for (let at = 0; at < args.length; at += 7)
-        send({ tool_calls: [{ index: 0, function: { arguments: args.slice(at, at + 7) } }] });
-      send({}, "tool_calls");
-    }
-    res.end("data: [DONE]\n\n");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests };
+  const server = await startServer(program);
+  cleanups.push(server.close);
+  return server;
 }
 
 describe("the demo with a real model from the environment", () => {
