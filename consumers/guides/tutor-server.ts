@@ -5,6 +5,7 @@ import {
   createChatEndpoints,
   createChatRoutes,
   createExecuteCodeTool,
+  createPostgresChatStore,
   createRunFileRoute,
   createSandboxFiles,
   createSqliteChatStore,
@@ -14,9 +15,9 @@ import {
   type TokenMinterOptions,
 } from "execute-code-ui/server";
 
-// The harness's scripted model stands in for your model, so this runs with no key. Programs run in the
-// sandbox you deployed (`execute-code-ui-sandbox serve`, docs/sandbox.md) where SANDBOX_URL names it, else in
-// one started here. Node loads these as they are (the sandbox starts Python from files inside the package).
+// The harness's scripted model stands in for a real model until the environment names one, so this runs with
+// no key. Programs run in the sandbox you deployed (`execute-code-ui-sandbox serve`, docs/sandbox.md) where
+// SANDBOX_URL names it, else in one started here. Node loads these as they are (the sandbox starts Python from files inside the package).
 const harness = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/harness");
 const sandboxModule = () => import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "execute-code-ui/sandbox");
 let sandbox: Promise<StartedSandbox> | undefined;
@@ -39,15 +40,41 @@ async function sandboxService(): Promise<{ url: string; signing: TokenMinterOpti
   return { url, signing };
 }
 
-async function openRoutes(): Promise<ChatRouteHandler> {
-  const { createScriptedModel } = await harness();
+// What the course asks of its tutor, after the kit's words on running code: yours, in your course's words.
+const COURSE_PROMPT = [
+  "You tutor the students of an introductory course in Python and data analysis.",
+  "Run code to compute, check and plot rather than guess, and say what its output shows.",
+  "When a student's program fails, explain the error in plain words and point to its line; let them fix it.",
+].join(" ");
+
+// A real model where the environment names one (OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL and OPENAI_MODEL
+// for any OpenAI-compatible server), else the harness's scripted model, which needs no key.
+async function tutorModel() {
+  const { createScriptedModel, modelFromEnv } = await harness();
+  const real = await modelFromEnv();
+  console.info(
+    real ? `The tutor is ${real.name}.` : "The tutor is the scripted model: no OPENAI_API_KEY or OPENAI_BASE_URL.",
+  );
+  return real?.model ?? createScriptedModel();
+}
+
+// PostgreSQL where DATABASE_URL names it (for more than one server), else SQLite in data/.
+const chatStore = () => {
+  const url = process.env.DATABASE_URL;
+  return url ? createPostgresChatStore({ connectionString: url }) : createSqliteChatStore({ dataDir: "data" });
+};
+
+/** Who is asking: the signed-in student's stable id, or null (answered 401). */
+export type Student = (request: Request) => string | null | Promise<string | null>;
+
+async function openRoutes(student: Student): Promise<ChatRouteHandler> {
   const { url, signing } = await sandboxService();
   const ctx = { sandboxUrl: url, signing, tenantId: "course-7" };
   const sandboxFiles = createSandboxFiles(ctx);
   const endpoints = createChatEndpoints({
-    store: await createSqliteChatStore({ dataDir: "data" }),
-    model: createScriptedModel(), // yours: an AI SDK model
-    instructions: EXECUTE_CODE_SYSTEM_PROMPT,
+    store: await chatStore(),
+    model: await tutorModel(),
+    instructions: `${EXECUTE_CODE_SYSTEM_PROMPT}\n\n${COURSE_PROMPT}`,
     attachments: sandboxFiles,
     tools: ({ participantId, files }) => ({ execute_code: createExecuteCodeTool({ ...ctx, participantId, files }) }),
   });
@@ -55,16 +82,22 @@ async function openRoutes(): Promise<ChatRouteHandler> {
     endpoints,
     files: createRunFileRoute(ctx),
     uploads: createUploadRoute({ ...ctx, sandboxFiles }),
-    participantId: () => "student-42", // yours: the signed-in student from your session; null answers 401
+    participantId: student,
   }).handle;
 }
 
-// Opened with the first request, so that a build opens no database; a failed start is tried again.
-let routes: Promise<ChatRouteHandler> | undefined;
-export async function tutorApi(request: Request): Promise<Response> {
-  routes ??= openRoutes().catch((error: unknown) => {
-    routes = undefined;
-    throw error;
-  });
-  return (await routes)(request);
+/** The chat's API for the students `student` names; opened with the first request, so a build opens no database. */
+export function createTutorApi(student: Student): (request: Request) => Promise<Response> {
+  let routes: Promise<ChatRouteHandler> | undefined;
+  return async (request) => {
+    // A failed start is tried again with the next request.
+    routes ??= openRoutes(student).catch((error: unknown) => {
+      routes = undefined;
+      throw error;
+    });
+    return (await routes)(request);
+  };
 }
+
+// Every visitor is the same student until the app has a sign-in (docs/pilot.md takes the student from one).
+export const tutorApi = createTutorApi(() => "student-42");
