@@ -113,6 +113,17 @@ export async function generateNextGuideApp(name: string, packages: string[]): Pr
   return dir;
 }
 
+/**
+ * docs/pilot.md followed on top of the Next.js guide's app: its sign-in
+ * (`auth.ts` and NextAuth's route) and the page and API route that take the
+ * student from it, with the packages it adds.
+ */
+export async function generateNextPilotApp(name: string, packages: string[]): Promise<string> {
+  const dir = await generateNextGuideApp(name, packages);
+  cpSync(path.join(guides, "pilot"), dir, { recursive: true });
+  return dir;
+}
+
 /** docs/vite.md followed in a fresh `create-vite --template react-ts` app, as `generateNextGuideApp` does for Next. */
 export async function generateViteGuideApp(name: string, packages: string[]): Promise<string> {
   const dir = await createViteApp(workDir(), name);

@@ -5,7 +5,16 @@ import { executeCodeClientTool } from "../src/client-executor/tool-spec.ts";
 import { executeCodeCard, executeCodeCards } from "../src/testing/index.ts";
 import { freePort } from "../scripts/free-port.ts";
 import { makeApp, run, serve, type AppTemplate, type RunningApp } from "./app-runner.ts";
-import { GEIST, generateNextApp, generateNextGuideApp, generateViteApp, generateViteGuideApp } from "./generators.ts";
+import { startPostgres, type PostgresCluster } from "../tests/node/chat/postgres-cluster.ts";
+import { startCompletionsServer, type CompletionsServer } from "../tests/node/fixtures/completions-server.ts";
+import {
+  GEIST,
+  generateNextApp,
+  generateNextGuideApp,
+  generateNextPilotApp,
+  generateViteApp,
+  generateViteGuideApp,
+} from "./generators.ts";
 import { serveRegistry } from "./registry-server.ts";
 
 const PROGRAM = "print(sum(range(101)))";
@@ -644,6 +653,134 @@ test.describe("(g) the Vite guide in a fresh create-vite app", () => {
 
   test("on a phone: its title, a welcome request, no sideways scroll, 44 px buttons", async ({ browser }) => {
     await guideOnAPhone(browser, app!.url);
+  });
+});
+
+/** The sign-in the pilot guide uses: NextAuth, as a course installs it. */
+const NEXT_AUTH = "next-auth@4.24.15";
+
+/** A student signs in with the class list's code, in a browser context of their own. */
+async function signIn(browser: Browser, url: string, student: string, code: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${url}/`);
+  await page.getByLabel("Student ID").fill(student);
+  await page.getByLabel("Code").fill(code);
+  await page.getByRole("button", { name: /Sign in/ }).click();
+  await expect(page.getByRole("heading", { name: "Python tutor" })).toBeVisible();
+  return page;
+}
+
+/**
+ * docs/pilot.md followed on the Next.js guide's app: students sign in from a
+ * class list, a real model at an OpenAI-compatible endpoint (a local server
+ * the test starts) gets the course's prompt, programs run in the sandbox
+ * service with its generated keys, and chats are kept in PostgreSQL.
+ */
+test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, PostgreSQL", () => {
+  let app: RunningApp | undefined;
+  let sandbox: RunningApp | undefined;
+  let database: PostgresCluster | undefined;
+  let model: CompletionsServer | undefined;
+  let dir = "";
+  test.beforeAll(async () => {
+    test.setTimeout(15 * 60_000);
+    [database, model] = await Promise.all([startPostgres(), startCompletionsServer("print(6 * 7)")]);
+    dir = await generateNextPilotApp("next-pilot", [
+      ...GUIDE_PACKAGES,
+      GEIST,
+      NEXT_AUTH,
+      "pg",
+      "@ai-sdk/openai-compatible",
+    ]);
+    writeFileSync(path.join(dir, "class-list.csv"), "ada,Ada Lovelace,apple-7\nalan,Alan Turing,pear-9\n");
+    await run("npm", ["run", "build"], dir);
+    await run("npx", ["execute-code-ui-sandbox", "keygen", "--keys", "sandbox-keys"], dir);
+    sandbox = await serve(
+      "npx",
+      ["execute-code-ui-sandbox", "serve", "--keys", "sandbox-keys", "--port", "$PORT"],
+      dir,
+      await freePort(),
+    );
+    const port = await freePort();
+    app = await serve("npm", ["start", "--", "-H", "127.0.0.1", "-p", "$PORT"], dir, port, {
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      NEXTAUTH_SECRET: "a-secret-of-the-tests-own-at-least-32-characters",
+      DATABASE_URL: database.url,
+      OPENAI_BASE_URL: model.url,
+      OPENAI_MODEL: "course-model",
+      SANDBOX_URL: sandbox.url,
+      SANDBOX_KEYS_DIR: "sandbox-keys",
+    });
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+    await sandbox?.stop();
+    await model?.close();
+    await database?.stop();
+  });
+
+  test("two signed-in students: each sees only their own chats, answered by the real model", async ({ browser }) => {
+    // No one signed in: the page sends them to sign in, the API answers 401.
+    expect((await fetch(`${app!.url}/api/chats`)).status).toBe(401);
+    const stranger = await browser.newPage();
+    await stranger.goto(`${app!.url}/`);
+    await expect(stranger.getByLabel("Student ID")).toBeVisible();
+    await stranger.close();
+
+    const ada = await signIn(browser, app!.url, "ada", "apple-7");
+    await expect(ada.getByText("Ada Lovelace")).toBeVisible();
+    await ada.getByRole("textbox", { name: "Message" }).fill("What is six times seven?");
+    await ada.getByRole("button", { name: "Send", exact: true }).click();
+    await executeCodeCard(ada).waitForPhase("succeeded", { timeout: 90_000 });
+    expect(await executeCodeCard(ada).text("stdout")).toBe("42\n");
+    await expect(ada.getByText("The sandbox said: 42.")).toBeVisible();
+    await expect(ada.getByLabel("Chats").getByRole("button", { name: "What is six times seven?" })).toBeVisible();
+
+    // The model was asked with the course's prompt after the kit's, under the model name the environment gave.
+    const system = model!.requests[0]!.body.messages[0]!;
+    expect(system.role).toBe("system");
+    expect(String(system.content)).toContain("introductory course in Python and data analysis");
+    expect(model!.requests[0]!.body.model).toBe("course-model");
+    expect(app!.output()).toContain("The tutor is course-model at 127.0.0.1");
+    expect(app!.output()).toContain(`Programs run in the sandbox at ${sandbox!.url}.`);
+
+    // Another student: none of Ada's chats, in the list or through the API; a chat of their own.
+    const alan = await signIn(browser, app!.url, "alan", "pear-9");
+    await expect(alan.getByRole("heading", { name: /Ask, and the tutor runs Python/ })).toBeVisible();
+    await expect(alan.getByText("What is six times seven?")).toHaveCount(0);
+    const adasChats = (await (await ada.request.get(`${app!.url}/api/chats`)).json()) as { chats: { id: string }[] };
+    expect(adasChats.chats.length).toBe(1);
+    const adasChat = adasChats.chats[0]!.id;
+    expect((await alan.request.get(`${app!.url}/api/chats/${adasChat}`)).status()).toBe(404);
+    await alan.getByRole("textbox", { name: "Message" }).fill("```python\nprint('Alan')\n```");
+    await alan.getByRole("button", { name: "Send", exact: true }).click();
+    await executeCodeCard(alan).waitForPhase("succeeded", { timeout: 90_000 });
+
+    // The chats are PostgreSQL's: one each, under the two students' ids.
+    const { Client } = (await import("pg")).default;
+    const client = new Client({ connectionString: database!.url });
+    await client.connect();
+    const owners = await client.query(
+      "select owner, count(*)::int as chats from ecu_chats group by owner order by owner",
+    );
+    await client.end();
+    expect(owners.rows).toEqual([
+      { owner: "class:ada", chats: 1 },
+      { owner: "class:alan", chats: 1 },
+    ]);
+  });
+
+  test("a wrong code does not sign in", async ({ browser }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${app!.url}/`);
+    await page.getByLabel("Student ID").fill("ada");
+    await page.getByLabel("Code").fill("pear-9");
+    await page.getByRole("button", { name: /Sign in/ }).click();
+    await expect(page.getByLabel("Student ID")).toBeVisible();
+    expect((await page.request.get(`${app!.url}/api/chats`)).status()).toBe(401);
+    await context.close();
   });
 });
 

@@ -8,6 +8,7 @@ export const SNIPPET_DOCUMENTS = [
   "docs/files.md",
   "docs/nextjs.md",
   "docs/vite.md",
+  "docs/pilot.md",
   "docs/jupyter.md",
   "docs/sandbox.md",
 ];

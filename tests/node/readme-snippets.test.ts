@@ -46,6 +46,10 @@ describe("README and guide snippets", () => {
         "consumers/guides/vite/src/App.tsx",
         "consumers/guides/vite/src/index.css",
         "consumers/guides/vite/index.html",
+        "consumers/guides/pilot/auth.ts",
+        "consumers/guides/pilot/app/api/auth/[...nextauth]/route.ts",
+        "consumers/guides/pilot/app/api/[...path]/route.ts",
+        "consumers/guides/pilot/app/page.tsx",
         "e2e/readme-helpers.spec.ts",
       ]),
     );
