@@ -61,7 +61,13 @@ export { createApprovalExpiry, expiredApprovalResult, type ApprovalExpiryOptions
 
 // Chats kept on the server (docs/chats.md).
 export { createChatEndpoints, type ChatEndpoints, type ChatSummaryView, type ChatView } from "./chat/endpoints.js";
-export type { ChatCaller, ChatEndpointsOptions, ChatLogEvent, ServerToolsContext } from "./chat/options.js";
+export type {
+  ChatCaller,
+  ChatEndpointsOptions,
+  ChatLogEvent,
+  ModelBudget,
+  ServerToolsContext,
+} from "./chat/options.js";
 export {
   DEFAULT_CHAT_LIMITS,
   executeCodeResultContract,

@@ -37,6 +37,7 @@ describe("README and guide snippets", () => {
         "examples/attach-files.tsx",
         "examples/jupyter-tool.ts",
         "examples/deployed-sandbox.ts",
+        "examples/model-budget.ts",
         "consumers/guides/tutor-server.ts",
         "consumers/guides/tutor.tsx",
         "consumers/guides/next/app/api/[...path]/route.ts",

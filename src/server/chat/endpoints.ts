@@ -211,6 +211,7 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     log,
     now,
     onEnd: (chat) => runEnds.notify(chat),
+    spent: options.modelBudget?.spent,
   });
 
   /**
@@ -253,6 +254,9 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   ) {
     let submission = submitted;
     const chat = start;
+    // Asked before anything is stored: a refused message is not kept, and the student may send it again later.
+    const refused = await options.modelBudget?.admit?.(caller.participantId);
+    if (refused) throw new HttpRefusal(429, "over_budget", refused);
     if (submission.kind === "answers") {
       if (chat.status !== "requires_action")
         throw conflict(chat, `The chat is ${chat.status}: it is not waiting for answers.`);

@@ -11,7 +11,7 @@ import {
 } from "ai";
 import { toldExpired } from "../tool/approval-expiry.js";
 import { pendingApprovals, pendingCalls, settleStoppedCalls } from "./calls.js";
-import type { ChatLogEvent } from "./options.js";
+import type { ChatLogEvent, ModelBudget } from "./options.js";
 import type { RunStreams } from "./run-streams.js";
 import type { ChatEvent } from "./status.js";
 import { attachmentsInWords } from "./attachments.js";
@@ -58,6 +58,8 @@ export interface ModelRunsOptions {
   now: () => number;
   /** Called once a run's end is stored. */
   onEnd: (chat: ChatRecord) => void;
+  /** Told what each run that reached its end used. */
+  spent?: ModelBudget["spent"];
 }
 
 /** The model loop of a chat, run on the server and kept in `streams` while it runs. */
@@ -99,6 +101,11 @@ export function createModelRuns(deps: ModelRunsOptions) {
         experimental_toolApprovalSecret: await approvalSecret,
         // A failure is stored with the chat (and logged as chat_failed), not printed.
         onError: () => undefined,
+        // A budget that fails to count must not fail the run.
+        onFinish: ({ totalUsage }) =>
+          void Promise.resolve()
+            .then(() => deps.spent?.({ participantId: chat.owner, chatId: chat.id, usage: totalUsage }))
+            .catch(() => undefined),
       });
       stream = result
         .toUIMessageStream({

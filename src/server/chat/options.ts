@@ -1,4 +1,4 @@
-import type { LanguageModel, ToolSet } from "ai";
+import type { LanguageModel, LanguageModelUsage, ToolSet } from "ai";
 import type { BodyBudgetOptions } from "../http/body-budget.js";
 import type { ChatFile } from "../tool/chat-files.js";
 import type { SandboxFiles } from "../files/sandbox-files.js";
@@ -34,6 +34,20 @@ export type ChatLogEvent =
   | { type: "chat_moved"; chatId: string; from: ChatStatus; to: ChatStatus }
   | { type: "chat_refused"; chatId: string | null; status: number; code: string; message: string }
   | { type: "chat_failed"; chatId: string; message: string };
+
+/**
+ * What a course's model costs, per student: asked before each run of the
+ * model, told what each run used.
+ */
+export interface ModelBudget {
+  /**
+   * Before a run of the model (a message, answers, a retry): words to refuse
+   * it with (429, `over_budget`; the student sees them), or null to let it run.
+   */
+  admit?: (participantId: string) => string | null | undefined | Promise<string | null | undefined>;
+  /** After a run that reached its end: the tokens its steps used, summed. A run stopped on the way is not told. */
+  spent?: (event: { participantId: string; chatId: string; usage: LanguageModelUsage }) => void | Promise<void>;
+}
 
 export interface ChatEndpointsOptions {
   /** Where chats live: `createSqliteChatStore()` or `createPostgresChatStore()`. */
@@ -112,6 +126,8 @@ export interface ChatEndpointsOptions {
    * @default the error's message
    */
   onError?: (error: unknown) => string;
+  /** Counts and caps what the model costs each student (tokens); nothing by default. */
+  modelBudget?: ModelBudget;
   log?: (event: ChatLogEvent) => void;
   now?: () => number;
 }
