@@ -36,7 +36,10 @@ export async function createPostgresChatStore(options: PostgresChatStoreOptions)
   let pool = options.pool;
   const ownPool = !pool;
   if (!pool) {
-    const pg = (await import("pg")) as unknown as { default?: { Pool: PgPoolClass }; Pool?: PgPoolClass };
+    // Left to Node at run time, not to the app's bundler: an app that never sets a database builds without pg.
+    const pg = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ "pg").catch((error: unknown) => {
+      throw new Error("createPostgresChatStore needs the pg package: npm install pg", { cause: error });
+    })) as unknown as { default?: { Pool: PgPoolClass }; Pool?: PgPoolClass };
     const PoolClass = (pg.default?.Pool ?? pg.Pool)!;
     pool = new PoolClass({ connectionString: options.connectionString, ...options.poolConfig });
     // An idle connection that the server drops (a restart, a failover) must not take the process down; the pool reconnects.
