@@ -9,6 +9,6 @@ export function checkNodeVersion(version: string = process.versions.node): void 
   const [major = 0, minor = 0] = version.split(".").map(Number);
   if (major > 22 || (major === 22 && minor >= 13)) return;
   throw new Error(
-    `execute-code-ui/server needs Node ${MINIMUM_NODE_VERSION} or newer (Node 24 LTS is what it is tested on); this is Node ${version}. Run your app's server on a newer Node.`,
+    `execute-code-ui needs Node ${MINIMUM_NODE_VERSION} or newer (Node 24 LTS is what it is tested on); this is Node ${version}. Run it on a newer Node; npm can fetch one for the command: npx -y node@24 node_modules/.bin/<command> …`,
   );
 }

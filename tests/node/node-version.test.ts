@@ -9,7 +9,7 @@ describe("the Node the server entry needs", () => {
   it("refuses Node 20 and 22.12 with the version it needs, and takes 22.13 and 24", () => {
     for (const old of ["20.20.2", "22.12.0"]) {
       expect(() => checkNodeVersion(old)).toThrow(
-        `execute-code-ui/server needs Node 22.13.0 or newer (Node 24 LTS is what it is tested on); this is Node ${old}. Run your app's server on a newer Node.`,
+        `execute-code-ui needs Node 22.13.0 or newer (Node 24 LTS is what it is tested on); this is Node ${old}. Run it on a newer Node; npm can fetch one for the command: npx -y node@24 node_modules/.bin/<command> …`,
       );
     }
     for (const fine of ["22.13.0", "24.21.0", "26.0.0"]) expect(() => checkNodeVersion(fine)).not.toThrow();
