@@ -683,6 +683,7 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
   let database: PostgresCluster | undefined;
   let model: CompletionsServer | undefined;
   let dir = "";
+  let buildLog = "";
   test.beforeAll(async () => {
     test.setTimeout(15 * 60_000);
     [database, model] = await Promise.all([startPostgres(), startCompletionsServer("print(6 * 7)")]);
@@ -694,7 +695,7 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
       "@ai-sdk/openai-compatible",
     ]);
     writeFileSync(path.join(dir, "class-list.csv"), "ada,Ada Lovelace,apple-7\nalan,Alan Turing,pear-9\n");
-    await run("npm", ["run", "build"], dir);
+    buildLog = await run("npm", ["run", "build"], dir);
     await run("npx", ["execute-code-ui-sandbox", "keygen", "--keys", "sandbox-keys"], dir);
     sandbox = await serve(
       "npx",
@@ -744,6 +745,9 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
     expect(model!.requests[0]!.body.model).toBe("course-model");
     expect(app!.output()).toContain("The tutor is course-model at 127.0.0.1");
     expect(app!.output()).toContain(`Programs run in the sandbox at ${sandbox!.url}.`);
+    // Nothing for the teacher to puzzle over: no whole-project tracing in the build, no prerender error in the log.
+    expect(buildLog).not.toContain("Dynamic filesystem access");
+    expect(app!.output()).not.toMatch(/Error:/);
 
     // Another student: none of Ada's chats, in the list or through the API; a chat of their own.
     const alan = await signIn(browser, app!.url, "alan", "pear-9");
@@ -771,16 +775,26 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
     ]);
   });
 
-  test("a wrong code does not sign in", async ({ browser }) => {
+  test("a wrong code does not sign in, and five lock that student's id for a while", async ({ browser }) => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${app!.url}/`);
-    await page.getByLabel("Student ID").fill("ada");
-    await page.getByLabel("Code").fill("pear-9");
-    await page.getByRole("button", { name: /Sign in/ }).click();
+    const attempt = async (student: string, code: string) => {
+      await page.goto(`${app!.url}/api/auth/signin`);
+      await page.getByLabel("Student ID").fill(student);
+      await page.getByLabel("Code").fill(code);
+      await page.getByRole("button", { name: /Sign in/ }).click();
+      await page.waitForLoadState();
+    };
+    for (let i = 0; i < 5; i++) {
+      await attempt("alan", `guess-${i}`);
+      await expect(page.getByLabel("Student ID")).toBeVisible();
+    }
+    // Now even the right code is refused, for this id only.
+    await attempt("alan", "pear-9");
     await expect(page.getByLabel("Student ID")).toBeVisible();
     expect((await page.request.get(`${app!.url}/api/chats`)).status()).toBe(401);
     await context.close();
+    await (await signIn(browser, app!.url, "ada", "apple-7")).context().close();
   });
 });
 

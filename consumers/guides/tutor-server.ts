@@ -27,7 +27,8 @@ async function sandboxService(): Promise<{ url: string; signing: TokenMinterOpti
   if (deployed) {
     // Signed with the private key `execute-code-ui-sandbox keygen` wrote.
     const keys = process.env.SANDBOX_KEYS_DIR ?? "sandbox-keys";
-    const privateKey = await readFile(`${keys}/token-private.pem`, "utf8");
+    const file = `${keys}/token-private.pem`;
+    const privateKey = await readFile(/* turbopackIgnore: true */ file, "utf8");
     console.info(`Programs run in the sandbox at ${deployed}.`);
     return {
       url: deployed,

@@ -1,5 +1,6 @@
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
+import { connection } from "next/server";
 import { Suspense } from "react";
 import { authOptions } from "@/auth";
 import { Tutor } from "./tutor";
@@ -17,6 +18,8 @@ export default function Home() {
 
 // Read per request (the sign-in's cookie), so inside Suspense; anyone not signed in goes to sign in first.
 async function SignedIn() {
+  // Never prerendered: the sign-in makes a random token for anyone not signed in.
+  await connection();
   const session = await getServerSession(authOptions);
   if (!session) redirect("/api/auth/signin");
   return (
