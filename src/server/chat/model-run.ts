@@ -101,10 +101,11 @@ export function createModelRuns(deps: ModelRunsOptions) {
         experimental_toolApprovalSecret: await approvalSecret,
         // A failure is stored with the chat (and logged as chat_failed), not printed.
         onError: () => undefined,
-        // A budget that fails to count must not fail the run.
-        onFinish: ({ totalUsage }) =>
+        // Each call of the model, as it ends: a run stopped later has still cost its calls. A budget that fails
+        // to count must not fail the run.
+        onStepEnd: ({ usage }) =>
           void Promise.resolve()
-            .then(() => deps.spent?.({ participantId: chat.owner, chatId: chat.id, usage: totalUsage }))
+            .then(() => deps.spent?.({ participantId: chat.owner, chatId: chat.id, usage }))
             .catch(() => undefined),
       });
       stream = result

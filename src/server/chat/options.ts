@@ -37,7 +37,7 @@ export type ChatLogEvent =
 
 /**
  * What a course's model costs, per student: asked before each run of the
- * model, told what each run used.
+ * model, told what each call of it used.
  */
 export interface ModelBudget {
   /**
@@ -45,7 +45,7 @@ export interface ModelBudget {
    * it with (429, `over_budget`; the student sees them), or null to let it run.
    */
   admit?: (participantId: string) => string | null | undefined | Promise<string | null | undefined>;
-  /** After a run that reached its end: the tokens its steps used, summed. A run stopped on the way is not told. */
+  /** After each call of the model (a step of a run) that ended: the tokens it used. A call stopped midway is not told. */
   spent?: (event: { participantId: string; chatId: string; usage: LanguageModelUsage }) => void | Promise<void>;
 }
 

@@ -8,7 +8,7 @@ import { dailyShare } from "../../../examples/model-budget";
 import type { ModelBudget } from "../../../src/server";
 import { chatServer } from "../chat/fixtures";
 
-/** A model whose every run answers in words and uses 120,000 tokens. */
+/** A model whose every call answers in words and uses 120,000 tokens. */
 const costlyModel: LanguageModelV3 = {
   specificationVersion: "v3",
   provider: "test",
@@ -37,7 +37,7 @@ const costlyModel: LanguageModelV3 = {
 };
 
 describe("a daily share of the model per student", () => {
-  it("counts each run's tokens, refuses the student past the share in words, and leaves the others alone", async () => {
+  it("counts each call's tokens, refuses the student past the share in words, and leaves the others alone", async () => {
     const told: string[] = [];
     const modelBudget: ModelBudget = {
       admit: dailyShare.admit,
