@@ -174,10 +174,16 @@ except Exception as error:
     print(f"The files the program wrote could not be handed over: {error}", file=sys.stderr)
 # What the program started and left running: it would go on past the run's time.
 threads = [thread for thread in threading.enumerate() if thread not in before and thread.is_alive()]
-# A thread started with _thread may not have begun to run Python yet: where the process has new threads, a moment for it.
-if os_threads() - os_threads_before:
-    __import__("time").sleep(0.05)
+# A thread started with _thread may not have begun to run Python yet, for long on a busy machine: while the process
+# has more new threads than new threads running Python, wait for them (a second at most; a library's own native
+# threads never show a frame).
 counted = frames_before | {thread.ident for thread in threads}
+waited = __import__("time").monotonic() + 1.0
+while (
+    len(os_threads() - os_threads_before) > len(set(sys._current_frames()) - frames_before)
+    and __import__("time").monotonic() < waited
+):
+    __import__("time").sleep(0.01)
 left = threads + [ident for ident in sys._current_frames() if ident not in counted]
 if "multiprocessing" in sys.modules:
     left += sys.modules["multiprocessing"].active_children()
