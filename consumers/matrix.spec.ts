@@ -694,7 +694,11 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
       "pg",
       "@ai-sdk/openai-compatible",
     ]);
-    writeFileSync(path.join(dir, "class-list.csv"), "ada,Ada Lovelace,apple-7\nalan,Alan Turing,pear-9\n");
+    // As a spreadsheet writes it: a header, and a name with a comma in quotes.
+    writeFileSync(
+      path.join(dir, "class-list.csv"),
+      'id,code,name\nada,apple-7,Ada Lovelace\nalan,pear-9,"Turing, Alan"\n',
+    );
     buildLog = await run("npm", ["run", "build"], dir);
     await run("npx", ["execute-code-ui-sandbox", "keygen", "--keys", "sandbox-keys"], dir);
     sandbox = await serve(
@@ -745,12 +749,14 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
     expect(model!.requests[0]!.body.model).toBe("course-model");
     expect(app!.output()).toContain("The tutor is course-model at 127.0.0.1");
     expect(app!.output()).toContain(`Programs run in the sandbox at ${sandbox!.url}.`);
+    expect(app!.output()).toContain("Chats are kept in PostgreSQL.");
     // Nothing for the teacher to puzzle over: no whole-project tracing in the build, no prerender error in the log.
     expect(buildLog).not.toContain("Dynamic filesystem access");
     expect(app!.output()).not.toMatch(/Error:/);
 
     // Another student: none of Ada's chats, in the list or through the API; a chat of their own.
     const alan = await signIn(browser, app!.url, "alan", "pear-9");
+    await expect(alan.getByText("Turing, Alan")).toBeVisible();
     await expect(alan.getByRole("heading", { name: /Ask, and the tutor runs Python/ })).toBeVisible();
     await expect(alan.getByText("What is six times seven?")).toHaveCount(0);
     const adasChats = (await (await ada.request.get(`${app!.url}/api/chats`)).json()) as { chats: { id: string }[] };
@@ -778,6 +784,12 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
   test("a wrong code does not sign in, and five lock that student's id for a while", async ({ browser }) => {
     const context = await browser.newContext();
     const page = await context.newPage();
+    // The list's header is not a student.
+    await page.goto(`${app!.url}/api/auth/signin`);
+    await page.getByLabel("Student ID").fill("id");
+    await page.getByLabel("Code").fill("code");
+    await page.getByRole("button", { name: /Sign in/ }).click();
+    await expect(page.getByLabel("Student ID")).toBeVisible();
     const attempt = async (student: string, code: string) => {
       await page.goto(`${app!.url}/api/auth/signin`);
       await page.getByLabel("Student ID").fill(student);

@@ -62,6 +62,7 @@ async function tutorModel() {
 // PostgreSQL where DATABASE_URL names it (for more than one server), else SQLite in data/.
 const chatStore = () => {
   const url = process.env.DATABASE_URL;
+  console.info(url ? "Chats are kept in PostgreSQL." : "Chats are kept in SQLite, in data/.");
   return url ? createPostgresChatStore({ connectionString: url }) : createSqliteChatStore({ dataDir: "data" });
 };
 

@@ -19,8 +19,8 @@ const university: OAuthConfig<{ sub: string; name?: string; email?: string }> = 
   profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.email ?? profile.sub }),
 };
 
-// Else a class list for a pilot: CLASS_LIST (class-list.csv) holds "id,name,code" a line, the code the
-// teacher handed that student. Keep the file out of git and off the web.
+// Else a class list for a pilot: CLASS_LIST (class-list.csv) holds "id,code,name" a line, the code the teacher
+// handed that student and their name (the rest of the line). Keep the file out of git and off the web.
 const failed = new Map<string, { count: number; since: number }>(); // wrong codes per student id, this server's
 const TRIES = 5;
 const LOCKED_MS = 15 * 60_000;
@@ -31,11 +31,13 @@ async function fromClassList(student: string, given: string) {
   // Read when a student signs in, never part of the build: the comment keeps Next from tracing the whole project.
   const text = await readFile(/* turbopackIgnore: true */ file, "utf8");
   for (const line of text.split(/\r?\n/)) {
-    const [id, name, code] = line.split(",").map((field) => field.trim());
-    if (!id || !code || id !== student) continue;
+    const [id = "", code = "", ...name] = line.split(",").map((field) => field.trim());
+    // "id" is the header's, never a student's.
+    if (!id || !code || id === "id" || id !== student) continue;
     const a = Buffer.from(given);
     const b = Buffer.from(code);
-    return { listed: true, user: a.length === b.length && timingSafeEqual(a, b) ? { id, name: name || id } : null };
+    const shown = name.join(", ").replace(/^"|"$/g, "") || id;
+    return { listed: true, user: a.length === b.length && timingSafeEqual(a, b) ? { id, name: shown } : null };
   }
   return { listed: false, user: null };
 }
@@ -64,8 +66,8 @@ const classList = CredentialsProvider({
 export const authOptions: NextAuthOptions = {
   providers: [process.env.OIDC_ISSUER ? university : classList],
   session: { strategy: "jwt" },
-  // NextAuth's own sign-in page, light or dark as the student's system is, with a button that reads well in both.
-  theme: { colorScheme: "auto", brandColor: "#2563eb", buttonText: "#ffffff" },
+  // NextAuth's own sign-in page, light or dark as the student's system is.
+  theme: { colorScheme: "auto" },
   // The student's id goes into the session: their chats are kept under it.
   callbacks: { session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }) },
 };
