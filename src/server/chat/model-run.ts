@@ -58,7 +58,7 @@ export interface ModelRunsOptions {
   now: () => number;
   /** Called once a run's end is stored. */
   onEnd: (chat: ChatRecord) => void;
-  /** Told what each run that reached its end used. */
+  /** Told what each call of the model used, as it ends. */
   spent?: ModelBudget["spent"];
 }
 
