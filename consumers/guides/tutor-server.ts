@@ -12,6 +12,7 @@ import {
   createUploadRoute,
   EXECUTE_CODE_SYSTEM_PROMPT,
   type ChatRouteHandler,
+  type ModelBudget,
   type TokenMinterOptions,
 } from "execute-code-ui/server";
 
@@ -66,6 +67,31 @@ const chatStore = () => {
   return url ? createPostgresChatStore({ connectionString: url }) : createSqliteChatStore({ dataDir: "data" });
 };
 
+// What the model may cost: each student's share of tokens a day (TOKENS_PER_STUDENT_PER_DAY), and six runs of it
+// a minute at most. Counted in this server's memory: with more than one server, keep the counts in a table.
+const TOKENS_PER_DAY = Number(process.env.TOKENS_PER_STUDENT_PER_DAY ?? 200_000);
+let day = "";
+const tokens = new Map<string, number>(); // today's, per student
+const runs = new Map<string, number[]>(); // when each student's runs of the last minute started
+const modelBudget: ModelBudget = {
+  admit: (student) => {
+    const now = Date.now();
+    const date = new Date(now).toISOString().slice(0, 10);
+    if (date !== day) {
+      day = date;
+      tokens.clear();
+    }
+    if ((tokens.get(student) ?? 0) >= TOKENS_PER_DAY)
+      return "You have used today's share of the tutor. It is yours again tomorrow.";
+    const recent = (runs.get(student) ?? []).filter((started) => now - started < 60_000);
+    if (recent.length >= 6) return "That is six messages this minute: wait a moment, then send it again.";
+    runs.set(student, [...recent, now]);
+    return null;
+  },
+  spent: ({ participantId, usage }) =>
+    void tokens.set(participantId, (tokens.get(participantId) ?? 0) + (usage.totalTokens ?? 0)),
+};
+
 /** Who is asking: the signed-in student's stable id, or null (answered 401). */
 export type Student = (request: Request) => string | null | Promise<string | null>;
 
@@ -77,6 +103,9 @@ async function openRoutes(student: Student): Promise<ChatRouteHandler> {
     store: await chatStore(),
     model: await tutorModel(),
     instructions: `${EXECUTE_CODE_SYSTEM_PROMPT}\n\n${COURSE_PROMPT}`,
+    modelBudget,
+    // A question, or a program to run: a student's message needs no more (the kit's default is 100,000).
+    limits: { maxMessageChars: 20_000 },
     attachments: sandboxFiles,
     tools: ({ participantId, files }) => ({ execute_code: createExecuteCodeTool({ ...ctx, participantId, files }) }),
   });
