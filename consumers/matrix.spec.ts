@@ -808,6 +808,42 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
     await context.close();
     await (await signIn(browser, app!.url, "ada", "apple-7")).context().close();
   });
+
+  test("the class list decides: off it, no tutor; without its header, no sign-in; a message's length", async ({
+    browser,
+  }) => {
+    const list = path.join(dir, "class-list.csv");
+    const original = readFileSync(list, "utf8");
+    const ada = await signIn(browser, app!.url, "ada", "apple-7");
+    try {
+      // A message longer than the guide's 20,000 characters is refused, in words, before the model is asked.
+      const asked = model!.requests.length;
+      const origin = { origin: app!.url };
+      await ada.request.post(`${app!.url}/api/chats`, { data: { id: "long" }, headers: origin });
+      const long = await ada.request.post(`${app!.url}/api/chats/long/messages`, {
+        data: { text: "x".repeat(20_001) },
+      });
+      expect(long.status()).toBe(400);
+      expect(await long.text()).toContain("longer than 20000 characters");
+      expect(model!.requests.length).toBe(asked);
+      // Taken off the list: signed in or not, the tutor no longer answers them.
+      writeFileSync(list, "id,code,name\nalan,pear-9,Alan Turing\n");
+      expect((await ada.request.get(`${app!.url}/api/chats`)).status()).toBe(401);
+      // A list without its header (an old format, a spreadsheet's own) lets no one in, and the log says why.
+      writeFileSync(list, "ada,apple-7,Ada Lovelace\n");
+      const page = await browser.newPage();
+      await page.goto(`${app!.url}/api/auth/signin`);
+      await page.getByLabel("Student ID").fill("ada");
+      await page.getByLabel("Code").fill("apple-7");
+      await page.getByRole("button", { name: /Sign in/ }).click();
+      await expect(page.getByLabel("Student ID")).toBeVisible();
+      expect(app!.output()).toContain("must start with the header id,code,name");
+      await page.close();
+    } finally {
+      writeFileSync(list, original);
+      await ada.context().close();
+    }
+  });
 });
 
 test.describe("(h) LibreChat's own client against the sandbox the packed kit deploys", () => {

@@ -19,30 +19,39 @@ const university: OAuthConfig<{ sub: string; name?: string; email?: string }> = 
   profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.email ?? profile.sub }),
 };
 
-// Else a class list for a pilot: CLASS_LIST (class-list.csv) holds "id,code,name" a line, the code the teacher
-// handed that student and their name (the rest of the line). Keep the file out of git and off the web.
+// Else a class list for a pilot: CLASS_LIST (class-list.csv), a header "id,code,name" and then a line per student:
+// their id, the code the teacher handed them, and their name (the rest of the line). Keep it out of git and off
+// the web.
 const failed = new Map<string, { count: number; since: number }>(); // wrong codes per student id, this server's
 const TRIES = 5;
 const LOCKED_MS = 15 * 60_000;
 
-/** The student on the list with that code; `listed` whether the id is on the list at all. */
-async function fromClassList(student: string, given: string) {
+/** The list's students by id; none, and a line in the log, when its first line is not the header. */
+async function classList(): Promise<Map<string, { code: string; name: string }>> {
   const file = process.env.CLASS_LIST ?? "class-list.csv";
   // Read when a student signs in, never part of the build: the comment keeps Next from tracing the whole project.
-  const text = await readFile(/* turbopackIgnore: true */ file, "utf8");
-  for (const line of text.split(/\r?\n/)) {
-    const [id = "", code = "", ...name] = line.split(",").map((field) => field.trim());
-    // "id" is the header's, never a student's.
-    if (!id || !code || id === "id" || id !== student) continue;
-    const a = Buffer.from(given);
-    const b = Buffer.from(code);
-    const shown = name.join(", ").replace(/^"|"$/g, "") || id;
-    return { listed: true, user: a.length === b.length && timingSafeEqual(a, b) ? { id, name: shown } : null };
+  const [header = "", ...lines] = (await readFile(/* turbopackIgnore: true */ file, "utf8"))
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/);
+  const students = new Map<string, { code: string; name: string }>();
+  if (header.replaceAll(" ", "").toLowerCase() !== "id,code,name") {
+    console.error(`${file} must start with the header id,code,name: no one can sign in until it does.`);
+    return students;
   }
-  return { listed: false, user: null };
+  for (const line of lines) {
+    const [id = "", code = "", ...name] = line.split(",").map((field) => field.trim());
+    if (id && code) students.set(id, { code, name: name.join(", ").replace(/^"|"$/g, "") || id });
+  }
+  return students;
 }
 
-const classList = CredentialsProvider({
+const sameCode = (given: string, code: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(code);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+const classCode = CredentialsProvider({
   id: "class-list",
   name: "your class code",
   credentials: {
@@ -52,29 +61,40 @@ const classList = CredentialsProvider({
   async authorize(credentials) {
     const student = credentials?.student?.trim() ?? "";
     // Five wrong codes for a listed student, and their id waits 15 minutes: codes cannot be tried one by one.
+    // Counted before the list is read, so that guesses sent at once count each other.
     const earlier = failed.get(student);
-    if (earlier && Date.now() - earlier.since > LOCKED_MS) failed.delete(student);
-    const wrong = failed.get(student);
-    if (wrong && wrong.count >= TRIES) return null;
-    const { listed, user } = await fromClassList(student, credentials?.code ?? "");
-    if (user) failed.delete(student);
-    else if (listed) failed.set(student, { count: (wrong?.count ?? 0) + 1, since: wrong?.since ?? Date.now() });
-    return user;
+    const tries = earlier && Date.now() - earlier.since < LOCKED_MS ? earlier : { count: 0, since: Date.now() };
+    if (tries.count >= TRIES) return null;
+    failed.set(student, { count: tries.count + 1, since: tries.since });
+    const listed = (await classList()).get(student);
+    if (!listed) {
+      failed.delete(student); // only a listed id is worth guessing, and the map stays as small as the class
+      return null;
+    }
+    if (!sameCode(credentials?.code ?? "", listed.code)) return null;
+    failed.delete(student);
+    return { id: student, name: listed.name };
   },
 });
 
 export const authOptions: NextAuthOptions = {
-  providers: [process.env.OIDC_ISSUER ? university : classList],
-  session: { strategy: "jwt" },
+  providers: [process.env.OIDC_ISSUER ? university : classCode],
+  // A class day: a shared lab computer's session ends by the next day (signing out ends it at once on that computer).
+  session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
   // NextAuth's own sign-in page, light or dark as the student's system is.
   theme: { colorScheme: "auto" },
   // The student's id goes into the session: their chats are kept under it.
   callbacks: { session: ({ session, token }) => ({ ...session, user: { ...session.user, id: token.sub } }) },
 };
 
-/** The signed-in student's stable id (the sign-in's own, `sub`), or null when no one is signed in. */
+/**
+ * The signed-in student's stable id (the sign-in's own, `sub`), or null when no one is signed in, or when a
+ * student signed in from the class list is no longer on it.
+ */
 export async function signedInStudent(): Promise<string | null> {
   const session = await getServerSession(authOptions);
   const id = (session?.user as { id?: string } | undefined)?.id;
-  return id ? `${process.env.OIDC_ISSUER ? "sso" : "class"}:${id}` : null;
+  if (!id) return null;
+  if (process.env.OIDC_ISSUER) return `sso:${id}`;
+  return (await classList()).has(id) ? `class:${id}` : null;
 }
