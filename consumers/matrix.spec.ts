@@ -659,14 +659,19 @@ test.describe("(g) the Vite guide in a fresh create-vite app", () => {
 /** The sign-in the pilot guide uses: NextAuth, as a course installs it. */
 const NEXT_AUTH = "next-auth@4.24.15";
 
-/** A student signs in with the class list's code, in a browser context of their own. */
-async function signIn(browser: Browser, url: string, student: string, code: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${url}/`);
+/** Opens `start` (the sign-in form, or a page that sends there) and gives the form a student id and a code. */
+async function submitCode(page: Page, start: string, student: string, code: string) {
+  await page.goto(start);
   await page.getByLabel("Student ID").fill(student);
   await page.getByLabel("Code").fill(code);
   await page.getByRole("button", { name: /Sign in/ }).click();
+  await page.waitForLoadState();
+}
+
+/** A student signs in with the class list's code, in a browser context of their own. */
+async function signIn(browser: Browser, url: string, student: string, code: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await submitCode(page, `${url}/`, student, code);
   await expect(page.getByRole("heading", { name: "Python tutor" })).toBeVisible();
   return page;
 }
@@ -784,19 +789,10 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
   test("a wrong code does not sign in, and five lock that student's id for a while", async ({ browser }) => {
     const context = await browser.newContext();
     const page = await context.newPage();
+    const attempt = (student: string, code: string) => submitCode(page, `${app!.url}/api/auth/signin`, student, code);
     // The list's header is not a student.
-    await page.goto(`${app!.url}/api/auth/signin`);
-    await page.getByLabel("Student ID").fill("id");
-    await page.getByLabel("Code").fill("code");
-    await page.getByRole("button", { name: /Sign in/ }).click();
+    await attempt("id", "code");
     await expect(page.getByLabel("Student ID")).toBeVisible();
-    const attempt = async (student: string, code: string) => {
-      await page.goto(`${app!.url}/api/auth/signin`);
-      await page.getByLabel("Student ID").fill(student);
-      await page.getByLabel("Code").fill(code);
-      await page.getByRole("button", { name: /Sign in/ }).click();
-      await page.waitForLoadState();
-    };
     for (let i = 0; i < 5; i++) {
       await attempt("alan", `guess-${i}`);
       await expect(page.getByLabel("Student ID")).toBeVisible();
@@ -818,8 +814,7 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
     try {
       // A message longer than the guide's 20,000 characters is refused, in words, before the model is asked.
       const asked = model!.requests.length;
-      const origin = { origin: app!.url };
-      await ada.request.post(`${app!.url}/api/chats`, { data: { id: "long" }, headers: origin });
+      await ada.request.post(`${app!.url}/api/chats`, { data: { id: "long" } });
       const long = await ada.request.post(`${app!.url}/api/chats/long/messages`, {
         data: { text: "x".repeat(20_001) },
       });
@@ -832,10 +827,7 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
       // A list without its header (an old format, a spreadsheet's own) lets no one in, and the log says why.
       writeFileSync(list, "ada,apple-7,Ada Lovelace\n");
       const page = await browser.newPage();
-      await page.goto(`${app!.url}/api/auth/signin`);
-      await page.getByLabel("Student ID").fill("ada");
-      await page.getByLabel("Code").fill("apple-7");
-      await page.getByRole("button", { name: /Sign in/ }).click();
+      await submitCode(page, `${app!.url}/api/auth/signin`, "ada", "apple-7");
       await expect(page.getByLabel("Student ID")).toBeVisible();
       expect(app!.output()).toContain("must start with the header id,code,name");
       await page.close();

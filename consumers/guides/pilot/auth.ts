@@ -1,7 +1,7 @@
 // auth.ts: who the student is, from a sign-in (NextAuth).
 import { timingSafeEqual } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { getServerSession, type NextAuthOptions } from "next-auth";
+import { getServerSession, type NextAuthOptions, type Session } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 
@@ -88,13 +88,15 @@ export const authOptions: NextAuthOptions = {
 };
 
 /**
- * The signed-in student's stable id (the sign-in's own, `sub`), or null when no one is signed in, or when a
+ * The student's stable id (the sign-in's own, `sub`) from a session, or null when there is none, or when a
  * student signed in from the class list is no longer on it.
  */
-export async function signedInStudent(): Promise<string | null> {
-  const session = await getServerSession(authOptions);
+export async function studentOf(session: Session | null): Promise<string | null> {
   const id = (session?.user as { id?: string } | undefined)?.id;
   if (!id) return null;
   if (process.env.OIDC_ISSUER) return `sso:${id}`;
   return (await classList()).has(id) ? `class:${id}` : null;
 }
+
+/** The signed-in student's stable id, or null: what the chat's API is asked for. */
+export const signedInStudent = async () => studentOf(await getServerSession(authOptions));

@@ -2,7 +2,7 @@ import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { Suspense } from "react";
-import { authOptions, signedInStudent } from "@/auth";
+import { authOptions, studentOf } from "@/auth";
 import { Tutor } from "./tutor";
 
 // The whole screen, and no more: the conversation scrolls inside it, the message box stays in view.
@@ -20,8 +20,8 @@ export default function Home() {
 async function SignedIn() {
   // Never prerendered: the sign-in makes a random token for anyone not signed in.
   await connection();
-  const [session, student] = await Promise.all([getServerSession(authOptions), signedInStudent()]);
-  if (!session || !student) redirect("/api/auth/signin");
+  const session = await getServerSession(authOptions);
+  if (!session || !(await studentOf(session))) redirect("/api/auth/signin");
   return (
     <>
       <header className="flex items-center gap-3">
