@@ -353,7 +353,8 @@ export function createSandbox(options: SandboxOptions) {
 
   async function exec(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const credentials = await authenticate(req);
-    const body = (await readJsonBytes(req, MAX_BODY_BYTES)) as {
+    const sender = "participant" in credentials ? credentials.participant : credentials.tenant;
+    const body = (await readJsonBytes(req, MAX_BODY_BYTES, 0, sender)) as {
       lang?: unknown;
       code?: unknown;
       files?: unknown;

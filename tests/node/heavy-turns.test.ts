@@ -4,6 +4,7 @@
 // them; and a body shaped as no request of the kit's is, is refused unread.
 import { describe, expect, it } from "vitest";
 import { readJsonBytes } from "../../src/server/http/http";
+import { MAX_WAITING_TURNS } from "../../src/server/http/turns";
 import { chatServer } from "./chat/fixtures";
 import { turnsBetween, withTicks } from "./event-loop-turns";
 
@@ -78,5 +79,52 @@ describe("reads of a chat", () => {
     );
     expect(seen.filter((event) => event !== "tick")).toEqual(Array.from({ length: 6 }, (_, n) => `read ${n}: 200`));
     expect(turnsBetween(seen)).toBe(true);
+  });
+});
+
+describe("turns shared between students", () => {
+  it("give a classmate's read the next turn, not a place behind one student's many", async () => {
+    const { call } = await chatServer({ plan: () => [] });
+    expect((await call("POST", "/api/chats", { id: "mine" }, "mallory")).status).toBe(201);
+    expect((await call("POST", "/api/chats", { id: "theirs" }, "ada")).status).toBe(201);
+    const order: string[] = [];
+    const many = Array.from({ length: 6 }, (_, n) =>
+      call("GET", "/api/chats/mine", undefined, "mallory").then((read) => order.push(`mallory ${n}: ${read.status}`)),
+    );
+    const classmate = call("GET", "/api/chats/theirs", undefined, "ada").then((read) =>
+      order.push(`ada: ${read.status}`),
+    );
+    await Promise.all([...many, classmate]);
+    // Mallory's first read had started; Ada's is next, before Mallory's other five.
+    expect(order).toEqual([
+      "mallory 0: 200",
+      "ada: 200",
+      ...Array.from({ length: 5 }, (_, n) => `mallory ${n + 1}: 200`),
+    ]);
+  });
+
+  it("refuse a student's read past the turns they already have waiting, and answer the rest", async () => {
+    const { call } = await chatServer({ plan: () => [] });
+    expect((await call("POST", "/api/chats", { id: "mine" }, "mallory")).status).toBe(201);
+    const reads = await Promise.all(
+      Array.from({ length: MAX_WAITING_TURNS + 3 }, () => call("GET", "/api/chats/mine", undefined, "mallory")),
+    );
+    const refused = reads.filter((read) => read.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.body).toMatchObject({ error: "requests_in_progress", message: expect.stringContaining("wait") });
+    expect(reads.filter((read) => read.status === 200).length).toBeGreaterThanOrEqual(MAX_WAITING_TURNS);
+    // Once they are answered, the student reads again.
+    expect((await call("GET", "/api/chats/mine", undefined, "mallory")).status).toBe(200);
+  });
+
+  it("parse large bodies of different senders in rotation", async () => {
+    const order: string[] = [];
+    await Promise.all([
+      ...Array.from({ length: 3 }, (_, n) =>
+        readJsonBytes(body(128), 4 << 20, 0, "mallory").then(() => order.push(`mallory ${n}`)),
+      ),
+      readJsonBytes(body(128), 4 << 20, 0, "ada").then(() => order.push("ada")),
+    ]);
+    expect(order).toEqual(["mallory 0", "ada", "mallory 1", "mallory 2"]);
   });
 });

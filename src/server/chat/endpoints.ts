@@ -19,8 +19,7 @@ import { clientTools } from "./client-tools.js";
 import { acceptAttachments } from "./attachments.js";
 import { DEFAULT_BODY_RATE } from "../http/body-budget.js";
 import { chatFiles } from "../tool/chat-files.js";
-import { HttpRefusal, jsonResponse as json, refusalResponse as refusal } from "../http/http.js";
-import { heavyTurn } from "../http/turns.js";
+import { HttpRefusal, jsonResponse as json, refusalResponse as refusal, takeTurn } from "../http/http.js";
 import { createMessageBudget, readBody } from "./http.js";
 import { createModelRuns, HEARTBEAT_MS, runIdOf, streamResponse, type ModelRun } from "./model-run.js";
 import type { ChatCaller, ChatEndpointsOptions } from "./options.js";
@@ -84,7 +83,12 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
   });
   /** The request's JSON body, its bytes held against the shared budget while they arrive. */
   const bodyOf = (request: Request, caller: ChatCaller) =>
-    readBody(request, limits.maxBodyBytes, (body) => bodies.open(caller.participantId, body, caller.client));
+    readBody(
+      request,
+      limits.maxBodyBytes,
+      (body) => bodies.open(caller.participantId, body, caller.client),
+      caller.participantId,
+    );
 
   const serverTools = (chat: Pick<ChatRecord, "owner" | "id" | "options" | "messages">, client?: string) =>
     options.tools({
@@ -480,8 +484,8 @@ export function createChatEndpoints(options: ChatEndpointsOptions) {
     /** `GET /api/chats/:id` → the chat: status, messages, what it awaits. */
     getChat: (_request: Request, caller: ChatCaller, chatId: string) =>
       guarded(chatId, async () => {
-        // A large chat takes tens of milliseconds to read and write out: many reads at once take turns.
-        const endTurn = await heavyTurn();
+        // A large chat takes tens of milliseconds to read and write out: many reads at once take turns, student by student.
+        const endTurn = await takeTurn(caller.participantId);
         try {
           return json(200, chatView(await load(caller, chatId)));
         } finally {

@@ -7,6 +7,8 @@ export async function readBody(
   maxBytes: number,
   /** Holds the body's bytes against the chat's shared budget while they are read. */
   meter?: (body: ReadableStream<Uint8Array> | null) => MeteredBody,
+  /** Whose turn a large body is parsed in. */
+  sender = "",
 ): Promise<Record<string, unknown>> {
   if (mediaTypeOf(request.headers.get("content-type")) !== "application/json")
     throw new HttpRefusal(415, "unsupported_media_type", "Send the request as application/json.");
@@ -18,6 +20,7 @@ export async function readBody(
       metered?.chunks ?? (request.body as AsyncIterable<Uint8Array> | null),
       maxBytes,
       declared,
+      sender,
     );
   } finally {
     metered?.release();

@@ -47,12 +47,15 @@ const bodyTooLarge = () => new HttpRefusal(413, "too_large", "The request body i
  * A JSON request body, read as it arrives (a Web `Request`'s body or a Node
  * request: both are async iterables of bytes): one past `maxBytes` is
  * refused as soon as it passes (413 `too_large`), one that is not JSON with
- * 400 `invalid_json`.
+ * 400 `invalid_json`. A large body is parsed in `sender`'s turn (a student,
+ * a tenant), and refused (429 `requests_in_progress`) while that sender
+ * already has many waiting.
  */
 export async function readJsonBytes(
   body: AsyncIterable<Uint8Array> | null,
   maxBytes: number,
   declaredBytes = 0,
+  sender = "",
 ): Promise<unknown> {
   // A length said up front is refused before a byte is read.
   if (declaredBytes > maxBytes) throw bodyTooLarge();
@@ -68,7 +71,7 @@ export async function readJsonBytes(
   if (size > TURN_BYTES) checkShape(bytes);
   const text = bytes.toString("utf8");
   // A large body of many small objects takes the thread ~150 ms to parse: such bodies take turns.
-  const endTurn = size > TURN_BYTES ? await heavyTurn() : null;
+  const endTurn = size > TURN_BYTES ? await takeTurn(sender) : null;
   try {
     return JSON.parse(text);
   } catch {
@@ -76,6 +79,19 @@ export async function readJsonBytes(
   } finally {
     endTurn?.();
   }
+}
+
+/** A turn for heavy work on `sender`'s behalf, or the refusal that says they have many waiting already. */
+export async function takeTurn(sender: string): Promise<() => void> {
+  const endTurn = await heavyTurn(sender);
+  if (endTurn) return endTurn;
+  throw new HttpRefusal(
+    429,
+    "requests_in_progress",
+    "Your other requests are still being read; wait for them before sending more.",
+    {},
+    { "retry-after": "2" },
+  );
 }
 
 /** Bodies past this are scanned before they are parsed, and parse one an event-loop turn. */
