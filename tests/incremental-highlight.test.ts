@@ -13,7 +13,7 @@ import type { CodeToken, Tokenizer } from "../src/ui/highlight/types";
 import { createWorkerHost } from "../src/ui/highlight/worker-host";
 import { buildRegexTable, CORPUS } from "../bench/precompile-regexes";
 import { PYTHON_REGEXES } from "../src/ui/highlight/python-regexes";
-import { PRECOMPILE_TARGET, precompiledCache } from "../src/ui/highlight/precompiled";
+import { ASCII_MEMBERS, asciiSource, PRECOMPILE_TARGET, precompiledCache } from "../src/ui/highlight/precompiled";
 import * as fixtures from "../stories/fixtures";
 import { largeProgram, primesCode } from "../stories/fixtures";
 
@@ -131,7 +131,10 @@ describe("the Python tokenizer", () => {
     // Patterns the table builds as EmulatedRegExp: a type comment and a doctest.
     const emulated =
       'def f(xs):\n    """\n    >>> f([1])\n    1\n    """\n    total = 0  # type: int\n    return len(xs)\n';
-    const programs = [...CORPUS, emulated, primesCode, fixtures.tracebackCode, largeProgram(6000)];
+    // Lines beyond ASCII go to the grammar's patterns as they are; ASCII lines around them to the faster ones.
+    const unicode =
+      'café = "naïve"  # ½ 📈\nπ = 3.14159\nclass Ünïcode:\n    def größe(self):\n        return self.größe\nx = 1\u3000+ 2\n';
+    const programs = [...CORPUS, emulated, unicode, primesCode, fixtures.tracebackCode, largeProgram(6000)];
     for (const code of programs) {
       const stock = shiki.codeToTokens(code, {
         lang: "python",
@@ -148,6 +151,43 @@ describe("the Python tokenizer", () => {
   it("holds the patterns converted ahead of time that shiki's grammar and converter give today (else run bench/precompile-regexes.ts)", async () => {
     expect(PYTHON_REGEXES.length).toBeGreaterThan(100);
     expect(await buildRegexTable()).toEqual(PYTHON_REGEXES);
+  });
+
+  it("matches each Unicode property's ASCII characters with its ASCII class", () => {
+    for (const [name, members] of Object.entries(ASCII_MEMBERS)) {
+      const property = new RegExp(`\\p{${name}}`, "v");
+      const ascii = new RegExp(`[${members}]`, "v");
+      for (let code = 0; code < 128; code++) {
+        const character = String.fromCharCode(code);
+        expect(ascii.test(character), `${name} ${code}`).toBe(property.test(character));
+      }
+    }
+  });
+
+  it("builds each pattern for ASCII lines to match them exactly as the pattern itself does", () => {
+    const unicode = precompiledCache(PYTHON_REGEXES);
+    const ascii = precompiledCache(PYTHON_REGEXES, { ascii: true });
+    const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("");
+    const lines = [
+      ...[...CORPUS, primesCode, fixtures.tracebackCode].flatMap((code) => code.split("\n")),
+      printable,
+      "\t\v\f\r x_1 = 0xFF_ab + 0o17 + 0b1 + 1e-3j  # type: int\n",
+    ].map((line) => `${line}\n`);
+    let changed = 0;
+    for (const [pattern, source] of PYTHON_REGEXES) {
+      const full = unicode.get(pattern) as RegExp;
+      const fast = ascii.get(pattern) as RegExp;
+      if (fast.source !== full.source) changed++;
+      // Every property is replaced: none is left to compile.
+      expect(asciiSource(source === 0 ? pattern : source)).not.toMatch(/\\[pP]\{/);
+      for (const line of lines)
+        for (let at = 0; at < line.length; at++) {
+          full.lastIndex = fast.lastIndex = at;
+          const [expected, got] = [full.exec(line), fast.exec(line)];
+          expect(got?.indices, `${pattern} at ${at} of ${JSON.stringify(line)}`).toEqual(expected?.indices);
+        }
+    }
+    expect(changed).toBeGreaterThan(50);
   });
 
   it("closes a one-line docstring, so the function body after it is code, not string", () => {

@@ -4,12 +4,12 @@
 // card. shiki's precompiled Python grammar was tried and dropped: it left
 // one-line docstrings open, colouring the rest of the function as a string.
 import { codeToTokens, createShikiPrimitiveAsync } from "shiki/core";
-import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
 import python from "shiki/langs/python.mjs";
 import githubDark from "shiki/themes/github-dark-default.mjs";
 import githubLight from "shiki/themes/github-light-default.mjs";
-import { precompiledCache, type PrecompiledRegex } from "./precompiled.js";
+import type { PrecompiledRegex } from "./precompiled.js";
 import { PYTHON_REGEXES } from "./python-regexes.js";
+import { createPythonRegexEngine } from "./regex-engine.js";
 import type { CodeToken, Tokenizer } from "./types.js";
 
 /**
@@ -61,7 +61,7 @@ export async function createPythonTokenizer(regexes: PrecompiledRegex[] = PYTHON
   const primitive = await createShikiPrimitiveAsync({
     langs: [python],
     themes: [githubLight, githubDark],
-    engine: createJavaScriptRegexEngine({ cache: precompiledCache(regexes) }),
+    engine: createPythonRegexEngine(regexes),
   });
   return capLongLines((code, state) => {
     const result = codeToTokens(primitive, code, {
