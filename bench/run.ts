@@ -782,8 +782,8 @@ const rows = [
           `${(bundle.checked.entry / 1000).toFixed(1)} kB`,
           "",
           "",
-          "≤ 20.5 kB",
-          bundle.checked.entry <= 20_500,
+          "≤ 20 kB",
+          bundle.checked.entry <= 20_000,
         ),
         row(
           "5 bundle",

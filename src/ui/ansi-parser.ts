@@ -1,4 +1,4 @@
 import { lazyResource } from "./lazy-resource.js";
 
-/** anser, the ANSI parser, in its own chunk: most output has no escape codes. */
-export const ansiParser = lazyResource(() => import("anser").then((module) => module.default));
+/** anser, the ANSI parser, and the spans made of what it reads, in their own chunk: most output has no escape codes. */
+export const ansiParser = lazyResource(() => import("./ansi-spans.js"));
