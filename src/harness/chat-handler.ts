@@ -49,7 +49,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 const badRequest = (message: string) => new HttpRefusal(400, "invalid_request", message);
 
-async function readJson(req: IncomingMessage, sender: string): Promise<Record<string, unknown>> {
+async function readJson(req: IncomingMessage, sender: string | undefined): Promise<Record<string, unknown>> {
   const body = await readJsonBytes(req, MAX_BODY_BYTES, 0, sender);
   if (body && typeof body === "object") return body as Record<string, unknown>;
   throw badRequest("The request body is not a JSON object.");
@@ -127,7 +127,7 @@ export function createChatHandler(options: ChatHandlerOptions) {
     const caller = await admit(req, res, options);
     if (!caller) return null;
     try {
-      const body = await readJson(req, caller.participantId ?? "");
+      const body = await readJson(req, caller.participantId ?? undefined);
       check(body);
       return { caller, body };
     } catch (error) {

@@ -117,6 +117,13 @@ describe("turns shared between students", () => {
     expect((await call("GET", "/api/chats/mine", undefined, "mallory")).status).toBe(200);
   });
 
+  it("never refuse work of no known sender, which shares one line", async () => {
+    const parsed = await Promise.all(
+      Array.from({ length: MAX_WAITING_TURNS + 4 }, () => readJsonBytes(body(64), 4 << 20)),
+    );
+    expect(parsed).toHaveLength(MAX_WAITING_TURNS + 4);
+  });
+
   it("parse large bodies of different senders in rotation", async () => {
     const order: string[] = [];
     await Promise.all([

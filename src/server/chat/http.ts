@@ -8,7 +8,7 @@ export async function readBody(
   /** Holds the body's bytes against the chat's shared budget while they are read. */
   meter?: (body: ReadableStream<Uint8Array> | null) => MeteredBody,
   /** Whose turn a large body is parsed in. */
-  sender = "",
+  sender?: string,
 ): Promise<Record<string, unknown>> {
   if (mediaTypeOf(request.headers.get("content-type")) !== "application/json")
     throw new HttpRefusal(415, "unsupported_media_type", "Send the request as application/json.");

@@ -47,15 +47,15 @@ const bodyTooLarge = () => new HttpRefusal(413, "too_large", "The request body i
  * A JSON request body, read as it arrives (a Web `Request`'s body or a Node
  * request: both are async iterables of bytes): one past `maxBytes` is
  * refused as soon as it passes (413 `too_large`), one that is not JSON with
- * 400 `invalid_json`. A large body is parsed in `sender`'s turn (a student,
- * a tenant), and refused (429 `requests_in_progress`) while that sender
- * already has many waiting.
+ * 400 `invalid_json`. A large body is parsed in `sender`'s turn (a student),
+ * and refused (429 `requests_in_progress`) while that sender already has
+ * many waiting.
  */
 export async function readJsonBytes(
   body: AsyncIterable<Uint8Array> | null,
   maxBytes: number,
   declaredBytes = 0,
-  sender = "",
+  sender?: string,
 ): Promise<unknown> {
   // A length said up front is refused before a byte is read.
   if (declaredBytes > maxBytes) throw bodyTooLarge();
@@ -82,7 +82,7 @@ export async function readJsonBytes(
 }
 
 /** A turn for heavy work on `sender`'s behalf, or the refusal that says they have many waiting already. */
-export async function takeTurn(sender: string): Promise<() => void> {
+export async function takeTurn(sender?: string): Promise<() => void> {
   const endTurn = await heavyTurn(sender);
   if (endTurn) return endTurn;
   throw new HttpRefusal(

@@ -4,13 +4,14 @@
  * many pieces that arrive together never hold the thread for all of them in
  * a row, and other requests are answered between them.
  *
- * The turns are shared fairly: each key (a student, a tenant) waits in its
- * own line, and the next turn goes to the line that has had the fewest. A student who sends a
- * hundred reads at once waits behind their own reads, while a classmate's
- * read waits for one turn of each student ahead of it, not for the hundred.
+ * The turns are shared fairly: each sender (a student) waits in a line of
+ * their own, and the next turn goes to the line that has had the fewest. A
+ * student who sends a hundred reads at once waits behind their own reads,
+ * while a classmate's read waits for one turn of each student ahead of it,
+ * not for the hundred.
  */
 
-/** How many turns one key may have waiting; more are refused, since the work they ask for is already queued. */
+/** How many turns one sender may have waiting; more are refused, since the work they ask for is already queued. */
 export const MAX_WAITING_TURNS = 8;
 
 /** Each key's waiting pieces and how many turns it has had while the server was busy. */
@@ -20,13 +21,15 @@ let now = 0;
 let busy = false;
 
 /**
- * Resolves, with the call that ends this turn, once it is this key's turn
- * and the loop has gone round since the last one; null at once when the key
- * already has `MAX_WAITING_TURNS` waiting.
+ * Resolves, with the call that ends this turn, once it is `sender`'s turn
+ * and the loop has gone round since the last one; null at once when the
+ * sender already has `MAX_WAITING_TURNS` waiting. Work of no known sender
+ * shares one line, which is never refused.
  */
-export async function heavyTurn(key = ""): Promise<(() => void) | null> {
+export async function heavyTurn(sender?: string): Promise<(() => void) | null> {
+  const key = sender === undefined ? "" : `:${sender}`;
   const line = lines.get(key) ?? { waiting: [], served: now };
-  if (line.waiting.length >= MAX_WAITING_TURNS) return null;
+  if (sender !== undefined && line.waiting.length >= MAX_WAITING_TURNS) return null;
   lines.set(key, line);
   await new Promise<void>((start) => {
     line.waiting.push(start);
