@@ -11,6 +11,7 @@ import {
 } from "../src/ui/highlight/sessions";
 import type { CodeToken, Tokenizer } from "../src/ui/highlight/types";
 import { createWorkerHost } from "../src/ui/highlight/worker-host";
+import { asciiPatternsFit } from "../src/ui/highlight/regex-engine";
 import { buildRegexTable, CORPUS } from "../bench/precompile-regexes";
 import { PYTHON_REGEXES } from "../src/ui/highlight/python-regexes";
 import { ASCII_MEMBERS, asciiSource, PRECOMPILE_TARGET, precompiledCache } from "../src/ui/highlight/precompiled";
@@ -164,7 +165,7 @@ describe("the Python tokenizer", () => {
     }
   });
 
-  it("builds each pattern for ASCII lines to match them exactly as the pattern itself does", () => {
+  it("builds each pattern without Unicode properties to match the lines it is given exactly as the pattern itself does", () => {
     const unicode = precompiledCache(PYTHON_REGEXES);
     const ascii = precompiledCache(PYTHON_REGEXES, { ascii: true });
     const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("");
@@ -172,7 +173,12 @@ describe("the Python tokenizer", () => {
       ...[...CORPUS, primesCode, fixtures.tracebackCode].flatMap((code) => code.split("\n")),
       printable,
       "\t\v\f\r x_1 = 0xFF_ab + 0o17 + 0b1 + 1e-3j  # type: int\n",
+      // Beyond ASCII, but in none of the properties: a dash, quotes, a middle dot, an arrow, an emoji.
+      'print("a — “b” · c")  # → 📈 ✓…',
     ].map((line) => `${line}\n`);
+    for (const line of lines) expect(asciiPatternsFit(line), line).toBe(true);
+    for (const line of ["café = 1", "π = 3", "x² = 4", "Ⓐ = 5", "a\u00a0= 1", "a\u3000= 1", "x = ١٢"])
+      expect(asciiPatternsFit(line), line).toBe(false);
     let changed = 0;
     for (const [pattern, source] of PYTHON_REGEXES) {
       const full = unicode.get(pattern) as RegExp;
