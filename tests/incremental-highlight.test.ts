@@ -1,7 +1,12 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { IncrementalHighlight } from "../src/ui/highlight/incremental";
 import type { FromWorker, ToWorker } from "../src/ui/highlight/protocol";
-import { capLongLines, createPythonTokenizer, MAX_HIGHLIGHTED_LINE } from "../src/ui/highlight/python-tokenizer";
+import {
+  capLongLines,
+  createPythonTokenizer,
+  MAX_HIGHLIGHTED_LINE,
+  pairThemes,
+} from "../src/ui/highlight/python-tokenizer";
 import {
   cachedLines,
   openSession,
@@ -121,7 +126,7 @@ describe("the Python tokenizer", () => {
       );
   });
 
-  it("colours every token as shiki's own highlighter does, in both themes", async () => {
+  it("colours every character as shiki's own two-theme highlighter does, in one pass, with no two neighbours alike", async () => {
     const { createHighlighterCore } = await import("shiki/core");
     const { createJavaScriptRegexEngine } = await import("shiki/engine/javascript");
     const shiki = await createHighlighterCore({
@@ -144,9 +149,27 @@ describe("the Python tokenizer", () => {
         // As the kit's: shiki's default limit would cut colours off on a busy machine.
         tokenizeTimeLimit: 0,
       });
-      const expected = stock.tokens.map((line) => line.map((t) => ({ content: t.content, style: t.htmlStyle ?? {} })));
-      expect(tokenizer.tokenize(code).lines).toEqual(expected);
+      const { lines } = tokenizer.tokenize(code);
+      // shiki keeps some neighbours of the same colours apart; the kit makes them one token, one span fewer.
+      const perCharacter = (line: Array<{ content: string; style: object }>) =>
+        line.flatMap((t) => [...t.content].map((character) => [character, t.style]));
+      expect(lines.map(perCharacter)).toEqual(
+        stock.tokens.map((line) => perCharacter(line.map((t) => ({ content: t.content, style: t.htmlStyle ?? {} })))),
+      );
+      for (const line of lines)
+        for (let i = 1; i < line.length; i++) expect(line[i]!.style).not.toEqual(line[i - 1]!.style);
     }
+  });
+
+  it("refuses a pair of themes whose rules differ, where one pass could not colour both", async () => {
+    const light = (await import("shiki/themes/github-light-default.mjs")).default;
+    const dark = (await import("shiki/themes/github-dark-default.mjs")).default;
+    expect(pairThemes(light, dark).colours.size).toBeGreaterThan(10);
+    const rules = dark.tokenColors!;
+    const fewer = { ...dark, tokenColors: rules.slice(0, -1) };
+    expect(() => pairThemes(light, fewer)).toThrow(/different rules/);
+    const reordered = { ...dark, tokenColors: [...rules.slice(0, -2), rules.at(-1)!, rules.at(-2)!] };
+    expect(() => pairThemes(light, reordered)).toThrow(/differ in their rule/);
   });
 
   it("holds the patterns converted ahead of time that shiki's grammar and converter give today (else run bench/precompile-regexes.ts)", async () => {

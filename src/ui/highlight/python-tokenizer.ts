@@ -3,7 +3,14 @@
 // WASM), and two themes whose token colours all meet WCAG AA contrast on the
 // card. shiki's precompiled Python grammar was tried and dropped: it left
 // one-line docstrings open, colouring the rest of the function as a string.
-import { codeToTokens, createShikiPrimitiveAsync } from "shiki/core";
+import {
+  codeToTokensBase,
+  createShikiPrimitiveAsync,
+  flatTokenVariants,
+  getLastGrammarState,
+  normalizeTheme,
+  type ThemeRegistrationRaw,
+} from "shiki/core";
 import python from "shiki/langs/python.mjs";
 import githubDark from "shiki/themes/github-dark-default.mjs";
 import githubLight from "shiki/themes/github-light-default.mjs";
@@ -54,20 +61,73 @@ export function capLongLines(colour: Colourer, maxLine = MAX_HIGHLIGHTED_LINE): 
   };
 }
 
+const RULES_THEME = "execute-code-ui-rules";
+
+/**
+ * One theme with the light theme's rules, each with a colour of its own, and
+ * what each of those colours is in the light and in the dark theme. The two
+ * themes have the same rules in the same order, only their colours differ, so
+ * the rule that colours a token in one colours it in the other: one pass with
+ * this theme gives both themes' colours, where shiki's two-theme tokens take
+ * a pass per theme, twice the work.
+ */
+export function pairThemes(
+  lightTheme: ThemeRegistrationRaw,
+  darkTheme: ThemeRegistrationRaw,
+): { theme: ThemeRegistrationRaw; colours: Map<string, [light: string, dark: string]> } {
+  // On copies: shiki's normalizeTheme adds its default rule to the array it is given.
+  const rules = (theme: ThemeRegistrationRaw) =>
+    normalizeTheme({ ...theme, tokenColors: [...(theme.tokenColors ?? [])] }).settings;
+  const light = rules(lightTheme);
+  const dark = rules(darkTheme);
+  const colours = new Map<string, [string, string]>();
+  if (light.length !== dark.length) throw new Error("the light and dark themes have different rules");
+  const settings = light.map((rule, i) => {
+    const other = dark[i]!;
+    const { foreground, fontStyle } = rule.settings;
+    if (
+      JSON.stringify(rule.scope) !== JSON.stringify(other.scope) ||
+      fontStyle !== other.settings.fontStyle ||
+      !foreground !== !other.settings.foreground
+    )
+      throw new Error(`the light and dark themes differ in their rule ${i}`);
+    if (!foreground) return { scope: rule.scope, settings: { fontStyle } };
+    // vscode-textmate gives colours back in upper case.
+    const id = `#${i.toString(16).padStart(6, "0").toUpperCase()}`;
+    colours.set(id, [foreground.toUpperCase(), other.settings.foreground!.toUpperCase()]);
+    return { scope: rule.scope, settings: { foreground: id, fontStyle } };
+  });
+  return { theme: { name: RULES_THEME, type: "light", settings, fg: settings[0]!.settings.foreground }, colours };
+}
+
 /** `regexes`: the grammar's patterns converted ahead of time (precompiled.ts); the rest are converted when first needed. */
 export async function createPythonTokenizer(regexes: PrecompiledRegex[] = PYTHON_REGEXES): Promise<Tokenizer> {
-  // The primitive and the standalone codeToTokens, not createHighlighterCore,
-  // whose HTML output (hast-util-to-html and its tables) the card never uses.
+  const { theme, colours } = pairThemes(githubLight, githubDark);
+  // The primitive and codeToTokensBase, not createHighlighterCore, whose
+  // HTML output (hast-util-to-html and its tables) the card never uses.
   const primitive = await createShikiPrimitiveAsync({
     langs: [python],
-    themes: [githubLight, githubDark],
+    themes: [theme],
     engine: createPythonRegexEngine(regexes),
   });
+  // One style object per colour and font style, as shiki's two-theme tokens have it.
+  const styles = new Map<string, Record<string, string>>();
+  const styleOf = (colour = "", fontStyle = 0) => {
+    const [light, dark] = colours.get(colour) ?? [colour, colour];
+    const key = `${light} ${dark} ${fontStyle}`;
+    let style = styles.get(key);
+    if (!style) {
+      const variants = { light: { color: light, fontStyle }, dark: { color: dark, fontStyle } };
+      style = flatTokenVariants({ content: "", offset: 0, variants }, ["light", "dark"], "--shiki-", false)
+        .htmlStyle as Record<string, string>;
+      styles.set(key, style);
+    }
+    return style;
+  };
   return capLongLines((code, state) => {
-    const result = codeToTokens(primitive, code, {
+    const tokens = codeToTokensBase(primitive, code, {
       lang: "python",
-      themes: { light: "github-light-default", dark: "github-dark-default" },
-      defaultColor: false,
+      theme: RULES_THEME,
       // shiki stops colouring a line after 500 ms by default, and the first
       // lines also pay for compiling the grammar's regular expressions: on a
       // busy machine that cut colours off at random. Lines are capped in
@@ -76,14 +136,17 @@ export async function createPythonTokenizer(regexes: PrecompiledRegex[] = PYTHON
       tokenizeTimeLimit: 0,
       ...(state ? { grammarState: state as never } : {}),
     });
-    const lines = result.tokens.map((line) =>
-      line.map(
-        (token): CodeToken => ({
-          content: token.content,
-          style: (token.htmlStyle ?? {}) as Record<string, string>,
-        }),
-      ),
-    );
-    return { lines, state: result.grammarState };
+    const lines = tokens.map((line) => {
+      // Rules of the same colours in both themes make one token, as in shiki's two-theme tokens.
+      const merged: CodeToken[] = [];
+      for (const token of line) {
+        const style = styleOf(token.color, token.fontStyle);
+        const last = merged[merged.length - 1];
+        if (last?.style === style) last.content += token.content;
+        else merged.push({ content: token.content, style });
+      }
+      return merged;
+    });
+    return { lines, state: getLastGrammarState(primitive, tokens) };
   });
 }
