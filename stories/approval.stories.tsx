@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
-import { call, disguisedCode, primesCode } from "./fixtures";
+import { call, disguisedCode, primesCode, titled } from "./fixtures";
 import { card, slot, highlighted, areaGalleryStory } from "./story-helpers";
 
 /** Asking before running code: Run, Deny with a reason, and how an answer ends. */
@@ -15,7 +15,7 @@ type Story = StoryObj<typeof meta>;
 
 export const AwaitingApproval: Story = {
   args: {
-    ...call(primesCode, { status: { type: "requires-action", reason: "interrupt" } }),
+    ...titled("Primes below 50", primesCode, { status: { type: "requires-action", reason: "interrupt" } }),
     approval: { id: "approval-1" },
     onApprove: fn(),
     onDeny: fn(),
@@ -55,7 +55,7 @@ export const DenyWithReason: Story = {
 };
 
 export const Denied: Story = {
-  args: call(primesCode, {
+  args: titled("Primes below 50", primesCode, {
     approval: { id: "approval-1", approved: false, reason: "Try it yourself first." },
     isError: true,
     result: { error: "Try it yourself first." },
@@ -78,7 +78,7 @@ export const Denied: Story = {
 
 export const ApprovalExpired: Story = {
   // What a server that expires approvals sends back: a denial with the reason "expired".
-  args: call(primesCode, {
+  args: titled("Primes below 50", primesCode, {
     approval: { id: "approval-1", approved: false, reason: "expired" },
     isError: true,
     result: { error: "expired" },

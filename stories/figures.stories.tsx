@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useEffect, useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { ExecuteCodeCard, type ExecuteCodeCardProps } from "../src";
-import { call, completed, plotCode, running, squaresCsv, squaresFigure } from "./fixtures";
+import { completed, plotCode, running, squaresCsv, squaresFigure, titled } from "./fixtures";
 import { card, findSlot, highlighted, slot, slowWait, storyFileUrl, areaGalleryStory, frames } from "./story-helpers";
 
 /** Plots and files a run leaves: shown, enlarged, downloaded, pending, gone. */
@@ -15,7 +15,7 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const FigureAndFile: Story = {
-  args: call(plotCode, {
+  args: titled("Squares of 1 to 10, plotted and saved", plotCode, {
     result: completed({ stdout: "sum of squares: 385\n", files: [squaresFigure, squaresCsv] }),
   }),
   render: (args) => <ExecuteCodeCard {...args} fileUrl={storyFileUrl} />,
@@ -42,7 +42,7 @@ export const FigureAndFile: Story = {
 export const FigureAndFileDark: Story = { ...FigureAndFile, parameters: { theme: "dark" } };
 
 export const TwoFiguresOnAWideCard: Story = {
-  args: call(plotCode, {
+  args: titled("Squares of 1 to 10, plotted and saved", plotCode, {
     result: completed({
       files: [
         squaresFigure,
@@ -64,7 +64,7 @@ export const TwoFiguresOnAWideCard: Story = {
 export const TwoFiguresOnAPhone: Story = {
   ...TwoFiguresOnAWideCard,
   render: (args) => (
-    <div style={{ width: 340 }}>
+    <div style={{ width: 340, maxWidth: "100%" }}>
       <ExecuteCodeCard {...args} fileUrl={storyFileUrl} />
     </div>
   ),
@@ -77,7 +77,9 @@ export const TwoFiguresOnAPhone: Story = {
 };
 
 export const FigureEnlarged: Story = {
-  args: call(plotCode, { result: completed({ stdout: "sum of squares: 385\n", files: [squaresFigure] }) }),
+  args: titled("Squares of 1 to 10, plotted and saved", plotCode, {
+    result: completed({ stdout: "sum of squares: 385\n", files: [squaresFigure] }),
+  }),
   render: (args) => <ExecuteCodeCard {...args} fileUrl={storyFileUrl} />,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
@@ -115,7 +117,7 @@ export const FigureEnlargedDark: Story = {
 };
 
 export const FigurePending: Story = {
-  args: call(plotCode, { status: running }),
+  args: titled("Squares of 1 to 10, plotted and saved", plotCode, { status: running }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "running");
@@ -127,7 +129,7 @@ export const FigurePending: Story = {
 };
 
 export const FigureNoLongerAvailable: Story = {
-  args: call(plotCode, { result: completed({ files: [squaresFigure] }) }),
+  args: titled("Squares of 1 to 10, plotted and saved", plotCode, { result: completed({ files: [squaresFigure] }) }),
   render: (args) => <ExecuteCodeCard {...args} fileUrl={() => "/no-such-file.png"} />,
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
@@ -151,7 +153,7 @@ print("sum of squares:", sum(k * k for k in n))`;
 /** Matplotlib's default figure, as the sandbox reports it: 640 × 480 px. */
 const drawnFigure = { ...squaresFigure, width: 640, height: 480 };
 
-const drawing = call(drawCode, {
+const drawing = titled("Squares of 1 to 10, drawn", drawCode, {
   status: running,
   result: {
     status: "running",
@@ -161,7 +163,9 @@ const drawing = call(drawCode, {
     timeoutMs: 60_000,
   },
 });
-const drawn = call(drawCode, { result: completed({ stdout: "sum of squares: 385\n", files: [drawnFigure] }) });
+const drawn = titled("Squares of 1 to 10, drawn", drawCode, {
+  result: completed({ stdout: "sum of squares: 385\n", files: [drawnFigure] }),
+});
 
 /** What the story's play dispatches to end the run: no input of the person's, so each shift counts. */
 const RUN_ENDS = "ecu-story-run-ends";
@@ -239,7 +243,7 @@ const inACardOf760 = (args: ExecuteCodeCardProps) => (
 );
 
 export const FigureAtItsSize: Story = {
-  args: call(drawCode, { result: completed({ files: [drawnFigure] }) }),
+  args: titled("Squares of 1 to 10, drawn", drawCode, { result: completed({ files: [drawnFigure] }) }),
   render: inACardOf760,
   play: async ({ canvasElement }) => {
     const image = within(card(canvasElement)).getByRole("img");
@@ -251,7 +255,9 @@ export const FigureAtItsSize: Story = {
 
 export const FigureLargerThanTheCard: Story = {
   // Saved at a high dpi: as wide as the card lets it be.
-  args: call(drawCode, { result: completed({ files: [{ ...drawnFigure, width: 1600, height: 1200 }] }) }),
+  args: titled("Squares of 1 to 10, drawn", drawCode, {
+    result: completed({ files: [{ ...drawnFigure, width: 1600, height: 1200 }] }),
+  }),
   render: inACardOf760,
   play: async ({ canvasElement }) => {
     const image = within(card(canvasElement)).getByRole("img");
@@ -263,7 +269,9 @@ export const FigureLargerThanTheCard: Story = {
 };
 
 export const FigureDimmedInDark: Story = {
-  args: call(drawCode, { result: completed({ stdout: "sum of squares: 385\n", files: [drawnFigure] }) }),
+  args: titled("Squares of 1 to 10, drawn", drawCode, {
+    result: completed({ stdout: "sum of squares: 385\n", files: [drawnFigure] }),
+  }),
   parameters: { theme: "dark" },
   render: inACardOf760,
   play: async ({ canvasElement }) => {

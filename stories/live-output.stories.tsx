@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, waitFor, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
-import { call, largeProgram, primesCode, running } from "./fixtures";
+import { largeProgram, primesCode, running, titled } from "./fixtures";
 import {
   card,
   slot,
@@ -116,7 +116,7 @@ export const RunningWithOutput: Story = {
 
 export const RunningWithStopAndLimit: Story = {
   args: {
-    ...call(tickCode, {
+    ...titled("Count to 40, a tick a second", tickCode, {
       result: {
         status: "running",
         stdout: ticksUpTo(3),

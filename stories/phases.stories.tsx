@@ -9,6 +9,7 @@ import {
   primesCode,
   primesOutput,
   running,
+  titled,
   tracebackCode,
   tracebackStderr,
   writingArgsText,
@@ -133,7 +134,7 @@ export const Writing: Story = {
 };
 
 export const Running: Story = {
-  args: call(primesCode, { status: running }),
+  args: titled("Primes below 50", primesCode, { status: running }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "running");
@@ -144,7 +145,7 @@ export const Running: Story = {
 };
 
 export const Succeeded: Story = {
-  args: call(primesCode, { result: completed({ stdout: primesOutput, wallTimeMs: 42 }) }),
+  args: titled("Primes below 50", primesCode, { result: completed({ stdout: primesOutput, wallTimeMs: 42 }) }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "succeeded");
@@ -253,7 +254,7 @@ export const SkippedByANewMessage: Story = {
 };
 
 export const FailedWithTraceback: Story = {
-  args: call(tracebackCode, {
+  args: titled("The mean of the class's exam scores, with no scores yet", tracebackCode, {
     result: completed({ stdout: "scores: []\n", stderr: tracebackStderr, exitCode: 1 }),
   }),
   play: async ({ canvasElement }) => {
@@ -279,7 +280,7 @@ export const FailedDark: Story = { ...FailedWithTraceback, parameters: { theme: 
 
 /** On a phone, a traceback link far down a long program: the code scrolls down to the line, never sideways. */
 export const TracebackLineOnAPhone: Story = {
-  args: call(longFailingProgram, {
+  args: titled("Average grade of the class", longFailingProgram, {
     result: completed({
       stderr:
         "Traceback (most recent call last):\n  File \"<program>\", line 28, in <module>\nNameError: name 'grades' is not defined\n",
@@ -304,12 +305,16 @@ export const TracebackLineOnAPhone: Story = {
 };
 
 export const WarningOnStderr: Story = {
-  args: call('import warnings\nprint("result: 42")\nwarnings.warn("float precision")', {
-    result: completed({
-      stdout: "result: 42\n",
-      stderr: '<program>:3: UserWarning: float precision\n  warnings.warn("float precision")\n',
-    }),
-  }),
+  args: titled(
+    "The answer, with a warning about precision",
+    'import warnings\nprint("result: 42")\nwarnings.warn("float precision")',
+    {
+      result: completed({
+        stdout: "result: 42\n",
+        stderr: '<program>:3: UserWarning: float precision\n  warnings.warn("float precision")\n',
+      }),
+    },
+  ),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     const canvas = within(root);
@@ -326,7 +331,7 @@ export const WarningOnStderr: Story = {
 };
 
 export const KilledBySignal: Story = {
-  args: call("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", {
+  args: titled("What happens when the process is killed", "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", {
     result: completed({ exitCode: null, signal: "SIGKILL" }),
   }),
   play: async ({ canvasElement }) => {
@@ -340,7 +345,7 @@ export const KilledBySignal: Story = {
 };
 
 export const TimedOut: Story = {
-  args: call("i = 0\nwhile True:\n    i += 1\n    if i % 10_000_000 == 0:\n        print(i)", {
+  args: titled("Count up, forever", "i = 0\nwhile True:\n    i += 1\n    if i % 10_000_000 == 0:\n        print(i)", {
     result: {
       status: "timeout",
       timeoutMs: 5000,
@@ -362,7 +367,7 @@ export const TimedOut: Story = {
 
 /** Out of time before it printed anything: the message says so, once, and points at nothing below. */
 export const TimedOutSilent: Story = {
-  args: call("while True:\n    pass", {
+  args: titled("A loop that never ends", "while True:\n    pass", {
     result: {
       status: "timeout",
       timeoutMs: 5000,
@@ -383,7 +388,7 @@ export const TimedOutSilent: Story = {
 };
 
 export const Busy: Story = {
-  args: call(primesCode, {
+  args: titled("Primes below 50", primesCode, {
     result: { status: "busy", retryAfterMs: 30_000, message: "Rate limit reached" },
   }),
   play: async ({ canvasElement }) => {
@@ -409,7 +414,7 @@ export const BusyWithTryAgain: Story = {
 };
 
 export const Cancelled: Story = {
-  args: call(primesCode, { status: { type: "incomplete", reason: "cancelled" } }),
+  args: titled("Primes below 50", primesCode, { status: { type: "incomplete", reason: "cancelled" } }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "cancelled");
@@ -419,7 +424,7 @@ export const Cancelled: Story = {
 
 export const CancelledWithOutput: Story = {
   args: {
-    ...call(tickCode, {
+    ...titled("Count to 40, a tick a second", tickCode, {
       result: {
         status: "running",
         stdout: ticksUpTo(4),
@@ -441,7 +446,7 @@ export const CancelledWithOutput: Story = {
 };
 
 export const ToolError: Story = {
-  args: call(primesCode, {
+  args: titled("Primes below 50", primesCode, {
     result: {
       status: "error",
       code: "sandbox_unavailable",
@@ -456,7 +461,7 @@ export const ToolError: Story = {
 };
 
 export const UnrecognisedResult: Story = {
-  args: call(primesCode, { result: { answer: 42, files: ["plot.png"] } }),
+  args: titled("Primes below 50", primesCode, { result: { answer: 42, files: ["plot.png"] } }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "unrecognised");
@@ -467,7 +472,10 @@ export const UnrecognisedResult: Story = {
 };
 
 export const AwaitingClient: Story = {
-  args: call(primesCode, { status: { type: "requires-action", reason: "tool-calls" }, execution: "client" }),
+  args: titled("Primes below 50", primesCode, {
+    status: { type: "requires-action", reason: "tool-calls" },
+    execution: "client",
+  }),
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", "awaiting-client");

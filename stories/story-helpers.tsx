@@ -51,7 +51,7 @@ export const highlighted = (root: HTMLElement) =>
 
 /** The card in a 320 px column, the narrowest phone. */
 export const atPhoneWidth = (args: ExecuteCodeCardProps) => (
-  <div style={{ width: 320 }}>
+  <div style={{ width: 320, maxWidth: "100%" }}>
     <ExecuteCodeCard {...args} />
   </div>
 );
@@ -208,7 +208,7 @@ export function ansiReadable(): NonNullable<CardStory["play"]> {
 
 export function PhaseGallery({ width }: { width?: number }) {
   return (
-    <div style={{ display: "grid", gap: 12, width }}>
+    <div style={{ display: "grid", gap: 12, width, maxWidth: "100%" }}>
       {EXECUTE_CODE_PHASES.map((phase) => (
         <ExecuteCodeCard key={phase} {...galleryStates[phase]} />
       ))}

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, waitFor, within } from "storybook/test";
 import { AttachmentChip, ExecuteCodeCard, type ExecuteCodeRunFile } from "../src";
-import { call, completed } from "./fixtures";
+import { call, completed, titled } from "./fixtures";
 import { card, findSlot, slot, slowWait } from "./story-helpers";
 import { slotSelector } from "../src/view/slots";
 
@@ -43,7 +43,7 @@ const meansFile: ExecuteCodeRunFile = {
 
 const tableUrl = () => `data:text/csv,${encodeURIComponent(meansCsv)}`;
 
-const used = call(meanCode, {
+const used = titled("Mean score of each student", meanCode, {
   result: completed({
     stdout: "         score\nstudent       \nada       80.0\nbob       70.0\n",
     files: [meansFile],
@@ -81,7 +81,7 @@ export const UsedAndTablePreviewDark: Story = { ...UsedAndTablePreview, paramete
 export const TablePreviewOnAPhone: Story = {
   ...UsedAndTablePreview,
   render: (args) => (
-    <div style={{ width: 320 }}>
+    <div style={{ width: 320, maxWidth: "100%" }}>
       <ExecuteCodeCard {...args} fileUrl={tableUrl} />
     </div>
   ),
@@ -95,9 +95,13 @@ export const TablePreviewOnAPhone: Story = {
 
 /** A table of numbers only (a program's `writerows`): its first row is data, not a header. */
 export const TableWithoutHeader: Story = {
-  args: call("import csv\ncsv.writer(open('squares.csv', 'w')).writerows((n, n * n) for n in range(1, 4))", {
-    result: completed({ files: [{ ...meansFile, name: "squares.csv", size: 12 }] }),
-  }),
+  args: titled(
+    "Squares of 1 to 3, saved as a CSV file",
+    "import csv\ncsv.writer(open('squares.csv', 'w')).writerows((n, n * n) for n in range(1, 4))",
+    {
+      result: completed({ files: [{ ...meansFile, name: "squares.csv", size: 12 }] }),
+    },
+  ),
   render: (args) => (
     <ExecuteCodeCard {...args} fileUrl={() => `data:text/csv,${encodeURIComponent("1,1\n2,4\n3,9\n")}`} />
   ),
@@ -113,7 +117,7 @@ export const TableWithoutHeader: Story = {
 };
 
 export const FileGoneBeforeTheRun: Story = {
-  args: call('print(open("scores.csv").read())', {
+  args: titled("Show the scores file", 'print(open("scores.csv").read())', {
     result: completed({
       stderr:
         "Traceback (most recent call last):\n  File \"<program>\", line 1, in <module>\nFileNotFoundError: [Errno 2] No such file or directory: 'scores.csv'\n",
@@ -130,7 +134,7 @@ export const FileGoneBeforeTheRun: Story = {
 
 /** On a sandbox that keeps a chat's Python session (Jupyter, a kernel per chat): the run used an earlier run's variables. */
 export const ContinuesEarlierRuns: Story = {
-  args: call("print(sum(scores) / len(scores))", {
+  args: titled("The mean of the scores", "print(sum(scores) / len(scores))", {
     result: completed({ stdout: "4.0\n", continued: true }),
   }),
   play: async ({ canvasElement }) => {
@@ -204,7 +208,7 @@ export const AttachmentChipsDark: Story = { ...AttachmentChips, parameters: { th
 export const AttachmentChipsOnAPhone: Story = {
   ...AttachmentChips,
   render: () => (
-    <div style={{ width: 320 }}>
+    <div style={{ width: 320, maxWidth: "100%" }}>
       <Chips />
     </div>
   ),
