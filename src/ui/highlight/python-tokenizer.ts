@@ -110,7 +110,7 @@ export async function createPythonTokenizer(regexes: PrecompiledRegex[] = PYTHON
     themes: [theme],
     engine: createPythonRegexEngine(regexes),
   });
-  // One style object per colour and font style, as shiki's two-theme tokens have it.
+  // One style object per pair of colours and font style, as shiki's two-theme tokens have it.
   const styles = new Map<string, Record<string, string>>();
   const styleOf = (colour = "", fontStyle = 0) => {
     const [light, dark] = colours.get(colour) ?? [colour, colour];
