@@ -60,33 +60,39 @@ test.describe("the demo page", () => {
     expect(await backgroundOf(executeCodeCard(page).root)).toBe(LIGHT_CARD);
   });
 
-  test("Jump to latest is solid over the thread, light and dark", async ({ page }) => {
+  test("Jump to latest sits beside the message box, covering nothing of the thread, light and dark", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(at(PORTS.main));
     for (let i = 0; i < 2; i++) {
       await send(page, python(`for n in range(40):\n    print("run ${i}", n)`));
       expect(await executeCodeCard(page, i).waitForEnd()).toBe("succeeded");
     }
-    await page.getByRole("region", { name: "Conversation" }).evaluate((log) => log.scrollTo({ top: 0 }));
+    const thread = page.getByRole("region", { name: "Conversation" });
+    await thread.evaluate((log) => log.scrollTo({ top: 0 }));
     const jump = page.getByRole("button", { name: "Jump to latest" });
     await expect(jump).toBeVisible();
-    // A thumb's target at the thread's right edge and no wider: it floats over the ends of lines, not a traceback.
+    // A thumb's target in the composer's row: below the thread, over none of it.
     const box = (await jump.boundingBox())!;
-    const thread = (await page.getByRole("region", { name: "Conversation" }).boundingBox())!;
+    const threadBox = (await thread.boundingBox())!;
+    const message = (await page.getByRole("textbox", { name: "Message" }).boundingBox())!;
     expect(box.width).toBeGreaterThanOrEqual(44);
-    expect(box.width).toBeLessThan(56);
-    expect(thread.x + thread.width - (box.x + box.width)).toBeLessThan(24);
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    expect(box.y).toBeGreaterThanOrEqual(threadBox.y + threadBox.height);
+    expect(box.x + box.width).toBeLessThanOrEqual(message.x);
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const [background, color] = await jump.evaluate((el) => {
         const style = getComputedStyle(el);
         return [style.backgroundColor, style.color];
       });
-      // rgb(), not rgba(): nothing of the text below shows through.
-      expect(background, scheme).toMatch(/^rgb\(/);
       expect(background, scheme).not.toBe(color);
       expect(background, scheme).toBe(scheme === "dark" ? "rgb(21, 27, 35)" : "rgb(255, 255, 255)");
     }
+    await jump.click();
+    await expect(jump).toBeHidden();
+    await expect(executeCodeCard(page, 1).root).toBeInViewport();
   });
 
   test("the example prompts show in an empty chat only", async ({ page }) => {

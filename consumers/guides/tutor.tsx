@@ -145,20 +145,20 @@ function Thread() {
           )}
         </ThreadPrimitive.Messages>
         <ThreadPrimitive.ViewportFooter className="sticky bottom-0 mt-auto bg-white pt-2 pb-3 dark:bg-zinc-950">
-          {/* Round, at the right, above the message box: it covers the ends of lines, not a traceback or a plot. */}
-          <ThreadPrimitive.ScrollToBottom
-            aria-label="Jump to latest"
-            className="absolute -top-12 right-2 size-11 rounded-full border border-zinc-300 bg-white shadow disabled:invisible dark:border-zinc-700 dark:bg-zinc-900"
-          >
-            <span aria-hidden="true">↓</span>
-          </ThreadPrimitive.ScrollToBottom>
           <ComposerPrimitive.AttachmentDropzone>
             <ComposerPrimitive.Root className="flex flex-wrap items-end gap-2 rounded-xl border border-zinc-300 p-2 dark:border-zinc-700">
               <ExecuteCodeComposerAttachments className="basis-full" />
+              {/* Beside the message box, only while the reader is above the end: it covers nothing of the thread. */}
+              <ThreadPrimitive.ScrollToBottom
+                aria-label="Jump to latest"
+                className="size-11 shrink-0 rounded-full border border-zinc-300 disabled:hidden dark:border-zinc-700"
+              >
+                <span aria-hidden="true">↓</span>
+              </ThreadPrimitive.ScrollToBottom>
               <ComposerPrimitive.Input
                 aria-label="Message"
                 placeholder="Ask the tutor…"
-                className="max-h-40 min-h-10 min-w-0 flex-1 basis-40 resize-none bg-transparent p-2 outline-none"
+                className="max-h-40 min-h-10 min-w-0 flex-1 basis-24 resize-none bg-transparent p-2 outline-none"
               />
               <ComposerPrimitive.AddAttachment multiple className={BUTTON}>
                 Attach files

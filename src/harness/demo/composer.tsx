@@ -30,7 +30,16 @@ function stopPageRuns(event: MouseEvent<HTMLButtonElement>) {
  * held while a file is on its way or cannot go; Stop instead while the model
  * answers or a program runs in this page.
  */
-export function Composer({ phone, runWhere }: { phone: boolean; runWhere: RunWhere }) {
+export function Composer({
+  phone,
+  runWhere,
+  onJump,
+}: {
+  phone: boolean;
+  runWhere: RunWhere;
+  /** While the reader is above the thread's end: Jump to latest, here in the composer's row, where it covers nothing of the thread. */
+  onJump: (() => void) | null;
+}) {
   const filesNotReady = useAuiState((state) =>
     state.composer.attachments.some((attachment) => attachment.status.type !== "requires-action"),
   );
@@ -40,11 +49,29 @@ export function Composer({ phone, runWhere }: { phone: boolean; runWhere: RunWhe
     <ComposerPrimitive.AttachmentDropzone className="demo-dropzone">
       <ComposerPrimitive.Root className="demo-composer">
         <ExecuteCodeComposerAttachments className="demo-attachments" />
+        {onJump && (
+          <button
+            type="button"
+            className="demo-send demo-jump"
+            aria-label="Jump to latest"
+            title="Jump to latest"
+            // The button goes once at the end: the focus goes on to the message box, not back to the page's start.
+            onClick={(event) => {
+              event.currentTarget.parentElement
+                ?.querySelector<HTMLElement>('[aria-label="Message"]')
+                ?.focus({ preventScroll: true });
+              onJump();
+            }}
+          >
+            <span aria-hidden="true">↓</span>
+          </button>
+        )}
         <ComposerPrimitive.Input
           aria-label="Message"
           aria-describedby="demo-composer-hint"
           // One line, as empty and after a send; it grows with the message up to a cap, so the thread keeps the screen.
-          placeholder={phone ? "Ask, or paste code" : "Ask something, or paste a ```python block"}
+          // With Jump to latest beside it on a phone, a placeholder that still fits one line: the box keeps its height.
+          placeholder={phone ? (onJump ? "Ask…" : "Ask, or paste code") : "Ask something, or paste a ```python block"}
           submitMode="enter"
           minRows={1}
           maxRows={phone ? 6 : 12}

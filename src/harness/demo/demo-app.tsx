@@ -66,7 +66,7 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
   const runtime = useAISDKRuntime(chat, { adapters: { attachments: attachmentsFor[demoChat.runWhere] } });
   const viewport = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
-  useFollowNewest(viewport, content);
+  const { aboveEnd, jumpToEnd } = useFollowNewest(viewport, content);
   // The list names a chat after its first message: read it again once a run has ended.
   const settled = chat.status === "ready" || chat.status === "error";
   useEffect(() => {
@@ -100,28 +100,12 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
             <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
             {refusal && <ChatError message={refusal} />}
           </div>
-          {/* Shown only while the reader is above the end; the thread follows new output once they are back there.
-              Round, at the right: it covers the ends of lines, not the middle of a traceback or a plot. */}
-          <ThreadPrimitive.ScrollToBottom
-            className="demo-send demo-jump"
-            aria-label="Jump to latest"
-            title="Jump to latest"
-            // It hides once at the end: the focus goes on to the message box rather than back to the page's start.
-            onClick={(event) =>
-              event.currentTarget
-                .closest(".demo-thread")
-                ?.querySelector<HTMLElement>('[aria-label="Message"]')
-                ?.focus({ preventScroll: true })
-            }
-          >
-            <span aria-hidden="true">↓</span>
-          </ThreadPrimitive.ScrollToBottom>
         </ThreadPrimitive.Viewport>
         {/* Present from the start, so a screen reader hears it change: the reply's words are the next message. */}
         <p className="ecu-visually-hidden" aria-live="polite">
           {replied ? "The tutor has replied." : ""}
         </p>
-        <Composer phone={phone} runWhere={demoChat.runWhere} />
+        <Composer phone={phone} runWhere={demoChat.runWhere} onJump={aboveEnd ? jumpToEnd : null} />
       </ThreadPrimitive.Root>
     </AssistantRuntimeProvider>
   );

@@ -3,7 +3,7 @@
 // succeeded, the figures it drew are its result: the thread goes on to show
 // them whole where the window allows, never past their top. A failed card
 // stays at its top, where its error is.
-import { type RefObject, useEffect } from "react";
+import { type RefObject, useCallback, useEffect, useState } from "react";
 import { EXECUTE_CODE_CARD, executeCodePart } from "../../testing/selectors.js";
 
 /** Room kept above the newest card when the thread stops there. */
@@ -21,8 +21,15 @@ const AT_END = 4;
  * sending a message, and whenever they scroll to the end; scrolling up (by
  * any means but the thread shrinking) ends it. Only ever scrolls down: a reader who jumped past the card's top
  * stays where they are.
+ *
+ * Returns whether the reader is above the thread's end, for a Jump to latest
+ * outside the thread (where it covers none of it), and that jump.
  */
-export function useFollowNewest(scroller: RefObject<HTMLElement | null>, content: RefObject<HTMLElement | null>) {
+export function useFollowNewest(
+  scroller: RefObject<HTMLElement | null>,
+  content: RefObject<HTMLElement | null>,
+): { aboveEnd: boolean; jumpToEnd: () => void } {
+  const [aboveEnd, setAboveEnd] = useState(false);
   useEffect(() => {
     const box = scroller.current;
     const inner = content.current;
@@ -57,6 +64,7 @@ export function useFollowNewest(scroller: RefObject<HTMLElement | null>, content
     const look = () => {
       last = box.scrollTop;
       seen = { height: box.scrollHeight, window: box.clientHeight };
+      setAboveEnd(last < end() - AT_END);
     };
     const follow = () => {
       look();
@@ -94,4 +102,10 @@ export function useFollowNewest(scroller: RefObject<HTMLElement | null>, content
       box.removeEventListener("scroll", onScroll);
     };
   }, [scroller, content]);
+  // At the end, the thread follows again (onScroll above).
+  const jumpToEnd = useCallback(() => {
+    const box = scroller.current;
+    if (box) box.scrollTop = box.scrollHeight;
+  }, [scroller]);
+  return { aboveEnd, jumpToEnd };
 }
