@@ -78,6 +78,7 @@ test.describe("the demo page", () => {
     const threadBox = (await thread.boundingBox())!;
     const message = (await page.getByRole("textbox", { name: "Message" }).boundingBox())!;
     expect(box.width).toBeGreaterThanOrEqual(44);
+    expect(box.width).toBeLessThan(56);
     expect(box.height).toBeGreaterThanOrEqual(44);
     expect(box.y).toBeGreaterThanOrEqual(threadBox.y + threadBox.height);
     expect(box.x + box.width).toBeLessThanOrEqual(message.x);
@@ -87,6 +88,8 @@ test.describe("the demo page", () => {
         const style = getComputedStyle(el);
         return [style.backgroundColor, style.color];
       });
+      // rgb(), not rgba(): solid in either scheme.
+      expect(background, scheme).toMatch(/^rgb\(/);
       expect(background, scheme).not.toBe(color);
       expect(background, scheme).toBe(scheme === "dark" ? "rgb(21, 27, 35)" : "rgb(255, 255, 255)");
     }
