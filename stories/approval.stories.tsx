@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, within } from "storybook/test";
 import { ExecuteCodeCard } from "../src";
 import { call, disguisedCode, primesCode, titled } from "./fixtures";
-import { card, slot, highlighted, areaGalleryStory } from "./story-helpers";
+import { card, slot, slowWait, highlighted, areaGalleryStory } from "./story-helpers";
 
 /** Asking before running code: Run, Deny with a reason, and how an answer ends. */
 const meta = {
@@ -37,7 +37,7 @@ export const DenyWithReason: Story = {
   args: { ...AwaitingApproval.args, onApprove: fn(), onDeny: fn() },
   play: async ({ canvasElement, args }) => {
     const canvas = within(card(canvasElement));
-    await userEvent.click(await canvas.findByRole("button", { name: "Add a reason" }));
+    await userEvent.click(await canvas.findByRole("button", { name: "Add a reason" }, slowWait));
     // The field takes the focus as it opens, on a row of its own under the buttons.
     const field = canvas.getByRole("textbox", { name: "Why not run it? (optional)" });
     await expect(field).toHaveFocus();

@@ -86,7 +86,7 @@ export const FigureEnlarged: Story = {
     const open = within(root).getByRole("button", { name: "Enlarge the figure: Squares, x: n, y: n squared" });
     await userEvent.click(open);
     // The dialog is above the page, outside the card, named by what the figure shows.
-    const dialog = await within(document.body).findByRole("dialog", { name: "Squares, x: n, y: n squared" });
+    const dialog = await within(document.body).findByRole("dialog", { name: "Squares, x: n, y: n squared" }, slowWait);
     await expect(root.contains(dialog)).toBe(false);
     const large = within(dialog).getByRole("img", { name: "Squares, x: n, y: n squared" });
     await waitFor(() => expect((large as HTMLImageElement).naturalWidth).toBeGreaterThan(0), slowWait);
@@ -108,7 +108,7 @@ export const FigureEnlargedDark: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     await userEvent.click(within(root).getByRole("button", { name: /Enlarge the figure/ }));
-    const dialog = await within(document.body).findByRole("dialog");
+    const dialog = await within(document.body).findByRole("dialog", {}, slowWait);
     // The dialog takes the card's scheme: its surface is the card's.
     await expect(getComputedStyle(dialog).backgroundColor).toBe(getComputedStyle(root).backgroundColor);
     await userEvent.click(within(dialog).getByRole("button", { name: "Close" }));

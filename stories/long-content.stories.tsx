@@ -277,7 +277,7 @@ export const ConcealedTextIsShown: Story = {
   play: async ({ canvasElement }) => {
     const root = card(canvasElement);
     // SGR 8 would hide text the model reads: the card shows it.
-    const secret = await within(slot(root, "stdout")!).findByText("secret", { selector: ".ecu-ansi-hidden" });
+    const secret = await within(slot(root, "stdout")!).findByText("secret", { selector: ".ecu-ansi-hidden" }, slowWait);
     await expect(getComputedStyle(secret).visibility).toBe("visible");
     await expect(secret.getBoundingClientRect().width).toBeGreaterThan(0);
   },

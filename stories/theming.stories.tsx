@@ -4,7 +4,16 @@ import { ExecuteCodeCard } from "../src";
 import { germanLabels } from "../src/locales/de";
 import { slotName } from "../src/view/slots";
 import { ansiOutput, call, completed, galleryStates, tracebackCode, tracebackStderr } from "./fixtures";
-import { card, slot, longOutputArgs, ansiPalette, ansiReadable, shadcnViolet, areaGalleryStory } from "./story-helpers";
+import {
+  card,
+  slot,
+  slowWait,
+  longOutputArgs,
+  ansiPalette,
+  ansiReadable,
+  shadcnViolet,
+  areaGalleryStory,
+} from "./story-helpers";
 
 /** Colours, labels and focus: terminal colours in both schemes, German labels, a shadcn theme, keyboard focus. */
 const meta = {
@@ -23,7 +32,7 @@ export const AnsiColours: Story = {
     await expect(stdout.textContent).not.toContain("\x1b");
     await expect(stdout.textContent).not.toContain("[0m");
     // The ANSI parser loads in its own chunk; until then the text shows plain.
-    const passed = await within(stdout).findByText("✔ test_addition passed", { selector: ".ecu-ansi-fg" });
+    const passed = await within(stdout).findByText("✔ test_addition passed", { selector: ".ecu-ansi-fg" }, slowWait);
     await expect(passed.style.getPropertyValue("--ecu-ansi-fg")).toBe("var(--ecu-ansi-green)");
     await expect(getComputedStyle(passed).color).not.toBe(getComputedStyle(stdout).color);
     await expect(stdout.querySelector(".ecu-ansi-bold")).toHaveTextContent("Test report");

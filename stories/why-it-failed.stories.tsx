@@ -5,7 +5,7 @@ import { germanLabels } from "../src/locales/de";
 import { EXECUTE_CODE_CARD } from "../src/testing/selectors";
 import { completed, titled } from "./fixtures";
 import { failures, type RanAndFailed } from "./failure-fixtures";
-import { card, slot } from "./story-helpers";
+import { card, slot, slowWait } from "./story-helpers";
 
 /**
  * Why a run failed, as the sandbox recorded it at the exception: the error in
@@ -65,7 +65,7 @@ export const LibraryFramesFolded: Story = {
     const root = card(canvasElement);
     const stderr = slot(root, "stderr")!;
     // The student's two frames lead; json's three sit behind one line that names them.
-    const toggle = await within(stderr).findByRole("button", { name: "3 steps inside json" });
+    const toggle = await within(stderr).findByRole("button", { name: "3 steps inside json" }, slowWait);
     await expect(toggle).toHaveAttribute("aria-expanded", "false");
     await expect(within(stderr).getByText(/decoder\.py/)).not.toBeVisible();
     await userEvent.click(toggle);
