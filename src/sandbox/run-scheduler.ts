@@ -47,14 +47,18 @@ interface Waiter {
 
 /**
  * Run slots shared fairly: each participant has at most `perParticipant`
- * programs running, and a free slot goes to the waiting group whose last
- * program started longest ago (one that has started none first; of those,
- * the one with the fewest waiting, so that floods from many addresses do
- * not come before a newcomer with one program), and
- * within a group likewise to its participant whose last program started
- * longest ago (of those that started none, the one with the fewest
- * waiting), not to whoever queued most: a newcomer behind a busy address
- * starts with the next slot its group gets.
+ * programs running, and a free slot goes to the waiting group that has used
+ * the slots least of late (slot time, plus a little for each start, halving
+ * every five minutes; of those that have used none, the one with the fewest
+ * waiting, so that floods from many addresses do not come before a newcomer
+ * with one program), and within a group likewise to its participant that
+ * has used them least, not to whoever queued most: a newcomer behind a busy
+ * address starts with the next slot its group gets.
+ * Counting slot time, not starts, is what keeps many free identities from
+ * one person at bay where nothing else tells them apart: cookies that each
+ * hold a slot up to the time limit have each used far more than a student
+ * whose programs take milliseconds, who therefore starts with the next
+ * freed slot, not after every cookie has had a turn.
  * A group is whatever many identities of one person share (the address a
  * token names as its `client`); a participant without one is a group of
  * its own. One person's flood, from one cookie or from many,
@@ -69,10 +73,14 @@ interface Waiter {
  * program would wait out their time limit. A class behind one address (one
  * group) keeps every slot, and one student alone all theirs.
  */
-/** Participants and groups whose last start is remembered. */
+/** Participants and groups whose use of the slots is remembered. */
 const REMEMBERED = 10_000;
 /** How long another participant or client counts as about: a class's session, near enough. */
 const PRESENT_MS = 10 * 60_000;
+/** Use of the slots counts half after this long: a heavy run weighs on its owner's turns for some minutes. */
+const USE_HALF_LIFE_MS = 5 * 60_000;
+/** What starting a program counts as, in slot time: of two who ran instant programs, the one who ran fewer goes first. */
+const START_COST_MS = 100;
 
 export function createRunScheduler(schedule: RunSchedule = {}, now: () => number = Date.now) {
   const maxRunning = Math.max(1, schedule.maxRunning ?? 4);
@@ -87,26 +95,14 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
   let runningTotal = 0;
   let queuedTotal = 0;
   let arrivals = 0;
-  // When each group's last program started (a count of starts), and how many of its programs run.
-  const lastStarted = new Map<string, number>();
+  // How much each group has used the slots of late, and how many of its programs run.
+  const groupUse = slotUse(now);
   const runningInGroup = new Map<string, number>();
   // The same for each participant, for the turns within its group.
-  const participantStarted = new Map<string, number>();
-  let starts = 0;
+  const participantUse = slotUse(now);
   // Who else is about: the groups, and the participants, that started programs last.
   const groupsAbout = lastTwo();
   const participantsAbout = lastTwo();
-
-  /**
-   * Sets when `key` last started a program, keeping the most recent
-   * `REMEMBERED` (the oldest first to go): one who runs a program at a time
-   * never comes back as a newcomer ahead of someone who has run none.
-   */
-  const remember = (map: Map<string, number>, key: string, at: number) => {
-    map.delete(key);
-    map.set(key, at);
-    if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
-  };
 
   /** Whether `key` of `group` may take a free slot now: any but the last, which is kept (see above). */
   const mayTake = (key: string, group: string) => {
@@ -134,9 +130,9 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
   const start = (key: string, group: string): (() => void) => {
     running.set(key, (running.get(key) ?? 0) + 1);
     runningTotal++;
-    remember(lastStarted, group, ++starts);
-    remember(participantStarted, key, starts);
     const at = now();
+    groupUse.started(group, at);
+    participantUse.started(key, at);
     groupsAbout.started(group, at);
     participantsAbout.started(key, at);
     runningInGroup.set(group, (runningInGroup.get(group) ?? 0) + 1);
@@ -144,6 +140,8 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
     return () => {
       if (released) return;
       released = true;
+      groupUse.ended(group, at);
+      participantUse.ended(key, at);
       const left = running.get(key)! - 1;
       if (left) running.set(key, left);
       else running.delete(key);
@@ -185,27 +183,27 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
 
   const grant = () => {
     while (runningTotal < maxRunning) {
-      // The group whose last program started longest ago; of those that started none, the one with the fewest
+      // The group that has used the slots least of late; of those that have used none, the one with the fewest
       // waiting (a newcomer before many addresses' floods); ties in turn order.
       let next: [string, string, Waiter[]] | undefined;
-      let nextServed = Number.POSITIVE_INFINITY;
+      let nextUsed = Number.POSITIVE_INFINITY;
       let nextWaiting = 0;
       for (const [group, participants] of waiting) {
-        const served = lastStarted.get(group) ?? -1;
-        if (served > nextServed) continue;
-        const inGroup = served === nextServed ? waitingIn(group) : 0;
-        if (served === nextServed && inGroup >= nextWaiting) continue;
-        // In the group, the same rule by participant; of those that started none, the one with the fewest waiting
-        // (a newcomer before a classmate's flood); ties in turn order.
+        const used = groupUse.of(group);
+        if (used > nextUsed) continue;
+        const inGroup = used === nextUsed ? waitingIn(group) : 0;
+        if (used === nextUsed && inGroup >= nextWaiting) continue;
+        // In the group, the same rule by participant; of those that have used none, the one with the fewest
+        // waiting (a newcomer before a classmate's flood); ties in turn order.
         let found: [string, Waiter[]] | undefined;
-        let foundServed = Number.POSITIVE_INFINITY;
+        let foundUsed = Number.POSITIVE_INFINITY;
         for (const [key, queue] of participants) {
           if (!mayTake(key, group)) continue;
-          const keyServed = participantStarted.get(key) ?? -1;
-          if (keyServed < foundServed || (keyServed === foundServed && queue.length < found![1].length))
-            [found, foundServed] = [[key, queue], keyServed];
+          const keyUsed = participantUse.of(key);
+          if (keyUsed < foundUsed || (keyUsed === foundUsed && queue.length < found![1].length))
+            [found, foundUsed] = [[key, queue], keyUsed];
         }
-        if (found) [next, nextServed, nextWaiting] = [[group, ...found], served, inGroup || waitingIn(group)];
+        if (found) [next, nextUsed, nextWaiting] = [[group, ...found], used, inGroup || waitingIn(group)];
       }
       if (!next) return;
       const [group, key, queue] = next;
@@ -296,4 +294,62 @@ function lastTwo() {
     return other !== undefined && now - other.at < PRESENT_MS;
   };
   return { started, besides };
+}
+
+/**
+ * How much each one has used the slots of late, in milliseconds of slot
+ * time: programs that ended count what they held plus START_COST_MS, halving
+ * every USE_HALF_LIFE_MS, and programs still running what they have held so
+ * far. The most recently active `REMEMBERED` are kept; one forgotten counts
+ * as having used nothing, as a newcomer does.
+ */
+function slotUse(now: () => number) {
+  interface Use {
+    /** Use of programs that ended, as of `at`. */
+    past: number;
+    at: number;
+    /** Programs running, and the sum of their start times. */
+    running: number;
+    startedSum: number;
+  }
+  const uses = new Map<string, Use>();
+  const decayed = (use: Use, at: number) => use.past * 2 ** (-(at - use.at) / USE_HALF_LIFE_MS);
+  /** The entry for `name`, brought up to `at` and made the most recent. */
+  const touch = (name: string, at: number): Use => {
+    const use = uses.get(name) ?? { past: 0, at, running: 0, startedSum: 0 };
+    use.past = decayed(use, at);
+    use.at = at;
+    uses.delete(name);
+    uses.set(name, use);
+    if (uses.size > REMEMBERED) {
+      // The least recently active with nothing running: a running program's end must find its entry.
+      for (const [other, entry] of uses)
+        if (!entry.running) {
+          uses.delete(other);
+          break;
+        }
+    }
+    return use;
+  };
+  return {
+    started(name: string, at: number) {
+      const use = touch(name, at);
+      use.past += START_COST_MS;
+      use.running++;
+      use.startedSum += at;
+    },
+    ended(name: string, startedAt: number) {
+      const at = Math.max(now(), startedAt);
+      const use = touch(name, at);
+      use.past += at - startedAt;
+      use.running--;
+      use.startedSum -= startedAt;
+    },
+    of(name: string): number {
+      const use = uses.get(name);
+      if (!use) return 0;
+      const at = now();
+      return decayed(use, at) + Math.max(0, use.running * at - use.startedSum);
+    },
+  };
 }

@@ -326,6 +326,48 @@ describe("the sandbox's run slots, shared between participants", () => {
     expect(scheduler.stats()).toMatchObject({ running: 2, queued: 1 });
   });
 
+  it("cookies that hold their slots to the time limit do not make a student with quick programs wait for them all", async () => {
+    let clock = 0;
+    const scheduler = createRunScheduler({ maxRunning: 4, perParticipant: 2 }, () => clock);
+    const granted: string[] = [];
+    const held: Array<{ key: string; release: () => void }> = [];
+    const take = (key: string) =>
+      scheduler.acquire(key, never).then((release) => {
+        granted.push(key);
+        held.push({ key, release });
+      });
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    // Twenty-six cookies of one person, from an address that groups nothing, each with two programs that
+    // sleep past the 10 s limit, and each asking again the moment one ends: for minutes, every slot is theirs.
+    for (let cookie = 0; cookie < 26; cookie++) void [take(`cookie-${cookie}`), take(`cookie-${cookie}`)];
+    await tick();
+    const endOne = async () => {
+      clock += 2_500;
+      const { key, release } = held.shift()!;
+      release();
+      void take(key);
+      await tick();
+    };
+    for (let ended = 0; ended < 100; ended++) await endOne();
+    // A student asks five times in a row, each program taking milliseconds: each starts with the next freed
+    // slot, not after every cookie has had another turn.
+    for (let turn = 0; turn < 5; turn++) {
+      const student = take("student");
+      await tick();
+      await endOne();
+      await student;
+      expect(granted.at(-1)).toBe("student");
+      clock += 5;
+      held
+        .splice(
+          held.findIndex((run) => run.key === "student"),
+          1,
+        )[0]!
+        .release();
+      await tick();
+    }
+  });
+
   it("one student alone on the sandbox may run as many programs as a participant may", async () => {
     const scheduler = createRunScheduler({ maxRunning: 2, perParticipant: 2 });
     await scheduler.acquire("student", never);
