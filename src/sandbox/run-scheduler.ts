@@ -1,3 +1,8 @@
+// Over 300 lines: the scheduler's rules (turns by use, the kept last slot,
+// refusing floods, stopping a program to make room) share one state, kept
+// in one closure; what each one has used is slot-use.ts.
+import { lastTwo, slotUse } from "./slot-use.js";
+
 /** How the sandbox shares its run slots between participants. */
 export interface RunSchedule {
   /**
@@ -25,6 +30,27 @@ export interface RunSchedule {
    * @default 64
    */
   maxQueued?: number;
+  /**
+   * With every slot taken, a program that has run a second is stopped to
+   * make room for a waiting participant with nothing running, where its
+   * owner has used the slots at least this much more of late (see
+   * `createRunScheduler`): one person's many cookies then cannot keep
+   * everyone else waiting out their time limit. A first program is never
+   * stopped where this is the run time limit, `createSandbox`'s default;
+   * 0 stops none.
+   * @default 0
+   */
+  stopForUseMs?: number;
+}
+
+/** What `acquire` is told besides who asks. */
+export interface SlotRequest {
+  /** Called when the program has to wait. */
+  onQueued?: () => void;
+  /** What the participant shares turns with (see `createRunScheduler`); by default, no one. */
+  group?: string;
+  /** Stops the program once it runs, to make room (see `RunSchedule.stopForUseMs`); it then frees its slot as usual. */
+  stop?: () => void;
 }
 
 /** The queue is full: the program is refused, not kept waiting. */
@@ -42,6 +68,7 @@ interface Waiter {
   /** When it came: the newest of a flood is the one refused. */
   order: number;
   grant: (release: () => void) => void;
+  stop?: () => void;
   refuse: (error: QueueFullError) => void;
 }
 
@@ -73,20 +100,25 @@ interface Waiter {
  * program would wait out their time limit. A class behind one address (one
  * group) keeps every slot, and one student alone all theirs.
  */
-/** Participants and groups whose use of the slots is remembered. */
-const REMEMBERED = 10_000;
-/** How long another participant or client counts as about: a class's session, near enough. */
-const PRESENT_MS = 10 * 60_000;
-/** Use of the slots counts half after this long: a heavy run weighs on its owner's turns for some minutes. */
-const USE_HALF_LIFE_MS = 5 * 60_000;
-/** What starting a program counts as, in slot time: of two who ran instant programs, the one who ran fewer goes first. */
-const START_COST_MS = 100;
+/** A program runs at least this long before it may be stopped to make room. */
+const MIN_RUN_BEFORE_STOP_MS = 1_000;
+/** How often a full sandbox with someone waiting looks again for a program to stop. */
+const STOP_CHECK_MS = 250;
+
+/** A program holding a slot. */
+interface Holder {
+  key: string;
+  at: number;
+  stop?: () => void;
+  stopping: boolean;
+}
 
 export function createRunScheduler(schedule: RunSchedule = {}, now: () => number = Date.now) {
   const maxRunning = Math.max(1, schedule.maxRunning ?? 4);
   const perParticipant = Math.max(1, schedule.perParticipant ?? 2);
   const maxQueuedPerParticipant = Math.max(0, schedule.maxQueuedPerParticipant ?? 8);
   const maxQueued = Math.max(0, schedule.maxQueued ?? 64);
+  const stopForUseMs = Math.max(0, schedule.stopForUseMs ?? 0);
 
   const running = new Map<string, number>();
   // Groups with programs waiting, in turn order, and in each its participants with programs waiting, in
@@ -100,6 +132,9 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
   const runningInGroup = new Map<string, number>();
   // The same for each participant, for the turns within its group.
   const participantUse = slotUse(now);
+  // The programs holding slots, and the timer of the next look for one to stop.
+  const holders = new Set<Holder>();
+  let stopTimer: ReturnType<typeof setTimeout> | undefined;
   // Who else is about: the groups, and the participants, that started programs last.
   const groupsAbout = lastTwo();
   const participantsAbout = lastTwo();
@@ -127,10 +162,12 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
     return true;
   };
 
-  const start = (key: string, group: string): (() => void) => {
+  const start = (key: string, group: string, stop?: () => void): (() => void) => {
     running.set(key, (running.get(key) ?? 0) + 1);
     runningTotal++;
     const at = now();
+    const holder: Holder = { key, at, stop, stopping: false };
+    holders.add(holder);
     groupUse.started(group, at);
     participantUse.started(key, at);
     groupsAbout.started(group, at);
@@ -140,6 +177,7 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
     return () => {
       if (released) return;
       released = true;
+      holders.delete(holder);
       groupUse.ended(group, at);
       participantUse.ended(key, at);
       const left = running.get(key)! - 1;
@@ -150,6 +188,7 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
       else runningInGroup.delete(group);
       runningTotal--;
       grant();
+      stopForOthers();
     };
   };
 
@@ -179,6 +218,41 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
     remove(group, key, queue, waiter);
     waiter.refuse(new QueueFullError("sandbox"));
     return true;
+  };
+
+  /**
+   * With every slot taken and someone with nothing running waiting, stops
+   * the program, run at least MIN_RUN_BEFORE_STOP_MS, of whoever has used
+   * the slots most, where that is `stopForUseMs` more than the waiting one
+   * who has used them least; one at a time, its end looking again. Where
+   * none is yet, looks again shortly: running programs' use grows.
+   */
+  const stopForOthers = () => {
+    clearTimeout(stopTimer);
+    stopTimer = undefined;
+    if (!stopForUseMs || !queuedTotal || runningTotal < maxRunning) return;
+    for (const holder of holders) if (holder.stopping) return;
+    let least = Number.POSITIVE_INFINITY;
+    for (const participants of waiting.values())
+      for (const key of participants.keys()) if (!running.has(key)) least = Math.min(least, participantUse.of(key));
+    // Everyone waiting has a program running: the next end or arrival looks again.
+    if (least === Number.POSITIVE_INFINITY) return;
+    const at = now();
+    let chosen: Holder | undefined;
+    let chosenUse = Number.NEGATIVE_INFINITY;
+    for (const holder of holders) {
+      if (!holder.stop || at - holder.at < MIN_RUN_BEFORE_STOP_MS) continue;
+      const use = participantUse.of(holder.key);
+      if (use - least < stopForUseMs) continue;
+      if (use > chosenUse || (use === chosenUse && holder.at < chosen!.at)) [chosen, chosenUse] = [holder, use];
+    }
+    if (chosen) {
+      chosen.stopping = true;
+      chosen.stop!();
+      return;
+    }
+    stopTimer = setTimeout(stopForOthers, STOP_CHECK_MS);
+    stopTimer.unref?.();
   };
 
   const grant = () => {
@@ -219,7 +293,7 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
         waiting.delete(group);
         waiting.set(group, participants);
       }
-      waiter.grant(start(key, group));
+      waiter.grant(start(key, group, waiter.stop));
     }
   };
 
@@ -228,16 +302,16 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
      * Waits for a slot for `key`'s program and gives the function that frees
      * it. Throws QueueFullError at once when the queue is full, and the
      * signal's reason when it aborts while the program still waits.
-     * `onQueued` is called when the program has to wait. `group` is what
-     * the participant shares turns with (see above); by default, no one.
+     * See `SlotRequest` for the rest.
      */
-    acquire(key: string, signal: AbortSignal, onQueued?: () => void, group: string = key): Promise<() => void> {
+    acquire(key: string, signal: AbortSignal, request: SlotRequest = {}): Promise<() => void> {
+      const { onQueued, group = key, stop } = request;
       if (signal.aborted) return Promise.reject(signal.reason);
       // The last slot may have stopped being kept (no other group about): those waiting for it come first.
       grant();
       const queue = waiting.get(group)?.get(key) ?? [];
       const mayStartNow = queue.length === 0 && mayTake(key, group);
-      if (mayStartNow) return Promise.resolve(start(key, group));
+      if (mayStartNow) return Promise.resolve(start(key, group, stop));
       if (queue.length >= maxQueuedPerParticipant) return Promise.reject(new QueueFullError("participant"));
       if (queuedTotal >= maxQueued) {
         const newcomer = queue.length === 0 && !running.has(key);
@@ -246,6 +320,7 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
       return new Promise((resolve, reject) => {
         const waiter: Waiter = {
           order: arrivals++,
+          stop,
           grant: (release) => {
             signal.removeEventListener("abort", onAbort);
             resolve(release);
@@ -265,6 +340,7 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
         if (!participants.has(key)) participants.set(key, queue);
         if (!waiting.has(group)) waiting.set(group, participants);
         onQueued?.();
+        stopForOthers();
       });
     },
     /** Running and waiting programs, for the health check. */
@@ -277,79 +353,6 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
         maxQueuedPerParticipant,
         maxQueued,
       };
-    },
-  };
-}
-
-/** The two that started programs last, each a different one, and when: whether anyone besides one is about. */
-function lastTwo() {
-  let latest: { name: string; at: number } | undefined;
-  let before: { name: string; at: number } | undefined;
-  const started = (name: string, at: number) => {
-    if (latest?.name !== name) before = latest;
-    latest = { name, at };
-  };
-  const besides = (name: string, now: number) => {
-    const other = latest?.name === name ? before : latest;
-    return other !== undefined && now - other.at < PRESENT_MS;
-  };
-  return { started, besides };
-}
-
-/**
- * How much each one has used the slots of late, in milliseconds of slot
- * time: programs that ended count what they held plus START_COST_MS, halving
- * every USE_HALF_LIFE_MS, and programs still running what they have held so
- * far. The most recently active `REMEMBERED` are kept; one forgotten counts
- * as having used nothing, as a newcomer does.
- */
-function slotUse(now: () => number) {
-  interface Use {
-    /** Use of programs that ended, as of `at`. */
-    past: number;
-    at: number;
-    /** Programs running, and the sum of their start times. */
-    running: number;
-    startedSum: number;
-  }
-  const uses = new Map<string, Use>();
-  const decayed = (use: Use, at: number) => use.past * 2 ** (-(at - use.at) / USE_HALF_LIFE_MS);
-  /** The entry for `name`, brought up to `at` and made the most recent. */
-  const touch = (name: string, at: number): Use => {
-    const use = uses.get(name) ?? { past: 0, at, running: 0, startedSum: 0 };
-    use.past = decayed(use, at);
-    use.at = at;
-    uses.delete(name);
-    uses.set(name, use);
-    if (uses.size > REMEMBERED) {
-      // The least recently active with nothing running: a running program's end must find its entry.
-      for (const [other, entry] of uses)
-        if (!entry.running) {
-          uses.delete(other);
-          break;
-        }
-    }
-    return use;
-  };
-  return {
-    started(name: string, at: number) {
-      const use = touch(name, at);
-      use.past += START_COST_MS;
-      use.running++;
-      use.startedSum += at;
-    },
-    ended(name: string, startedAt: number) {
-      const at = Math.max(now(), startedAt);
-      const use = touch(name, at);
-      use.past += at - startedAt;
-      use.running--;
-      use.startedSum -= startedAt;
-    },
-    of(name: string): number {
-      const use = uses.get(name);
-      if (!use) return 0;
-      const at = now();
-      return decayed(use, at) + Math.max(0, use.running * at - use.startedSum);
     },
   };
 }

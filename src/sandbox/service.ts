@@ -207,7 +207,8 @@ export function createSandbox(options: SandboxOptions) {
   const maxLifetime = options.maxTokenLifetimeSeconds ?? 300;
   const clockTolerance = options.clockToleranceSeconds ?? 30;
   const replays = createReplayGuard();
-  const scheduler = createRunScheduler(options.schedule);
+  // A first program is never stopped to make room: only one whose owner has used a whole run more than the waiting one.
+  const scheduler = createRunScheduler({ stopForUseMs: maxRunMs, ...options.schedule });
   const uploadCaps = {
     maxFileBytes: options.maxUploadFileBytes ?? DEFAULT_MAX_UPLOAD_FILE_BYTES,
     maxFiles: MAX_UPLOAD_FILES,
@@ -388,10 +389,16 @@ export function createSandbox(options: SandboxOptions) {
     const refuse = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
       live?.started() ? live.end({ type: "refused", status, ...body }) : json(res, status, body, headers);
     let release: () => void;
+    // The scheduler stopping the run to make room for someone who has used the sandbox far less.
+    const makeRoom = new AbortController();
     try {
       // Many cookies of one client (the token's `client`) take their turns as one.
       const group = client === undefined ? `participant:${participant}` : `client:${client}`;
-      release = await scheduler.acquire(participant, abort.signal, () => live?.send({ type: "queued" }), group);
+      release = await scheduler.acquire(participant, abort.signal, {
+        onQueued: () => live?.send({ type: "queued" }),
+        group,
+        stop: () => makeRoom.abort(),
+      });
     } catch (error) {
       if (abort.signal.aborted) return;
       if (!(error instanceof QueueFullError)) throw error;
@@ -407,7 +414,7 @@ export function createSandbox(options: SandboxOptions) {
       outcome = await options.executor.run({
         code: body.code,
         timeoutMs: maxRunMs,
-        signal: abort.signal,
+        signal: AbortSignal.any([abort.signal, makeRoom.signal]),
         onStart: live ? () => live.send({ type: "started", time_limit_ms: maxRunMs }) : undefined,
         onOutput: live
           ? (stream, text, skipped) => live.send({ type: "output", stream, text, ...(skipped ? { skipped } : {}) })
@@ -444,6 +451,15 @@ export function createSandbox(options: SandboxOptions) {
             { "retry-after": String(fault.retryAfterSeconds) },
           );
       }
+    }
+    // Stopped to make room: the program did not end by itself, and its owner is told why.
+    if (makeRoom.signal.aborted && outcome.exitCode === null && !outcome.timedOut) {
+      const seconds = Math.max(1, Math.round(outcome.wallTimeMs / 1000));
+      const note = `The sandbox was full: this program was stopped after ${seconds} s to let others' programs run, as yours had used it much more of late. Run it again in a moment.`;
+      outcome = {
+        ...outcome,
+        stderr: `${outcome.stderr}${outcome.stderr && !outcome.stderr.endsWith("\n") ? "\n" : ""}${note}\n`,
+      };
     }
     // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.
     const sessionId = codeapiId();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createRunScheduler, QueueFullError } from "../../src/sandbox/run-scheduler";
 
 const never = new AbortController().signal;
@@ -122,7 +122,7 @@ describe("the sandbox's run slots, shared between participants", () => {
     const releases: Array<() => void> = [];
     const granted: string[] = [];
     const take = (key: string, group: string) =>
-      scheduler.acquire(key, never, undefined, group).then(
+      scheduler.acquire(key, never, { group: group }).then(
         (release) => {
           granted.push(key);
           releases.push(release);
@@ -152,7 +152,7 @@ describe("the sandbox's run slots, shared between participants", () => {
     const releases: Array<() => void> = [];
     const granted: string[] = [];
     const take = (key: string) =>
-      scheduler.acquire(key, never, undefined, "address-1").then(
+      scheduler.acquire(key, never, { group: "address-1" }).then(
         (release) => {
           granted.push(key);
           releases.push(release);
@@ -178,10 +178,10 @@ describe("the sandbox's run slots, shared between participants", () => {
 
   it("a full queue refuses the client with the most waiting, however many cookies it spread them over", async () => {
     const scheduler = createRunScheduler({ maxRunning: 1, perParticipant: 1, maxQueued: 4 });
-    const releaseFirst = await scheduler.acquire("b-0", never, undefined, "b");
+    const releaseFirst = await scheduler.acquire("b-0", never, { group: "b" });
     const outcomes: string[] = [];
     const note = (label: string, group: string) =>
-      scheduler.acquire(label, never, undefined, group).then(
+      scheduler.acquire(label, never, { group: group }).then(
         (release) => {
           outcomes.push(`${label} ran`);
           release();
@@ -227,7 +227,7 @@ describe("the sandbox's run slots, shared between participants", () => {
     const scheduler = createRunScheduler({ maxRunning: 1 });
     const granted: string[] = [];
     const take = async (key: string) => {
-      const release = await scheduler.acquire(key, never, undefined, "address-1");
+      const release = await scheduler.acquire(key, never, { group: "address-1" });
       granted.push(key);
       return release;
     };
@@ -247,7 +247,7 @@ describe("the sandbox's run slots, shared between participants", () => {
     const granted: string[] = [];
     const releases: Array<() => void> = [];
     const take = (key: string) =>
-      scheduler.acquire(key, never, undefined, key).then((release) => {
+      scheduler.acquire(key, never, { group: key }).then((release) => {
         granted.push(key);
         releases.push(release);
       });
@@ -273,7 +273,7 @@ describe("the sandbox's run slots, shared between participants", () => {
     const scheduler = createRunScheduler({ maxRunning: 4, perParticipant: 2 });
     const granted: string[] = [];
     const take = (key: string, group: string) =>
-      scheduler.acquire(key, never, undefined, group).then((release) => {
+      scheduler.acquire(key, never, { group: group }).then((release) => {
         granted.push(key);
         return release;
       });
@@ -295,7 +295,7 @@ describe("the sandbox's run slots, shared between participants", () => {
     const scheduler = createRunScheduler({ maxRunning: 4, perParticipant: 2 });
     const granted: string[] = [];
     const take = (key: string) =>
-      scheduler.acquire(key, never, undefined, "school").then((release) => {
+      scheduler.acquire(key, never, { group: "school" }).then((release) => {
         granted.push(key);
         return release;
       });
@@ -311,10 +311,10 @@ describe("the sandbox's run slots, shared between participants", () => {
   it("with no other client about for ten minutes, one client's students may use the last slot too", async () => {
     let clock = 0;
     const scheduler = createRunScheduler({ maxRunning: 2, perParticipant: 2 }, () => clock);
-    (await scheduler.acquire("visitor", never, undefined, "address-2"))();
+    (await scheduler.acquire("visitor", never, { group: "address-2" }))();
     const granted: string[] = [];
     const take = (key: string) =>
-      scheduler.acquire(key, never, undefined, "address-1").then(() => void granted.push(key));
+      scheduler.acquire(key, never, { group: "address-1" }).then(() => void granted.push(key));
     void [take("ada"), take("bob")];
     await new Promise((resolve) => setImmediate(resolve));
     expect(granted).toEqual(["ada"]);
@@ -365,6 +365,63 @@ describe("the sandbox's run slots, shared between participants", () => {
         )[0]!
         .release();
       await tick();
+    }
+  });
+
+  it("with every slot held by cookies that used them for seconds, one run a second is stopped for a student", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const scheduler = createRunScheduler({ maxRunning: 2, perParticipant: 1, stopForUseMs: 10_000 });
+      const stopped: string[] = [];
+      const granted: string[] = [];
+      const releases = new Map<string, () => void>();
+      const take = (key: string) =>
+        scheduler.acquire(key, never, { stop: () => stopped.push(key) }).then((release) => {
+          granted.push(key);
+          releases.set(key, release);
+        });
+      // The student ran a quick program; two cookies each held a slot to the 10 s limit, and ask again.
+      await take("student");
+      releases.get("student")!();
+      for (const cookie of ["c1", "c2"]) {
+        await take(cookie);
+        vi.advanceTimersByTime(10_000);
+        releases.get(cookie)!();
+      }
+      await Promise.all([take("c1"), take("c2")]);
+      const student = take("student");
+      // Not before the cookies' programs have run a second.
+      vi.advanceTimersByTime(900);
+      expect(stopped).toEqual([]);
+      vi.advanceTimersByTime(300);
+      // One at a time, the program of the cookie that has used most of late (c2, whose use has halved least)
+      // is stopped, and its end gives the student its slot.
+      expect(stopped).toEqual(["c2"]);
+      vi.advanceTimersByTime(1_000);
+      expect(stopped).toEqual(["c2"]);
+      releases.get("c2")!();
+      await student;
+      expect(granted.at(-1)).toBe("student");
+      // With no one waiting, nothing more is stopped.
+      vi.advanceTimersByTime(20_000);
+      expect(stopped).toEqual(["c2"]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a student's first long program is not stopped for a classmate who waits", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const scheduler = createRunScheduler({ maxRunning: 1, stopForUseMs: 10_000 });
+      const stopped: string[] = [];
+      await scheduler.acquire("ada", never, { stop: () => stopped.push("ada") });
+      void scheduler.acquire("bob", never, { stop: () => stopped.push("bob") });
+      // Ada's program runs to the 10 s limit: it never used a whole run more than Bob.
+      vi.advanceTimersByTime(9_800);
+      expect(stopped).toEqual([]);
+    } finally {
+      vi.useRealTimers();
     }
   });
 

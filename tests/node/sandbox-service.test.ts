@@ -262,6 +262,41 @@ describe("sandbox: the /v1/exec contract", () => {
     expect(started).toEqual(["cookie-1", "student", "cookie-2", "cookie-3"]);
   });
 
+  it("stops a program of one who has used the slots far more, after a second, for a student kept waiting", async () => {
+    const s = await startSandbox(
+      createScriptedExecutor((code) =>
+        // The hog's program sleeps until stopped, and then reads as killed, as a real engine's does.
+        code === "hog" ? { delayMs: 30_000, exitCode: null, signal: "SIGKILL" } : { stdout: "ran\n" },
+      ),
+      { schedule: { maxRunning: 1, stopForUseMs: 500 } },
+    );
+    cleanups.push(s.close);
+    const run = async (participantId: string) => {
+      const response = await fetch(`${s.url}/v1/exec`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${await s.minter.mint({ participantId, tenantId: "t" })}`,
+        },
+        body: JSON.stringify({ lang: "py", code: participantId }),
+      });
+      return (await response.json()) as { stdout: string; stderr: string; signal: string | null };
+    };
+    const hog = run("hog");
+    while (
+      ((await (await fetch(`${s.url}/v1/health`)).json()) as { schedule: { running: number } }).schedule.running < 1
+    )
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const student = await run("student");
+    expect(student.stdout).toBe("ran\n");
+    // Stopped, not run to its 30 s: the test would time out first.
+    const stopped = await hog;
+    expect(stopped.signal).toBe("SIGKILL");
+    expect(stopped.stderr).toMatch(
+      /^The sandbox was full: this program was stopped after \d+ s to let others' programs run/,
+    );
+  });
+
   it("refuses other languages, empty programs, programs over 20,000 characters and other methods", async () => {
     const s = await sandbox();
     // A fresh token each time: a token runs once.
