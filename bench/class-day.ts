@@ -92,7 +92,10 @@ const KINDS: Array<{
     kind: "endless",
     weight: 2,
     program: () => "n = 0\nwhile True:\n    n += 1",
-    check: (o) => o.status === "timeout",
+    // Its time limit, or stopped sooner to make room, once its owner has used a time limit more than one waiting.
+    check: (o) =>
+      o.status === "timeout" ||
+      (o.status === "completed" && o.exitCode === null && !!o.stderr?.includes("The sandbox was full")),
   },
 ];
 const TOTAL_WEIGHT = KINDS.reduce((sum, kind) => sum + kind.weight, 0);
