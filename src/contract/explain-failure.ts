@@ -83,6 +83,8 @@ const ENGLISH: ExplanationWords = {
   "no-input": () =>
     say`No one can type into the program here, so ${code("input()")} gets nothing. Put the values in the program.`,
   memory: () => say`The program used more memory than the sandbox allows.`,
+  "sandbox-full": () =>
+    say`The sandbox was full, so this program was stopped to let others' programs run: you had used it much more than they had of late. Run it again in a moment.`,
 };
 
 /** Explains a failure with `words`, one per kind; null for a kind it has none for. */

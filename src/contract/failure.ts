@@ -43,7 +43,8 @@ export const failureFrameSchema = v.object({
  * - `file-not-found`: `name` the file, `names` (some of) the files there are, `count` how many
  * - `module-not-found`: `name` the module, `names` the well-known packages that are installed
  * - `recursion` (RecursionError): `name` the function, `count` how deep it went
- * - the sandbox's limits: `no-internet`, `no-input` (`input()` has no one to type), `memory`
+ * - the sandbox's limits: `no-internet`, `no-input` (`input()` has no one to type), `memory`, `sandbox-full`
+ *   (stopped to make room for others, its owner having used the sandbox far more of late)
  */
 export const failureExplanationSchema = v.object({
   kind: text(80),

@@ -51,6 +51,8 @@ const GERMAN_EXPLANATIONS: ExplanationWords = {
   "no-input": () =>
     say`Hier kann niemand etwas in das Programm eintippen, also bekommt ${code("input()")} nichts. Schreibe die Werte ins Programm.`,
   memory: () => say`Das Programm hat mehr Speicher gebraucht, als die Sandbox erlaubt.`,
+  "sandbox-full": () =>
+    say`Die Sandbox war voll, darum wurde dieses Programm angehalten, damit die Programme anderer laufen können: Du hattest sie zuletzt viel mehr genutzt als sie. Führe es gleich noch einmal aus.`,
 };
 
 /** Every string of the card in German. */

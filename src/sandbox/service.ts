@@ -459,6 +459,8 @@ export function createSandbox(options: SandboxOptions) {
       outcome = {
         ...outcome,
         stderr: `${outcome.stderr}${outcome.stderr && !outcome.stderr.endsWith("\n") ? "\n" : ""}${note}\n`,
+        // Said in plain words above the output too, where a phone does not cut the note's long line.
+        failure: { type: "SandboxFull", message: note, explanation: { kind: "sandbox-full" } },
       };
     }
     // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.

@@ -2,6 +2,8 @@ import { SignJWT } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedExecutor } from "../../src/sandbox";
 import type { RunOutcome } from "../../src/sandbox/executor";
+import { explainFailure } from "../../src/contract/explain-failure";
+import type { ExecuteCodeFailure } from "../../src/contract/failure";
 import { resultFromAnswer } from "../../src/server/codeapi/sandbox-client";
 import { AUDIENCE, ISSUER, startSandbox } from "./sandbox-fixture";
 
@@ -280,7 +282,12 @@ describe("sandbox: the /v1/exec contract", () => {
         },
         body: JSON.stringify({ lang: "py", code: participantId }),
       });
-      return (await response.json()) as { stdout: string; stderr: string; signal: string | null };
+      return (await response.json()) as {
+        stdout: string;
+        stderr: string;
+        signal: string | null;
+        failure?: ExecuteCodeFailure;
+      };
     };
     const hog = run("hog");
     while (
@@ -292,6 +299,10 @@ describe("sandbox: the /v1/exec contract", () => {
     // Stopped, not run to its 30 s: the test would time out first.
     const stopped = await hog;
     expect(stopped.signal).toBe("SIGKILL");
+    // The card leads with it in plain words, wrapped, rather than a long line of the error output.
+    expect(explainFailure(stopped.failure!)).toEqual([
+      "The sandbox was full, so this program was stopped to let others' programs run: you had used it much more than they had of late. Run it again in a moment.",
+    ]);
     expect(stopped.stderr).toMatch(
       /^The sandbox was full: this program was stopped after \d+ s to let others' programs run/,
     );
