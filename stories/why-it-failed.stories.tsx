@@ -88,6 +88,28 @@ export const NoTypedInput: Story = {
   },
 };
 
+/** The sandbox was full and stopped this program for others, its owner having used far more of late. */
+const stoppedNote =
+  "The sandbox was full: this program was stopped after 1 s to let others' programs run, as yours had used it much more of late. Run it again in a moment.";
+
+export const StoppedToMakeRoom: Story = {
+  args: titled("Count slowly", "import time\nfor i in range(100):\n    print('step', i)\n    time.sleep(0.5)", {
+    result: completed({
+      stdout: "step 0\nstep 1\nstep 2\n",
+      stderr: `${stoppedNote}\n`,
+      exitCode: null,
+      signal: "SIGKILL",
+      wallTimeMs: 1_160,
+      failure: { type: "SandboxFull", message: stoppedNote, explanation: { kind: "sandbox-full" } },
+    }),
+  }),
+  play: async ({ canvasElement }) => {
+    await expect(await explanation(card(canvasElement))).toHaveTextContent(
+      /^The sandbox was full, so this program was stopped to let others' programs run/,
+    );
+  },
+};
+
 export const InGerman: Story = {
   args: { ...ranAndFailed(failures.index), labels: germanLabels },
   play: async ({ canvasElement }) => {
