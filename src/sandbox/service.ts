@@ -4,6 +4,7 @@
 // modules of their own.
 
 import { readFailure } from "../contract/failure.js";
+import { withNote } from "../contract/stderr-note.js";
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errors, jwtVerify, type CryptoKey, type JWTPayload, type KeyObject } from "jose";
@@ -458,7 +459,7 @@ export function createSandbox(options: SandboxOptions) {
       const note = `The sandbox was full: this program was stopped after ${seconds} s to let others' programs run, as yours had used it much more of late. Run it again in a moment.`;
       outcome = {
         ...outcome,
-        stderr: `${outcome.stderr}${outcome.stderr && !outcome.stderr.endsWith("\n") ? "\n" : ""}${note}\n`,
+        stderr: withNote(outcome.stderr, note),
         // Said in plain words above the output too, where a phone does not cut the note's long line.
         failure: { type: "SandboxFull", message: note, explanation: { kind: "sandbox-full" } },
       };

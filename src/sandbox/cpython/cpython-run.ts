@@ -2,6 +2,7 @@ import { close, closeSync, constants, openSync } from "node:fs";
 import { Socket } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 import { collectOutput, memoryFailure, notify, type RunOutcome, type RunRequest } from "../executor.js";
+import { withNote } from "../../contract/stderr-note.js";
 import { childrenOf, hostPidOf } from "./namespace-pids.js";
 import type { RunCgroup } from "./run-cgroups.js";
 import { readRunFiles, type RunFileCaps } from "./run-directory.js";
@@ -248,8 +249,7 @@ export class CpythonRun {
     const outOfMemory = cgroup?.outOfMemory() ?? false;
     cgroup?.release();
     const output = this.collected.output();
-    const note = (text: string) =>
-      `${output.stderr}${output.stderr && !output.stderr.endsWith("\n") ? "\n" : ""}${text}\n`;
+    const note = (text: string) => withNote(output.stderr, text);
     // Stopped here (time, Stop) or for memory by the kernel: the program did not end by itself. A
     // process of it that the kernel stopped while the program went on is told, not taken for its end.
     const stopped = this.killed || this.startFailure !== null || (outOfMemory && this.exit.signal === "SIGKILL");

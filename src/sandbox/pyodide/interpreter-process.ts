@@ -1,4 +1,5 @@
 import { failureFitsStderr } from "../../contract/failure-fits.js";
+import { withNote } from "../../contract/stderr-note.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import {
@@ -259,8 +260,7 @@ export class InterpreterProcess {
     const output = collected.output();
     const cut = collected.truncated();
     const killed = { exitCode: null, signal: "SIGKILL", wallTimeMs: elapsedMs, timedOut: false };
-    const note = (text: string) =>
-      `${output.stderr}${output.stderr && !output.stderr.endsWith("\n") ? "\n" : ""}${text}\n`;
+    const note = (text: string) => withNote(output.stderr, text);
     const base = { ...output, truncated: cut };
     switch (ending.kind) {
       case "done": {

@@ -2,6 +2,7 @@ import { kernelPackages } from "./cells.js";
 import { giveFiles } from "./given-files.js";
 import { startKernel } from "./kernel.js";
 import type { SandboxFiles } from "../files/sandbox-files.js";
+import { withNote } from "../../contract/stderr-note.js";
 import { execute, startFailure, type Kernel } from "./run.js";
 import { countsBy } from "../counts.js";
 import { createRunFileHolder } from "../files/run-file-holder.js";
@@ -248,10 +249,10 @@ export function createJupyterSandbox(options: JupyterSandboxOptions): Sandbox & 
         // Only a run that ended by itself, and left nothing running past its time, leaves its chat's kernel.
         keep = chat !== null && outcome.ok && !kernel.lost && leftRunning === 0;
         if (chat && outcome.ok && leftRunning !== 0 && outcome.result.status === "completed") {
-          const { stderr } = outcome.result;
-          const notice =
-            "The program left threads or processes running, so this chat's Python session was ended: the next run starts without its variables.";
-          outcome.result.stderr = `${stderr}${stderr && !stderr.endsWith("\n") ? "\n" : ""}${notice}\n`;
+          outcome.result.stderr = withNote(
+            outcome.result.stderr,
+            "The program left threads or processes running, so this chat's Python session was ended: the next run starts without its variables.",
+          );
         }
         if (outcome.ok && (outcome.result.status === "completed" || outcome.result.status === "timeout")) {
           if (continued) outcome.result.continued = true;
