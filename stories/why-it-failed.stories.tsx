@@ -104,9 +104,13 @@ export const StoppedToMakeRoom: Story = {
     }),
   }),
   play: async ({ canvasElement }) => {
-    await expect(await explanation(card(canvasElement))).toHaveTextContent(
+    const root = card(canvasElement);
+    await expect(await explanation(root)).toHaveTextContent(
       /^The sandbox was full, so this program was stopped to let others' programs run/,
     );
+    // The status says what stopped it; "stopped by SIGKILL" would only repeat it in a system's words.
+    await expect(slot(root, "status")).toHaveTextContent(/^Stopped to make room/);
+    await expect(slot(root, "exit")).not.toBeVisible();
   },
 };
 

@@ -75,6 +75,27 @@ describe("ExecuteCodeCard: DOM contract", () => {
     expect(slot(container, "exit")).toHaveTextContent("stopped by SIGKILL");
   });
 
+  it("names the sandbox limit that stopped a run in its status, in place of Failed and the signal", () => {
+    const killed = (kind: string, type: string) =>
+      completed({
+        exitCode: null,
+        signal: "SIGKILL",
+        stderr: "stopped\n",
+        failure: { type, message: "stopped", explanation: { kind } },
+      });
+    const { container, rerender } = render(
+      <ExecuteCodeCard {...call("x = [0] * 10**10", { result: killed("memory", "MemoryError") })} />,
+    );
+    expect(container.querySelector(".ecu-status-word")).toHaveTextContent(/^Out of memory$/);
+    // Kept for tests and screen readers' reading of the DOM; the stylesheet hides it.
+    expect(slot(container, "exit")).toHaveAttribute("data-limit", "memory");
+    rerender(<ExecuteCodeCard {...call("while True: pass", { result: killed("sandbox-full", "SandboxFull") })} />);
+    expect(container.querySelector(".ecu-status-word")).toHaveTextContent(/^Stopped to make room$/);
+    rerender(<ExecuteCodeCard {...call("1/0", { result: killed("zero-division", "ZeroDivisionError") })} />);
+    expect(container.querySelector(".ecu-status-word")).toHaveTextContent(/^Failed$/);
+    expect(slot(container, "exit")).not.toHaveAttribute("data-limit");
+  });
+
   it("shows no pane for an empty stream, and says once when the program printed nothing", () => {
     const { container, rerender } = render(
       <ExecuteCodeCard {...call("print(1)", { result: completed({ stdout: "1\n" }) })} />,

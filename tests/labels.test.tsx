@@ -17,8 +17,8 @@ function markerLabels(): ExecuteCodeLabels {
   const labels: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(englishLabels)) {
     if (key === "numbers") labels[key] = value;
-    else if (key === "phase") {
-      labels[key] = Object.fromEntries(Object.keys(value as object).map((phase) => [phase, `«phase.${phase}»`]));
+    else if (key === "phase" || key === "stoppedAtLimit") {
+      labels[key] = Object.fromEntries(Object.keys(value as object).map((name) => [name, `«${key}.${name}»`]));
     } else if (typeof value === "function") labels[key] = () => `«${key}»`;
     else labels[key] = `«${key}»`;
   }
@@ -143,6 +143,17 @@ describe("labels", () => {
         },
       }),
     );
+    // Stopped by the sandbox at a limit: the status names it.
+    for (const kind of ["memory", "sandbox-full"])
+      await show(
+        call("x", {
+          result: completed({
+            exitCode: null,
+            signal: "SIGKILL",
+            failure: { type: "Stopped", message: "", explanation: { kind } },
+          }),
+        }),
+      );
     await show(
       call("x", {
         result: {
@@ -200,8 +211,9 @@ describe("labels", () => {
     });
 
     const expected = Object.keys(englishLabels)
-      .filter((key) => key !== "numbers" && key !== "phase")
-      .concat(Object.keys(englishLabels.phase).map((phase) => `phase.${phase}`));
+      .filter((key) => key !== "numbers" && key !== "phase" && key !== "stoppedAtLimit")
+      .concat(Object.keys(englishLabels.phase).map((phase) => `phase.${phase}`))
+      .concat(Object.keys(englishLabels.stoppedAtLimit).map((limit) => `stoppedAtLimit.${limit}`));
     expect([...expected].filter((key) => !seen.has(key))).toEqual([]);
   });
 

@@ -102,6 +102,7 @@ export const germanLabels: ExecuteCodeLabels = {
   exitUnknown: "Exit-Code unbekannt",
   exited: (code) => `Exit-Code ${code}`,
   signal: (name) => `vom System beendet (${name})`,
+  stoppedAtLimit: { memory: "Speicher voll", "sandbox-full": "Für andere angehalten" },
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,

@@ -10,6 +10,16 @@ import { PHASE_LOOK } from "./phase-look.js";
 import { useElapsed } from "./use-elapsed.js";
 import { revealInvisible, VisibleText } from "./visible-text.js";
 import { slotName } from "../view/slots.js";
+import type { ExecuteCodeView } from "../view/index.js";
+import { isFailure } from "../contract/result-guards.js";
+import type { ExecuteCodeLabels } from "./labels.js";
+
+/** The sandbox limit that stopped a failed run, where its failure says one did: the card's first words then say why. */
+function limitThatStopped(view: ExecuteCodeView): keyof ExecuteCodeLabels["stoppedAtLimit"] | null {
+  if (view.phase !== "failed" || !isFailure(view.failure)) return null;
+  const kind = view.failure.explanation?.kind;
+  return kind === "memory" || kind === "sandbox-full" ? kind : null;
+}
 
 /**
  * The card's header: its children on one row, and under them a failed run's
@@ -70,6 +80,7 @@ export function Status({ asChild, className, children, ...props }: PartProps<"di
   const { view, labels, phaseId } = useExecuteCode();
   const { phase, exit } = view;
   const look = PHASE_LOOK[phase];
+  const limit = limitThatStopped(view);
   const Component = asChild ? Slot.Root : "div";
   return (
     <Component
@@ -83,10 +94,12 @@ export function Status({ asChild, className, children, ...props }: PartProps<"di
       <span id={phaseId} className="ecu-status-word">
         {phase === "running" && view.starting
           ? labels.starting
-          : // A failure no exception explains (`sys.exit(3)`): the code it ended with says it.
-            phase === "failed" && !view.exception && exit?.signal === null && exit.code !== null
-            ? labels.exited(exit.code)
-            : labels.phase[phase]}
+          : limit
+            ? labels.stoppedAtLimit[limit]
+            : // A failure no exception explains (`sys.exit(3)`): the code it ended with says it.
+              phase === "failed" && !view.exception && exit?.signal === null && exit.code !== null
+              ? labels.exited(exit.code)
+              : labels.phase[phase]}
       </span>
       {children}
     </Component>
@@ -109,6 +122,7 @@ export function Exit({ asChild, className, ...props }: PartProps<"span">) {
       data-slot={slotName("exit")}
       data-exit-code={code ?? undefined}
       data-signal={signal ?? undefined}
+      data-limit={limitThatStopped(view) ?? undefined}
       className={cn("ecu-exit", className)}
       title={text}
       {...props}

@@ -55,6 +55,12 @@ export interface ExecuteCodeLabels {
   exited: (code: number) => string;
   /** How a run killed by signal `name` ended, in words, the signal's name beside them. */
   signal: (name: string) => string;
+  /**
+   * A failed run's status, in place of "Failed", when the sandbox stopped it
+   * at one of its limits: its memory, or a full sandbox that made room for
+   * others. The card's first words say why; the signal is not shown.
+   */
+  stoppedAtLimit: { memory: string; "sandbox-full": string };
   wallTime: (duration: string) => string;
   elapsed: (duration: string) => string;
   /** The clock of a running program beside its time limit. */
@@ -171,6 +177,7 @@ export const englishLabels: ExecuteCodeLabels = {
   exitUnknown: "exit code unknown",
   exited: (code) => `Exit code ${code}`,
   signal: (name) => `stopped by ${name}`,
+  stoppedAtLimit: { memory: "Out of memory", "sandbox-full": "Stopped to make room" },
   wallTime: (duration) => duration,
   elapsed: (duration) => duration,
   elapsedOfLimit: (elapsed, limit) => `${elapsed} / ${limit}`,
@@ -227,5 +234,6 @@ export function resolveLabels(overrides?: Partial<ExecuteCodeLabels>): ExecuteCo
     ...englishLabels,
     ...overrides,
     phase: { ...englishLabels.phase, ...overrides.phase },
+    stoppedAtLimit: { ...englishLabels.stoppedAtLimit, ...overrides.stoppedAtLimit },
   };
 }
