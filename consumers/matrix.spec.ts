@@ -702,7 +702,7 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
     // As a spreadsheet writes it: a header, and a name with a comma in quotes.
     writeFileSync(
       path.join(dir, "class-list.csv"),
-      'id,code,name\nada,apple-7,Ada Lovelace\nalan,pear-9,"Turing, Alan"\n',
+      'id,code,name\nada,apple-7,Ada Lovelace\nalan,pear-9,"Turing, Alan"\ngrace,plum-3,Grace Hopper\n',
     );
     buildLog = await run("npm", ["run", "build"], dir);
     await run("npx", ["execute-code-ui-sandbox", "keygen", "--keys", "sandbox-keys"], dir);
@@ -786,7 +786,9 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
     ]);
   });
 
-  test("a wrong code does not sign in, and five lock that student's id for a while", async ({ browser }) => {
+  test("a wrong code does not sign in; five lock that id in that browser, a hundred everywhere", async ({
+    browser,
+  }) => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const attempt = (student: string, code: string) => submitCode(page, `${app!.url}/api/auth/signin`, student, code);
@@ -797,12 +799,32 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
       await attempt("alan", `guess-${i}`);
       await expect(page.getByLabel("Student ID")).toBeVisible();
     }
-    // Now even the right code is refused, for this id only.
+    // Now even the right code is refused in this browser, for this id only…
     await attempt("alan", "pear-9");
     await expect(page.getByLabel("Student ID")).toBeVisible();
     expect((await page.request.get(`${app!.url}/api/chats`)).status()).toBe(401);
     await context.close();
     await (await signIn(browser, app!.url, "ada", "apple-7")).context().close();
+    // …and a classmate's guesses do not keep Alan out of his own browser.
+    await (await signIn(browser, app!.url, "alan", "pear-9")).context().close();
+
+    // Guesses from ever new browsers (a fresh sign-in cookie each) stop at a hundred an id a day.
+    for (let i = 0; i < 100; i++) {
+      const guesser = await browser.newContext();
+      const { csrfToken } = (await (await guesser.request.get(`${app!.url}/api/auth/csrf`)).json()) as {
+        csrfToken: string;
+      };
+      const answer = await guesser.request.post(`${app!.url}/api/auth/callback/class-list`, {
+        form: { csrfToken, student: "grace", code: `guess-${i}` },
+        maxRedirects: 0,
+      });
+      expect(answer.headers().location ?? "").toContain("error=CredentialsSignin");
+      await guesser.close();
+    }
+    const grace = await (await browser.newContext()).newPage();
+    await submitCode(grace, `${app!.url}/api/auth/signin`, "grace", "plum-3");
+    await expect(grace.getByLabel("Student ID")).toBeVisible();
+    await grace.context().close();
   });
 
   test("the class list decides: off it, no tutor; without its header, no sign-in; a message's length", async ({

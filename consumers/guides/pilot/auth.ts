@@ -22,9 +22,17 @@ const university: OAuthConfig<{ sub: string; name?: string; email?: string }> = 
 // Else a class list for a pilot: CLASS_LIST (class-list.csv), a header "id,code,name" and then a line per student:
 // their id, the code the teacher handed them, and their name (the rest of the line). Keep it out of git and off
 // the web.
-const failed = new Map<string, { count: number; since: number }>(); // wrong codes per student id, this server's
-const TRIES = 5;
+const failed = new Map<string, { count: number; since: number }>(); // wrong codes, this server's
+const TRIES = 5; // for one student id from one browser, which then waits 15 minutes
 const LOCKED_MS = 15 * 60_000;
+const TRIES_IN_ALL = 100; // for one student id from every browser, in a day
+const DAY_MS = 24 * 60 * 60_000;
+
+/** The wrong codes under `key` within the last `ms`. */
+function triesOf(key: string, ms: number): { count: number; since: number } {
+  const earlier = failed.get(key);
+  return earlier && Date.now() - earlier.since < ms ? earlier : { count: 0, since: Date.now() };
+}
 
 /** The list's students by id; none, and a line in the log, when its first line is not the header. */
 async function classList(): Promise<Map<string, { code: string; name: string }>> {
@@ -58,21 +66,27 @@ const classCode = CredentialsProvider({
     student: { label: "Student ID", type: "text" },
     code: { label: "Code", type: "password" },
   },
-  async authorize(credentials) {
+  async authorize(credentials, req) {
     const student = credentials?.student?.trim() ?? "";
-    // Five wrong codes for a listed student, and their id waits 15 minutes: codes cannot be tried one by one.
-    // Counted before the list is read, so that guesses sent at once count each other.
-    const earlier = failed.get(student);
-    const tries = earlier && Date.now() - earlier.since < LOCKED_MS ? earlier : { count: 0, since: Date.now() };
-    if (tries.count >= TRIES) return null;
-    failed.set(student, { count: tries.count + 1, since: tries.since });
+    // Five wrong codes for a listed student from one browser (told apart by NextAuth's sign-in cookie), and that
+    // browser waits 15 minutes for that id: a classmate's guesses keep no one else out. A hundred from all browsers,
+    // and the id waits until a day after the first: no way into a 48-bit code, and a prank takes a script. Counted
+    // before the list is read, so that guesses sent at once count each other.
+    const browser = /(?:^|;\s*)(?:__Host-)?next-auth\.csrf-token=([^;]*)/.exec(req?.headers?.cookie ?? "")?.[1];
+    const keys = [`browser ${browser ?? ""} ${student}`, `id ${student}`] as const;
+    const [mine, all] = [triesOf(keys[0], LOCKED_MS), triesOf(keys[1], DAY_MS)];
+    if (mine.count >= TRIES || all.count >= TRIES_IN_ALL) return null;
+    if (failed.size > 10_000)
+      for (const [key, { since }] of failed) if (Date.now() - since >= DAY_MS) failed.delete(key);
+    failed.set(keys[0], { count: mine.count + 1, since: mine.since });
+    failed.set(keys[1], { count: all.count + 1, since: all.since });
     const listed = (await classList()).get(student);
     if (!listed) {
-      failed.delete(student); // only a listed id is worth guessing, and the map stays as small as the class
+      for (const key of keys) failed.delete(key); // only a listed id is worth guessing: the map stays small
       return null;
     }
     if (!sameCode(credentials?.code ?? "", listed.code)) return null;
-    failed.delete(student);
+    failed.delete(keys[0]);
     return { id: student, name: listed.name };
   },
 });
