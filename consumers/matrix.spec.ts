@@ -792,6 +792,12 @@ test.describe("(i) the pilot guide: sign-in, a real model, the sandbox service, 
     const context = await browser.newContext();
     const page = await context.newPage();
     const attempt = (student: string, code: string) => submitCode(page, `${app!.url}/api/auth/signin`, student, code);
+    // A sign-in is a few hundred bytes: a body of a megabyte is refused before NextAuth reads it.
+    const huge = await page.request.post(`${app!.url}/api/auth/callback/class-list`, {
+      form: { student: "x".repeat(1 << 20), code: "y" },
+      maxRedirects: 0,
+    });
+    expect(huge.status()).toBe(413);
     // The list's header is not a student.
     await attempt("id", "code");
     await expect(page.getByLabel("Student ID")).toBeVisible();

@@ -4,4 +4,14 @@ import { authOptions } from "@/auth";
 
 const handler = NextAuth(authOptions);
 
-export { handler as GET, handler as POST };
+// NextAuth reads a sign-in's whole body, however large: a student id and a code take a few hundred bytes.
+const MAX_BODY_BYTES = 16 * 1024;
+
+async function POST(request: Request, context: { params: Promise<{ nextauth: string[] }> }) {
+  // A browser's form says its length, and Node reads no further; a body that does not say it is never read.
+  const length = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (!(length <= MAX_BODY_BYTES)) return new Response("A sign-in takes a few hundred bytes.", { status: 413 });
+  return handler(request, context);
+}
+
+export { handler as GET, POST };
