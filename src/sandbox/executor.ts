@@ -200,3 +200,28 @@ export function changedFiles(files: RunFileOutput[] | undefined, given: RunFileI
     return file.alt !== undefined || !was || !Buffer.from(was).equals(file.bytes);
   });
 }
+
+/**
+ * The files but for a figure the run drew (`show()`, so with alt text) that
+ * a file the program saved holds byte for byte (`savefig("squares.png")`
+ * before it): one image, under the name the student gave it, with the
+ * figure's alt text. The student and the model see it once.
+ */
+export function withoutDrawnCopies(files: RunFileOutput[]): RunFileOutput[] {
+  const saved = files.filter((file) => file.alt === undefined);
+  const altOfSaved = new Map<RunFileOutput, string>();
+  const copies = new Set<RunFileOutput>();
+  for (const drawn of files) {
+    if (drawn.alt === undefined) continue;
+    const copy = saved.find(
+      (file) => file.mediaType === drawn.mediaType && Buffer.from(file.bytes).equals(drawn.bytes),
+    );
+    if (!copy) continue;
+    copies.add(drawn);
+    if (!altOfSaved.has(copy)) altOfSaved.set(copy, drawn.alt);
+  }
+  if (!copies.size) return files;
+  return files
+    .filter((file) => !copies.has(file))
+    .map((file) => (altOfSaved.has(file) ? { ...file, alt: altOfSaved.get(file)! } : file));
+}

@@ -15,7 +15,7 @@ import { uploadBodyLimit } from "../server/files/student-files.js";
 import { createUploadBudget, DEFAULT_UPLOAD_BUDGET } from "../server/files/upload-budget.js";
 import { codeapiId } from "../server/codeapi-id.js";
 import { sendJson as json } from "../server/http/node-json.js";
-import { changedFiles, type Executor } from "./executor.js";
+import { changedFiles, withoutDrawnCopies, type Executor } from "./executor.js";
 import { createRateLimiter, type RateLimit } from "./rate-limiter.js";
 import { createReplayGuard } from "./replay-guard.js";
 import { createRunFileStore, DEFAULT_RUN_FILE_STORE_BYTES_PER_OWNER, type OwnerMatch } from "./run-file-store.js";
@@ -466,7 +466,12 @@ export function createSandbox(options: SandboxOptions) {
     }
     // The bytes stay here, for the run's owner: GET /v1/download/{session_id}/{id}.
     const sessionId = codeapiId();
-    const kept = runFiles.put(sessionId, participant, changedFiles(outcome.files, [...inputs.values()]), client);
+    const kept = runFiles.put(
+      sessionId,
+      participant,
+      withoutDrawnCopies(changedFiles(outcome.files, [...inputs.values()])),
+      client,
+    );
     // Why it failed, for a run that raised: in the kit's shape or not at all.
     const failure = outcome.exitCode !== 0 && !outcome.timedOut ? readFailure(outcome.failure) : undefined;
     const answer = {

@@ -30,9 +30,9 @@ const answer: ScriptedAnswer = {
   ],
 };
 
-async function setup(fileTtlMs?: number) {
+async function setup(fileTtlMs?: number, ran: ScriptedAnswer = answer) {
   const sandbox = await startSandbox(
-    createScriptedExecutor(() => answer),
+    createScriptedExecutor(() => ran),
     fileTtlMs === undefined ? {} : { fileTtlMs },
   );
   cleanups.push(sandbox.close);
@@ -78,6 +78,25 @@ describe("a run's files", () => {
     expect(replyToToolResult(text)).toBe(
       "The program finished with exit code 0. Its first line of output is: drawn. It drew one figure, Squares. It wrote data.csv, page.svg, which you can download under the output.",
     );
+  });
+
+  it("a figure saved with savefig and then shown is one image, under the name the program gave it", async () => {
+    const other = Buffer.concat([png, Buffer.from([0])]);
+    const { tool } = await setup(undefined, {
+      files: [
+        { name: "figure-1.png", mediaType: "image/png", alt: "Squares, x: n", bytes: png },
+        { name: "figure-2.png", mediaType: "image/png", alt: "Cubes", bytes: other },
+        { name: "squares.png", mediaType: "image/png", bytes: png },
+      ],
+    });
+    const output = await finalOutput(tool("student-1"), "plt.savefig('squares.png'); plt.show()");
+    const { files } = output as { files: ExecuteCodeRunFile[] };
+    // The second figure differs by a byte from every saved file: it stays.
+    expect(files.map(({ name, alt }) => ({ name, alt }))).toEqual([
+      { name: "figure-2.png", alt: "Cubes" },
+      { name: "squares.png", alt: "Squares, x: n" },
+    ]);
+    expect(replyToToolResult(describeModelOutput(output))).toContain("It drew 2 figures, Cubes, Squares.");
   });
 
   it("the route serves a raster image inline, and everything else, SVG included, as a download that is never sniffed", async () => {
