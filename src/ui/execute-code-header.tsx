@@ -11,13 +11,16 @@ import { useElapsed } from "./use-elapsed.js";
 import { revealInvisible, VisibleText } from "./visible-text.js";
 import { slotName } from "../view/slots.js";
 import type { ExecuteCodeView } from "../view/index.js";
-import { isFailure } from "../contract/result-guards.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 
-/** The sandbox limit that stopped a failed run, where its failure says one did: the card's first words then say why. */
+/**
+ * The sandbox limit a failed run hit, where its failure's explanation says
+ * one (the card's first words then say why). Only that field is read: the
+ * failure's full check stays out of the card's first load.
+ */
 function limitThatStopped(view: ExecuteCodeView): keyof ExecuteCodeLabels["stoppedAtLimit"] | null {
-  if (view.phase !== "failed" || !isFailure(view.failure)) return null;
-  const kind = view.failure.explanation?.kind;
+  if (view.phase !== "failed") return null;
+  const kind = (view.failure as { explanation?: { kind?: unknown } | null } | null)?.explanation?.kind;
   return kind === "memory" || kind === "sandbox-full" ? kind : null;
 }
 

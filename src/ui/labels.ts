@@ -56,9 +56,10 @@ export interface ExecuteCodeLabels {
   /** How a run killed by signal `name` ended, in words, the signal's name beside them. */
   signal: (name: string) => string;
   /**
-   * A failed run's status, in place of "Failed", when the sandbox stopped it
-   * at one of its limits: its memory, or a full sandbox that made room for
-   * others. The card's first words say why; the signal is not shown.
+   * A failed run's status, in place of "Failed", when it hit one of the
+   * sandbox's limits: its memory (killed, or a `MemoryError` the program
+   * raised), or a full sandbox that stopped it to make room for others. The
+   * card's first words say why; a signal is not shown.
    */
   stoppedAtLimit: { memory: string; "sandbox-full": string };
   wallTime: (duration: string) => string;
