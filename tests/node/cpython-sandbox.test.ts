@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CappedText } from "../../src/contract/truncate";
 import { createCpythonExecutor, probeCpython, type Executor, type RunOutcome } from "../../src/sandbox";
+import { withoutDrawnCopies } from "../../src/sandbox/executor";
 import { alive, processTree } from "./process-tree";
 
 let executor: Executor;
@@ -192,6 +193,16 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
         "import matplotlib.pyplot as plt, os\nplt.plot([1, 2, 3])\nplt.savefig('plot.png')\nprint(os.path.getsize('plot.png') > 1000)",
       );
       expect(result).toMatchObject({ stdout: "True\n", exitCode: 0 });
+    });
+
+    it("a figure saved with savefig and then shown is the same image, so the answer holds it once", async () => {
+      const result = await run(
+        "import matplotlib.pyplot as plt\nplt.plot([1, 4, 9])\nplt.title('Squares')\nplt.savefig('squares.png')\nplt.show()",
+      );
+      expect(result.files?.map((file) => file.name).sort()).toEqual(["figure-1.png", "squares.png"]);
+      expect(withoutDrawnCopies(result.files!).map(({ name, alt }) => ({ name, alt }))).toEqual([
+        { name: "squares.png", alt: expect.stringContaining("Squares") },
+      ]);
     });
 
     it("sys.exit(3) is exit code 3, and output streams as it is written", async () => {
