@@ -25,8 +25,9 @@ const university: OAuthConfig<{ sub: string; name?: string; email?: string }> = 
 const failed = new Map<string, { count: number; since: number }>(); // wrong codes, this server's
 const TRIES = 5; // for one student id from one browser, which then waits 15 minutes
 const LOCKED_MS = 15 * 60_000;
-const TRIES_IN_ALL = 100; // for one student id from every browser, in a day
-const DAY_MS = 24 * 60 * 60_000;
+const TRIES_IN_ALL = 100; // for one student id from every browser, which then all wait an hour
+const IN_ALL_MS = 60 * 60_000;
+let sweptAt = 0;
 
 /** The wrong codes under `key` within the last `ms`. */
 function triesOf(key: string, ms: number): { count: number; since: number } {
@@ -66,27 +67,35 @@ const classCode = CredentialsProvider({
     student: { label: "Student ID", type: "text" },
     code: { label: "Code", type: "password" },
   },
-  async authorize(credentials, req) {
+  async authorize(credentials) {
     const student = credentials?.student?.trim() ?? "";
-    // Five wrong codes for a listed student from one browser (told apart by NextAuth's sign-in cookie), and that
-    // browser waits 15 minutes for that id: a classmate's guesses keep no one else out. A hundred from all browsers,
-    // and the id waits until a day after the first: no way into a 48-bit code, and a prank takes a script. Counted
-    // before the list is read, so that guesses sent at once count each other.
-    const browser = /(?:^|;\s*)(?:__Host-)?next-auth\.csrf-token=([^;]*)/.exec(req?.headers?.cookie ?? "")?.[1];
-    const keys = [`browser ${browser ?? ""} ${student}`, `id ${student}`] as const;
-    const [mine, all] = [triesOf(keys[0], LOCKED_MS), triesOf(keys[1], DAY_MS)];
+    // Five wrong codes for a listed student from one browser, and that browser waits 15 minutes for that id: a
+    // classmate's guesses keep no one else out. A hundred from all browsers in an hour, and every browser waits
+    // for the rest of that hour: no one guesses a 48-bit code that way, and a prank takes a script. Counted
+    // before the list is read, so that guesses sent at once count each other. A browser is told apart by the
+    // sign-in form's token, which NextAuth has checked against that browser's cookie before this.
+    const token = (credentials as { csrfToken?: string } | undefined)?.csrfToken ?? "";
+    const keys = [`browser ${/^[0-9a-f]{64}$/.test(token) ? token : ""} ${student}`, `id ${student}`] as const;
+    const [mine, all] = [triesOf(keys[0], LOCKED_MS), triesOf(keys[1], IN_ALL_MS)];
     if (mine.count >= TRIES || all.count >= TRIES_IN_ALL) return null;
-    if (failed.size > 10_000)
-      for (const [key, { since }] of failed) if (Date.now() - since >= DAY_MS) failed.delete(key);
     failed.set(keys[0], { count: mine.count + 1, since: mine.since });
     failed.set(keys[1], { count: all.count + 1, since: all.since });
+    // Tries past their time go now and then: the map holds at most a hundred browsers an id an hour.
+    if (Date.now() - sweptAt > LOCKED_MS) {
+      sweptAt = Date.now();
+      for (const [key, { since }] of failed) if (Date.now() - since >= IN_ALL_MS) failed.delete(key);
+    }
     const listed = (await classList()).get(student);
     if (!listed) {
       for (const key of keys) failed.delete(key); // only a listed id is worth guessing: the map stays small
       return null;
     }
     if (!sameCode(credentials?.code ?? "", listed.code)) return null;
+    // The right code: this try was no guess.
     failed.delete(keys[0]);
+    const now = failed.get(keys[1]);
+    if (now && now.count > 1) failed.set(keys[1], { ...now, count: now.count - 1 });
+    else failed.delete(keys[1]);
     return { id: student, name: listed.name };
   },
 });

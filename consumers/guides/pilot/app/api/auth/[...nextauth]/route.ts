@@ -9,8 +9,9 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 async function POST(request: Request, context: { params: Promise<{ nextauth: string[] }> }) {
   // A browser's form says its length, and Node reads no further; a body that does not say it is never read.
-  const length = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (!(length <= MAX_BODY_BYTES)) return new Response("A sign-in takes a few hundred bytes.", { status: 413 });
+  const length = request.headers.get("content-length");
+  if (length === null) return new Response("A sign-in says its length.", { status: 411 });
+  if (!(Number(length) <= MAX_BODY_BYTES)) return new Response("A sign-in takes a few hundred bytes.", { status: 413 });
   return handler(request, context);
 }
 
