@@ -214,7 +214,10 @@ export function withoutDrawnCopies(files: RunFileOutput[]): RunFileOutput[] {
   for (const drawn of files) {
     if (drawn.alt === undefined) continue;
     const copy = saved.find(
-      (file) => file.mediaType === drawn.mediaType && Buffer.from(file.bytes).equals(drawn.bytes),
+      (file) =>
+        file.mediaType === drawn.mediaType &&
+        file.bytes.length === drawn.bytes.length &&
+        Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.length).equals(drawn.bytes),
     );
     if (!copy) continue;
     copies.add(drawn);
