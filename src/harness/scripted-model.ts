@@ -121,14 +121,21 @@ export function replyToToolResult(told: string): string {
     const streams = printedStreams(text);
     const stdout = named((streams.stdout.split("\n")[0] ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ""));
     const stderr = named(streams.stderr.trim().split("\n").pop() ?? "");
-    const status = killed ? `was killed by ${killed[1]}` : `finished with exit code ${exit![1]}`;
+    // A run the sandbox stopped (its memory, or room for others) is told in the card's own words, not by its signal.
+    const plain = killed ? /^in plain words \(as the student sees it\): (.+)$/m.exec(facts)?.[1] : undefined;
+    const status = plain
+      ? "was stopped before its end"
+      : killed
+        ? `was killed by ${killed[1]}`
+        : `finished with exit code ${exit![1]}`;
     const printed = stdout
       ? `Its first line of output is: ${stdout}${/[.!?]$/.test(stdout) ? "" : "."}`
       : "It printed nothing on stdout.";
     // The values the failing line read, as the code runner told them: a tutor explains from those.
     const values = /^values at that line: (.+)$/m.exec(facts)?.[1];
-    const failure =
-      stderr && (killed || exit![1] !== "0")
+    const failure = plain
+      ? ` ${plain}`
+      : stderr && (killed || exit![1] !== "0")
         ? ` The error was: ${stderr}${values ? `${/[.!?]$/.test(stderr) ? "" : "."} At that line, ${values}.` : ""}`
         : "";
     // Figures by their title (the first part of their description), files by name.

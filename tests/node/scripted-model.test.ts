@@ -58,6 +58,22 @@ describe("replyToToolResult", () => {
     );
   });
 
+  it("says a run the sandbox stopped in the card's plain words, and a self-inflicted kill by its signal", () => {
+    const stopped = describeCompleted({
+      stdout: "step 0\n",
+      stderr: "The sandbox was full: this program was stopped after 2 s.\n",
+      exitCode: null,
+      signal: "SIGKILL",
+      failure: { type: "SandboxFull", message: "stopped", explanation: { kind: "sandbox-full" } },
+    });
+    expect(replyToToolResult(stopped)).toBe(
+      "The program was stopped before its end. Its first line of output is: step 0. The sandbox was full, so this program was stopped to let others' programs run: you had used it much more than they had of late. Run it again in a moment.",
+    );
+    expect(replyToToolResult(describeCompleted({ exitCode: null, signal: "SIGKILL" }))).toBe(
+      "The program was killed by SIGKILL. It printed nothing on stdout.",
+    );
+  });
+
   it("names the characters that would reorder or hide its words, as the card does", () => {
     const result = describeCompleted({ stdout: "abc\rHIDDEN \u202Efdp.exe\n", stderr: "Error: \u200Bx", exitCode: 1 });
     expect(replyToToolResult(result)).toBe(
