@@ -213,15 +213,17 @@ export function withoutDrawnCopies(files: RunFileOutput[]): RunFileOutput[] {
   const copies = new Set<RunFileOutput>();
   for (const drawn of files) {
     if (drawn.alt === undefined) continue;
+    // One drawn figure a saved file: a figure shown twice was shown twice.
     const copy = saved.find(
       (file) =>
+        !altOfSaved.has(file) &&
         file.mediaType === drawn.mediaType &&
         file.bytes.length === drawn.bytes.length &&
         Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.length).equals(drawn.bytes),
     );
     if (!copy) continue;
     copies.add(drawn);
-    if (!altOfSaved.has(copy)) altOfSaved.set(copy, drawn.alt);
+    altOfSaved.set(copy, drawn.alt);
   }
   if (!copies.size) return files;
   return files

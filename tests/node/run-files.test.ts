@@ -86,6 +86,8 @@ describe("a run's files", () => {
       files: [
         { name: "figure-1.png", mediaType: "image/png", alt: "Squares, x: n", bytes: png },
         { name: "figure-2.png", mediaType: "image/png", alt: "Cubes", bytes: other },
+        // The same figure shown a second time: shown twice, so it stays.
+        { name: "figure-3.png", mediaType: "image/png", alt: "Squares, again", bytes: png },
         { name: "squares.png", mediaType: "image/png", bytes: png },
       ],
     });
@@ -94,9 +96,10 @@ describe("a run's files", () => {
     // The second figure differs by a byte from every saved file: it stays.
     expect(files.map(({ name, alt }) => ({ name, alt }))).toEqual([
       { name: "figure-2.png", alt: "Cubes" },
+      { name: "figure-3.png", alt: "Squares, again" },
       { name: "squares.png", alt: "Squares, x: n" },
     ]);
-    expect(replyToToolResult(describeModelOutput(output))).toContain("It drew 2 figures, Cubes, Squares.");
+    expect(replyToToolResult(describeModelOutput(output))).toContain("It drew 3 figures, Cubes, Squares, Squares.");
   });
 
   it("the route serves a raster image inline, and everything else, SVG included, as a download that is never sniffed", async () => {
