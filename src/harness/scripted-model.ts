@@ -143,11 +143,11 @@ export function replyToToolResult(told: string): string {
       ...facts.matchAll(
         /^- figure ("(?:[^"\\]|\\.)*"|\S+) \([^)]*\)(?:, described by the program as ("(?:[^"\\]|\\.)*"))?/gm,
       ),
-    ].map(
-      ([, name, described]) =>
-        (described ? (JSON.parse(described) as string).split(/[,;]/)[0] : null) || unquoted(name!),
+    ].map(([, name, described]) =>
+      // A name or title the program chose: its line breaks and bidi controls named, so it cannot add words.
+      named((described ? (JSON.parse(described) as string).split(/[,;]/)[0] : null) || unquoted(name!)),
     );
-    const files = [...facts.matchAll(/^- file ("(?:[^"\\]|\\.)*"|\S+) /gm)].map(([, name]) => unquoted(name!));
+    const files = [...facts.matchAll(/^- file ("(?:[^"\\]|\\.)*"|\S+) /gm)].map(([, name]) => named(unquoted(name!)));
     const drew = figures.length
       ? ` It drew ${figures.length === 1 ? "one figure" : `${figures.length} figures`}, ${figures.join(", ")}.`
       : "";
