@@ -43,6 +43,35 @@ test("on a touch screen every button and link of a card is a 44 px target", asyn
   expect(Math.abs(trigger!.y + trigger!.height / 2 - (status!.y + status!.height / 2))).toBeLessThan(8);
 });
 
+test("on a touch screen the demo's own controls are 44 px targets too: header, examples, chats, settings, composer", async ({
+  page,
+}) => {
+  await page.goto(at(PORTS.main));
+  await expect(page.getByRole("button", { name: "Settings" })).toBeVisible();
+  const small = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("button, a[href], summary, select, textarea, label")]
+        .filter((target) => !target.closest("[data-slot=execute-code]") && target.getClientRects().length > 0)
+        // Not the message box's hidden twin that measures its height.
+        .filter((target) => getComputedStyle(target).visibility !== "hidden" && target.ariaHidden !== "true")
+        .map((target) => ({ target, box: target.getBoundingClientRect() }))
+        .filter(({ box }) => box.height < 44 || box.width < 44)
+        .map(({ target, box }) => `${target.tagName} "${target.textContent?.trim()}" ${box.width}×${box.height}`),
+    );
+  expect(await small()).toEqual([]);
+  // Two chats make the list of this browser's chats.
+  await send(page, python('print("one")'));
+  await executeCodeCard(page).waitForPhase("succeeded");
+  await page.getByRole("button", { name: "New chat" }).click();
+  await send(page, python('print("two")'));
+  await executeCodeCard(page).waitForPhase("succeeded");
+  await page.getByText(/^Your chats \(2\)$/).click();
+  await expect(page.getByRole("navigation", { name: "Chats" }).getByRole("button")).toHaveCount(2);
+  await page.getByRole("button", { name: "Settings" }).click();
+  await expect(page.getByRole("group", { name: "Settings" })).toBeVisible();
+  expect(await small()).toEqual([]);
+});
+
 test("a traceback's line links on a touch screen keep its lines evenly spaced", async ({ page }) => {
   await page.goto(at(PORTS.main));
   await send(page, python(DRAWS_THEN_FAILS));
