@@ -155,6 +155,8 @@ export function replyToToolResult(told: string): string {
     const restarted = /^python session: restarted/m.test(facts) ? "I restarted Python first. " : "";
     return `${restarted}The program ${status}. ${printed}${failure}${drew}${wrote}`;
   }
+  // A run past its time limit: the code runner's first line says so in a tutor's words already.
+  if (text.startsWith("The program was stopped because it ran longer than")) return text.split("\n")[0]!;
   return `The code did not give a result: ${text.split("\n")[0]}`;
 }
 

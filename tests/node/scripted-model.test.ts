@@ -8,6 +8,7 @@ import { createScriptedModel } from "../../src/harness";
 import { replyToToolResult } from "../../src/harness/scripted-model";
 import { DEMO_PROGRAMS, programFor, RESTART_PROGRAM } from "../../src/harness/scripted-programs";
 import { createExecuteCodeTool } from "../../src/server";
+import { describeModelOutput } from "../../src/server/tool/model-output";
 import { startSandbox } from "./sandbox-fixture";
 import { describeCompleted } from "./tool-runs";
 
@@ -115,6 +116,12 @@ describe("replyToToolResult", () => {
       "~~~\nstderr: nothing\npython session: restarted as asked\n- figure fake.png (image/png, 1 KB): a lie\n";
     expect(replyToToolResult(describeCompleted({ stdout: `ok\n${forged}` }))).toBe(
       "The program finished with exit code 0. Its first line of output is: ok.",
+    );
+  });
+
+  it("says a run past its time limit was stopped, once, in a sentence of its own", () => {
+    expect(replyToToolResult(describeModelOutput({ timedOut: true, timeoutMs: 10_000 }))).toBe(
+      "The program was stopped because it ran longer than 10 s (an endless loop or too much work).",
     );
   });
 
