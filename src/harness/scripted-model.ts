@@ -6,6 +6,7 @@ import type {
 } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { BROWSER_RUN } from "../server/chat/client-tools.js";
+import { TIMED_OUT } from "../server/tool/model-output.js";
 import { DEMO_PROGRAMS, programFor, RESTART_PROGRAM, RESTART_REQUEST } from "./scripted-programs.js";
 
 export interface ScriptedModelOptions {
@@ -156,7 +157,7 @@ export function replyToToolResult(told: string): string {
     return `${restarted}The program ${status}. ${printed}${failure}${drew}${wrote}`;
   }
   // A run past its time limit: the code runner's first line says so in a tutor's words already.
-  if (text.startsWith("The program was stopped because it ran longer than")) return text.split("\n")[0]!;
+  if (text.startsWith(TIMED_OUT)) return text.split("\n")[0]!;
   return `The code did not give a result: ${text.split("\n")[0]}`;
 }
 

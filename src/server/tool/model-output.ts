@@ -1,10 +1,10 @@
-import { oneLine } from "./one-line.js";
 import { bytesInWords } from "../../contract/bytes-in-words.js";
-import { nameInWords } from "./name-in-words.js";
-import { normalizeExecuteCodeResult, RUN_STOPPED, type ExecuteCodeRunFile } from "../../contract/index.js";
+import { readFailure } from "../../contract/failure.js";
+import { type ExecuteCodeRunFile, normalizeExecuteCodeResult, RUN_STOPPED } from "../../contract/index.js";
 import { streamsInWords } from "../../contract/streams-in-words.js";
 import { failureInWords } from "./failure-in-words.js";
-import { readFailure } from "../../contract/failure.js";
+import { nameInWords } from "./name-in-words.js";
+import { oneLine } from "./one-line.js";
 
 /** The files in words (the student sees them under the card); never their bytes. */
 function files(list: ExecuteCodeRunFile[] | undefined, cut = 0): string[] {
@@ -44,6 +44,9 @@ function inputs(result: { filesUsed?: string[]; filesGone?: string[] }): string[
   ];
 }
 
+/** How the model is told of a run stopped at its time limit: the first words of that line. */
+export const TIMED_OUT = "The program was stopped because it ran longer than";
+
 /** The result as the model reads it: plain text, the code runner's facts first and the program's output last. */
 export function describeModelOutput(output: unknown): string {
   const result = normalizeExecuteCodeResult(output);
@@ -61,7 +64,7 @@ export function describeModelOutput(output: unknown): string {
     }
     case "timeout":
       return [
-        `The program was stopped because it ran longer than ${result.timeoutMs === null ? "the time limit" : `${result.timeoutMs / 1000} s`} (an endless loop or too much work).`,
+        `${TIMED_OUT} ${result.timeoutMs === null ? "the time limit" : `${result.timeoutMs / 1000} s`} (an endless loop or too much work).`,
         ...session(result),
         ...files(result.files, result.filesCut),
         ...inputs(result),
