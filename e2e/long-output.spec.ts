@@ -14,7 +14,7 @@ test("50,000 printed lines keep their last line: the card shows it, and says how
   expect(stdout.trimEnd().endsWith("line 49999")).toBe(true);
   await expect(card.root.locator(executeCodePart("cut"))).toHaveText(/^⋯ [\d,]+ lines not kept ⋯$/);
   await expect(card.root.locator(executeCodePart("truncated"))).toHaveText(
-    /^Showing the first [\d,]+ and the last [\d,]+ of 50,000 lines of output\.$/,
+    /^The program printed 50,000 lines of output; the first [\d,]+ and the last [\d,]+ were kept\.$/,
   );
 });
 

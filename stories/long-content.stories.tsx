@@ -143,7 +143,7 @@ export const TruncatedOutput: Story = {
     await expect(pre.scrollTop).toBe(0);
     await expect(pre.textContent!.startsWith("line 0\n")).toBe(true);
     await expect(slot(root, "truncated")).toHaveTextContent(
-      /^Showing the first \d+ and the last \d+ of 50,000 lines of output\.$/,
+      /^The program printed 50,000 lines of output; the first \d+ and the last \d+ were kept\.$/,
     );
   },
 };
@@ -172,7 +172,7 @@ export const CutAtTheEnd: Story = {
     // A result from a sandbox that cut at the end (no `at`): said as such, no seam.
     await expect(slot(root, "cut")).toBeNull();
     await expect(slot(root, "truncated")).toHaveTextContent(
-      "Showing the start of the output; the 12,001 characters after it were not kept.",
+      "Only the start of the output was kept; the 12,001 characters after it were not.",
     );
   },
 };

@@ -90,10 +90,10 @@ export const germanLabels: ExecuteCodeLabels = {
   showAll: "Alles zeigen",
   truncated: ({ stream, characters, first, last, total }) =>
     last === null
-      ? `Zu sehen ist der Anfang von „${stream}“; die ${characters} Zeichen danach wurden nicht behalten.`
+      ? `Nur der Anfang von „${stream}“ wurde behalten; die ${characters} Zeichen danach nicht.`
       : total !== null
-        ? `Zu sehen sind die ersten ${first} und die letzten ${last} von ${total} Zeilen von „${stream}“.`
-        : `Zu sehen sind Anfang und Ende von „${stream}“; ${characters} Zeichen dazwischen wurden nicht behalten.`,
+        ? `Von ${total} Zeilen in „${stream}“ wurden die ersten ${first} und die letzten ${last} behalten.`
+        : `Nur Anfang und Ende von „${stream}“ wurden behalten; die ${characters} Zeichen dazwischen nicht.`,
   overwritten: "Spätere Ausgabe hat einen Teil davon überschrieben, wie im Terminal.",
   showOverwritten: "Überschriebenes zeigen",
   notKeptLines: (count) => `⋯ ${count} Zeilen nicht behalten ⋯`,

@@ -31,7 +31,7 @@ export interface ExecuteCodeLabels {
   hiddenCharacters: (count: string) => string;
   showAll: string;
   /**
-   * Under a stream the sandbox or the server cut: what of it shows. `last` is
+   * Under a stream the sandbox or the server cut: what of it was kept. `last` is
    * null for a stream cut at its end; `total` null where the cut part's lines
    * are not known.
    */
@@ -165,10 +165,10 @@ export const englishLabels: ExecuteCodeLabels = {
   truncated: ({ stream, characters, first, last, total }) => {
     const name = stream.toLowerCase();
     return last === null
-      ? `Showing the start of the ${name}; the ${characters} characters after it were not kept.`
+      ? `Only the start of the ${name} was kept; the ${characters} characters after it were not.`
       : total !== null
-        ? `Showing the first ${first} and the last ${last} of ${total} lines of ${name}.`
-        : `Showing the start and the end of the ${name}; ${characters} characters between them were not kept.`;
+        ? `The program printed ${total} lines of ${name}; the first ${first} and the last ${last} were kept.`
+        : `Only the start and the end of the ${name} were kept; the ${characters} characters between them were not.`;
   },
   overwritten: "Later output wrote over some of this, as in a terminal.",
   showOverwritten: "Show what was overwritten",
