@@ -270,9 +270,23 @@ test.describe("the harness demo, as a person uses it", () => {
     await page.getByText(/^Your chats \(2\)$/).click();
     const chats = page.getByRole("navigation", { name: "Chats" });
     await expect(chats.getByRole("button", { name: "Squares" })).toHaveAttribute("aria-current", "true");
+    // Held on its way, the chat being opened is marked busy and the one it replaces dims.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/chats\/[^/?]+$/, async (route) => {
+      await held;
+      await route.continue();
+    });
     await chats.getByRole("button", { name: "Primes" }).click();
+    await expect(chats.getByRole("button", { name: "Primes" })).toHaveAttribute("aria-busy", "true");
+    await expect(page.getByRole("status").filter({ hasText: "Opening the chat…" })).toHaveCount(1);
+    await expect(page.locator(".demo-thread")).toHaveAttribute("aria-busy", "true");
+    await expect(page.locator(".demo-viewport")).toHaveCSS("opacity", "0.45");
+    release();
     await expect(chats.getByRole("button", { name: "Primes" })).toHaveAttribute("aria-current", "true");
-    // The second chat's card shows until the first chat has loaded: on a busy machine, a moment.
+    await expect(chats.getByRole("button", { name: "Primes" })).not.toHaveAttribute("aria-busy");
+    await expect(page.locator(".demo-thread")).not.toHaveAttribute("aria-busy");
+    await page.unroute(/\/api\/chats\/[^/?]+$/);
     await expect.poll(() => executeCodeCard(page).text("stdout")).toBe("first chat\n");
     await expect(executeCodeCards(page)).toHaveCount(1);
     await executeCodeCard(page).waitForPhase("succeeded");

@@ -9,10 +9,13 @@ interface ListedChat {
 /** This browser's earlier chats, from the server's list (`GET /api/chats`); read again whenever `refresh` changes. */
 export function ChatList({
   current,
+  opening,
   refresh,
   onOpen,
 }: {
   current: string | undefined;
+  /** The chat on its way after a click, marked busy until it shows. */
+  opening: string | null;
   refresh: unknown;
   onOpen: (id: string) => void;
 }) {
@@ -37,6 +40,7 @@ export function ChatList({
               <button
                 type="button"
                 aria-current={chat.id === current ? "true" : undefined}
+                aria-busy={chat.id === opening || undefined}
                 onClick={() => onOpen(chat.id)}
               >
                 {chat.title ?? "New chat"}

@@ -60,7 +60,7 @@ function ChatError({ message }: { message: string }) {
   );
 }
 
-function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => void }) {
+function Thread({ demoChat, opening, onSettled }: { demoChat: DemoChat; opening: boolean; onSettled: () => void }) {
   const { chat, refusal } = useDemoChat(demoChat);
   const phone = usePhone();
   const runtime = useAISDKRuntime(chat, { adapters: { attachments: attachmentsFor[demoChat.runWhere] } });
@@ -77,7 +77,12 @@ function Thread({ demoChat, onSettled }: { demoChat: DemoChat; onSettled: () => 
   const replied = settled && chat.messages.length > openedWith && chat.messages.at(-1)?.role === "assistant";
   return (
     <AssistantRuntimeProvider runtime={runtime} config={configs[demoChat.runWhere]}>
-      <ThreadPrimitive.Root className="demo-thread" data-chat-id={demoChat.id} data-run-where={demoChat.runWhere}>
+      <ThreadPrimitive.Root
+        className="demo-thread"
+        data-chat-id={demoChat.id}
+        data-run-where={demoChat.runWhere}
+        aria-busy={opening || undefined}
+      >
         {/* Not a live log: that would read each new card's whole program aloud. A reply is announced (below). */}
         {/* The thread follows new output itself (useFollowNewest), never past the newest card's top while it runs. */}
         <ThreadPrimitive.Viewport
@@ -136,10 +141,24 @@ export function DemoApp() {
   }, []);
   const [listRefresh, setListRefresh] = useState(0);
   const onSettled = useCallback(() => setListRefresh((count) => count + 1), []);
+  // The chat being opened from the list: the one on screen dims until it comes, and a later choice wins.
+  const [opening, setOpening] = useState<string | null>(null);
+  const latestOpen = useRef<string | null>(null);
   const openChosen = async (id: string) => {
-    const opened = await openChat(id);
+    latestOpen.current = id;
+    setOpening(id);
+    let opened: DemoChat | null;
+    try {
+      opened = await openChat(id);
+    } catch (error) {
+      opened = null;
+      if (latestOpen.current === id) setFailure(errorMessage(error));
+    }
+    if (latestOpen.current !== id) return;
+    latestOpen.current = null;
+    setOpening(null);
     if (!opened) {
-      setFailure("That chat is gone.");
+      setFailure((current) => current ?? "That chat is gone.");
       return;
     }
     setFailure(null);
@@ -148,6 +167,8 @@ export function DemoApp() {
   };
   // The chat on screen stays until the new one exists: a refused request (429) loses nothing.
   const startChat = (runWhere: RunWhere) => {
+    latestOpen.current = null;
+    setOpening(null);
     setChosen(runWhere);
     createChat(runWhere).then(
       (created) => {
@@ -212,10 +233,22 @@ export function DemoApp() {
           </fieldset>
         </div>
       </header>
-      <ChatList current={demoChat?.id} refresh={listRefresh} onOpen={(id) => void openChosen(id)} />
+      <ChatList
+        current={demoChat?.id}
+        opening={opening}
+        refresh={listRefresh}
+        onOpen={(id) => {
+          setFailure(null);
+          void openChosen(id);
+        }}
+      />
+      {/* Seen as the dimmed chat below; heard from here. */}
+      <p className="ecu-visually-hidden" role="status">
+        {opening ? "Opening the chat…" : ""}
+      </p>
       {failure && <p role="alert">{failure}</p>}
       {demoChat ? (
-        <Thread key={demoChat.id} demoChat={demoChat} onSettled={onSettled} />
+        <Thread key={demoChat.id} demoChat={demoChat} opening={opening !== null} onSettled={onSettled} />
       ) : (
         <p className="demo-hint">Loading the chat…</p>
       )}
