@@ -83,6 +83,23 @@ describe("why a run failed, on the card", () => {
     expect(folded.textContent).toContain("json/decoder.py");
   });
 
+  it("counts as more to show only the lines a library's fold does not already hide", async () => {
+    const { container } = render(<ExecuteCodeCard {...failedCard(failures.noInternet)} />);
+    const stderr = container.querySelector<HTMLElement>(slotSelector("stderr"))!;
+    await within(stderr).findAllByRole("button", { name: /inside urllib$/ });
+    const text = failures.noInternet.stderr;
+    const folded = [...stderr.querySelectorAll("[data-folded]")].reduce(
+      (lines, each) => lines + (each.textContent ?? "").split("\n").length - 1,
+      0,
+    );
+    // Each fold leaves one line (its name) for the lines it hides.
+    const shown = text.split("\n").length - 1 - folded + stderr.querySelectorAll("[data-fold]").length;
+    const more = within(stderr).queryByRole("button", { name: /^Show \d+ more lines?$/ });
+    if (shown > 13) expect(more).toHaveTextContent(`Show ${shown - 12} more lines`);
+    else expect(more).toBeNull();
+    expect(folded).toBeGreaterThan(12);
+  });
+
   it("folds a compiled package's frames too, and names a table's columns as its keys", () => {
     const { container } = render(<ExecuteCodeCard {...failedCard(failures.tableKey)} />);
     const stderr = container.querySelector<HTMLElement>(slotSelector("stderr"))!;

@@ -115,6 +115,7 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
       text: stdout,
       tone: "neutral",
       render: renderText && ((text: string) => renderText(text, "stdout")),
+      folded: 0,
       props: stdoutProps,
     },
     stderr: {
@@ -132,6 +133,7 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
               failure={view.failure}
             />
           )),
+      folded: !renderText && parts ? parts.linesInLibraryFolds(stderr, view.failure) : 0,
       props: stderrProps,
     },
   } as const;
@@ -139,7 +141,7 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
   return (
     <Component data-slot={slotName("output")} className={cn("ecu-output-group", className)} {...props}>
       {(["stdout", "stderr"] as const).map((stream) => {
-        const { text, tone, render, props: paneProps } = streams[stream];
+        const { text, tone, render, folded, props: paneProps } = streams[stream];
         if (!text) return null;
         const live = look.live === true;
         const pane = {
@@ -152,6 +154,7 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
           live,
           tone,
           renderText: render,
+          linesFoldedByText: folded,
           ...paneProps,
         };
         const StreamPane = parts?.OutputPane ?? PlainOutputPane;

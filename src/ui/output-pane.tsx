@@ -32,6 +32,8 @@ export interface OutputPaneProps
   labels: ExecuteCodeLabels;
   /** Renders a piece of the text; ANSI-coloured text by default. */
   renderText?: (text: string) => ReactNode;
+  /** Lines `renderText` folds away itself (a traceback's library frames): not counted as more to show. */
+  linesFoldedByText?: number;
   /** stderr of a failed run is drawn in the danger tone; otherwise a stream is just a stream. */
   tone?: "neutral" | "danger";
   /**
@@ -54,6 +56,7 @@ export function OutputPane({
   cutLines,
   labels,
   renderText,
+  linesFoldedByText = 0,
   tone = "neutral",
   live = false,
   open: openProp,
@@ -97,6 +100,7 @@ export function OutputPane({
   return (
     <Pane
       {...pane}
+      lineCount={pane.lineCount - linesFoldedByText}
       windowed={windowed}
       footer={
         <OutputNotes

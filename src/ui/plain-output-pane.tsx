@@ -31,6 +31,7 @@ export function PlainOutputPane({
   tone = "neutral",
   live = false,
   renderText,
+  linesFoldedByText = 0,
   open: openProp,
   defaultOpen = false,
   onOpenChange,
@@ -45,6 +46,7 @@ export function PlainOutputPane({
   return (
     <Pane
       {...pane}
+      lineCount={pane.lineCount - linesFoldedByText}
       footer={
         <OutputNotes
           note={truncationNote(name, text, truncatedChars, Math.min(cutAt, text.length), cutLines, labels)}

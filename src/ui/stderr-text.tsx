@@ -27,9 +27,7 @@ export interface StderrTextProps {
 export const StderrText = memo(function StderrText(props: StderrTextProps) {
   const { text, labels, failure } = props;
   const facts = isFailure(failure) ? failure.frames : undefined;
-  // Where the kit's own runner said why the run failed, the program is `<program>` and every other file a
-  // library's (a compiled module's `pandas/_libs/index.pyx` too).
-  const runs = libraryRuns(text, facts ? (file) => file !== PROGRAM_FILE : undefined);
+  const runs = librariesIn(text, failure);
   if (!runs.length) return <LinkedText {...props} />;
   const words = { ...englishFailureLabels, ...labels.failure };
   const lines = text.split("\n");
@@ -50,6 +48,18 @@ export const StderrText = memo(function StderrText(props: StderrTextProps) {
   if (from < lines.length) parts.push(<LinkedText key={`t${from}`} {...props} text={until(lines.length)} />);
   return <>{parts}</>;
 });
+
+/** The runs of a library's frames in `text`, each folded behind one line. */
+function librariesIn(text: string, failure: unknown) {
+  // Where the kit's own runner said why the run failed, the program is `<program>` and every other file a
+  // library's (a compiled module's `pandas/_libs/index.pyx` too).
+  return libraryRuns(text, isFailure(failure) && failure.frames ? (file) => file !== PROGRAM_FILE : undefined);
+}
+
+/** Lines of `text` that StderrText folds away behind its libraries' lines: its pane does not count them as more to show. */
+export function linesInLibraryFolds(text: string, failure: unknown): number {
+  return librariesIn(text, failure).reduce((sum, run) => sum + run.end - run.start - 1, 0);
+}
 
 /** A run of a library's frames: one line that says whose they are, and the frames themselves behind it. */
 function LibraryFrames({ label, text }: { label: string; text: string }) {
