@@ -1,6 +1,13 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, waitFor, within } from "storybook/test";
-import { EXECUTE_CODE_PHASES, ExecuteCodeCard, PHASES, type ExecuteCodeCardProps, type ExecuteCodePhase } from "../src";
+import {
+  EXECUTE_CODE_PHASES,
+  ExecuteCodeCard,
+  PHASES,
+  type ExecuteCodeCardProps,
+  type ExecuteCodeLabels,
+  type ExecuteCodePhase,
+} from "../src";
 import {
   call,
   completed,
@@ -38,8 +45,8 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** A gallery card of `phase`, with the model's title and as many printed lines as a designer asks for. */
-function designedState(phase: ExecuteCodePhase, title: string, outputLines: number): ExecuteCodeCardProps {
+/** A gallery card of `phase`, with the model's title and, when a designer asks, as many printed lines. */
+function designedState(phase: ExecuteCodePhase, title: string, outputLines: number | undefined): ExecuteCodeCardProps {
   const state = galleryStates[phase];
   const code = (state.args as { code?: unknown } | undefined)?.code;
   const args = typeof code === "string" ? { ...(title ? { title } : {}), code } : state.args;
@@ -49,16 +56,27 @@ function designedState(phase: ExecuteCodePhase, title: string, outputLines: numb
     ...state,
     args,
     argsText: args === state.args ? state.argsText : JSON.stringify(args),
-    ...(ran ? { result: { ...result, stdout: outputLines > 0 ? longOutput(outputLines) : "" } } : {}),
+    // Left empty, the output is what the program prints.
+    ...(ran && outputLines !== undefined
+      ? { result: { ...result, stdout: outputLines > 0 ? longOutput(outputLines) : "" } }
+      : {}),
   };
 }
 
-/** Any phase, picked in Controls, with the title, the output's length and the width a designer wants to try. */
-export const PickAPhase: StoryObj<{ phase: ExecuteCodePhase; title: string; outputLines: number; width: number }> = {
+/**
+ * Any phase, picked in Controls, with the title, the output's length and the width a designer wants to try; the
+ * toolbar's language applies.
+ */
+export const PickAPhase: StoryObj<{
+  phase: ExecuteCodePhase;
+  title: string;
+  outputLines?: number;
+  width: number;
+  labels?: ExecuteCodeLabels;
+}> = {
   args: {
     phase: "failed",
     title: "The mean of the class's exam scores, with no scores yet",
-    outputLines: 1,
     width: 720,
   },
   argTypes: {
@@ -73,14 +91,14 @@ export const PickAPhase: StoryObj<{ phase: ExecuteCodePhase; title: string; outp
     },
     outputLines: {
       control: { type: "number", min: 0, max: 50_000 },
-      description: "Lines the program printed, for a phase whose program ran",
+      description: "Lines the program printed, for a phase whose program ran; empty: what the program prints",
     },
     width: { control: "inline-radio", options: [375, 720, 1280], description: "The card's width in px" },
   },
   parameters: { wide: true },
-  render: ({ phase, title, outputLines, width }) => (
+  render: ({ phase, title, outputLines, width, labels }) => (
     <figure style={{ margin: 0, display: "grid", gap: 8, width, maxWidth: "100%" }}>
-      <ExecuteCodeCard {...designedState(phase, title, outputLines)} />
+      <ExecuteCodeCard {...designedState(phase, title, outputLines)} labels={labels} />
       <figcaption style={{ font: "13px system-ui, sans-serif", color: "light-dark(#59636e, #9198a1)" }}>
         <strong>{phase}</strong>: {PHASES[phase].summary}
       </figcaption>
@@ -90,8 +108,20 @@ export const PickAPhase: StoryObj<{ phase: ExecuteCodePhase; title: string; outp
     const root = card(canvasElement);
     await expect(root).toHaveAttribute("data-phase", args.phase);
     await expect(slot(root, "title")).toHaveTextContent(args.title);
-    await expect(slot(root, "stdout")).toHaveTextContent("line 1:");
+    // The program's own output: it prints the empty list it then divides by.
+    await expect(slot(root, "stdout")).toHaveTextContent(/^Output\s*scores: \[\]$/);
     await expect(canvasElement.querySelector("figcaption")).toHaveTextContent(PHASES[args.phase].summary);
+  },
+};
+
+/** The same with the toolbar's Language set to Deutsch: the card speaks German there too. */
+export const PickAPhaseInGerman: typeof PickAPhase = {
+  ...PickAPhase,
+  globals: { locale: "de" },
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    await expect(within(root).getByRole("status")).toHaveTextContent("Fehlgeschlagen");
+    await expect(within(root).getByRole("group", { name: "Ausgabe" })).toBeInTheDocument();
   },
 };
 
@@ -101,12 +131,13 @@ export const PickAPhase: StoryObj<{ phase: ExecuteCodePhase; title: string; outp
  */
 export const EveryPhaseAtTwoWidths: Story = {
   parameters: { wide: true },
-  render: () => (
+  // The toolbar's language reaches the cards as `labels`.
+  render: ({ labels }) => (
     <div style={{ display: "grid", gridTemplateColumns: "375px 720px", gap: "16px 24px", alignItems: "start" }}>
       {EXECUTE_CODE_PHASES.map((phase) => (
         <section key={phase} aria-label={phase} style={{ display: "contents" }}>
-          <ExecuteCodeCard {...galleryStates[phase]} />
-          <ExecuteCodeCard {...galleryStates[phase]} />
+          <ExecuteCodeCard {...galleryStates[phase]} labels={labels} />
+          <ExecuteCodeCard {...galleryStates[phase]} labels={labels} />
         </section>
       ))}
     </div>
@@ -509,5 +540,18 @@ export const GalleryNarrow: Story = {
       const title = header.querySelector<HTMLElement>(slotSelector("title"))!;
       await expect(title.scrollWidth).toBeLessThanOrEqual(title.clientWidth);
     }
+  },
+};
+
+/** The two widths in German, whose words are the longest the kit ships: the toolbar's language reaches every card. */
+export const EveryPhaseAtTwoWidthsInGerman: Story = {
+  ...EveryPhaseAtTwoWidths,
+  globals: { locale: "de" },
+  play: async (context) => {
+    await EveryPhaseAtTwoWidths.play!(context);
+    const cards = [...context.canvasElement.querySelectorAll<HTMLElement>(EXECUTE_CODE_CARD)];
+    await expect(within(cards[EXECUTE_CODE_PHASES.indexOf("failed") * 2]!).getByRole("status")).toHaveTextContent(
+      "Fehlgeschlagen",
+    );
   },
 };
