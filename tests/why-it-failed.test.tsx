@@ -116,6 +116,18 @@ describe("why a run failed, on the card", () => {
     );
   });
 
+  it("ends a list the facts cut short with its ellipsis, not a full stop after it", () => {
+    const { failure } = failures.tableKey;
+    const cut = {
+      ...failure,
+      explanation: { ...failure.explanation, count: 9, names: ["'name'", "'millimetres_of_rain_per_mont…"] },
+    };
+    const { container } = render(<ExecuteCodeCard {...failedCard({ ...failures.tableKey, failure: cut })} />);
+    expect(container.querySelector(slotSelector("explanation"))?.firstChild).toHaveTextContent(
+      /^grades has no key 'grade'\. Its keys: 'name', 'millimetres_of_rain_per_mont…, …$/,
+    );
+  });
+
   it("folds nothing of a syntax error, and marks where Python points", () => {
     const { container } = render(<ExecuteCodeCard {...failedCard(failures.syntax)} />);
     expect(container.querySelector(slotSelector("library-frames"))).toBeNull();

@@ -15,7 +15,11 @@ export const code = (text: string | undefined) => ({ code: text ?? "" });
 /** A sentence of text and code: `say\`Divided by ${code(text)}.\``. */
 export function say(strings: TemplateStringsArray, ...values: Array<string | number | { code: string }>): FailureWords {
   const words: FailureWords = [];
-  strings.forEach((text, i) => {
+  strings.forEach((piece, i) => {
+    // A list or name the facts cut short ends in "…": a full stop after it would read "…."
+    const before = values[i - 1];
+    const cut = typeof before === "object" ? before.code.endsWith("…") : String(before ?? "").endsWith("…");
+    const text = i > 0 && cut && piece.startsWith(".") ? piece.slice(1) : piece;
     if (text) words.push(text);
     const value = values[i];
     if (value === undefined) return;
