@@ -126,8 +126,9 @@ export const PickAPhaseInGerman: typeof PickAPhase = {
 };
 
 /**
- * Every phase in a 375 px column and a 720 px one, side by side: where a word or a title wraps. The phone rules
- * (the title's own line, less padding) follow the screen's width, so they show at a 375 px viewport, not here.
+ * Every phase in a 375 px column and a 720 px one, side by side: where a word or a title wraps. The title's own
+ * line follows the card's width, so it shows in the narrow column; the phone's smaller padding follows the screen's
+ * width, so it shows at a 375 px viewport, not here.
  */
 export const EveryPhaseAtTwoWidths: Story = {
   parameters: { wide: true },
@@ -372,6 +373,26 @@ export const KilledBySignal: Story = {
     // No pane claims there were "no errors": the run printed nothing, and the status says how it ended.
     await expect(slot(root, "no-output")).toHaveTextContent("The program printed nothing.");
     await expect(slot(root, "stderr")).toBeNull();
+  },
+};
+
+/** On a narrow card the title has a line of its own, and the status, time and chevron share the next, however long the exit detail: it gives way. */
+export const KilledBySignalOnANarrowCard: Story = {
+  args: KilledBySignal.args,
+  render: atPhoneWidth,
+  play: async ({ canvasElement }) => {
+    const root = card(canvasElement);
+    const middle = (name: Parameters<typeof slot>[1]) => {
+      const box = slot(root, name)!.getBoundingClientRect();
+      return { top: box.top, middle: box.top + box.height / 2 };
+    };
+    const title = middle("title");
+    const row = [middle("status"), middle("timing"), middle("trigger")];
+    await expect(row[0]!.top).toBeGreaterThan(title.top);
+    for (const each of row) await expect(Math.abs(each.middle - row[0]!.middle)).toBeLessThan(4);
+    // The word stays whole; the exit's detail is what is cut.
+    const word = slot(root, "status")!.querySelector(".ecu-status-word")!;
+    await expect(word.scrollWidth).toBeLessThanOrEqual(word.clientWidth);
   },
 };
 
