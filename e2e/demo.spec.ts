@@ -262,6 +262,10 @@ test.describe("the demo page, running code in this browser", () => {
     await page.goto(at(PORTS.main));
     await (await openSettings(page)).getByRole("radio", { name: "in this browser" }).check();
     await expect(page.locator('.demo-thread[data-run-where="browser"]')).toBeVisible();
+    // The browser's Python has no matplotlib: the plot example is the server's alone.
+    const examples = page.getByRole("list", { name: "Example prompts" });
+    await expect(examples.getByRole("button", { name: "Loop forever" })).toBeVisible();
+    await expect(examples.getByRole("button", { name: /^Plot the squares/ })).toHaveCount(0);
     await send(page, python('print("before the loop", flush=True)\nwhile True:\n    pass'));
     const card = executeCodeCard(page);
     await expect(card.stdout).toContainText("before the loop", { timeout: 200_000 });

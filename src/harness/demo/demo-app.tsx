@@ -13,7 +13,7 @@ import {
   type DemoChat,
   type RunWhere,
 } from "./demo-chats.js";
-import { DEMO_PROMPTS } from "./prompts.js";
+import { DEMO_PROMPTS, SERVER_ONLY_PROMPTS } from "./prompts.js";
 import { useFollowNewest } from "./follow-newest.js";
 import { attachmentsFor, Composer } from "./composer.js";
 import { type Scheme, usePhone, useScheme } from "./page-settings.js";
@@ -21,11 +21,13 @@ import { configs } from "./run-where.js";
 import { useDemoChat } from "./use-demo-chat.js";
 import { errorMessage } from "../../contract/error-message.js";
 
-function ExamplePrompts() {
+function ExamplePrompts({ runWhere }: { runWhere: RunWhere }) {
   const aui = useAui();
+  const prompts =
+    runWhere === "browser" ? DEMO_PROMPTS.filter((prompt) => !SERVER_ONLY_PROMPTS.has(prompt)) : DEMO_PROMPTS;
   return (
     <ul className="demo-examples" aria-label="Example prompts">
-      {DEMO_PROMPTS.map((prompt) => (
+      {prompts.map((prompt) => (
         <li key={prompt}>
           <button
             type="button"
@@ -100,7 +102,7 @@ function Thread({ demoChat, opening, onSettled }: { demoChat: DemoChat; opening:
               <p className="demo-hint">
                 Type a <code>```python</code> block and it runs exactly as written, or pick an example:
               </p>
-              <ExamplePrompts />
+              <ExamplePrompts runWhere={demoChat.runWhere} />
             </AuiIf>
             <ThreadPrimitive.Messages>{({ message }) => <Message role={message.role} />}</ThreadPrimitive.Messages>
             {refusal && <ChatError message={refusal} />}

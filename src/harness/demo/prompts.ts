@@ -8,3 +8,6 @@ export const DEMO_PROMPTS = [
   "Print a colourful report",
   "Plot the squares and save them as a CSV",
 ];
+
+/** Examples the browser's Python cannot run: Pyodide here has no matplotlib (its packages are not downloaded). */
+export const SERVER_ONLY_PROMPTS: ReadonlySet<string> = new Set(["Plot the squares and save them as a CSV"]);
