@@ -59,8 +59,16 @@ test("on a touch screen the demo's own controls are 44 px targets too: header, e
         .map(({ target, box }) => `${target.tagName} "${target.textContent?.trim()}" ${box.width}×${box.height}`),
     );
   expect(await small()).toEqual([]);
+  // An attached file: its chip's remove button in the composer, then its link in the student's message.
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: /^Attach/ }).click();
+  await (await chooser).setFiles([{ name: "scores.csv", mimeType: "text/csv", buffer: Buffer.from("a,b\n1,2\n") }]);
+  await expect(page.locator('[data-slot="execute-code-attachment"][data-state="ready"]')).toBeVisible();
+  expect(await small()).toEqual([]);
   // Two chats make the list of this browser's chats.
   await send(page, python('print("one")'));
+  await expect(page.locator('.demo-message[data-role="user"] [data-slot="execute-code-attachment"] a')).toBeVisible();
+  expect(await small()).toEqual([]);
   await executeCodeCard(page).waitForPhase("succeeded");
   await page.getByRole("button", { name: "New chat" }).click();
   await send(page, python('print("two")'));
