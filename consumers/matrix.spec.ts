@@ -559,6 +559,7 @@ async function guideOnAPhone(browser: Browser, url: string) {
     await expect(page.getByText("ZeroDivisionError", { exact: false }).first()).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await expect(page.getByRole("textbox", { name: "Message" })).toBeInViewport();
+    expect((await page.getByRole("textbox", { name: "Message" }).boundingBox())?.height).toBeGreaterThanOrEqual(44);
     for (const name of ["New chat", "Chats", "Attach files", "Send"]) {
       const box = await page.getByRole("button", { name, exact: true }).boundingBox();
       expect(box?.height, name).toBeGreaterThanOrEqual(44);

@@ -158,7 +158,7 @@ function Thread() {
               <ComposerPrimitive.Input
                 aria-label="Message"
                 placeholder="Ask the tutor…"
-                className="max-h-40 min-h-10 min-w-0 flex-1 basis-24 resize-none bg-transparent p-2 outline-none placeholder:whitespace-nowrap"
+                className="max-h-40 min-h-10 min-w-0 flex-1 basis-24 resize-none bg-transparent p-2 outline-none placeholder:whitespace-nowrap pointer-coarse:min-h-11"
               />
               <ComposerPrimitive.AddAttachment multiple className={BUTTON}>
                 Attach files
