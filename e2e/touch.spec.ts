@@ -118,6 +118,11 @@ test("Enlarge on a phone fills the screen with the figure at its own size, large
   expect(await dialog.locator(".ecu-figure-dialog-body").evaluate((body) => body.scrollWidth > body.clientWidth)).toBe(
     true,
   );
+  // It opens at its middle, not its left half: room to pan either way.
+  const { left, middle } = await dialog
+    .locator(".ecu-figure-dialog-body")
+    .evaluate((body) => ({ left: body.scrollLeft, middle: (body.scrollWidth - body.clientWidth) / 2 }));
+  expect(Math.abs(left - middle)).toBeLessThanOrEqual(1);
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
 });

@@ -17,6 +17,11 @@ export interface FigureDialogProps {
   onClosed: () => void;
 }
 
+/** A figure wider than the screen (on a phone, at its own size) opens at its middle, with room to pan either way. */
+function centre(body: HTMLDivElement | null) {
+  if (body) body.scrollLeft = (body.scrollWidth - body.clientWidth) / 2;
+}
+
 /** A figure at the size of the screen, over the page: mounted open, closed by Escape, the overlay or Close. */
 export default function FigureDialog({
   scheme,
@@ -46,7 +51,9 @@ export default function FigureDialog({
             <Dialog.Title className="ecu-figure-dialog-title">
               <VisibleText text={title} />
             </Dialog.Title>
-            <div className="ecu-figure-dialog-body">{image}</div>
+            <div ref={centre} className="ecu-figure-dialog-body">
+              {image}
+            </div>
             <div className="ecu-figure-dialog-actions">
               {download}
               <Dialog.Close className="ecu-button">{closeLabel}</Dialog.Close>
