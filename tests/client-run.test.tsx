@@ -111,6 +111,20 @@ describe("a call the browser runs", () => {
     expect(addResult).toHaveBeenCalledWith(done);
   });
 
+  it("shows the run ended, with its own time, while the result is on its way into the message", async () => {
+    const { executor, finish } = runner();
+    const Card = makeExecuteCodeRenderer({ execution: "client", executor });
+    // The runtime has the result, but the message shows it only after a round trip (a server store, a slow network).
+    const addResult = vi.fn();
+    render(<Card {...awaited("call_gap", addResult)} />);
+    await waitFor(() => expect(phase()).toBe("running"));
+    await finish(done);
+    expect(addResult).toHaveBeenCalledWith(done);
+    expect(phase()).toBe("succeeded");
+    expect(document.querySelector(slotSelector("timing"))).toHaveTextContent(/^3 ms$/);
+    expect(document.querySelector(slotSelector("stdout"))).toHaveTextContent("42");
+  });
+
   it("shows what the program prints while it runs in the browser", async () => {
     let print!: (text: string) => void;
     let finish!: (result: ExecuteCodeResult) => void;

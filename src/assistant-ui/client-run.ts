@@ -59,6 +59,8 @@ interface RunRecord {
   listeners: Set<() => void>;
   /** What the program has printed so far, within the limits of a result. */
   output: ExecuteCodeRunningResult | null;
+  /** Once done: the result added through the runtime, shown until the message holds it. */
+  result?: ExecuteCodeResult;
   /** Ends the run (the person pressed Stop). */
   stop: AbortController;
 }
@@ -123,6 +125,12 @@ export interface ClientRun {
   running: boolean;
   /** While it runs: what the program has printed so far, as a running result for the card. */
   output: ExecuteCodeRunningResult | null;
+  /**
+   * Once done: the result this page added, until the message holds it (the
+   * runtime may send it to a server first): the card shows the run as ended
+   * at once, not a clock that goes on ticking.
+   */
+  result: ExecuteCodeResult | null;
   /** Whether the card should ask before running (the call awaits, nothing ran yet). */
   asking: boolean;
   approve(): void;
@@ -210,6 +218,7 @@ export function useClientRun({
       .then((result) => {
         clearTimeout(pending);
         entry.phase = "done";
+        entry.result = result;
         latestAdd.current(result);
         notify();
       });
@@ -223,17 +232,20 @@ export function useClientRun({
   return {
     running: record?.phase === "running",
     output: record?.phase === "running" ? record.output : null,
+    result: record?.phase === "done" ? (record.result ?? null) : null,
     asking: !!runner && awaiting && code !== null && ask && !record,
     approve: start,
     deny: (reason?: string) => {
       if (!runner || runsOf(runner).has(toolCallId)) return;
+      const result = clientDeniedResult(reason);
       runsOf(runner).set(toolCallId, {
         phase: "done",
         listeners: new Set(),
         output: null,
+        result,
         stop: new AbortController(),
       });
-      latestAdd.current(clientDeniedResult(reason));
+      latestAdd.current(result);
       rerender();
     },
     stop: () => record?.stop.abort(),

@@ -35,6 +35,7 @@ function useApprovalAnswers(respondToApproval: ExecuteCodeToolProps["respondToAp
 
 const RUNNING = { type: "running" } as const;
 const STOPPED = { type: "incomplete", reason: "cancelled" } as const;
+const COMPLETE = { type: "complete" } as const;
 
 /** Whether a result is live output, sent ahead of a final result that may never come. */
 const isLiveOutput = (result: unknown) =>
@@ -80,7 +81,9 @@ export function makeExecuteCodeRenderer({
     const onStop = useCallback(() => stopRun.current(), []);
     // After a busy sandbox: the model's answer again, so the program runs once more.
     const onRetry = useCallback(() => aui.message.reload(), [aui]);
-    const denial = runner ? clientDenialReason(props.result) : undefined;
+    // The result this page added, until the message holds it: the run has ended, whatever the round trip takes.
+    const added = props.result === undefined ? run.result : null;
+    const denial = runner ? clientDenialReason(props.result ?? added ?? undefined) : undefined;
     const approval = run.asking
       ? { id: `client-${props.toolCallId}` }
       : denial !== undefined
@@ -88,10 +91,18 @@ export function makeExecuteCodeRenderer({
         : props.approval;
     return (
       <ExecuteCodeCard
-        status={run.running ? RUNNING : isLiveOutput(props.result) && !messageRunning ? STOPPED : props.status}
+        status={
+          run.running
+            ? RUNNING
+            : added
+              ? COMPLETE
+              : isLiveOutput(props.result) && !messageRunning
+                ? STOPPED
+                : props.status
+        }
         args={props.args}
         argsText={props.argsText}
-        result={run.output ?? props.result}
+        result={run.output ?? props.result ?? added ?? undefined}
         isError={props.isError}
         approval={approval}
         execution={execution}
