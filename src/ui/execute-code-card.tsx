@@ -38,12 +38,15 @@ export const ExecuteCodeCard = memo(function ExecuteCodeCard({
       <>
         <ExecuteCode.Header>
           <ExecuteCode.Title />
-          <ExecuteCode.Status>
-            <ExecuteCode.Exit />
-          </ExecuteCode.Status>
-          <ExecuteCode.Timing />
-          {onStop && <ExecuteCode.Stop onStop={onStop} />}
-          <ExecuteCode.Trigger />
+          {/* One group: it wraps under a long title as a whole, so the time and the chevron never sit alone. */}
+          <div className="ecu-header-end">
+            <ExecuteCode.Status>
+              <ExecuteCode.Exit />
+            </ExecuteCode.Status>
+            <ExecuteCode.Timing />
+            {onStop && <ExecuteCode.Stop onStop={onStop} />}
+            <ExecuteCode.Trigger />
+          </div>
         </ExecuteCode.Header>
         <ExecuteCode.Content>
           <ExecuteCode.Explanation />
