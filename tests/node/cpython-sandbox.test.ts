@@ -825,7 +825,8 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       expect(files).toEqual([
         { name: "data.csv", mediaType: "text/csv", alt: undefined, png: ",b\n" },
         { name: "figure-1.png", mediaType: "image/png", alt: "Squares, x: n", png: "PNG" },
-        { name: "figure-2.png", mediaType: "image/png", alt: "A figure", png: "PNG" },
+        // Untitled, it is named by its kind.
+        { name: "figure-2.png", mediaType: "image/png", alt: "A bar chart", png: "PNG" },
       ]);
     });
 
