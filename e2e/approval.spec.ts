@@ -27,7 +27,7 @@ test.describe("ask before running code", () => {
     await card.waitForPhase("succeeded");
     expect(await card.text("stdout")).toBe("approved run\n");
     await expect(
-      page.getByText("The program finished with exit code 0. Its first line of output is: approved run"),
+      page.getByText("The program ran without errors. Its first line of output is: approved run"),
     ).toBeVisible();
   });
 
@@ -111,6 +111,6 @@ test.describe("ask before running code", () => {
 
     const plain = await request.post(`${at(PORTS.main)}api/generate`, { data: { prompt: python("print(6 * 7)") } });
     expect(plain.status()).toBe(200);
-    expect((await plain.json()).text).toBe("The program finished with exit code 0. Its first line of output is: 42.");
+    expect((await plain.json()).text).toBe("The program ran without errors. Its first line of output is: 42.");
   });
 });

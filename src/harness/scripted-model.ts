@@ -102,7 +102,7 @@ const named = (text: string): string =>
 /** A file name as the tool wrote it (quoted, when it is more than letters, digits and `_ . - /`), as it is. */
 const unquoted = (name: string): string => (name.startsWith('"') ? (JSON.parse(name) as string) : name);
 
-/** What the model says after the tool answered: the exit code and the first line of output. */
+/** What the model says after the tool answered: how the program ended and its first line of output. */
 export function replyToToolResult(told: string): string {
   // A browser's run is told under a line that says so; what follows reads as the server's.
   const text = told.startsWith(`${BROWSER_RUN}\n`) ? told.slice(BROWSER_RUN.length + 1) : told;
@@ -124,14 +124,19 @@ export function replyToToolResult(told: string): string {
     const stderr = named(streams.stderr.trim().split("\n").pop() ?? "");
     // A run the sandbox stopped (its memory, or room for others) is told in the card's own words, not by its signal.
     const plain = killed ? /^in plain words \(as the student sees it\): (.+)$/m.exec(facts)?.[1] : undefined;
+    // In a tutor's words: an exit code only where nothing else says how the program ended (sys.exit(3)).
     const status = plain
       ? "was stopped before its end"
       : killed
         ? `was killed by ${killed[1]}`
-        : `finished with exit code ${exit![1]}`;
+        : exit![1] === "0"
+          ? "ran without errors"
+          : stderr
+            ? "stopped with an error"
+            : `ended with exit code ${exit![1]}`;
     const printed = stdout
       ? `Its first line of output is: ${stdout}${/[.!?]$/.test(stdout) ? "" : "."}`
-      : "It printed nothing on stdout.";
+      : "It printed nothing.";
     // The values the failing line read, as the code runner told them: a tutor explains from those.
     const values = /^values at that line: (.+)$/m.exec(facts)?.[1];
     const failure = plain

@@ -76,7 +76,7 @@ describe("a run's files", () => {
     expect(text).toContain('- figure figure-1.png (image/png, 29 B), described by the program as "Squares, x: n');
     expect(text).toContain("- file data.csv (text/csv, 8 B), offered for download");
     expect(replyToToolResult(text)).toBe(
-      "The program finished with exit code 0. Its first line of output is: drawn. It drew one figure, Squares. It wrote data.csv, page.svg, which you can download under the output.",
+      "The program ran without errors. Its first line of output is: drawn. It drew one figure, Squares. It wrote data.csv, page.svg, which you can download under the output.",
     );
   });
 

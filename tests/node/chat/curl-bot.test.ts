@@ -28,7 +28,7 @@ describe("examples/curl-bot.sh", () => {
     expect(lines[2]).toMatch(/^status: requires_action; call call_\w+ wants to run: print\(6 \* 7\)$/);
     expect(lines.slice(3)).toEqual([
       "status: idle",
-      "answer: The program finished with exit code 0. Its first line of output is: 42.",
+      "answer: The program ran without errors. Its first line of output is: 42.",
       "again: HTTP 409",
     ]);
     expect(programs).toEqual([]);

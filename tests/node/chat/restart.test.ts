@@ -61,7 +61,7 @@ describe("a restart while a call waits", () => {
       expect(answered.status).toBe(200);
       expect(answered.body.status).toBe("idle");
       expect(answered.body.messages.at(-1).parts.at(-1).text).toBe(
-        "The program finished with exit code 0. Its first line of output is: 42.",
+        "The program ran without errors. Its first line of output is: 42.",
       );
       // The browser ran it; the server's sandbox never did.
       expect(programs).toEqual([]);
