@@ -278,10 +278,18 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect(page.getByRole("status").filter({ hasText: "Opening the chat…" })).toHaveCount(1);
     await expect(page.locator(".demo-thread")).toHaveAttribute("aria-busy", "true");
     await expect(page.locator(".demo-viewport")).toHaveCSS("opacity", "0.45");
+    // Nothing typed now can go to the chat being replaced: the message box takes no input until the chosen one shows.
+    const focusable = () =>
+      page.locator(".demo-composer textarea").evaluate((box: HTMLTextAreaElement) => {
+        box.focus();
+        return document.activeElement === box;
+      });
+    expect(await focusable()).toBe(false);
     release();
     await expect(chats.getByRole("button", { name: "Primes" })).toHaveAttribute("aria-current", "true");
     await expect(chats.getByRole("button", { name: "Primes" })).not.toHaveAttribute("aria-busy");
     await expect(page.locator(".demo-thread")).not.toHaveAttribute("aria-busy");
+    expect(await focusable()).toBe(true);
     await page.unroute(/\/api\/chats\/[^/?]+$/);
     await expect.poll(() => executeCodeCard(page).text("stdout")).toBe("first chat\n");
     await expect(executeCodeCards(page)).toHaveCount(1);

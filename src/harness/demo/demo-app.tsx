@@ -9,6 +9,7 @@ import {
   askBeforeRunning,
   createChat,
   openChat,
+  rememberChat,
   restoreChat,
   type DemoChat,
   type RunWhere,
@@ -84,6 +85,8 @@ function Thread({ demoChat, opening, onSettled }: { demoChat: DemoChat; opening:
         data-chat-id={demoChat.id}
         data-run-where={demoChat.runWhere}
         aria-busy={opening || undefined}
+        // The chat it replaces takes no typing, Send or Tab until then: a message would go to the wrong chat.
+        inert={opening || undefined}
       >
         {/* Not a live log: that would read each new card's whole program aloud. A reply is announced (below). */}
         {/* The thread follows new output itself (useFollowNewest), never past the newest card's top while it runs. */}
@@ -143,41 +146,42 @@ export function DemoApp() {
   }, []);
   const [listRefresh, setListRefresh] = useState(0);
   const onSettled = useCallback(() => setListRefresh((count) => count + 1), []);
-  // The chat being opened from the list: the one on screen dims until it comes, and a later choice wins.
+  // The chat being opened from the list: the one on screen dims (and takes no input) until it comes.
   const [opening, setOpening] = useState<string | null>(null);
-  const latestOpen = useRef<string | null>(null);
+  // The student's latest choice (a chat from the list, a new chat): an earlier one that answers later is dropped.
+  const latestChoice = useRef(0);
+  const show = (chat: DemoChat) => {
+    rememberChat(chat);
+    setFailure(null);
+    setChosen(null);
+    setDemoChat(chat);
+  };
   const openChosen = async (id: string) => {
-    latestOpen.current = id;
+    const choice = ++latestChoice.current;
     setOpening(id);
-    let opened: DemoChat | null;
+    let opened: DemoChat | null = null;
+    let failed: string | null = null;
     try {
       opened = await openChat(id);
     } catch (error) {
-      opened = null;
-      if (latestOpen.current === id) setFailure(errorMessage(error));
+      failed = errorMessage(error);
     }
-    if (latestOpen.current !== id) return;
-    latestOpen.current = null;
+    if (latestChoice.current !== choice) return;
     setOpening(null);
-    if (!opened) {
-      setFailure((current) => current ?? "That chat is gone.");
-      return;
-    }
-    setFailure(null);
-    setChosen(null);
-    setDemoChat(opened);
+    if (opened) show(opened);
+    else setFailure(failed ?? "That chat is gone.");
   };
   // The chat on screen stays until the new one exists: a refused request (429) loses nothing.
   const startChat = (runWhere: RunWhere) => {
-    latestOpen.current = null;
+    const choice = ++latestChoice.current;
     setOpening(null);
     setChosen(runWhere);
     createChat(runWhere).then(
       (created) => {
-        setFailure(null);
-        setDemoChat(created);
+        if (latestChoice.current === choice) show(created);
       },
       (error: unknown) => {
+        if (latestChoice.current !== choice) return;
         setChosen(null);
         setFailure(errorMessage(error));
       },

@@ -46,18 +46,29 @@ export async function createChat(runWhere: RunWhere): Promise<DemoChat> {
     const said = refusalMessage(body);
     throw new Error(`The chat could not be created (${status}${said === null ? "" : `: ${said}`}).`);
   }
-  localStorage.setItem(CHAT_KEY, JSON.stringify({ id: body.id, runWhere }));
   return { id: body.id, runWhere, messages: [], midRun: false };
 }
 
-/** A stored chat as the server keeps it (null when there is none), run in this browser when the page runs its execute_code. */
+/** The chat a reload reopens: the one on screen, written once the page shows it. */
+export function rememberChat({ id, runWhere }: DemoChat): void {
+  localStorage.setItem(CHAT_KEY, JSON.stringify({ id, runWhere }));
+}
+
+/**
+ * A stored chat as the server keeps it (null when there is none), run in
+ * this browser when the page runs its execute_code; a server that cannot
+ * answer now (busy, failing) is an error, not a chat that is gone.
+ */
 export async function openChat(id: string): Promise<DemoChat | null> {
   const { status, body } = await api<{ status: string; messages: UIMessage[]; tools: Array<{ name: string }> }>(
     `/api/chats/${encodeURIComponent(id)}`,
   );
-  if (status !== 200) return null;
+  if (status === 404) return null;
+  if (status !== 200) {
+    const said = refusalMessage(body);
+    throw new Error(`The chat could not be opened (${status}${said === null ? "" : `: ${said}`}).`);
+  }
   const runWhere: RunWhere = body.tools.some((tool) => tool.name === "execute_code") ? "browser" : "server";
-  localStorage.setItem(CHAT_KEY, JSON.stringify({ id, runWhere }));
   return { id, runWhere, messages: body.messages, midRun: MID_RUN.has(body.status) };
 }
 
@@ -70,5 +81,7 @@ export async function restoreChat(): Promise<DemoChat> {
   } catch {
     // Start afresh.
   }
-  return createChat("server");
+  const created = await createChat("server");
+  rememberChat(created);
+  return created;
 }
