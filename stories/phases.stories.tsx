@@ -240,6 +240,8 @@ export const NarrowestPhone: Story = {
     await expect(word.scrollWidth).toBeLessThanOrEqual(word.clientWidth);
     const exit = slot(root, "exit")!;
     await expect(exit).toHaveAttribute("title", "stopped by SIGKILL");
+    // Cut, never gone: its start shows.
+    await expect(exit.getBoundingClientRect().width).toBeGreaterThan(40);
     const timing = slot(root, "timing")!.getBoundingClientRect();
     const trigger = slot(root, "trigger")!.getBoundingClientRect();
     const shown = exit.getBoundingClientRect();
