@@ -133,7 +133,8 @@ export function Output({ renderText, stdoutProps, stderrProps, asChild, classNam
               failure={view.failure}
             />
           )),
-      folded: !renderText && parts ? parts.linesInLibraryFolds(stderr, view.failure) : 0,
+      // Only where StderrText renders the pane, which a host's own renderText replaces.
+      folded: !renderText && !stderrProps?.renderText && parts ? parts.linesInLibraryFolds(stderr, view.failure) : 0,
       props: stderrProps,
     },
   } as const;
