@@ -218,9 +218,13 @@ export function useClientRun({
       .then((result) => {
         clearTimeout(pending);
         entry.phase = "done";
-        entry.result = result;
-        latestAdd.current(result);
-        notify();
+        try {
+          latestAdd.current(result);
+          // Shown as the run's end only once the runtime has taken it.
+          entry.result = result;
+        } finally {
+          notify();
+        }
       });
   };
 
