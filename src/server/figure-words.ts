@@ -1,7 +1,8 @@
 /**
  * `describe_figure(figure)` in Python: a matplotlib figure's alt text from
  * what it says of itself (its titles and axis labels), else the kind of
- * chart it is. One source for every
+ * chart it is where its contents leave no doubt (bars, a pie, a scatter, an
+ * image): a line may be a boxplot's whisker, so lines stay "A figure". One source for every
  * runner that hands figures over (the Jupyter runner, the harness's CPython
  * sandbox), so that a figure reads the same whichever ran it.
  */
@@ -22,19 +23,22 @@ def describe_figure(figure):
             parts.append(text)
     if parts:
         return "; ".join(parts)
-    # Untitled: what kind of chart it is, so the alt text (and the Enlarge button's name) says more than "A figure".
-    kinds = []
+    # Untitled: the kind of chart, where what the axes hold says it beyond doubt (a blind student hears it).
+    from matplotlib.collections import PathCollection
+    from matplotlib.container import BarContainer
+    from matplotlib.patches import Wedge
+    kinds = set()
     for axes in figure.get_axes():
-        kind = (
-            "image" if axes.images
-            else "line chart" if axes.lines
-            else "scatter plot" if axes.collections
-            else "bar chart" if axes.patches
-            else None
-        )
-        if kind and kind not in kinds:
-            kinds.append(kind)
-    if len(kinds) == 1:
-        return ("An " if kinds[0] == "image" else "A ") + kinds[0]
-    return "A figure"
+        lines, collections, patches, images = axes.lines, axes.collections, axes.patches, axes.images
+        if images and not (lines or collections or patches):
+            kinds.add("An image")
+        elif axes.containers and all(isinstance(c, BarContainer) for c in axes.containers) and not (lines or collections or images):
+            kinds.add("A bar chart")
+        elif patches and all(isinstance(p, Wedge) for p in patches) and not (lines or collections or images):
+            kinds.add("A pie chart")
+        elif collections and all(isinstance(c, PathCollection) for c in collections) and not (lines or patches or images):
+            kinds.add("A scatter plot")
+        elif lines or collections or patches or images:
+            kinds.add(None)
+    return kinds.pop() if len(kinds) == 1 and None not in kinds else "A figure"
 `;

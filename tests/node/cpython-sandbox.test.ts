@@ -830,6 +830,33 @@ describe.each(["clone", "fork-twice"] as const)("runs made by %s", (runProcess) 
       ]);
     });
 
+    it("names an untitled figure's kind only where its contents leave no doubt", async () => {
+      const result = await run(
+        [
+          "import matplotlib.pyplot as plt",
+          "for draw in (",
+          "    lambda: plt.pie([1, 2]),",
+          "    lambda: plt.scatter([1, 2], [3, 4]),",
+          "    lambda: plt.boxplot([1, 2, 3, 9]),",
+          "    lambda: plt.plot([1, 4, 9]),",
+          "    lambda: plt.fill_between([1, 2], [3, 4]),",
+          "):",
+          "    plt.figure()",
+          "    draw()",
+          "    plt.show()",
+        ].join("\n"),
+      );
+      expect(result.stderr).toBe("");
+      // A boxplot is lines, as a line chart is, and a filled area a collection, as a scatter is: "A figure".
+      expect(result.files?.map((file) => file.alt)).toEqual([
+        "A pie chart",
+        "A scatter plot",
+        "A figure",
+        "A figure",
+        "A figure",
+      ]);
+    });
+
     it("keeps at most ten files and counts the rest", async () => {
       const result = await run("for i in range(12):\n    open(f'f{i:02}.txt', 'w').write(str(i))");
       expect(result.files).toHaveLength(10);
