@@ -99,6 +99,9 @@ const named = (text: string): string =>
     (char) => `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`,
   );
 
+/** How the sandbox names an untitled figure by its kind (server/figure-words.ts). */
+const FIGURE_KIND = /^(An image|A (bar chart|pie chart|scatter plot))$/;
+
 /** A file name as the tool wrote it (quoted, when it is more than letters, digits and `_ . - /`), as it is. */
 const unquoted = (name: string): string => (name.startsWith('"') ? (JSON.parse(name) as string) : name);
 
@@ -133,10 +136,14 @@ export function replyToToolResult(told: string): string {
           ? "ran without errors"
           : stderr
             ? "stopped with an error"
-            : `ended with exit code ${exit![1]}`;
+            : exit![1] === "unknown"
+              ? "ended without an exit code"
+              : `ended with exit code ${exit![1]}`;
     const printed = stdout
       ? `Its first line of output is: ${stdout}${/[.!?]$/.test(stdout) ? "" : "."}`
-      : "It printed nothing.";
+      : stderr
+        ? "It printed nothing to its output."
+        : "It printed nothing.";
     // The values the failing line read, as the code runner told them: a tutor explains from those.
     const values = /^values at that line: (.+)$/m.exec(facts)?.[1];
     const failure = plain
@@ -149,13 +156,18 @@ export function replyToToolResult(told: string): string {
       ...facts.matchAll(
         /^- figure ("(?:[^"\\]|\\.)*"|\S+) \([^)]*\)(?:, described by the program as ("(?:[^"\\]|\\.)*"))?/gm,
       ),
-    ].map(([, name, described]) =>
+    ].map(([, name, described]) => {
+      const title = described ? (JSON.parse(described) as string).split(/[,;]/)[0]! : null;
+      // The sandbox's own words for an untitled figure: nothing to name, or its kind in the sentence's case.
+      if (title === "A figure") return null;
+      if (title && FIGURE_KIND.test(title)) return title.replace(/^An? /, (article) => article.toLowerCase());
       // A name or title the program chose: its line breaks and bidi controls named, so it cannot add words.
-      named((described ? (JSON.parse(described) as string).split(/[,;]/)[0] : null) || unquoted(name!)),
-    );
+      return named(title || unquoted(name!));
+    });
     const files = [...facts.matchAll(/^- file ("(?:[^"\\]|\\.)*"|\S+) /gm)].map(([, name]) => named(unquoted(name!)));
+    const titled = figures.filter((title) => title !== null);
     const drew = figures.length
-      ? ` It drew ${figures.length === 1 ? "one figure" : `${figures.length} figures`}, ${figures.join(", ")}.`
+      ? ` It drew ${figures.length === 1 ? "one figure" : `${figures.length} figures`}${titled.length ? `, ${titled.join(", ")}` : ""}.`
       : "";
     const wrote = files.length ? ` It wrote ${files.join(", ")}, which you can download under the output.` : "";
     const restarted = /^python session: restarted/m.test(facts) ? "I restarted Python first. " : "";

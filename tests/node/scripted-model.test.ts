@@ -39,7 +39,7 @@ describe("replyToToolResult", () => {
       "The program ran without errors. Its first line of output is: 5050.",
     );
     expect(replyToToolResult(describeCompleted({ stderr: "Traceback…\nValueError: bad", exitCode: 1 }))).toBe(
-      "The program stopped with an error. It printed nothing. The error was: ValueError: bad",
+      "The program stopped with an error. It printed nothing to its output. The error was: ValueError: bad",
     );
   });
 
@@ -55,7 +55,7 @@ describe("replyToToolResult", () => {
       },
     });
     expect(replyToToolResult(result)).toBe(
-      "The program stopped with an error. It printed nothing. The error was: ZeroDivisionError: division by zero. At that line, values = [] (list, length 0).",
+      "The program stopped with an error. It printed nothing to its output. The error was: ZeroDivisionError: division by zero. At that line, values = [] (list, length 0).",
     );
   });
 
@@ -79,6 +79,28 @@ describe("replyToToolResult", () => {
     const result = describeCompleted({ stdout: "abc\rHIDDEN \u202Efdp.exe\n", stderr: "Error: \u200Bx", exitCode: 1 });
     expect(replyToToolResult(result)).toBe(
       "The program stopped with an error. Its first line of output is: abc⟨U+000D⟩HIDDEN ⟨U+202E⟩fdp.exe. The error was: Error: ⟨U+200B⟩x",
+    );
+  });
+
+  it("names an untitled figure by its kind in the sentence's case, and does not name one the sandbox could not", () => {
+    const figure = (name: string, alt: string) => ({
+      name,
+      mediaType: "image/png",
+      size: 4,
+      kind: "image" as const,
+      alt,
+      ref: { sessionId: "s", fileId: name },
+    });
+    const told = (alts: string[]) =>
+      replyToToolResult(
+        describeCompleted({ exitCode: 0, files: alts.map((alt, i) => figure(`figure-${i + 1}.png`, alt)) }),
+      );
+    expect(told(["A bar chart"])).toBe(
+      "The program ran without errors. It printed nothing. It drew one figure, a bar chart.",
+    );
+    expect(told(["A figure"])).toBe("The program ran without errors. It printed nothing. It drew one figure.");
+    expect(told(["Squares, x: n", "A figure", "An image"])).toBe(
+      "The program ran without errors. It printed nothing. It drew 3 figures, Squares, an image.",
     );
   });
 
