@@ -126,6 +126,12 @@ describe("why a run failed, on the card", () => {
     expect(container.querySelector(slotSelector("explanation"))?.firstChild).toHaveTextContent(
       /^grades has no key 'grade'\. Its keys: 'name', 'millimetres_of_rain_per_mont…, …$/,
     );
+    // A whole list whose last name was cut: the name's own ellipsis ends the sentence.
+    const whole = { ...cut, explanation: { ...cut.explanation, count: 2 } };
+    const { container: second } = render(<ExecuteCodeCard {...failedCard({ ...failures.tableKey, failure: whole })} />);
+    expect(second.querySelector(slotSelector("explanation"))?.firstChild).toHaveTextContent(
+      /^grades has no key 'grade'\. Its keys: 'name', 'millimetres_of_rain_per_mont…$/,
+    );
   });
 
   it("folds nothing of a syntax error, and marks where Python points", () => {

@@ -19,7 +19,10 @@ export interface FigureDialogProps {
 
 /** A figure wider than the screen (on a phone, at its own size) opens at its middle, with room to pan either way. */
 function centre(body: HTMLDivElement | null) {
-  if (body) body.scrollLeft = (body.scrollWidth - body.clientWidth) / 2;
+  if (!body) return;
+  // Right to left, scrollLeft counts from the right edge, in negatives.
+  const sign = getComputedStyle(body).direction === "rtl" ? -1 : 1;
+  body.scrollLeft = (sign * (body.scrollWidth - body.clientWidth)) / 2;
 }
 
 /** A figure at the size of the screen, over the page: mounted open, closed by Escape, the overlay or Close. */
