@@ -77,7 +77,11 @@ export const LibraryFramesFolded: Story = {
 export const NoInternet: Story = {
   args: ranAndFailed(failures.noInternet),
   play: async ({ canvasElement }) => {
-    await expect(await explanation(card(canvasElement))).toHaveTextContent(/^The sandbox has no internet/);
+    const root = card(canvasElement);
+    await expect(await explanation(root)).toHaveTextContent(/^The sandbox has no internet/);
+    // The exception's name leads, not the resolver's message; the traceback keeps all of it.
+    await expect(slot(root, "error")).toHaveTextContent(/^The program stopped with urllib\.error\.URLError$/);
+    await expect(slot(root, "stderr")).toHaveTextContent("[Errno -2] Name or service not known>");
   },
 };
 

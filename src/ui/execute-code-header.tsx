@@ -20,9 +20,12 @@ import type { ExecuteCodeLabels } from "./labels.js";
  */
 function limitThatStopped(view: ExecuteCodeView): keyof ExecuteCodeLabels["stoppedAtLimit"] | null {
   if (view.phase !== "failed") return null;
-  const kind = (view.failure as { explanation?: { kind?: unknown } | null } | null)?.explanation?.kind;
+  const kind = explanationKind(view);
   return kind === "memory" || kind === "sandbox-full" ? kind : null;
 }
+
+const explanationKind = (view: ExecuteCodeView): unknown =>
+  (view.failure as { explanation?: { kind?: unknown } | null } | null)?.explanation?.kind;
 
 /**
  * The card's header: its children on one row, and under them a failed run's
@@ -65,11 +68,14 @@ export function ErrorSummary({ asChild, className, ...props }: PartProps<"p">) {
   const { view, labels } = useExecuteCode();
   if (view.phase !== "failed" || !view.exception) return null;
   const Component = asChild ? Slot.Root : "p";
+  // No internet is the sandbox's doing, said in plain words below: the exception's name alone leads, and its
+  // system message ("[Errno -3] Temporary failure in name resolution") stays in the traceback.
+  const exception = explanationKind(view) === "no-internet" ? view.exception.split(": ")[0]! : view.exception;
   return (
     <Component data-slot={slotName("error")} className={cn("ecu-error", className)} {...props}>
       <span className="ecu-visually-hidden">{labels.raised} </span>
       <code>
-        <VisibleText text={view.exception} />
+        <VisibleText text={exception} />
       </code>
     </Component>
   );
