@@ -32,6 +32,7 @@ import {
   PhaseGallery,
   everyPhaseShows,
   areaGalleryStory,
+  slowWait,
 } from "./story-helpers";
 import { slotSelector } from "../src/view/slots";
 import { EXECUTE_CODE_CARD } from "../src/testing/selectors";
@@ -150,6 +151,21 @@ export const EveryPhaseAtTwoWidths: Story = {
       await expect(narrow.getBoundingClientRect().width).toBeLessThanOrEqual(375);
       await expect(narrow.scrollWidth).toBeLessThanOrEqual(narrow.clientWidth + 1);
     }
+    // Every pane that scrolls is a tab stop once the frame after its colours (and a failing line's values, which
+    // widen that line) has measured it: the page axe then checks.
+    const failed = EXECUTE_CODE_PHASES.indexOf("failed") * 2;
+    for (const each of cards.slice(failed, failed + 2)) await highlighted(each);
+    await waitFor(
+      () =>
+        expect(
+          [...canvasElement.querySelectorAll<HTMLElement>(".ecu-scroll")].filter(
+            (pane) =>
+              (pane.scrollWidth > pane.clientWidth + 1 || pane.scrollHeight > pane.clientHeight + 1) &&
+              !pane.hasAttribute("tabindex"),
+          ),
+        ).toEqual([]),
+      slowWait,
+    );
   },
 };
 

@@ -336,7 +336,8 @@ export function CodeBlock({
           follow={streamed && !complete}
           followed={code}
           followInFrame
-          measureKey={`${code.length} ${expanded}`}
+          // What can widen a line without resizing the pane: colours and the failing line's values as they come.
+          measureKey={`${code.length} ${expanded} ${tokens.length} ${reveal.revealed} ${focusedLine}`}
           className="ecu-code"
         >
           <Gutter lines={lines.length} />
