@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { executeCodeCard } from "../src/testing";
+import { executeCodeCard, executeCodeCards } from "../src/testing";
 import { at, python, send } from "./helpers";
 import { PORTS } from "./playwright.config";
 
@@ -71,6 +71,7 @@ test("on a touch screen the demo's own controls are 44 px targets too: header, e
   expect(await small()).toEqual([]);
   await executeCodeCard(page).waitForPhase("succeeded");
   await page.getByRole("button", { name: "New chat" }).click();
+  await expect(executeCodeCards(page)).toHaveCount(0);
   await send(page, python('print("two")'));
   await executeCodeCard(page).waitForPhase("succeeded");
   await page.getByText(/^Your chats \(2\)$/).click();

@@ -146,8 +146,10 @@ export function DemoApp() {
   }, []);
   const [listRefresh, setListRefresh] = useState(0);
   const onSettled = useCallback(() => setListRefresh((count) => count + 1), []);
-  // The chat being opened from the list: the one on screen dims (and takes no input) until it comes.
+  // The chat being opened from the list, or a new chat being made: the one on screen dims (and takes no input)
+  // until the next one comes, so nothing typed meanwhile goes to the chat being left.
   const [opening, setOpening] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
   // The student's latest choice (a chat from the list, a new chat): an earlier one that answers later is dropped.
   const latestChoice = useRef(0);
   const show = (chat: DemoChat) => {
@@ -159,6 +161,7 @@ export function DemoApp() {
   const openChosen = async (id: string) => {
     const choice = ++latestChoice.current;
     setOpening(id);
+    setStarting(false);
     let opened: DemoChat | null = null;
     let failed: string | null = null;
     try {
@@ -175,13 +178,17 @@ export function DemoApp() {
   const startChat = (runWhere: RunWhere) => {
     const choice = ++latestChoice.current;
     setOpening(null);
+    setStarting(true);
     setChosen(runWhere);
     createChat(runWhere).then(
       (created) => {
-        if (latestChoice.current === choice) show(created);
+        if (latestChoice.current !== choice) return;
+        setStarting(false);
+        show(created);
       },
       (error: unknown) => {
         if (latestChoice.current !== choice) return;
+        setStarting(false);
         setChosen(null);
         setFailure(errorMessage(error));
       },
@@ -250,11 +257,11 @@ export function DemoApp() {
       />
       {/* Seen as the dimmed chat below; heard from here. */}
       <p className="ecu-visually-hidden" role="status">
-        {opening ? "Opening the chat…" : ""}
+        {opening ? "Opening the chat…" : starting ? "Starting a new chat…" : ""}
       </p>
       {failure && <p role="alert">{failure}</p>}
       {demoChat ? (
-        <Thread key={demoChat.id} demoChat={demoChat} opening={opening !== null} onSettled={onSettled} />
+        <Thread key={demoChat.id} demoChat={demoChat} opening={opening !== null || starting} onSettled={onSettled} />
       ) : (
         <p className="demo-hint">Loading the chat…</p>
       )}
