@@ -6,6 +6,7 @@ import type {
 } from "@ai-sdk/provider";
 import { simulateReadableStream } from "ai";
 import { BROWSER_RUN } from "../server/chat/client-tools.js";
+import { FIGURE_KINDS, UNTITLED_FIGURE } from "../server/figure-words.js";
 import { TIMED_OUT } from "../server/tool/model-output.js";
 import { DEMO_PROGRAMS, programFor, RESTART_PROGRAM, RESTART_REQUEST } from "./scripted-programs.js";
 
@@ -99,8 +100,8 @@ const named = (text: string): string =>
     (char) => `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`,
   );
 
-/** How the sandbox names an untitled figure by its kind (server/figure-words.ts). */
-const FIGURE_KIND = /^(An image|A (bar chart|pie chart|scatter plot))$/;
+/** How the sandbox names an untitled figure by its kind. */
+const FIGURE_KIND_WORDS: ReadonlySet<string> = new Set(Object.values(FIGURE_KINDS));
 
 /** A file name as the tool wrote it (quoted, when it is more than letters, digits and `_ . - /`), as it is. */
 const unquoted = (name: string): string => (name.startsWith('"') ? (JSON.parse(name) as string) : name);
@@ -159,8 +160,8 @@ export function replyToToolResult(told: string): string {
     ].map(([, name, described]) => {
       const title = described ? (JSON.parse(described) as string).split(/[,;]/)[0]! : null;
       // The sandbox's own words for an untitled figure: nothing to name, or its kind in the sentence's case.
-      if (title === "A figure") return null;
-      if (title && FIGURE_KIND.test(title)) return title.replace(/^An? /, (article) => article.toLowerCase());
+      if (title === UNTITLED_FIGURE) return null;
+      if (title && FIGURE_KIND_WORDS.has(title)) return title.replace(/^An? /, (article) => article.toLowerCase());
       // A name or title the program chose: its line breaks and bidi controls named, so it cannot add words.
       return named(title || unquoted(name!));
     });

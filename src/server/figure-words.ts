@@ -6,6 +6,17 @@
  * runner that hands figures over (the Jupyter runner, the harness's CPython
  * sandbox), so that a figure reads the same whichever ran it.
  */
+/** The alt text of a figure that says nothing of itself and whose kind is not beyond doubt. */
+export const UNTITLED_FIGURE = "A figure";
+
+/** The alt text of an untitled figure whose axes hold one kind of chart, as describe_figure writes it. */
+export const FIGURE_KINDS = {
+  image: "An image",
+  bar: "A bar chart",
+  pie: "A pie chart",
+  scatter: "A scatter plot",
+} as const;
+
 export const DESCRIBE_FIGURE_PY = `
 def describe_figure(figure):
     """Alt text from what the figure says about itself: titles and axis labels, else its kind of chart."""
@@ -31,14 +42,14 @@ def describe_figure(figure):
     for axes in figure.get_axes():
         lines, collections, patches, images = axes.lines, axes.collections, axes.patches, axes.images
         if images and not (lines or collections or patches):
-            kinds.add("An image")
+            kinds.add("${FIGURE_KINDS.image}")
         elif axes.containers and all(isinstance(c, BarContainer) for c in axes.containers) and not (lines or collections or images):
-            kinds.add("A bar chart")
+            kinds.add("${FIGURE_KINDS.bar}")
         elif patches and all(isinstance(p, Wedge) for p in patches) and not (lines or collections or images):
-            kinds.add("A pie chart")
+            kinds.add("${FIGURE_KINDS.pie}")
         elif collections and all(isinstance(c, PathCollection) for c in collections) and not (lines or patches or images):
-            kinds.add("A scatter plot")
+            kinds.add("${FIGURE_KINDS.scatter}")
         elif lines or collections or patches or images:
             kinds.add(None)
-    return kinds.pop() if len(kinds) == 1 and None not in kinds else "A figure"
+    return kinds.pop() if len(kinds) == 1 and None not in kinds else "${UNTITLED_FIGURE}"
 `;

@@ -1,5 +1,5 @@
 // The cell a kernel runs for each program, and how to read what it says back: the exit code and the figures.
-import { DESCRIBE_FIGURE_PY } from "../figure-words.js";
+import { DESCRIBE_FIGURE_PY, UNTITLED_FIGURE } from "../figure-words.js";
 import { RUN_PROGRAM_PY } from "../../contract/run-program-py.js";
 
 /** How the runner cell tells the exit code: a display message of this type, never shown. */
@@ -228,7 +228,7 @@ export function figureOf(data: Record<string, unknown>, maxBytes: number): Figur
   const bytes = Buffer.from(png, "base64");
   // Served from the app's origin as image/png: only what is one.
   if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return null;
-  const alt = own && typeof own.alt === "string" && own.alt ? own.alt.slice(0, 300) : "A figure";
+  const alt = own && typeof own.alt === "string" && own.alt ? own.alt.slice(0, 300) : UNTITLED_FIGURE;
   if (ownPng && isPixels(own!.width) && isPixels(own!.height))
     return { bytes, alt, width: own!.width, height: own!.height };
   // The IHDR chunk: width and height, big-endian, after the 8-byte signature and the chunk's length and type.
