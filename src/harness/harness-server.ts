@@ -185,7 +185,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
     return read;
   };
 
-  const serveDemo = createStaticHandler(options.demoDir ?? fileURLToPath(new URL("../demo/", import.meta.url)));
   let sandboxUrl = options.sandboxUrl ?? child?.url ?? "";
   const { signing } = keys;
   const store = await openStore(options);
@@ -197,6 +196,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runnin
   });
   const identify =
     options.getParticipantId ?? ((req: IncomingMessage, res: ServerResponse) => cookies.identify(req, res));
+  // The page brings the browser's id: its first requests, sent at once, would each be handed a new one.
+  const serveDemo = createStaticHandler(options.demoDir ?? fileURLToPath(new URL("../demo/", import.meta.url)), {
+    beforePage: async (req, res) => {
+      if (req.method !== "GET") return;
+      // Too many new ids from this address: the page still loads, and its requests say why.
+      await Promise.resolve(identify(req, res)).catch((error: unknown) => {
+        if (!(error instanceof HttpRefusal)) throw error;
+      });
+    },
+  });
   const chatRequests = createRateLimiter(options.chatRateLimit ?? DEFAULT_CHAT_RATE_LIMIT);
   /** Counts one chat request of this participant, or refuses it with 429. */
   const countChatRequest = (participantId: string) => {

@@ -18,9 +18,19 @@ const headersFor = (file: string) => ({
   "cache-control": file.endsWith("index.html") ? "no-cache" : "public, max-age=3600",
 });
 
+export interface StaticHandlerOptions {
+  /** Called before the page itself (index.html) is sent: to set its cookies, say. */
+  beforePage?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+}
+
 /** Serves a built single-page app from `root`; unknown paths get its index.html. */
-export function createStaticHandler(root: string) {
+export function createStaticHandler(root: string, options: StaticHandlerOptions = {}) {
   const base = path.resolve(root);
+  const index = path.join(base, "index.html");
+  const sendPage = async (req: IncomingMessage, res: ServerResponse) => {
+    await options.beforePage?.(req, res);
+    return sendFile(req, res, index, headersFor(index));
+  };
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let pathname: string;
     try {
@@ -35,9 +45,8 @@ export function createStaticHandler(root: string) {
       res.writeHead(403).end();
       return;
     }
-    if (await sendFile(req, res, file, headersFor(file))) return;
-    const index = path.join(base, "index.html");
-    if (await sendFile(req, res, index, headersFor(index))) return;
+    if (file !== index && file !== base && (await sendFile(req, res, file, headersFor(file)))) return;
+    if (await sendPage(req, res)) return;
     res.writeHead(404, { "content-type": "text/plain" }).end("The demo page is not built: run `npm start`.");
   };
 }

@@ -1,6 +1,9 @@
 // Attacks on POST /api/chat from other sites and from clients that lie about
 // who they are.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createParticipantCookies, startHarness, type HarnessOptions } from "../../src/harness";
 import { createScriptedExecutor } from "../../src/sandbox";
@@ -209,6 +212,36 @@ describe("who is asking", () => {
     expect(refused.response.status).toBe(429);
     expect(refused.response.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(h.programs).toHaveLength(3);
+  });
+
+  it("the page itself brings the browser's id: its first requests, sent at once, are one participant, and a load spends one id", async () => {
+    const demoDir = await mkdtemp(path.join(tmpdir(), "ecu-page-"));
+    cleanups.push(() => rm(demoDir, { recursive: true, force: true }));
+    await writeFile(path.join(demoDir, "index.html"), "<!doctype html><title>chat</title>");
+    const h = await harness({ demoDir, participantCookie: { newParticipantLimit: { max: 2, windowMs: 60_000 } } });
+    const loadPage = async () => {
+      const page = await fetch(`${h.url}/`);
+      expect(await page.text()).toContain("<title>chat</title>");
+      return page.headers.get("set-cookie")?.split(";")[0] ?? "";
+    };
+    const cookie = await loadPage();
+    expect(cookie).toMatch(/^ecu_participant=/);
+    // What the demo sends as it opens: its session, a chat, the list, all at once.
+    const headers = { cookie, "content-type": "application/json" };
+    const answers = await Promise.all([
+      fetch(`${h.url}/api/session`, { headers }),
+      fetch(`${h.url}/api/chats`, { method: "POST", headers, body: "{}" }),
+      fetch(`${h.url}/api/chats`, { method: "POST", headers, body: "{}" }),
+      fetch(`${h.url}/api/chats`, { headers }),
+    ]);
+    expect(answers.map((answer) => answer.headers.get("set-cookie"))).toEqual([null, null, null, null]);
+    const listed = await fetch(`${h.url}/api/chats`, { headers });
+    expect(((await listed.json()) as { chats: unknown[] }).chats).toHaveLength(2);
+    // A second browser's load is the second (and last) id of the minute; a third page still loads, without one.
+    expect(await loadPage()).toMatch(/^ecu_participant=/);
+    expect(await loadPage()).toBe("");
+    // A page that already has its id keeps it.
+    expect((await fetch(`${h.url}/`, { headers: { cookie } })).headers.get("set-cookie")).toBeNull();
   });
 
   it("limits each id's chat requests with 429 and Retry-After before anything runs, and leaves other browsers and reads alone", async () => {
