@@ -14,6 +14,16 @@ const backgroundOf = (locator: Locator) => locator.evaluate((el) => getComputedS
 const pageBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 const heightOf = async (locator: Locator) => (await locator.boundingBox())!.height;
 
+/** A program of 6 lines that fails in a function, with a traceback of two frames. */
+const MEAN_OF_NOTHING = [
+  "def mean(values):",
+  "    return sum(values) / len(values)",
+  "",
+  "scores = []",
+  'print("scores:", scores)',
+  "print(mean(scores))",
+].join("\n");
+
 /** A program of 12 lines that prints 120 lines as it goes: more than the thread shows. */
 const LONG_PRINTER = [
   "import time",
@@ -251,6 +261,19 @@ test.describe("the demo page", () => {
     await expect(jump).toBeVisible();
     await jump.click();
     await expect(jump).toBeHidden();
+  });
+
+  test("at 1280 × 800, after a traceback the card's why and the tutor's reply are both in view", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(at(PORTS.main));
+    await send(page, python(MEAN_OF_NOTHING));
+    const card = executeCodeCard(page);
+    expect(await card.waitForEnd()).toBe("failed");
+    const reply = page.getByText("The program stopped with an error.", { exact: false });
+    await expect(reply).toBeVisible();
+    // The thread went on past the card's title as far as the words that say why, so the reply starts in view.
+    await expect(card.root.locator(executeCodePart("explanation"))).toBeInViewport({ ratio: 1 });
+    await expect(reply).toBeInViewport();
   });
 });
 

@@ -1,23 +1,29 @@
 // The thread follows new output, but never past the top of the newest card:
 // its title, phase and Stop stay in view while it prints. Once the card has
-// succeeded, the figures it drew are its result: the thread goes on to show
-// them whole where the window allows, never past their top. A failed card
-// stays at its top, where its error is.
+// ended, its result may take the top instead, so the tutor's reply under it
+// starts in view: the figures a succeeded card drew (shown whole where the
+// window allows), or the words that say why a failed one failed.
 import { type RefObject, useCallback, useEffect, useState } from "react";
 import { EXECUTE_CODE_CARD, executeCodePart } from "../../testing/selectors.js";
 
 /** Room kept above the newest card when the thread stops there. */
 const ROOM_ABOVE = 8;
-/** A card whose program ran to its end: its figures are its result. A failed one keeps its header (the error) in view. */
-const SUCCEEDED = '[data-phase="succeeded"]';
+/** An ended card's result, by phase: the thread may go on past the card's top as far as the result's. */
+const RESULTS: ReadonlyArray<readonly [phase: string, result: string]> = [
+  ['[data-phase="succeeded"]', executeCodePart("figures")],
+  // Why it failed, in words; the error's own line is the traceback's last, further down.
+  ['[data-phase="failed"]', executeCodePart("explanation")],
+];
+/** How much of the reply under an ended card is brought into view: its first lines. */
+const REPLY_ROOM = 72;
 /** How near the end of the thread counts as at its end. */
 const AT_END = 4;
 
 /**
  * Scrolls `scroller` as `content` grows, while the reader follows: down to
  * the end, or to the newest card's top (the newest message's, when it holds
- * no card; once the card has succeeded, far enough to show its figures whole,
- * never past their top), whichever comes first. The reader follows from the start, after
+ * no card; once the card has ended, far enough to show its result and the
+ * reply's first lines, never past the result's top), whichever comes first. The reader follows from the start, after
  * sending a message, and whenever they scroll to the end; scrolling up (by
  * any means but the thread shrinking) ends it. Only ever scrolls down: a reader who jumped past the card's top
  * stays where they are.
@@ -43,18 +49,19 @@ export function useFollowNewest(
       const messages = inner.querySelectorAll<HTMLElement>(".demo-message");
       const newest = messages[messages.length - 1];
       if (!newest) return end();
-      const cards = newest.querySelectorAll(EXECUTE_CODE_CARD);
+      const cards = newest.querySelectorAll<HTMLElement>(EXECUTE_CODE_CARD);
       const card = cards[cards.length - 1];
       const topOf = (element: Element) =>
         element.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
       let target = topOf(card ?? newest) - ROOM_ABOVE;
-      const figures = card?.matches(SUCCEEDED) ? card.querySelector(executeCodePart("figures")) : null;
-      if (figures) {
-        const top = topOf(figures);
-        target = Math.max(
-          target,
-          Math.min(top + figures.clientHeight + ROOM_ABOVE - box.clientHeight, top - ROOM_ABOVE),
-        );
+      const [, part] = (card && RESULTS.find(([phase]) => card.matches(phase))) ?? [];
+      const result = part ? card?.querySelector<HTMLElement>(part) : null;
+      if (card && result) {
+        const top = topOf(result);
+        // The result whole, and the reply's first lines under the card, where the window has room for them.
+        const reply = Math.min(topOf(newest) + newest.offsetHeight, topOf(card) + card.offsetHeight + REPLY_ROOM);
+        const bottom = Math.max(top + result.offsetHeight, reply);
+        target = Math.max(target, Math.min(bottom + ROOM_ABOVE - box.clientHeight, top - ROOM_ABOVE));
       }
       return Math.min(end(), Math.max(0, target));
     };
