@@ -2,8 +2,17 @@
 // program, or a program over the chat's tables.
 import { messageSegments } from "../view/message-segments.js";
 
-/** Plain-language prompts the demo offers, each with the program it runs. */
-export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; title: string; code: string }> = [
+/**
+ * Plain-language prompts the demo offers, each with the program it runs;
+ * `needsPackages` for a program that imports more than the standard library.
+ */
+export const DEMO_PROGRAMS: ReadonlyArray<{
+  prompt: string;
+  match: RegExp;
+  title: string;
+  code: string;
+  needsPackages?: true;
+}> = [
   {
     prompt: "Add up the numbers from 1 to 100",
     match: /1 to 100|sum/i,
@@ -44,6 +53,7 @@ export const DEMO_PROGRAMS: ReadonlyArray<{ prompt: string; match: RegExp; title
     prompt: "Plot the squares and save them as a CSV",
     match: /plot|figure|csv/i,
     title: "Squares: a plot and a CSV",
+    needsPackages: true,
     code: [
       "import csv",
       "import matplotlib.pyplot as plt",

@@ -3,11 +3,13 @@ import { runInNewContext } from "node:vm";
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { stepCountIs, streamText } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
+import { executeCodeClientTool } from "../../src/client-executor";
 import { createScriptedExecutor } from "../../src/sandbox";
 import { createScriptedModel } from "../../src/harness";
 import { replyToToolResult } from "../../src/harness/scripted-model";
 import { DEMO_PROGRAMS, programFor, RESTART_PROGRAM } from "../../src/harness/scripted-programs";
 import { createExecuteCodeTool } from "../../src/server";
+import { describeExecuteCode } from "../../src/server/tool/execute-code-description";
 import { describeModelOutput } from "../../src/server/tool/model-output";
 import { startSandbox } from "./sandbox-fixture";
 import { describeCompleted } from "./tool-runs";
@@ -197,9 +199,37 @@ describe("the scripted model with the real server tool", () => {
     expect(parts.some((part) => part.type === "tool-call")).toBe(false);
     expect(text).toMatch(/scripted stand-in/);
     expect(text).toContain("```python block");
-    // Each request it knows, so an app without the demo's example buttons still says what to ask.
-    for (const demo of DEMO_PROGRAMS) expect(text).toContain(`“${demo.prompt}”`);
+    // Each request it knows that this sandbox can run (it has only the standard library: no plot), so an app
+    // without the demo's example buttons still says what to ask.
+    for (const demo of DEMO_PROGRAMS) {
+      if (demo.needsPackages) expect(text).not.toContain(demo.prompt);
+      else expect(text).toContain(`“${demo.prompt}”`);
+    }
     expect(text).not.toMatch(/example prompts/);
+  });
+
+  it("offers the plot where the tool names its packages or says nothing of them, not where it has only the standard library", async () => {
+    const help = async (description: string) => {
+      const { content } = await createScriptedModel({ chunkDelayMs: 0 }).doGenerate({
+        prompt: [{ role: "user", content: [{ type: "text", text: "hello" }] }],
+        tools: [{ type: "function", name: "execute_code", description, inputSchema: {} }],
+      });
+      return content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    };
+    const plot = "“Plot the squares and save them as a CSV”";
+    const withPackages = describeExecuteCode({
+      packages: ["numpy", "matplotlib"],
+      keepsFiles: true,
+      sharesSession: false,
+      files: [],
+      timeoutMs: 30_000,
+    });
+    expect(await help(withPackages)).toContain(plot);
+    expect(await help("Runs Python for the tutor.")).toContain(plot);
+    // Python in the student's browser.
+    const browser = await help(executeCodeClientTool.description);
+    expect(browser).not.toContain(plot);
+    expect(browser).toContain("“Add up the numbers from 1 to 100”");
   });
 
   it("depends on its prompt alone, so concurrent chats get their own programs", async () => {
