@@ -8,7 +8,7 @@ import { simulateReadableStream } from "ai";
 import { BROWSER_RUN } from "../server/chat/client-tools.js";
 import { FIGURE_KINDS, UNTITLED_FIGURE } from "../server/figure-words.js";
 import { TIMED_OUT } from "../server/tool/model-output.js";
-import { DEMO_PROGRAMS, programFor, RESTART_PROGRAM, RESTART_REQUEST } from "./scripted-programs.js";
+import { DEMO_PROGRAMS, programFor, RESTART_PROGRAM, RESTART_REQUEST, scriptedHelp } from "./scripted-programs.js";
 
 export interface ScriptedModelOptions {
   /** Name of the code tool the model calls. */
@@ -203,22 +203,6 @@ function textParts(text: string, pieces: number): LanguageModelV3StreamPart[] {
 }
 
 /**
- * The answer to anything else: what it can do, in words that fit any app it
- * stands in. A tool that says it has only the standard library (Python in the
- * browser) is not offered the programs that need more.
- */
-const help = (toolDescription: string) =>
-  [
-    "I am a scripted stand-in for a language model, so I cannot answer questions.",
-    "Send me a Python program in a ```python block and I will run it exactly as written,",
-    `or ask for one of these: ${DEMO_PROGRAMS.filter(
-      (demo) => !demo.needsPackages || !/only the standard library/i.test(toolDescription),
-    )
-      .map((demo) => `“${demo.prompt}”`)
-      .join(", ")}.`,
-  ].join(" ");
-
-/**
  * A language model that needs no key: it turns the latest user message into
  * a streamed `execute_code` call (a fenced Python block runs exactly as
  * written; the demo prompts map to built-in programs), and after the tool
@@ -249,7 +233,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
     const description = found?.type === "function" ? (found.description ?? "") : "";
     const restart = RESTART_REQUEST.test(message) && description.includes("`restart: true`");
     const code = programFor(message, description) ?? (restart ? RESTART_PROGRAM : null);
-    if (code === null) return { text: help(description) };
+    if (code === null) return { text: scriptedHelp(description) };
     // A demo program has a title, as a real model would give; a program the student wrote is theirs to title.
     const title = DEMO_PROGRAMS.find((demo) => demo.code === code)?.title;
     return { input: { ...(title ? { title } : {}), code, ...(restart ? { restart } : {}) } };

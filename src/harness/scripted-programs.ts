@@ -72,6 +72,22 @@ export const DEMO_PROGRAMS: ReadonlyArray<{
   },
 ];
 
+/**
+ * The answer to anything else: what it can do, in words that fit any app it
+ * stands in. A tool that says it has only the standard library (Python in the
+ * browser) is not offered the programs that need more.
+ */
+export const scriptedHelp = (toolDescription: string) =>
+  [
+    "I am a scripted stand-in for a language model, so I cannot answer questions.",
+    "Send me a Python program in a ```python block and I will run it exactly as written,",
+    `or ask for one of these: ${DEMO_PROGRAMS.filter(
+      (demo) => !demo.needsPackages || !/only the standard library/i.test(toolDescription),
+    )
+      .map((demo) => `“${demo.prompt}”`)
+      .join(", ")}.`,
+  ].join(" ");
+
 /** A table's name, where the kit names one to the model: an attachment ("opens it as …") or a file in the tool's description. */
 const TABLE = String.raw`([^\s"'()]+\.(?:csv|tsv))`;
 
