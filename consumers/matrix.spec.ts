@@ -546,7 +546,8 @@ async function studentFollowsGuide(page: Page, url: string, scheme: "light" | "d
 /**
  * A guide's app on a phone (375 px, touch): the page's own title, the
  * welcome's request sends itself, and then nothing scrolls sideways, the
- * message box stays on screen, and each button is a thumb's 44 px.
+ * message box stays on screen across the page's width, and each button is a
+ * thumb's 44 px.
  */
 async function guideOnAPhone(browser: Browser, url: string) {
   const context = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
@@ -559,7 +560,12 @@ async function guideOnAPhone(browser: Browser, url: string) {
     await expect(page.getByText("ZeroDivisionError", { exact: false }).first()).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await expect(page.getByRole("textbox", { name: "Message" })).toBeInViewport();
-    expect((await page.getByRole("textbox", { name: "Message" }).boundingBox())?.height).toBeGreaterThanOrEqual(44);
+    const messageBox = await page.getByRole("textbox", { name: "Message" }).boundingBox();
+    expect(messageBox?.height).toBeGreaterThanOrEqual(44);
+    // A row of its own, the buttons under it: a pasted program is not wrapped into a third of the screen.
+    expect(messageBox?.width).toBeGreaterThan(375 * 0.75);
+    const send = await page.getByRole("button", { name: "Send", exact: true }).boundingBox();
+    expect(send!.y).toBeGreaterThanOrEqual(messageBox!.y + messageBox!.height);
     for (const name of ["New chat", "Chats", "Attach files", "Send"]) {
       const box = await page.getByRole("button", { name, exact: true }).boundingBox();
       expect(box?.height, name).toBeGreaterThanOrEqual(44);

@@ -147,7 +147,8 @@ function Thread() {
         <ThreadPrimitive.ViewportFooter className="sticky bottom-0 mt-auto bg-white pt-2 pb-3 dark:bg-zinc-950">
           <ComposerPrimitive.AttachmentDropzone>
             <ComposerPrimitive.Root className="flex flex-wrap items-end gap-2 rounded-xl border border-zinc-300 p-2 dark:border-zinc-700">
-              <ExecuteCodeComposerAttachments className="basis-full" />
+              {/* On a phone the message box has a row of its own, the buttons under it: a pasted program keeps its width. */}
+              <ExecuteCodeComposerAttachments className="basis-full max-sm:order-first" />
               {/* Beside the message box, only while the reader is above the end: it covers nothing of the thread. */}
               <ThreadPrimitive.ScrollToBottom
                 aria-label="Jump to latest"
@@ -158,9 +159,9 @@ function Thread() {
               <ComposerPrimitive.Input
                 aria-label="Message"
                 placeholder="Ask the tutor…"
-                className="max-h-40 min-h-10 min-w-0 flex-1 basis-24 resize-none bg-transparent p-2 outline-none placeholder:whitespace-nowrap pointer-coarse:min-h-11"
+                className="max-h-40 min-h-10 min-w-0 flex-1 basis-24 resize-none bg-transparent p-2 outline-none placeholder:whitespace-nowrap max-sm:order-first max-sm:basis-full pointer-coarse:min-h-11"
               />
-              <ComposerPrimitive.AddAttachment multiple className={BUTTON}>
+              <ComposerPrimitive.AddAttachment multiple className={`${BUTTON} max-sm:ml-auto`}>
                 Attach files
               </ComposerPrimitive.AddAttachment>
               <ComposerPrimitive.Send
