@@ -647,6 +647,25 @@ describe("ExecuteCodeCard: figures and files", () => {
     });
     expect(slot(container, "file-unavailable")).toHaveTextContent("figure-1.png could not be loaded");
     expect(screen.queryByRole("img")).toBeNull();
+    // Nothing to download: the link would save the server's "not found" as figure-1.png.
+    expect(screen.queryByRole("link", { name: /figure-1\.png/ })).toBeNull();
+    expect(screen.getByRole("link", { name: /squares\.csv/ })).toBeInTheDocument();
+  });
+
+  it("says a table is gone when the server no longer has it, in place of its preview", async () => {
+    const fetched = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("{}", { status: 404 }));
+    try {
+      const { container } = render(<ExecuteCodeCard {...withFiles} />);
+      await waitFor(() =>
+        expect(slot(container, "file-unavailable")).toHaveTextContent(
+          "squares.csv could not be loaded. A run's files are kept only for a while, and not when the server restarts: it may be gone.",
+        ),
+      );
+      expect(fetched).toHaveBeenCalledWith("/api/files/run-1/csv-1", expect.anything());
+      expect(slot(container, "table-preview")).toBeNull();
+    } finally {
+      fetched.mockRestore();
+    }
   });
 
   it("keeps room for the figure while a program that draws runs, and shows no files for one that does not, nor for a result without any", () => {

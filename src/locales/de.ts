@@ -148,7 +148,7 @@ export const germanLabels: ExecuteCodeLabels = {
   files: "Dateien",
   download: (name, size) => `${name} herunterladen (${size})`,
   fileUnavailable: (name) =>
-    `${name} konnte nicht geladen werden. Dateien werden nach dem Lauf nur kurz aufbewahrt; sie ist vielleicht abgelaufen.`,
+    `${name} konnte nicht geladen werden. Die Dateien eines Laufs werden nur eine Weile aufbewahrt, über einen Neustart des Servers hinweg nicht: sie ist vielleicht nicht mehr da.`,
   enlargeFigure: (alt) => `Abbildung vergrößern: ${alt}`,
   closeFigure: "Schließen",
   figurePending: "Die Abbildung erscheint, wenn das Programm endet.",

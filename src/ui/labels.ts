@@ -215,7 +215,7 @@ export const englishLabels: ExecuteCodeLabels = {
   files: "Files",
   download: (name, size) => `Download ${name} (${size})`,
   fileUnavailable: (name) =>
-    `${name} could not be loaded. Files are kept only a short time after the run, so it may have expired.`,
+    `${name} could not be loaded. A run's files are kept only for a while, and not when the server restarts: it may be gone.`,
   enlargeFigure: (alt) => `Enlarge the figure: ${alt}`,
   closeFigure: "Close",
   figurePending: "The figure appears when the program ends.",

@@ -96,11 +96,14 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
           )}
         </>
       )}
-      <figcaption className="ecu-figure-caption">
-        <a data-slot={slotName("file")} href={url} download={name} className="ecu-file-link">
-          <VisibleText text={download} />
-        </a>
-      </figcaption>
+      {/* A figure that is gone has nothing to download: the link would save the server's "not found". */}
+      {!failed && (
+        <figcaption className="ecu-figure-caption">
+          <a data-slot={slotName("file")} href={url} download={name} className="ecu-file-link">
+            <VisibleText text={download} />
+          </a>
+        </figcaption>
+      )}
     </figure>
   );
 }

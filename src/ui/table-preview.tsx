@@ -14,9 +14,13 @@ import { slotName } from "../view/slots.js";
 const PREVIEW_ROWS = 20;
 const PREVIEW_BYTES = 64 * 1024;
 
+/** The file is not there (any more): the server answered 404 or 410. */
+class FileGone extends Error {}
+
 /** The start of a file, at most `limit` bytes: a large table is not fetched whole for its first rows. */
 async function fileStart(url: string, limit: number, signal: AbortSignal): Promise<{ text: string; whole: boolean }> {
   const response = await fetch(url, { signal });
+  if (response.status === 404 || response.status === 410) throw new FileGone(`HTTP ${response.status}`);
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -40,7 +44,11 @@ async function fileStart(url: string, limit: number, signal: AbortSignal): Promi
   return { text: new TextDecoder().decode(bytes.subarray(0, limit)), whole };
 }
 
-type Preview = { state: "loading" } | { state: "failed" } | { state: "shown"; rows: string[][]; cut: boolean };
+type Preview =
+  | { state: "loading" }
+  | { state: "failed" }
+  | { state: "gone" }
+  | { state: "shown"; rows: string[][]; cut: boolean };
 
 /**
  * The first rows of a table a run wrote, under its download link: the
@@ -69,14 +77,21 @@ export default function TablePreview({
         // A cut file's last row may be cut too: it is not shown.
         setPreview({ state: "shown", rows: whole ? parsed.data : parsed.data.slice(0, -1), cut: !whole });
       },
-      () => !abort.signal.aborted && setPreview({ state: "failed" }),
+      (error: unknown) => !abort.signal.aborted && setPreview({ state: error instanceof FileGone ? "gone" : "failed" }),
     );
     return () => abort.abort();
   }, [url, file.mediaType]);
+  const name = file.name.split("/").at(-1) ?? file.name;
+  // Its download would save the server's "not found": the student is told the file is gone instead.
+  if (preview.state === "gone") {
+    return (
+      <p data-slot={slotName("file-unavailable")} className="ecu-file-unavailable">
+        <VisibleText text={labels.fileUnavailable(name)} />
+      </p>
+    );
+  }
   if (preview.state !== "shown" || preview.rows.length === 0) return null;
-  return (
-    <TableView rows={preview.rows} cut={preview.cut} name={file.name.split("/").at(-1) ?? file.name} labels={labels} />
-  );
+  return <TableView rows={preview.rows} cut={preview.cut} name={name} labels={labels} />;
 }
 
 /** A first row of numbers is data, not a header: `squares.csv` is `1,1`, `2,4`, … */
