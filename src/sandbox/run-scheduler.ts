@@ -41,6 +41,15 @@ export interface RunSchedule {
    * @default 0
    */
   stopForUseMs?: number;
+  /**
+   * What a participant or group never seen (or long forgotten) counts as
+   * having used, halving as use does: ids are cheap, and a fresh one must
+   * not take the next slot from a student who has used the slots only a
+   * little. `createSandbox` sets the run time limit: a newcomer goes before
+   * anyone who has used more than a whole run of late.
+   * @default 0
+   */
+  newcomerUseMs?: number;
 }
 
 /** What `acquire` is told besides who asks. */
@@ -108,6 +117,7 @@ const STOP_CHECK_MS = 250;
 /** A program holding a slot. */
 interface Holder {
   key: string;
+  group: string;
   at: number;
   stop?: () => void;
   stopping: boolean;
@@ -128,10 +138,11 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
   let queuedTotal = 0;
   let arrivals = 0;
   // How much each group has used the slots of late, and how many of its programs run.
-  const groupUse = slotUse(now);
+  const newcomerUseMs = Math.max(0, schedule.newcomerUseMs ?? 0);
+  const groupUse = slotUse(now, newcomerUseMs);
   const runningInGroup = new Map<string, number>();
   // The same for each participant, for the turns within its group.
-  const participantUse = slotUse(now);
+  const participantUse = slotUse(now, newcomerUseMs);
   // The programs holding slots, and the timer of the next look for one to stop.
   const holders = new Set<Holder>();
   let stopTimer: ReturnType<typeof setTimeout> | undefined;
@@ -166,7 +177,7 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
     running.set(key, (running.get(key) ?? 0) + 1);
     runningTotal++;
     const at = now();
-    const holder: Holder = { key, at, stop, stopping: false };
+    const holder: Holder = { key, group, at, stop, stopping: false };
     holders.add(holder);
     groupUse.started(group, at);
     participantUse.started(key, at);
@@ -223,27 +234,36 @@ export function createRunScheduler(schedule: RunSchedule = {}, now: () => number
   /**
    * With every slot taken and someone with nothing running waiting, stops
    * the program, run at least MIN_RUN_BEFORE_STOP_MS, of whoever has used
-   * the slots most, where that is `stopForUseMs` more than the waiting one
-   * who has used them least; one at a time, its end looking again. Where
-   * none is yet, looks again shortly: running programs' use grows.
+   * the slots most, where that is `stopForUseMs` more than one waiting (and,
+   * when their groups differ, its group `stopForUseMs` more than the
+   * waiting one's: many cookies of another address do not get a student's
+   * long program stopped); one at a time, its end looking again. Where none
+   * is yet, looks again shortly: running programs' use grows.
    */
   const stopForOthers = () => {
     clearTimeout(stopTimer);
     stopTimer = undefined;
     if (!stopForUseMs || !queuedTotal || runningTotal < maxRunning) return;
     for (const holder of holders) if (holder.stopping) return;
-    let least = Number.POSITIVE_INFINITY;
-    for (const participants of waiting.values())
-      for (const key of participants.keys()) if (!running.has(key)) least = Math.min(least, participantUse.of(key));
+    const waitingIdle: Array<{ group: string; use: number; groupUse: number }> = [];
+    for (const [group, participants] of waiting)
+      for (const key of participants.keys())
+        if (!running.has(key)) waitingIdle.push({ group, use: participantUse.of(key), groupUse: groupUse.of(group) });
     // Everyone waiting has a program running: the next end or arrival looks again.
-    if (least === Number.POSITIVE_INFINITY) return;
+    if (!waitingIdle.length) return;
     const at = now();
     let chosen: Holder | undefined;
     let chosenUse = Number.NEGATIVE_INFINITY;
     for (const holder of holders) {
       if (!holder.stop || at - holder.at < MIN_RUN_BEFORE_STOP_MS) continue;
       const use = participantUse.of(holder.key);
-      if (use - least < stopForUseMs) continue;
+      const usedByGroup = groupUse.of(holder.group);
+      const outweighs = waitingIdle.some(
+        (waiter) =>
+          use - waiter.use >= stopForUseMs &&
+          (waiter.group === holder.group || usedByGroup - waiter.groupUse >= stopForUseMs),
+      );
+      if (!outweighs) continue;
       if (use > chosenUse || (use === chosenUse && holder.at < chosen!.at)) [chosen, chosenUse] = [holder, use];
     }
     if (chosen) {

@@ -209,7 +209,8 @@ export function createSandbox(options: SandboxOptions) {
   const clockTolerance = options.clockToleranceSeconds ?? 30;
   const replays = createReplayGuard();
   // A first program is never stopped to make room: only one whose owner has used a whole run more than the waiting one.
-  const scheduler = createRunScheduler({ stopForUseMs: maxRunMs, ...options.schedule });
+  // A fresh id counts as having used a whole run: collecting cookies gets no one ahead of a student.
+  const scheduler = createRunScheduler({ stopForUseMs: maxRunMs, newcomerUseMs: maxRunMs, ...options.schedule });
   const uploadCaps = {
     maxFileBytes: options.maxUploadFileBytes ?? DEFAULT_MAX_UPLOAD_FILE_BYTES,
     maxFiles: MAX_UPLOAD_FILES,

@@ -29,10 +29,12 @@ export function lastTwo() {
  * How much each one has used the slots of late, in milliseconds of slot
  * time: programs that ended count what they held plus START_COST_MS, halving
  * every USE_HALF_LIFE_MS, and programs still running what they have held so
- * far. The most recently active `REMEMBERED` are kept; one forgotten counts
- * as having used nothing, as a newcomer does.
+ * far. A newcomer (or one forgotten: the most recently active `REMEMBERED`
+ * are kept) starts as having used `newcomerMs`, which halves as use does:
+ * ids are cheap to collect, and a fresh one must not go before someone who
+ * has used the slots only a little.
  */
-export function slotUse(now: () => number) {
+export function slotUse(now: () => number, newcomerMs = 0) {
   interface Use {
     /** Use of programs that ended, as of `at`. */
     past: number;
@@ -45,7 +47,7 @@ export function slotUse(now: () => number) {
   const decayed = (use: Use, at: number) => use.past * 2 ** (-(at - use.at) / USE_HALF_LIFE_MS);
   /** The entry for `name`, brought up to `at` and made the most recent. */
   const touch = (name: string, at: number): Use => {
-    const use = uses.get(name) ?? { past: 0, at, running: 0, startedSum: 0 };
+    const use = uses.get(name) ?? { past: newcomerMs, at, running: 0, startedSum: 0 };
     use.past = decayed(use, at);
     use.at = at;
     uses.delete(name);
@@ -76,7 +78,7 @@ export function slotUse(now: () => number) {
     },
     of(name: string): number {
       const use = uses.get(name);
-      if (!use) return 0;
+      if (!use) return newcomerMs;
       const at = now();
       return decayed(use, at) + Math.max(0, use.running * at - use.startedSum);
     },

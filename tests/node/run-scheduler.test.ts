@@ -425,6 +425,78 @@ describe("the sandbox's run slots, shared between participants", () => {
     }
   });
 
+  it("fresh cookies of a student's own address do not take the next slot from the student", {
+    timeout: 10_000,
+  }, async () => {
+    let clock = 0;
+    const schedule = { maxRunning: 4, perParticipant: 2, stopForUseMs: 10_000, newcomerUseMs: 10_000 };
+    const scheduler = createRunScheduler(schedule, () => clock);
+    const granted: string[] = [];
+    const held: Array<{ key: string; release: () => void }> = [];
+    const take = (key: string) =>
+      scheduler.acquire(key, never, { group: "campus" }).then((release) => {
+        granted.push(key);
+        held.push({ key, release });
+      });
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    // The student has run a quick program or two, and read the output for five minutes.
+    for (let run = 0; run < 2; run++) {
+      await take("student");
+      clock += 50;
+      held.pop()!.release();
+    }
+    clock += 5 * 60_000;
+    // Nine fresh cookies of one classmate, behind the same campus address, each with three programs that
+    // hold their slot to the time limit: every slot is theirs, and the rest wait.
+    for (let cookie = 0; cookie < 9; cookie++) for (let run = 0; run < 3; run++) void take(`cookie-${cookie}`);
+    await tick();
+    clock += 1_000;
+    const student = take("student");
+    await tick();
+    // The next slot freed is the student's, not a cookie's that has run nothing yet.
+    clock += 9_000;
+    held.shift()!.release();
+    await student;
+    expect(granted.at(-1)).toBe("student");
+  });
+
+  it("many cookies of other addresses do not get a student's long program stopped", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const schedule = { maxRunning: 3, perParticipant: 1, stopForUseMs: 10_000, newcomerUseMs: 10_000 };
+      const scheduler = createRunScheduler(schedule);
+      const stopped: string[] = [];
+      const take = (key: string, group: string) =>
+        scheduler.acquire(key, never, { group, stop: () => stopped.push(key) });
+      // The student ran five programs of 7 s each, one after another.
+      for (let run = 0; run < 5; run++) {
+        const release = await take("student", "home");
+        vi.advanceTimersByTime(7_000);
+        release();
+      }
+      // Two other addresses' cookies: each ran a loop to the 10 s limit, and now hold the other slots.
+      for (const group of ["a1", "a2"]) {
+        for (let cookie = 0; cookie < 6; cookie++) {
+          const release = await take(`${group}-${cookie}`, group);
+          vi.advanceTimersByTime(10_000);
+          release();
+        }
+      }
+      void take("student", "home");
+      void take("a1-0", "a1");
+      void take("a2-0", "a2");
+      // Fresh cookies of those addresses wait, with nothing running.
+      for (let cookie = 10; cookie < 14; cookie++) void take(`a1-${cookie}`, "a1");
+      vi.advanceTimersByTime(5_000);
+      // The student has used far more than a fresh cookie, but its address far less than theirs: its program
+      // runs on; the cookies' own address's programs give way.
+      expect(stopped).not.toContain("student");
+      expect(stopped.length).toBeGreaterThan(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("one student alone on the sandbox may run as many programs as a participant may", async () => {
     const scheduler = createRunScheduler({ maxRunning: 2, perParticipant: 2 });
     await scheduler.acquire("student", never);
