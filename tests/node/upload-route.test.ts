@@ -138,6 +138,15 @@ describe("the upload route", () => {
     for (const go of waiting) go();
     expect((await Promise.all([first, second, other])).map((result) => result.status)).toEqual([201, 201, 201]);
   });
+
+  it("passes on a sandbox with no room as 507 and its words, not as a bad gateway", async () => {
+    const message =
+      "The sandbox has no room for these files now (each student's files are bounded); try again with fewer or smaller files later.";
+    const full = routeFor({
+      fetch: async () => Response.json({ error: "no_room", message }, { status: 507 }),
+    });
+    expect(await upload(full, [["a.csv", "1"]])).toEqual({ status: 507, body: { error: "no_room", message } });
+  });
 });
 
 /** A body its test feeds by hand: `send` bytes, then `end` (or never). */

@@ -114,6 +114,8 @@ export function createSandboxFiles(options: SandboxFilesOptions) {
       if (!answer.ok) {
         const reason = typeof body?.message === "string" ? body.message : `HTTP ${answer.status}`;
         if (answer.status === 429) throw new HttpRefusal(429, "busy", `The code runner is busy: ${reason}`);
+        // A full store is the sandbox's own refusal, not a bad gateway: the student may try again later.
+        if (answer.status === 507) throw new HttpRefusal(507, "no_room", reason);
         throw new HttpRefusal(
           answer.status >= 500 ? 502 : answer.status,
           "upload_refused",
