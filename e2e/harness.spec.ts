@@ -326,6 +326,8 @@ test.describe("the harness demo, as a person uses it", () => {
     await expect
       .poll(() => dialog.getByRole("img").evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
       .toBeGreaterThan(0);
+    // It fits the screen whole: nothing to pan, and nothing says there is.
+    await expect(dialog.getByText("Drag to see the whole figure", { exact: false })).toHaveCount(0);
     await page.keyboard.press("Escape");
     await expect(dialog).toHaveCount(0);
 

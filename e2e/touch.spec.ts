@@ -124,6 +124,8 @@ test("Enlarge on a phone fills the screen with the figure at its own size, large
     .locator(".ecu-figure-dialog-body")
     .evaluate((body) => ({ left: body.scrollLeft, middle: (body.scrollWidth - body.clientWidth) / 2 }));
   expect(Math.abs(left - middle)).toBeLessThanOrEqual(1);
+  // A phone shows no scrollbar: the dialog says that the figure goes on past its edges.
+  await expect(dialog.getByText("Drag to see the whole figure; pinch to zoom.")).toBeInViewport();
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
 });

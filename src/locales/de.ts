@@ -151,6 +151,7 @@ export const germanLabels: ExecuteCodeLabels = {
     `${name} konnte nicht geladen werden. Die Dateien eines Laufs werden nur eine Weile aufbewahrt, über einen Neustart des Servers hinweg nicht: sie ist vielleicht nicht mehr da.`,
   enlargeFigure: (alt) => `Abbildung vergrößern: ${alt}`,
   closeFigure: "Schließen",
+  panFigure: "Ziehen, um die ganze Abbildung zu sehen; mit zwei Fingern zoomen.",
   figurePending: "Die Abbildung erscheint, wenn das Programm endet.",
   filesUsed: "Gelesen:",
   filesGone: (names) =>

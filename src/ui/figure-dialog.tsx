@@ -1,7 +1,7 @@
 "use client";
 
 import { Dialog } from "radix-ui";
-import type { ReactNode } from "react";
+import { type ReactNode, useCallback, useState } from "react";
 import { slotName } from "../view/slots.js";
 import { VisibleText } from "./visible-text.js";
 
@@ -12,14 +12,17 @@ export interface FigureDialogProps {
   image: ReactNode;
   download: ReactNode;
   closeLabel: string;
+  /** Said where the figure is wider than the screen: that it pans. */
+  panLabel?: string;
   onClose: () => void;
   /** Takes the focus back once the dialog has gone: the figure's button. */
   onClosed: () => void;
 }
 
+const PAN_FIGURE = "Drag to see the whole figure; pinch to zoom.";
+
 /** A figure wider than the screen (on a phone, at its own size) opens at its middle, with room to pan either way. */
-function centre(body: HTMLDivElement | null) {
-  if (!body) return;
+function centre(body: HTMLDivElement) {
   // Right to left, scrollLeft counts from the right edge, in negatives.
   const sign = getComputedStyle(body).direction === "rtl" ? -1 : 1;
   body.scrollLeft = (sign * (body.scrollWidth - body.clientWidth)) / 2;
@@ -32,9 +35,17 @@ export default function FigureDialog({
   image,
   download,
   closeLabel,
+  panLabel = PAN_FIGURE,
   onClose,
   onClosed,
 }: FigureDialogProps) {
+  // Whether the figure is wider than its room: its sides are out of sight, and a phone shows no scrollbar.
+  const [pans, setPans] = useState(false);
+  const measure = useCallback((body: HTMLDivElement | null) => {
+    if (!body) return;
+    centre(body);
+    setPans(body.scrollWidth > body.clientWidth + 1);
+  }, []);
   return (
     <Dialog.Root open onOpenChange={(open) => open || onClose()}>
       <Dialog.Portal>
@@ -54,10 +65,15 @@ export default function FigureDialog({
             <Dialog.Title className="ecu-figure-dialog-title">
               <VisibleText text={title} />
             </Dialog.Title>
-            <div ref={centre} className="ecu-figure-dialog-body">
+            <div ref={measure} className="ecu-figure-dialog-body">
               {image}
             </div>
             <div className="ecu-figure-dialog-actions">
+              {pans && (
+                <p className="ecu-figure-dialog-hint">
+                  <VisibleText text={panLabel} />
+                </p>
+              )}
               {download}
               <Dialog.Close className="ecu-button">{closeLabel}</Dialog.Close>
             </div>

@@ -114,6 +114,12 @@ export interface ExecuteCodeLabels {
   enlargeFigure: (alt: string) => string;
   /** Closes the enlarged figure. */
   closeFigure: string;
+  /**
+   * Beside an enlarged figure wider than the screen (on a phone, at its own
+   * size), that it pans. Optional, for labels written before it: English by
+   * default (kept with the dialog's code, out of the first load).
+   */
+  panFigure?: string;
   /** Where a figure will be while its program runs. */
   figurePending: string;
   /** Before the names of the given files the program opened ("Used:" scores.csv). */

@@ -92,6 +92,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
                 </a>
               }
               closeLabel={labels.closeFigure}
+              panLabel={labels.panFigure}
             />
           )}
         </>
