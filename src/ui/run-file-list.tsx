@@ -7,6 +7,7 @@ import { formatBytes } from "./format.js";
 import type { ExecuteCodeLabels } from "./labels.js";
 import { lazyResource, useLazyResource } from "./lazy-resource.js";
 import { baseName, figureSize, roomStyle } from "./figure-room.js";
+import { FileUnavailable } from "./file-unavailable.js";
 import { VisibleText } from "./visible-text.js";
 import { slotName } from "../view/slots.js";
 
@@ -58,9 +59,7 @@ function Figure({ file, url, labels, cardRef }: FigureProps) {
   return (
     <figure className="ecu-figure" data-state={failed ? "unavailable" : "shown"} style={roomStyle({ width, height })}>
       {failed ? (
-        <p data-slot={slotName("file-unavailable")} className="ecu-file-unavailable">
-          <VisibleText text={labels.fileUnavailable(name)} />
-        </p>
+        <FileUnavailable name={name} labels={labels} />
       ) : (
         <>
           <button

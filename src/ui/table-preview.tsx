@@ -5,6 +5,7 @@ import Papa from "papaparse";
 import { useEffect, useRef, useState } from "react";
 import type { ExecuteCodeRunFile } from "../contract/index.js";
 import type { ExecuteCodeLabels } from "./labels.js";
+import { FileUnavailable } from "./file-unavailable.js";
 import { formatCount } from "./format.js";
 import { useScrollFocus } from "./use-scroll-focus.js";
 import { VisibleText } from "./visible-text.js";
@@ -83,13 +84,7 @@ export default function TablePreview({
   }, [url, file.mediaType]);
   const name = file.name.split("/").at(-1) ?? file.name;
   // Its download would save the server's "not found": the student is told the file is gone instead.
-  if (preview.state === "gone") {
-    return (
-      <p data-slot={slotName("file-unavailable")} className="ecu-file-unavailable">
-        <VisibleText text={labels.fileUnavailable(name)} />
-      </p>
-    );
-  }
+  if (preview.state === "gone") return <FileUnavailable name={name} labels={labels} />;
   if (preview.state !== "shown" || preview.rows.length === 0) return null;
   return <TableView rows={preview.rows} cut={preview.cut} name={name} labels={labels} />;
 }
